@@ -1,0 +1,3 @@
+// Messages of the api section. Keys start with 'api.'.
+export const api = {
+} as const

@@ -1,0 +1,3 @@
+// Messages of the domain section. Keys start with 'domain.'.
+export const domain = {
+} as const

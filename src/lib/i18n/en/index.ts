@@ -1,0 +1,13 @@
+// The English catalogue, assembled from one section per domain. A key is `section.name`; a test
+// checks that no key is defined twice.
+import {api} from './api.js'
+import {core} from './core.js'
+import {domain} from './domain.js'
+import {invoice} from './invoice.js'
+import {pay} from './pay.js'
+import {sandbox} from './sandbox.js'
+import {webhooks} from './webhooks.js'
+
+export const sections = {core, api, domain, pay, invoice, webhooks, sandbox}
+
+export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...webhooks, ...sandbox}

@@ -1,0 +1,3 @@
+// Messages of the invoice section. Keys start with 'invoice.'.
+export const invoice = {
+} as const

@@ -1,0 +1,3 @@
+// Messages of the pay section. Keys start with 'pay.'.
+export const pay = {
+} as const
