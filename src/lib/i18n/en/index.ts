@@ -4,10 +4,11 @@ import {api} from './api.js'
 import {core} from './core.js'
 import {domain} from './domain.js'
 import {invoice} from './invoice.js'
+import {local} from './local.js'
 import {pay} from './pay.js'
 import {sandbox} from './sandbox.js'
 import {webhooks} from './webhooks.js'
 
-export const sections = {core, api, domain, pay, invoice, webhooks, sandbox}
+export const sections = {core, api, domain, pay, invoice, webhooks, sandbox, local}
 
-export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...webhooks, ...sandbox}
+export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...webhooks, ...sandbox, ...local}

@@ -1,0 +1,16 @@
+import {SvcCommand} from '../../lib/command.js'
+import {listProfiles} from '../../lib/config/profiles.js'
+import {renderProfiles} from '../../lib/config/render.js'
+import {t} from '../../lib/i18n/index.js'
+
+export default class ProfilesList extends SvcCommand<typeof ProfilesList> {
+  static override summary = 'List saved profiles (keys masked).'
+  static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json']
+
+  async run(): Promise<void> {
+    const profiles = listProfiles(this.ctx.configDir)
+    if (this.ctx.io.json) return this.ctx.io.outJson(profiles)
+    if (profiles.length === 0) return this.ctx.io.err(t('core.profile.none'))
+    this.ctx.io.out(await renderProfiles(this.ctx.io, profiles))
+  }
+}

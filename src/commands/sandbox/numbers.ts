@@ -1,0 +1,26 @@
+import {SvcCommand} from '../../lib/command.js'
+import {t} from '../../lib/i18n/index.js'
+import {TEST_NUMBERS} from '../../lib/payments/test-numbers.js'
+
+export default class SandboxNumbers extends SvcCommand<typeof SandboxNumbers> {
+  static override summary = "The sandbox's test numbers and the outcome each one always gives."
+  static override examples = ['<%= config.bin %> sandbox numbers', '<%= config.bin %> sandbox numbers --json']
+
+  async run(): Promise<void> {
+    const {io} = this.ctx
+    if (io.json) return io.outJson(TEST_NUMBERS)
+    const paint = await io.paint()
+    io.out(
+      await io.table(
+        [t('local.numbers.operator'), t('local.numbers.number'), t('local.numbers.national'), t('local.numbers.outcome')],
+        TEST_NUMBERS.map((row) => [
+          row.operator,
+          row.phone,
+          row.phone.slice(3),
+          row.outcome === 'SUCCESS' ? paint.green(row.outcome) : paint.red(row.outcome),
+        ]),
+      ),
+    )
+    io.err(t('local.numbers.footer'))
+  }
+}

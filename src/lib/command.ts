@@ -1,0 +1,134 @@
+/**
+ * The one base command (sf-plugins-core's SfCommand): global flags, the per-invocation context,
+ * the --json error envelope, live-key confirmation and the mapping of every error to the exit
+ * codes of cli.md, in one place. Commands stay thin: flags in, one call into src/lib, render out.
+ */
+import {Command, Flags, type Interfaces} from '@oclif/core'
+
+import {createContext, type Context} from './context.js'
+import {ExitCode, SvcError} from './errors.js'
+import {t, type MessageKey} from './i18n/index.js'
+
+export type SvcFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SvcCommand)['baseFlags'] & T['flags']>
+export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+const GLOBAL = 'GLOBAL'
+
+export abstract class SvcCommand<T extends typeof Command> extends Command {
+  static override baseFlags = {
+    profile: Flags.string({description: 'Profile to use (default: the current profile).', helpGroup: GLOBAL}),
+    'api-key': Flags.string({description: 'API key (overrides SVC_API_KEY and the profile).', helpGroup: GLOBAL}),
+    'base-url': Flags.string({description: 'Service base URL (overrides SVC_BASE_URL and the profile).', helpGroup: GLOBAL}),
+    json: Flags.boolean({description: 'Print machine-readable JSON on stdout.', helpGroup: GLOBAL}),
+    color: Flags.boolean({description: 'Colour output (--no-color, or NO_COLOR, turns it off).', allowNo: true, helpGroup: GLOBAL}),
+    yes: Flags.boolean({char: 'y', description: 'Answer yes to confirmations (required for LIVE keys when not interactive).', helpGroup: GLOBAL}),
+    verbose: Flags.boolean({description: 'Trace HTTP requests and responses on stderr (key redacted).', helpGroup: GLOBAL}),
+    lang: Flags.option({options: ['en', 'fr'] as const, description: 'Language of messages (also SVC_LANG, LANG).', helpGroup: GLOBAL})(),
+  }
+
+  protected flags!: SvcFlags<T>
+  protected args!: SvcArgs<T>
+  protected ctx!: Context
+
+  public override async init(): Promise<void> {
+    await super.init()
+    const {args, flags} = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof SvcCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    })
+    this.flags = flags as SvcFlags<T>
+    this.args = args as SvcArgs<T>
+    this.ctx = createContext({
+      flags: {
+        profile: this.flags.profile,
+        apiKey: this.flags['api-key'],
+        baseUrl: this.flags['base-url'],
+        json: this.flags.json,
+        color: this.flags.color,
+        yes: this.flags.yes,
+        verbose: this.flags.verbose,
+        lang: this.flags.lang,
+      },
+      version: this.config.version,
+    })
+    currentRedact = (text) => this.ctx.redact(text)
+    process.once('SIGINT', () => void this.interrupted())
+  }
+
+  /** Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130. */
+  protected async onInterrupt(): Promise<void> {}
+
+  private async interrupted(): Promise<void> {
+    try {
+      await this.onInterrupt()
+    } finally {
+      if (!this.ctx?.io.json) process.stderr.write(`\n${t('core.error.interrupted')}\n`)
+      process.exit(ExitCode.INTERRUPTED)
+    }
+  }
+
+  /**
+   * A command that moves money or tells customers, on a LIVE key: ask when interactive; refuse
+   * with exit 2 unless --yes when not.
+   */
+  protected async confirmLive(action: MessageKey, params?: Record<string, string | number>): Promise<void> {
+    await this.ctx.confirmLive(t(action, params))
+  }
+
+  public override async catch(error: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+    const exitCode = exitCodeFor(error)
+    process.exitCode = exitCode
+    const json = this.ctx?.io.json ?? this.argv.includes('--json')
+    const svcError = error instanceof SvcError ? error : undefined
+    if (json) {
+      const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: messageOf(error)}
+      process.stdout.write(`${currentRedact(JSON.stringify({error: body}, null, 2))}\n`)
+      return
+    }
+    if (exitCode === ExitCode.INTERRUPTED) {
+      process.stderr.write(`${t('core.error.interrupted')}\n`)
+      return
+    }
+    const paint = this.ctx?.io.paintSync()
+    const label = `${t('core.error.prefix')}:`
+    let text = `${paint ? paint.red(label) : label} ${messageOf(error)}`
+    if (svcError?.hint) text += `\n${t('core.error.hint')}: ${svcError.hint}`
+    process.stderr.write(`${text}\n`)
+  }
+}
+
+/** Inquirer's Ctrl-C at a prompt, and aborts, mean the user interrupted. */
+function isInterrupt(error: Error): boolean {
+  return error.name === 'ExitPromptError' || error.name === 'AbortPromptError'
+}
+
+export function exitCodeFor(error: Error & {oclif?: {exit?: number}}): number {
+  if (error instanceof SvcError) return error.exitCode
+  if (isInterrupt(error)) return ExitCode.INTERRUPTED
+  const oclifExit = error.oclif?.exit
+  if (typeof oclifExit === 'number') return oclifExit
+  return ExitCode.FAILURE
+}
+
+function codeFor(error: Error, exitCode: number): string {
+  if (exitCode === ExitCode.USAGE) return 'invalid_input'
+  if (exitCode === ExitCode.INTERRUPTED) return 'interrupted'
+  return error.name === 'Error' ? 'unexpected_error' : error.name
+}
+
+function messageOf(error: Error): string {
+  // Never let a secret through, whatever produced the message.
+  return currentRedact(rawMessageOf(error))
+}
+
+let currentRedact: (text: string) => string = (text) => text
+
+function rawMessageOf(error: Error): string {
+  if (error instanceof SvcError) return error.message
+  if (isInterrupt(error)) return t('core.error.interrupted')
+  // oclif's parse errors already read well ("Expected --amount=… to be …").
+  if ((error as {oclif?: unknown}).oclif) return error.message
+  return t('core.error.unexpected', {message: error.message})
+}

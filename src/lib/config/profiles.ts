@@ -1,0 +1,95 @@
+/**
+ * Profile operations behind `svc login`, `svc logout` and `svc profiles …`. Whatever leaves this
+ * module for display carries masked secrets only.
+ */
+import {InputError, SvcError, ExitCode} from '../errors.js'
+import {t, type Locale} from '../i18n/index.js'
+import {keyEnvironment, maskSecret, type KeyEnvironment} from '../secrets.js'
+import {DEFAULT_BASE_URL} from './defaults.js'
+import {isValidProfileName, readConfig, updateConfig, type ConfigData, type ProfileRecord} from './store.js'
+
+export interface ProfileView {
+  name: string
+  current: boolean
+  environment: KeyEnvironment | null
+  api_key: string | null
+  base_url: string
+  endpoint_secret: string | null
+  lang: Locale | null
+}
+
+export function viewProfile(name: string, record: ProfileRecord, current: boolean): ProfileView {
+  return {
+    name,
+    current,
+    environment: record.api_key ? (keyEnvironment(record.api_key) ?? null) : null,
+    api_key: record.api_key ? maskSecret(record.api_key) : null,
+    base_url: record.base_url ?? DEFAULT_BASE_URL,
+    endpoint_secret: record.endpoint_secret ? maskSecret(record.endpoint_secret) : null,
+    lang: record.lang ?? null,
+  }
+}
+
+export function listProfiles(dir: string): ProfileView[] {
+  const config = readConfig(dir)
+  return Object.keys(config.profiles)
+    .sort()
+    .map((name) => viewProfile(name, config.profiles[name], name === config.current))
+}
+
+function requireProfile(config: ConfigData, name: string): ProfileRecord {
+  const record = config.profiles[name]
+  if (!record) throw new SvcError(t('core.profile.notFound', {name}), {exitCode: ExitCode.NOT_FOUND, code: 'profile_not_found'})
+  return record
+}
+
+export function showProfile(dir: string, name?: string): ProfileView {
+  const config = readConfig(dir)
+  const chosen = name ?? config.current
+  if (!chosen) throw new SvcError(t('core.profile.none'), {exitCode: ExitCode.NOT_FOUND, code: 'profile_not_found'})
+  return viewProfile(chosen, requireProfile(config, chosen), chosen === config.current)
+}
+
+export async function useProfile(dir: string, name: string): Promise<void> {
+  requireProfile(readConfig(dir), name)
+  await updateConfig(dir, (data) => {
+    data.current = name
+  })
+}
+
+export async function removeProfile(dir: string, name: string): Promise<void> {
+  requireProfile(readConfig(dir), name)
+  await updateConfig(dir, (data) => {
+    delete data.profiles[name]
+    if (data.current === name) data.current = Object.keys(data.profiles).sort()[0]
+  })
+}
+
+/** Forget the key of a profile; its other settings (base URL, language, secrets) stay. */
+export async function logoutProfile(dir: string, name: string): Promise<void> {
+  requireProfile(readConfig(dir), name)
+  await updateConfig(dir, (data) => {
+    delete data.profiles[name].api_key
+  })
+}
+
+export function validateProfileName(name: string): string {
+  if (!isValidProfileName(name)) throw new InputError(t('core.profile.invalidName', {name}), {field: 'profile'})
+  return name
+}
+
+export function validateKey(key: string): {key: string; environment: KeyEnvironment} {
+  const trimmed = key.trim()
+  const environment = keyEnvironment(trimmed)
+  if (!environment) throw new InputError(t('core.key.badPrefix'), {field: 'api-key', code: 'invalid_key'})
+  return {key: trimmed, environment}
+}
+
+/** Save (or update) a profile and make it the current one. */
+export async function saveProfile(dir: string, name: string, record: ProfileRecord): Promise<ProfileView> {
+  const data = await updateConfig(dir, (config) => {
+    config.profiles[name] = {...config.profiles[name], ...record}
+    config.current = name
+  })
+  return viewProfile(name, data.profiles[name], true)
+}

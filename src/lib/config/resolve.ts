@@ -1,0 +1,67 @@
+/**
+ * Which key and base URL a command uses (cli.md): `--api-key`, then `SVC_API_KEY`, then the
+ * profile named by `--profile` / `SVC_PROFILE`, then the current profile. Same order for the base
+ * URL (`--base-url`, `SVC_BASE_URL`, profile, default).
+ */
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {keyEnvironment, type KeyEnvironment} from '../secrets.js'
+import {DEFAULT_BASE_URL} from './defaults.js'
+import type {ConfigData, ProfileRecord} from './store.js'
+
+export interface Credentials {
+  apiKey?: string
+  baseUrl: string
+  environment?: KeyEnvironment
+  /** The profile in use (named or current), when there is one. */
+  profileName?: string
+  profile?: ProfileRecord
+}
+
+export interface CredentialInputs {
+  apiKey?: string
+  baseUrl?: string
+  profile?: string
+}
+
+export function selectedProfileName(flags: CredentialInputs, env: NodeJS.ProcessEnv, config: ConfigData): string | undefined {
+  return flags.profile ?? (env.SVC_PROFILE || undefined) ?? config.current
+}
+
+export function resolveCredentials(flags: CredentialInputs, env: NodeJS.ProcessEnv, config: ConfigData): Credentials {
+  const explicitProfile = flags.profile ?? (env.SVC_PROFILE || undefined)
+  if (explicitProfile !== undefined && !config.profiles[explicitProfile]) {
+    throw new InputError(t('core.profile.notFound', {name: explicitProfile}), {field: 'profile', code: 'profile_not_found'})
+  }
+  const profileName = selectedProfileName(flags, env, config)
+  const profile = profileName ? config.profiles[profileName] : undefined
+  const apiKey = flags.apiKey ?? (env.SVC_API_KEY || undefined) ?? profile?.api_key
+  const baseUrl = resolveBaseUrl(flags, env, profile)
+  if (apiKey !== undefined && !keyEnvironment(apiKey)) {
+    throw new InputError(t('core.key.badPrefix'), {field: 'api-key', code: 'invalid_key'})
+  }
+  return {
+    apiKey,
+    baseUrl,
+    environment: apiKey ? keyEnvironment(apiKey) : undefined,
+    profileName: profile ? profileName : undefined,
+    profile,
+  }
+}
+
+export function resolveBaseUrl(flags: CredentialInputs, env: NodeJS.ProcessEnv, profile?: ProfileRecord): string {
+  return normaliseBaseUrl(flags.baseUrl ?? (env.SVC_BASE_URL || undefined) ?? profile?.base_url ?? DEFAULT_BASE_URL)
+}
+
+export function normaliseBaseUrl(input: string): string {
+  let url: URL
+  try {
+    url = new URL(input)
+  } catch {
+    throw new InputError(t('core.baseUrl.invalid', {url: input}), {field: 'base-url'})
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InputError(t('core.baseUrl.invalid', {url: input}), {field: 'base-url'})
+  }
+  return url.toString().replace(/\/+$/, '')
+}

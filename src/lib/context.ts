@@ -1,0 +1,144 @@
+/**
+ * One context per invocation (gh's Factory): IO, config, credentials, prompter and the API client,
+ * built in one place and handed to the code in src/lib. Everything heavy is created on first use.
+ */
+import {ExitCode, InputError, SvcError} from './errors.js'
+import {setLocale, t, type Locale} from './i18n/index.js'
+import {resolveLocale} from './i18n/locale.js'
+import {createPrompter, type Prompter} from './io/prompt.js'
+import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
+import {resolveCredentials, type Credentials} from './config/resolve.js'
+import {configDir, readConfig, type ConfigData} from './config/store.js'
+import {maskSecret} from './secrets.js'
+import type {ApiClient} from './api/index.js'
+
+export interface GlobalFlags {
+  profile?: string
+  apiKey?: string
+  baseUrl?: string
+  json?: boolean
+  color?: boolean
+  yes?: boolean
+  verbose?: boolean
+  lang?: string
+}
+
+export interface Context {
+  readonly io: IO
+  readonly env: NodeJS.ProcessEnv
+  readonly flags: GlobalFlags
+  readonly configDir: string
+  readonly locale: Locale
+  readonly version: string
+  /** The config file as it is now (read once, on first use). */
+  config(): ConfigData
+  /** Key, base URL, environment and profile, by the precedence of cli.md. */
+  credentials(): Credentials
+  /** The key, or an error telling how to give one. */
+  requireKey(): string
+  prompter(): Prompter
+  /** The API client for these credentials (created once). */
+  client(options?: {auth?: boolean}): Promise<ApiClient>
+  confirmLive(action: string): Promise<void>
+  /** `text` with every secret this invocation knows replaced by its masked form. */
+  redact(text: string): string
+}
+
+export interface ContextOptions {
+  flags: GlobalFlags
+  version: string
+  env?: NodeJS.ProcessEnv
+  streams?: StreamsLike
+}
+
+export function createContext(options: ContextOptions): Context {
+  const env = options.env ?? process.env
+  const streams = options.streams ?? {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr}
+  const flags = options.flags
+  const interactive = isInteractive(env, streams)
+  const io = new IO(streams, {interactive, json: Boolean(flags.json), color: colorEnabled(flags.color, env, interactive)})
+  const dir = configDir(env)
+
+  let config: ConfigData | undefined
+  let credentials: Credentials | undefined
+  let prompter: Prompter | undefined
+  let client: Promise<ApiClient> | undefined
+
+  const readConfigOnce = () => (config ??= readConfig(dir))
+  const profileLang = () => {
+    try {
+      const data = readConfigOnce()
+      const name = flags.profile ?? (env.SVC_PROFILE || undefined) ?? data.current
+      return name ? data.profiles[name]?.lang : undefined
+    } catch {
+      return undefined
+    }
+  }
+  const locale = resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
+  setLocale(locale)
+
+  const context: Context = {
+    io,
+    env,
+    flags,
+    configDir: dir,
+    locale,
+    version: options.version,
+    config: readConfigOnce,
+    credentials() {
+      credentials ??= resolveCredentials(flags, env, readConfigOnce())
+      return credentials
+    },
+    requireKey() {
+      const key = context.credentials().apiKey
+      if (!key) throw new SvcError(t('core.noKey'), {exitCode: ExitCode.AUTH, code: 'no_api_key'})
+      return key
+    },
+    prompter() {
+      prompter ??= createPrompter(io)
+      return prompter
+    },
+    async client(clientOptions = {}) {
+      client ??= (async () => {
+        const creds = context.credentials()
+        const apiKey = clientOptions.auth === false ? creds.apiKey : context.requireKey()
+        const {createClient, userAgent} = await import('./api/index.js')
+        return createClient({
+          baseUrl: creds.baseUrl,
+          apiKey,
+          userAgent: userAgent(options.version),
+          trace: flags.verbose ? (line: string) => io.err(line) : undefined,
+          ratePerMinute: rateFromEnv(env),
+        })
+      })()
+      return client
+    },
+    async confirmLive(action) {
+      if (context.credentials().environment !== 'LIVE' || flags.yes) return
+      const key = maskSecret(context.credentials().apiKey)
+      if (!io.interactive) {
+        throw new InputError(t('core.live.refused', {action}), {field: 'yes', code: 'confirmation_required'})
+      }
+      const ok = await context.prompter().confirm(t('core.live.confirm', {key, action}))
+      if (!ok) throw new SvcError(t('core.live.declined'), {exitCode: ExitCode.USAGE, code: 'cancelled'})
+    },
+    redact(text) {
+      const secrets = [flags.apiKey, env.SVC_API_KEY, credentials?.apiKey, credentials?.profile?.endpoint_secret]
+      let out = text
+      for (const secret of secrets) if (secret && secret.length >= 8) out = out.split(secret).join(maskSecret(secret))
+      return out
+    },
+  }
+  return context
+}
+
+/** `SVC_RATE_LIMIT` (requests per minute, 0 = no pacing); the service's 100/min otherwise. */
+function rateFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.SVC_RATE_LIMIT
+  if (raw === undefined || raw === '') return undefined
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 0) {
+    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_RATE_LIMIT', reason: raw}), {field: 'SVC_RATE_LIMIT'})
+  }
+  return value
+}

@@ -1,0 +1,41 @@
+/**
+ * Prompts, only when interactive; when not, a missing value is an error that names the flag to
+ * pass (Shopify's failMissingNonTTYFlags). Prompts draw on stderr so stdout stays data only.
+ */
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import type {IO} from './terminal.js'
+
+export interface Prompter {
+  input(message: string, options?: {default?: string; validate?: (value: string) => true | string}): Promise<string>
+  password(message: string, options?: {validate?: (value: string) => true | string}): Promise<string>
+  confirm(message: string, options?: {default?: boolean}): Promise<boolean>
+  select<T extends string>(message: string, choices: {value: T; name?: string}[]): Promise<T>
+}
+
+/** Thrown when a value is missing and we may not prompt for it. */
+export function missingValue(what: string, flag: string): InputError {
+  return new InputError(t('core.error.missingFlag', {what, flag}), {field: flag.replace(/^-+/, '')})
+}
+
+export function createPrompter(io: IO): Prompter {
+  const context = () => ({output: io.streams.stderr as NodeJS.WritableStream, input: io.streams.stdin as NodeJS.ReadableStream})
+  return {
+    async input(message, options = {}) {
+      const {input} = await import('@inquirer/prompts')
+      return input({message, default: options.default, validate: options.validate}, context())
+    },
+    async password(message, options = {}) {
+      const {password} = await import('@inquirer/prompts')
+      return password({message, mask: true, validate: options.validate}, context())
+    },
+    async confirm(message, options = {}) {
+      const {confirm} = await import('@inquirer/prompts')
+      return confirm({message, default: options.default ?? false}, context())
+    },
+    async select(message, choices) {
+      const {select} = await import('@inquirer/prompts')
+      return select({message, choices: choices.map((c) => ({value: c.value, name: c.name ?? c.value}))}, context())
+    },
+  }
+}

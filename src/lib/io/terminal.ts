@@ -1,0 +1,154 @@
+/**
+ * Terminal IO, decided in one place (gh's IOStreams): whether we may prompt, colour or spin, and
+ * the streams everything writes to. stdout carries data only; messages go to stderr.
+ */
+import {t} from '../i18n/index.js'
+
+export interface StreamsLike {
+  stdin: NodeJS.ReadStream | (NodeJS.ReadableStream & {isTTY?: boolean})
+  stdout: NodeJS.WriteStream | (NodeJS.WritableStream & {isTTY?: boolean; columns?: number})
+  stderr: NodeJS.WriteStream | (NodeJS.WritableStream & {isTTY?: boolean; columns?: number})
+}
+
+/** Interactive = stdin and stdout are TTYs and `CI` is not set at all (even empty counts). */
+export function isInteractive(env: NodeJS.ProcessEnv, streams: StreamsLike): boolean {
+  return Boolean(streams.stdin.isTTY && streams.stdout.isTTY) && !('CI' in env)
+}
+
+/** Colour only when interactive, not `--no-color`, and `NO_COLOR` unset or empty. */
+export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv, interactive: boolean): boolean {
+  if (flag === false) return false
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
+  return interactive
+}
+
+export interface Painter {
+  bold(text: string): string
+  dim(text: string): string
+  red(text: string): string
+  green(text: string): string
+  yellow(text: string): string
+  cyan(text: string): string
+}
+
+const plain: Painter = {
+  bold: (s) => s,
+  dim: (s) => s,
+  red: (s) => s,
+  green: (s) => s,
+  yellow: (s) => s,
+  cyan: (s) => s,
+}
+
+export interface Spinner {
+  update(text: string): void
+  stop(finalText?: string): void
+}
+
+export class IO {
+  readonly interactive: boolean
+  readonly color: boolean
+  readonly json: boolean
+  private painter?: Painter
+
+  constructor(
+    readonly streams: StreamsLike,
+    options: {interactive: boolean; color: boolean; json: boolean},
+  ) {
+    this.interactive = options.interactive
+    this.color = options.color
+    this.json = options.json
+  }
+
+  /** Width for tables and charts: the terminal's, or 80 when not a TTY. */
+  get columns(): number {
+    const columns = (this.streams.stdout as {columns?: number}).columns
+    return columns && columns > 0 ? columns : 80
+  }
+
+  /** A line of data on stdout. */
+  out(text: string): void {
+    this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+  }
+
+  /** One JSON document on stdout. */
+  outJson(value: unknown): void {
+    this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  }
+
+  /** A message for the person on stderr. */
+  err(text: string): void {
+    this.streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`)
+  }
+
+  warn(message: string): void {
+    const label = `${t('core.warning.prefix')}:`
+    this.err(`${this.paintSync().yellow(label)} ${message}`)
+  }
+
+  /** Colours, loaded on first use (chalk stays off the start-up path). */
+  async paint(): Promise<Painter> {
+    if (this.painter) return this.painter
+    if (!this.color) {
+      this.painter = plain
+      return plain
+    }
+    const {Chalk} = await import('chalk')
+    const chalk = new Chalk({level: 1})
+    this.painter = {
+      bold: (s) => chalk.bold(s),
+      dim: (s) => chalk.dim(s),
+      red: (s) => chalk.red(s),
+      green: (s) => chalk.green(s),
+      yellow: (s) => chalk.yellow(s),
+      cyan: (s) => chalk.cyan(s),
+    }
+    return this.painter
+  }
+
+  /** The painter if already loaded, else plain text (for synchronous error paths). */
+  paintSync(): Painter {
+    return this.painter ?? plain
+  }
+
+  /** A table (cli-table3) with no borders or colour when colour is off. */
+  async table(head: string[], rows: string[][]): Promise<string> {
+    const {default: Table} = await import('cli-table3')
+    const paint = await this.paint()
+    const table = new Table({
+      head: head.map((h) => paint.bold(h)),
+      style: this.color ? {head: [], border: ['grey']} : {head: [], border: [], compact: true},
+      chars: this.color
+        ? undefined
+        : {
+            top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+            bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+            left: '', 'left-mid': '', mid: '', 'mid-mid': '',
+            right: '', 'right-mid': '', middle: '  ',
+          },
+    })
+    table.push(...rows)
+    // Without borders, cli-table3 pads each cell with one space on each side: trim line ends.
+    return table
+      .toString()
+      .split('\n')
+      .map((line) => (this.color ? line : line.replace(/^ /, '').trimEnd()))
+      .join('\n')
+  }
+
+  /** A spinner on stderr when interactive; silent otherwise (and always with --json). */
+  async spinner(text: string): Promise<Spinner> {
+    if (!this.interactive || this.json) return {update() {}, stop() {}}
+    const {default: ora} = await import('ora')
+    const spinner = ora({text, stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan'}).start()
+    return {
+      update(next) {
+        spinner.text = next
+      },
+      stop(finalText) {
+        if (finalText) spinner.stopAndPersist({symbol: '', text: finalText})
+        else spinner.stop()
+      },
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Runs the built CLI (`bin/run.js` over `dist/`) as a child process, as a user would: no TTY,
+ * a clean environment, a temp SVC_CONFIG_DIR. `npm test` builds first.
+ */
+import {spawn} from 'node:child_process'
+import {fileURLToPath} from 'node:url'
+
+export const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+
+export interface CliResult {
+  stdout: string
+  stderr: string
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+}
+
+export interface CliOptions {
+  configDir: string
+  env?: Record<string, string | undefined>
+  input?: string
+  timeoutMs?: number
+  /** Called once the child has started (e.g. to kill it part-way). */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void
+}
+
+/** The environment a test CLI run starts from: nothing of the developer's own settings. */
+export function baseEnv(configDir: string): Record<string, string> {
+  return {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', SVC_CONFIG_DIR: configDir, LANG: 'C.UTF-8'}
+}
+
+export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
+  const env: Record<string, string> = {...baseEnv(options.configDir)}
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name]
+    else env[name] = value
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
+    child.on('error', reject)
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer)
+      resolve({stdout, stderr, exitCode, signal})
+    })
+    options.onSpawn?.(child)
+    if (options.input !== undefined) child.stdin.end(options.input)
+    else child.stdin.end()
+  })
+}
+
+/** ESC [ … : any ANSI escape sequence. */
+export const ANSI = /\u001b\[/
