@@ -1,0 +1,101 @@
+/**
+ * The CLI's local checks on an invoice before it is sent (`invoice create`, `invoice import`,
+ * `--from-file`), so that a bad draft is refused with exit 2 before any request. Every refusal is
+ * an InputError whose `field` is the flag at fault: 'customer-name', 'due-date', 'email', 'item',
+ * 'discount' or 'total'. The values may come from a parsed JSON or CSV file, so their runtime
+ * types are checked too.
+ */
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {formatNumber, formatXaf, quoteInput} from '../payments/amount.js'
+import {parseDueDate} from '../time/date.js'
+import type {LineItem} from './items.js'
+import {computeTotalsExact, type Totals} from './totals.js'
+
+/** The service refuses invoices whose total after discount is below this (service-interface.md). */
+export const MIN_INVOICE_TOTAL = 100
+
+/** The create-request body the CLI builds (totals are computed by the service, never sent). */
+export interface InvoiceDraft {
+  customer_name: string
+  due_date: string
+  items: LineItem[]
+  discount_percent?: number
+  customer_email?: string
+  customer_phone?: string
+  notes?: string
+  currency?: 'XAF'
+  cover_image_url?: string
+  external_reference?: string
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/**
+ * Checks the draft and returns its totals (for the preview the CLI prints before sending):
+ * customer name non-empty, due date a real date, email (when given) shaped like one, at least
+ * one item with a name, an integer price ≥ 0 and an integer quantity ≥ 1, discount 0–100, and a
+ * total after discount of at least 100 XAF (and within Number.MAX_SAFE_INTEGER).
+ */
+export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
+  const value = draft as unknown as Partial<Record<keyof InvoiceDraft, unknown>>
+
+  if (typeof value.customer_name !== 'string' || value.customer_name.trim() === '') {
+    throw new InputError(t('domain.draft.customerName', {field: 'customer-name'}), {field: 'customer-name'})
+  }
+  parseDueDate(typeof value.due_date === 'string' ? value.due_date : '', 'due-date')
+  if (value.customer_email !== undefined && value.customer_email !== null && value.customer_email !== '') {
+    if (typeof value.customer_email !== 'string' || !EMAIL.test(value.customer_email.trim())) {
+      throw new InputError(t('domain.draft.email', {field: 'email', value: quoteInput(value.customer_email)}), {field: 'email'})
+    }
+  }
+
+  const field = 'item'
+  const items = value.items
+  if (!Array.isArray(items) || items.length === 0) {
+    throw new InputError(t('domain.draft.noItems', {field}), {field})
+  }
+  items.forEach((raw: unknown, i) => {
+    const item = (raw ?? {}) as Partial<Record<keyof LineItem, unknown>>
+    const index = i + 1
+    if (typeof item.name !== 'string' || item.name.trim() === '') {
+      throw new InputError(t('domain.draft.itemName', {field, index}), {field})
+    }
+    const name = quoteInput(item.name, 40)
+    if (typeof item.price !== 'number' || !Number.isSafeInteger(item.price) || item.price < 0) {
+      throw new InputError(t('domain.draft.itemPrice', {field, index, name, value: quoteInput(String(item.price))}), {field})
+    }
+    if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1) {
+      throw new InputError(t('domain.draft.itemQuantity', {field, index, name, value: quoteInput(String(item.quantity))}), {field})
+    }
+  })
+
+  const discount = value.discount_percent ?? 0
+  if (typeof discount !== 'number' || !Number.isFinite(discount) || discount < 0 || discount > 100) {
+    throw new InputError(t('domain.draft.discount', {field: 'discount', value: quoteInput(String(discount))}), {field: 'discount'})
+  }
+
+  const exact = computeTotalsExact(items as LineItem[], discount)
+  if (exact.subtotal_amount > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new InputError(
+      t('domain.draft.totalTooLarge', {
+        field: 'total',
+        subtotal: exact.subtotal_amount.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ' '),
+        max: formatNumber(Number.MAX_SAFE_INTEGER),
+      }),
+      {field: 'total'},
+    )
+  }
+  const totals: Totals = {
+    subtotal_amount: Number(exact.subtotal_amount),
+    discount_amount: Number(exact.discount_amount),
+    total_amount: Number(exact.total_amount),
+  }
+  if (totals.total_amount < MIN_INVOICE_TOTAL) {
+    throw new InputError(
+      t('domain.draft.totalTooLow', {field: 'total', total: formatXaf(totals.total_amount), min: formatXaf(MIN_INVOICE_TOTAL)}),
+      {field: 'total'},
+    )
+  }
+  return totals
+}

@@ -1,0 +1,60 @@
+/**
+ * `--item NAME:PRICE:QTY`, one invoice line item.
+ *
+ * The LAST two colon-separated fields are the price and the quantity; everything before them is
+ * the name, colons included, so a name with a colon is written as is:
+ * "Cable 2:1 HDMI:1500:2" is name "Cable 2:1 HDMI", price 1500, quantity 2.
+ * `NAME:PRICE` (exactly one colon) means quantity 1: "Bread:500". A name that contains a colon
+ * must be followed by both PRICE and QTY ("Ratio 16:9:1500" reads as name "Ratio 16", price 9,
+ * quantity 1500; write "Ratio 16:9:1500:1").
+ * PRICE is whole XAF ≥ 0, written as amounts are ("1500", "1 500", "1,500", "1500 XAF"); QTY is a
+ * whole number ≥ 1. The name is trimmed and must not be empty.
+ */
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {parseWholeXaf, quoteInput} from '../payments/amount.js'
+
+/** One line item as the service takes it (service-contract.md, "Invoice line items"). */
+export interface LineItem {
+  name: string
+  description?: string
+  /** Whole XAF, ≥ 0. */
+  price: number
+  /** Integer, ≥ 1. */
+  quantity: number
+}
+
+/** Help text for `--item`, quotable by the command. */
+export const ITEM_SPEC_HELP =
+  'NAME:PRICE:QTY, e.g. "Bread:500:3". The last two fields are price (whole XAF) and quantity, so a name may contain colons; NAME:PRICE means quantity 1 when the name has no colon.'
+
+export function parseItemSpec(spec: string, field = 'item'): LineItem {
+  const input = quoteInput(spec)
+  const parts = (typeof spec === 'string' ? spec : '').split(':')
+  if (parts.length < 2) throw new InputError(t('domain.item.invalid', {field, input}), {field})
+
+  const [priceText, quantityText] = parts.length === 2 ? [parts[1]!, '1'] : parts.slice(-2) as [string, string]
+  const name = (parts.length === 2 ? parts[0]! : parts.slice(0, -2).join(':')).trim()
+  if (name === '') throw new InputError(t('domain.item.emptyName', {field, input}), {field})
+
+  let price: number
+  try {
+    price = parseWholeXaf(priceText, {min: 0, field})
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    throw new InputError(t('domain.item.price', {field, input, price: quoteInput(priceText.trim(), 24)}), {field})
+  }
+  let quantity: number
+  try {
+    quantity = parseWholeXaf(quantityText, {min: 1, field, unit: false})
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    throw new InputError(t('domain.item.quantity', {field, input, quantity: quoteInput(quantityText.trim(), 24)}), {field})
+  }
+  return {name, price, quantity}
+}
+
+/** The `--item` spelling of an item, which `parseItemSpec` reads back. */
+export function formatItemSpec(item: Pick<LineItem, 'name' | 'price' | 'quantity'>): string {
+  return `${item.name}:${item.price}:${item.quantity}`
+}

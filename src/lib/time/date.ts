@@ -1,0 +1,152 @@
+/**
+ * Dates as typed on the command line and as shown in tables.
+ *
+ * - `parseDueDate`: `YYYY-MM-DD` (kept exactly so, which is what the service's `due_date` takes),
+ *   or a full ISO 8601 / RFC 3339 time with its offset (`2026-12-31T17:00:00Z`,
+ *   `2026-12-31T17:00+01:00`), returned as UTC (`2026-12-31T16:00:00.000Z`). The calendar is
+ *   checked (2026-02-30, 2026-13-01, 25:00 refused; 2028-02-29 accepted). A time without an
+ *   offset is refused, since it would mean different instants on different machines.
+ * - `parseSince`: how far back from `now` (`7d`, `24h`, `30m`, any `parseDuration` form) or a
+ *   date; a bare date means local midnight at its start, as `git log --since` does. The future is
+ *   refused.
+ * - `formatDate`: `2026-12-31` in English, `31/12/2026` in French. A date-only value is shown as
+ *   is; a time is shown as its date in UTC unless `timeZone: 'local'`. Anything unparseable is
+ *   returned unchanged (rendering never throws).
+ */
+import {InputError} from '../errors.js'
+import {t, type Locale, type MessageKey} from '../i18n/index.js'
+import {quoteInput} from '../payments/amount.js'
+import {parseDuration} from './duration.js'
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/
+
+interface Parts {
+  year: number
+  month: number
+  day: number
+}
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28
+  return [4, 6, 9, 11].includes(month) ? 30 : 31
+}
+
+/**
+ * The due date as the API takes it: `YYYY-MM-DD` unchanged, or a time with offset as UTC ISO.
+ * Throws InputError (exit 2) naming `field`.
+ */
+export function parseDueDate(input: string, field = 'due-date'): string {
+  const parsed = parseDateInput(input, field)
+  return parsed.dateOnly ? parsed.text : parsed.date.toISOString()
+}
+
+/**
+ * The start of a report range: `now` minus a duration (`7d`, `24h`), or a date (local midnight)
+ * or a time with offset. Throws InputError naming `field` when unreadable or in the future.
+ */
+export function parseSince(input: string, now: Date = new Date(), field = 'since'): Date {
+  const text = typeof input === 'string' ? input.trim() : ''
+  let result: Date
+  if (/^\d{4}-/.test(text)) {
+    const parsed = parseDateInput(text, field)
+    result = parsed.dateOnly ? new Date(parsed.year, parsed.month - 1, parsed.day) : parsed.date
+  } else {
+    let ms: number
+    try {
+      ms = parseDuration(text, field)
+    } catch (error) {
+      if (error instanceof InputError) {
+        throw new InputError(t('domain.since.invalid', {field, input: quoteInput(input)}), {field})
+      }
+      throw error
+    }
+    result = new Date(now.getTime() - ms)
+  }
+  if (Number.isNaN(result.getTime())) {
+    throw new InputError(t('domain.since.invalid', {field, input: quoteInput(input)}), {field})
+  }
+  if (result.getTime() > now.getTime()) {
+    throw new InputError(t('domain.since.future', {field, input: quoteInput(input)}), {field})
+  }
+  return result
+}
+
+export interface FormatDateOptions {
+  /** Which calendar day a time falls on: UTC (default, the same everywhere) or this machine's. */
+  timeZone?: 'UTC' | 'local'
+}
+
+/** `2026-12-31` (en) or `31/12/2026` (fr), from `YYYY-MM-DD` or an ISO time. */
+export function formatDate(iso: string, locale: Locale = 'en', options: FormatDateOptions = {}): string {
+  if (typeof iso !== 'string') return String(iso)
+  let year: number
+  let month: number
+  let day: number
+  const only = DATE_ONLY.exec(iso.trim())
+  if (only) {
+    ;[year, month, day] = [Number(only[1]), Number(only[2]), Number(only[3])]
+  } else {
+    const date = new Date(iso)
+    if (!/^\d{4}-\d{2}-\d{2}/.test(iso.trim()) || Number.isNaN(date.getTime())) return iso
+    if (options.timeZone === 'local') {
+      ;[year, month, day] = [date.getFullYear(), date.getMonth() + 1, date.getDate()]
+    } else {
+      ;[year, month, day] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()]
+    }
+  }
+  const y = String(year).padStart(4, '0')
+  const m = String(month).padStart(2, '0')
+  const d = String(day).padStart(2, '0')
+  return locale === 'fr' ? `${d}/${m}/${y}` : `${y}-${m}-${d}`
+}
+
+type ParsedDate = (Parts & {dateOnly: true; text: string}) | (Parts & {dateOnly: false; date: Date})
+
+function parseDateInput(input: string, field: string): ParsedDate {
+  const fail = (key: MessageKey, extra: Record<string, string | number> = {}): never => {
+    throw new InputError(t(key, {field, input: quoteInput(input), ...extra}), {field})
+  }
+  const text = typeof input === 'string' ? input.trim() : ''
+  if (text === '') fail('domain.date.missing')
+
+  const only = DATE_ONLY.exec(text)
+  const full = only ? undefined : DATE_TIME.exec(text)
+  const match = only ?? full
+  if (!match) return fail('domain.date.invalid')
+
+  const year = Number(match[1])
+  const month = Number(match[2])
+  const day = Number(match[3])
+  if (year < 1000) fail('domain.date.outOfRange')
+  if (month < 1 || month > 12) fail('domain.date.badMonth')
+  const days = daysInMonth(year, month)
+  if (day < 1 || day > days) fail('domain.date.noSuchDay', {yearMonth: `${match[1]}-${match[2]}`, days})
+  if (only) return {dateOnly: true, text, year, month, day}
+
+  const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)]
+  const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3))
+  const offset = match[8]
+  if (hour > 23 || minute > 59 || second > 59) fail('domain.date.badTime')
+  if (offset === undefined) return fail('domain.date.noOffset')
+
+  let offsetMinutes = 0
+  if (offset !== 'Z' && offset !== 'z') {
+    const digits = offset.slice(1).replace(':', '')
+    const [oh, om] = [Number(digits.slice(0, 2)), Number(digits.slice(2) || 0)]
+    if (oh > 23 || om > 59) fail('domain.date.badTime')
+    offsetMinutes = (offset.startsWith('-') ? -1 : 1) * (oh * 60 + om)
+  }
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  date.setUTCHours(hour, minute, second, millis)
+  date.setTime(date.getTime() - offsetMinutes * 60_000)
+  const utcYear = date.getUTCFullYear()
+  if (utcYear < 1000 || utcYear > 9999) fail('domain.date.outOfRange')
+  return {dateOnly: false, date, year, month, day}
+}
