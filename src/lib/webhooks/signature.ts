@@ -26,7 +26,17 @@ export type VerifyFailure =
   | 'signature_malformed'
   | 'signature_mismatch'
 
-export type VerifyResult = {ok: true} | {ok: false; reason: VerifyFailure; header?: keyof WebhookHeaders}
+export type VerifyResult =
+  | {ok: true}
+  | {
+      ok: false
+      reason: VerifyFailure
+      header?: keyof WebhookHeaders
+      /** For timestamp_too_old / timestamp_too_new: timestamp minus now, in seconds (negative: in the past). */
+      skewSeconds?: number
+      /** The tolerance that was applied, in seconds (timestamp failures). */
+      toleranceSeconds?: number
+    }
 
 export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(24).toString('base64')
@@ -87,8 +97,8 @@ export function verifyPayload(
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000)
   const ts = Number(timestamp)
-  if (now - ts > tolerance) return {ok: false, reason: 'timestamp_too_old'}
-  if (ts - now > tolerance) return {ok: false, reason: 'timestamp_too_new'}
+  if (now - ts > tolerance) return {ok: false, reason: 'timestamp_too_old', skewSeconds: ts - now, toleranceSeconds: tolerance}
+  if (ts - now > tolerance) return {ok: false, reason: 'timestamp_too_new', skewSeconds: ts - now, toleranceSeconds: tolerance}
   const expected = Buffer.from(computeSignature(key, id, timestamp, body), 'base64')
   let sawWellFormed = false
   for (const part of lower['webhook-signature'].split(' ')) {

@@ -1,3 +1,63 @@
 // Messages of the webhooks section. Keys start with 'webhooks.'.
 export const webhooks = {
+  // Flags of `svc webhooks listen` (routes.ts) and `svc webhooks verify` (verify-input.ts).
+  'webhooks.route.badUrl': 'Invalid {flag} "{value}": give an http:// or https:// address, e.g. http://localhost:3000/webhooks.',
+  'webhooks.route.unknownType': 'Unknown event type "{type}" in {flag}: use {types}.',
+  'webhooks.route.duplicateType': '{flag} gives a URL for {type} twice: give one URL per event type.',
+  'webhooks.route.twoDefaults': '{flag} gives two default URLs: give one, and TYPE=URL for the other types.',
+  'webhooks.route.none': 'Nowhere to forward events: pass {flag} URL (or {flag} TYPE=URL).',
+  'webhooks.header.malformed': 'Malformed {flag} "{value}": write it as "Name: value".',
+  'webhooks.header.reserved': '{flag} cannot set {name}: the listener sets it itself when it signs each event.',
+  'webhooks.header.duplicate': '{flag} gives {name} twice: give each header once.',
+
+  // Why a delivery does not verify (verify-input.ts and the listener's 401s).
+  'webhooks.verify.ok': 'Signature valid: webhook-id {id}, timestamp {timestamp} ({age}).',
+  'webhooks.verify.secretMalformed': 'The secret is malformed: a signing secret is whsec_ followed by base64 (check {flag}).',
+  'webhooks.verify.headerMissing': 'Header {header} is missing: pass it with {flag} "{header}: …".',
+  'webhooks.verify.timestampInvalid': 'Header webhook-timestamp is not a Unix time in seconds: "{value}".',
+  'webhooks.verify.timestampTooOld':
+    'The timestamp is {distance} in the past, beyond the {tolerance} tolerance: a stale or replayed delivery (or this clock is ahead).',
+  'webhooks.verify.timestampTooNew':
+    "The timestamp is {distance} in the future, beyond the {tolerance} tolerance: check the sender's clock.",
+  'webhooks.verify.signatureMalformed':
+    'Header webhook-signature holds no v1 signature: expected "v1,<base64>" (space-separated when several).',
+  'webhooks.verify.signatureMismatch':
+    'Signature mismatch: the payload was not signed with this secret, or it changed after signing (whitespace counts).',
+  'webhooks.verify.trailingNewline':
+    'It does verify without the trailing newline: the file ends with a newline the sender did not sign.',
+  'webhooks.verify.payloadUnreadable': 'Cannot read {flag} "{path}": {reason}',
+  'webhooks.verify.inPast': 'in the past',
+  'webhooks.verify.inFuture': 'in the future',
+  'webhooks.verify.now': 'just now',
+  'webhooks.verify.ago': '{distance} ago',
+  'webhooks.verify.ahead': '{distance} ahead',
+
+  // The listener's lines (format.ts) and its answers to the sender.
+  'webhooks.listen.forwarded': '{time}  {type}  {id}  [{status}]  {latency} ms',
+  'webhooks.listen.retrying': '{time}  {type}  {id}  [{status}]  {latency} ms, attempt {attempt}: trying again in {retryIn}',
+  'webhooks.listen.unreachable': '{time}  {type}  {id}  your app is unreachable ({error}), attempt {attempt}: trying again in {retryIn}',
+  'webhooks.listen.duplicate': '{time}  {type}  {id}  duplicate delivery: acknowledged, not forwarded again',
+  'webhooks.listen.filtered': '{time}  {type}  {id}  skipped: not in --events',
+  'webhooks.listen.noRoute': '{time}  {type}  {id}  skipped: no --forward-to for this type',
+  'webhooks.listen.rejected': '{time}  refused a delivery (401): {message}',
+  'webhooks.listen.badBody': 'Not an event: the body is not a JSON object with an "id" and a "type".',
+  'webhooks.listen.tooLarge': 'The body is larger than {limit} bytes.',
+  'webhooks.listen.methodNotAllowed': 'POST events to this address.',
+  'webhooks.listen.pending': '{count} event(s) not yet delivered to your app: {ids}',
+  'webhooks.listen.nonePending': 'Nothing pending: every event reached your app.',
+  'webhooks.listen.resumed': 'Resuming {count} event(s) not delivered before the last stop.',
+
+  // Replay and the event log.
+  'webhooks.replay.notFound': 'No event {id} in the local event log ({path}): events are logged while `svc webhooks listen` runs.',
+  'webhooks.replay.noRoute': 'No --forward-to takes events of type {type}.',
+
+  // The poll source.
+  'webhooks.poll.failed': 'Could not read the payments list ({message}); trying again in {interval}.',
+  'webhooks.poll.stateUnreadable': 'The poll state file {path} is not valid ({reason}): remove it to start afresh.',
+
+  // Durations: "7 min 12 s".
+  'webhooks.duration.ms': '{n} ms',
+  'webhooks.duration.s': '{n} s',
+  'webhooks.duration.min': '{n} min',
+  'webhooks.duration.h': '{n} h',
 } as const

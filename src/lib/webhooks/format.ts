@@ -1,0 +1,55 @@
+/**
+ * The listener's one line per event (time, type, id, the app's status, latency) and the other
+ * sentences the webhooks commands print, from the catalogue. Colour is the command's business.
+ */
+import {t} from '../i18n/index.js'
+import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './listener.js'
+
+/** `850 ms`, `12 s`, `7 min 12 s`, `2 h 5 min`. */
+export function formatDuration(ms: number): string {
+  const abs = Math.abs(ms)
+  if (abs < 1000) return t('webhooks.duration.ms', {n: Math.round(abs)})
+  const totalSeconds = Math.round(abs / 1000)
+  const hours = Math.floor(totalSeconds / 3600)
+  const minutes = Math.floor((totalSeconds % 3600) / 60)
+  const seconds = totalSeconds % 60
+  const parts: string[] = []
+  if (hours) parts.push(t('webhooks.duration.h', {n: hours}))
+  if (minutes) parts.push(t('webhooks.duration.min', {n: minutes}))
+  if (seconds && !hours) parts.push(t('webhooks.duration.s', {n: seconds}))
+  return parts.join(' ') || t('webhooks.duration.s', {n: 0})
+}
+
+/** `HH:MM:SS` local time. */
+export function formatClock(at: Date): string {
+  return at.toTimeString().slice(0, 8)
+}
+
+export function formatForwardReport(report: ForwardReport): string {
+  const base = {time: formatClock(report.at), type: report.type, id: report.eventId, attempt: report.attempt}
+  const latency = report.latencyMs.toFixed(1)
+  if (report.ok) return t('webhooks.listen.forwarded', {...base, status: report.status, latency})
+  const retryIn = report.retryInMs === undefined ? '-' : formatDuration(report.retryInMs)
+  if (report.status === undefined) return t('webhooks.listen.unreachable', {...base, error: report.error, retryIn})
+  return t('webhooks.listen.retrying', {...base, status: report.status, latency, retryIn})
+}
+
+/** A line for the receipts that are not forwarded (duplicates, filtered, no route); undefined otherwise. */
+export function formatReceivedReport(report: ReceivedReport): string | undefined {
+  const params = {time: formatClock(report.at), type: report.type, id: report.eventId}
+  if (report.outcome === 'duplicate') return t('webhooks.listen.duplicate', params)
+  if (report.outcome === 'filtered') return t('webhooks.listen.filtered', params)
+  if (report.outcome === 'no_route') return t('webhooks.listen.noRoute', params)
+  return undefined
+}
+
+export function formatRejectedReport(report: RejectedReport): string {
+  return t('webhooks.listen.rejected', {time: formatClock(report.at), message: report.message})
+}
+
+/** What Ctrl-C prints: the events still pending, or that there are none. */
+export function formatPendingSummary(pending: readonly PendingDelivery[]): string {
+  if (pending.length === 0) return t('webhooks.listen.nonePending')
+  const ids = pending.slice(0, 10).map((p) => p.eventId).join(', ') + (pending.length > 10 ? ', …' : '')
+  return t('webhooks.listen.pending', {count: pending.length, ids})
+}
