@@ -1,3 +1,31 @@
-// Messages of the api section. Keys start with 'api.'.
+// Messages of the api section: the HTTP client, its errors, retries, pacing and operation
+// discovery. Keys start with 'api.'.
 export const api = {
+  'api.error.nonJson': 'The service answered {status} {reason} with a body that is not a JSON error ({contentType}): "{excerpt}"',
+  'api.error.nonJsonEmpty': 'The service answered {status} {reason} with an empty body.',
+  'api.error.badJson':
+    'The service answered {status} {reason} to {method} {url} but its body is not valid JSON ({contentType}): "{excerpt}". The outcome may be unknown.',
+  'api.error.timeout':
+    '{method} {url} got no complete answer within {seconds} s. The outcome may be unknown: the request may still have been processed.',
+  'api.error.network':
+    '{method} {url} failed: {reason}. The outcome may be unknown: the request may still have been processed.',
+  'api.error.refused': 'could not connect ({code})',
+  'api.error.reset': 'the connection was closed before the answer was complete ({code})',
+  'api.error.aborted': '{method} {url} was interrupted. The outcome may be unknown.',
+  'api.error.tooManyRedirects': '{method} {url} was redirected more than {max} times.',
+  'api.error.badUrl': 'Invalid request address "{url}".',
+  'api.error.unrecognisedList': 'The service answered a list in an unrecognised shape (keys: {keys}).',
+  'api.hint.auth': 'Check the API key (X-API-Key) and that it belongs to the environment of the data addressed.',
+  'api.hint.rateLimited': 'Rate limited by the service: wait {seconds} s and try again.',
+  'api.hint.rateLimitedNoDelay': 'Rate limited by the service: wait a little and try again.',
+  'api.hint.unknownOutcome': 'Check whether the operation took effect before repeating it.',
+  'api.hint.requestId': 'Request id: {requestId}',
+  'api.trace.request': '> {method} {url}{attempt}',
+  'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} bytes)',
+  'api.trace.failed': '< failed after {ms} ms: {reason}',
+  'api.trace.retry': '* retry {n}/{max} in {delay} ms after {reason}',
+  'api.trace.noRetry': '* not retried: {reason}',
+  'api.trace.pacing': '* pacing: waited {delay} ms to stay under the rate limit',
+  'api.trace.redirect': '* following redirect to {url}',
+  'api.trace.discovery': '* operations from {source}{detail}',
 } as const

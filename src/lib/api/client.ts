@@ -1,0 +1,344 @@
+/**
+ * The HTTP client of the CLI, on undici 7. Cheap to import: undici is loaded by the first request.
+ *
+ * One request = pacer slot, then one attempt under its own deadline, repeated only as retry.ts
+ * allows. Errors come out as the CLI's own (ApiError, NetworkError, or an `invalid_response`
+ * SvcError for an unreadable 2xx), every trace line with the API key masked.
+ */
+import type {Dispatcher} from 'undici'
+import {ExitCode, SvcError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {Pacer, realSleep, type HeaderBag} from './pacer.js'
+import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
+import {DEFAULT_RETRY, retryDecision, withRetries, type OperationName, type RetryOptions} from './retry.js'
+import {createRedactor, Tracer, traceRequestLine, type TraceSink} from './trace.js'
+
+export interface ClientOptions {
+  baseUrl: string
+  apiKey?: string
+  /** `svc/<version> node/<version>`: see buildUserAgent. */
+  userAgent: string
+  /** Deadline of each attempt (headers and body), default 30 s. */
+  timeoutMs?: number
+  /** The --verbose sink (stderr in the CLI). */
+  trace?: TraceSink
+  retry?: Partial<RetryOptions>
+  /** Client-side pacing: requests per rolling minute; default 100, 0 = off. */
+  ratePerMinute?: number
+  /** Injected for tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  random?: () => number
+  now?: () => number
+  /**
+   * The undici dispatcher. Default: an EnvHttpProxyAgent when HTTP(S)_PROXY is set, otherwise
+   * undici's global dispatcher (so a test's `setGlobalDispatcher(new MockAgent())` reaches it).
+   */
+  dispatcher?: Dispatcher
+}
+
+export type QueryValue = string | number | boolean | null | undefined
+export type Query = Record<string, QueryValue | QueryValue[]>
+
+export interface RequestOptions {
+  method: string
+  /** `/v1/...` (appended to the base URL) or an absolute URL (upload_url, pdf_url). */
+  path: string
+  query?: Query
+  /** Sent as JSON. */
+  body?: unknown
+  /** Sent as is (Content-Type from `headers`, default application/octet-stream). */
+  rawBody?: Uint8Array | string
+  headers?: Record<string, string>
+  idempotencyKey?: string
+  /** Overrides the client's per-attempt deadline. */
+  timeoutMs?: number
+  /** The caller's cancellation (Ctrl-C); never retried. */
+  signal?: AbortSignal
+  /** Send X-API-Key (default true). Never sent to another origin than the base URL's. */
+  auth?: boolean
+  responseType?: 'json' | 'buffer'
+  /** The operation, when known (from discovery): sharpens the retry decision. */
+  operation?: OperationName
+  /** Lowers the number of retries for this request (never raises it above the policy). */
+  maxRetries?: number
+}
+
+export interface ApiResponse<T> {
+  status: number
+  headers: HeaderBag
+  data: T
+  requestId?: string
+  /** `Idempotent-Replayed: true`: the service replayed an earlier answer to the same key. */
+  replayed: boolean
+}
+
+export interface ApiClient {
+  readonly baseUrl: string
+  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>
+  /** Release sockets held by this client's own dispatcher. */
+  close(): Promise<void>
+}
+
+/** `svc/<version> node/<version>`. */
+export function buildUserAgent(cliVersion: string, nodeVersion: string = process.versions.node): string {
+  return `svc/${cliVersion} node/${nodeVersion}`
+}
+
+/** The same as buildUserAgent. */
+export const userAgent = buildUserAgent
+
+const MAX_REDIRECTS = 5
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+
+function hasProxyEnv(): boolean {
+  const env = process.env
+  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  try {
+    const url = new URL(baseUrl)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url
+  } catch {
+    // falls through to the error below
+  }
+  throw new SvcError(t('api.error.badUrl', {url: baseUrl}), {exitCode: ExitCode.USAGE, code: 'invalid_base_url'})
+}
+
+function appendQuery(url: URL, query: Query | undefined): void {
+  if (!query) return
+  for (const [name, value] of Object.entries(query)) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one === undefined || one === null) continue
+      url.searchParams.append(name, String(one))
+    }
+  }
+}
+
+export function createClient(options: ClientOptions): ApiClient {
+  const base = parseBaseUrl(options.baseUrl)
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const apiKey = options.apiKey
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const retryOptions: RetryOptions = {...DEFAULT_RETRY, ...options.retry}
+  const now = options.now ?? Date.now
+  const sleep = options.sleep ?? realSleep
+  const random = options.random ?? Math.random
+  const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, now, sleep})
+  const redact = createRedactor(apiKey)
+  const tracer = new Tracer(options.trace, redact)
+  let undici: typeof import('undici') | undefined
+  let dispatcher: Dispatcher | undefined = options.dispatcher
+  let ownDispatcher = false
+
+  async function load(): Promise<{undici: typeof import('undici'); dispatcher: Dispatcher}> {
+    undici ??= await import('undici')
+    if (!dispatcher) {
+      if (hasProxyEnv()) {
+        dispatcher = new undici.EnvHttpProxyAgent()
+        ownDispatcher = true
+      } else {
+        dispatcher = undici.getGlobalDispatcher()
+      }
+    }
+    return {undici, dispatcher}
+  }
+
+  function resolve(path: string, query: Query | undefined): URL {
+    let url: URL
+    if (/^https?:\/\//i.test(path)) {
+      try {
+        url = new URL(path)
+      } catch {
+        throw new SvcError(t('api.error.badUrl', {url: redact(path)}), {exitCode: ExitCode.USAGE, code: 'invalid_url'})
+      }
+    } else {
+      url = new URL(basePath + (path.startsWith('/') ? path : `/${path}`), base.origin)
+    }
+    appendQuery(url, query)
+    return url
+  }
+
+  /** The path the retry policy judges: relative to the base URL when on its origin. */
+  function policyPath(url: URL): string {
+    if (url.origin === base.origin && basePath && url.pathname.startsWith(basePath)) return url.pathname.slice(basePath.length) || '/'
+    return url.pathname
+  }
+
+  async function attemptOnce<T>(
+    request: RequestOptions,
+    method: string,
+    startUrl: URL,
+    attempt: number,
+    maxAttempts: number,
+  ): Promise<ApiResponse<T>> {
+    const {undici: lib, dispatcher: agent} = await load()
+    const waited = await pacer.acquire(request.signal)
+    if (waited > 0) tracer.line(t('api.trace.pacing', {delay: waited}))
+    const deadlineMs = request.timeoutMs ?? timeoutMs
+    const deadline = AbortSignal.timeout(deadlineMs)
+    const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline
+    const responseType = request.responseType ?? 'json'
+    let url = startUrl
+    let currentMethod = method
+    for (let redirects = 0; ; redirects++) {
+      const headers = buildHeaders(request, url, responseType, currentMethod)
+      const body = currentMethod === 'GET' || currentMethod === 'HEAD' ? undefined : encodeBody(request)
+      tracer.line(traceRequestLine(currentMethod, url.href, attempt, maxAttempts))
+      tracer.headers('>', headers)
+      const started = now()
+      let status: number
+      let responseHeaders: HeaderBag
+      let raw: Buffer
+      try {
+        const response = await lib.request(url, {method: currentMethod as Dispatcher.HttpMethod, headers, body, signal, dispatcher: agent})
+        status = response.statusCode
+        responseHeaders = response.headers
+        raw = Buffer.from(await response.body.arrayBuffer())
+      } catch (error) {
+        if (request.signal?.aborted) {
+          tracer.line(t('api.trace.failed', {ms: now() - started, reason: 'interrupted'}))
+          throw new SvcError(redact(t('api.error.aborted', {method: currentMethod, url: url.href})), {
+            exitCode: ExitCode.INTERRUPTED,
+            code: 'interrupted',
+            cause: error,
+          })
+        }
+        const networkError = networkErrorFrom(error, {
+          method: currentMethod,
+          url: url.href,
+          timeoutMs: deadlineMs,
+          timedOut: deadline.aborted,
+          redact,
+        })
+        tracer.line(t('api.trace.failed', {ms: now() - started, reason: networkError.code}))
+        throw networkError
+      }
+      tracer.line(t('api.trace.response', {status, reason: reasonPhrase(status), ms: now() - started, bytes: raw.length}))
+      tracer.headers('<', responseHeaders)
+      pacer.observe(responseHeaders)
+      const facts = {method: currentMethod, url: url.href, status, headers: responseHeaders, body: raw, now: now(), redact}
+
+      const location = headerValue(responseHeaders, 'location')
+      if (REDIRECT_STATUSES.has(status) && location && (currentMethod === 'GET' || currentMethod === 'HEAD')) {
+        if (redirects >= MAX_REDIRECTS) {
+          throw new SvcError(redact(t('api.error.tooManyRedirects', {method, url: startUrl.href, max: MAX_REDIRECTS})), {
+            exitCode: ExitCode.FAILURE,
+            code: 'too_many_redirects',
+            status,
+          })
+        }
+        // Resolved again each hop, so the key follows only to the base URL's own origin.
+        url = new URL(location, url)
+        tracer.line(t('api.trace.redirect', {url: url.href}))
+        continue
+      }
+      if (status < 200 || status > 299) throw errorFromResponse(facts)
+
+      let data: unknown
+      if (responseType === 'buffer') {
+        data = raw
+      } else if (raw.length === 0 || currentMethod === 'HEAD' || status === 204) {
+        data = undefined
+      } else {
+        try {
+          data = JSON.parse(raw.toString('utf8'))
+        } catch {
+          throw invalidResponseError(facts)
+        }
+      }
+      const bodyRequestId =
+        typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>).request_id === 'string'
+          ? ((data as Record<string, unknown>).request_id as string)
+          : undefined
+      return {
+        status,
+        headers: responseHeaders,
+        data: data as T,
+        requestId: headerValue(responseHeaders, 'x-request-id') ?? bodyRequestId,
+        replayed: headerValue(responseHeaders, 'idempotent-replayed')?.toLowerCase() === 'true',
+      }
+    }
+  }
+
+  function buildHeaders(request: RequestOptions, url: URL, responseType: 'json' | 'buffer', method: string): Record<string, string> {
+    const headers: Record<string, string> = {
+      'User-Agent': options.userAgent,
+      Accept: responseType === 'json' ? 'application/json' : '*/*',
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      if (request.rawBody !== undefined) headers['Content-Type'] = 'application/octet-stream'
+      else if (request.body !== undefined) headers['Content-Type'] = 'application/json'
+    }
+    const sameOrigin = url.origin === base.origin
+    for (const [name, value] of Object.entries(request.headers ?? {})) {
+      // A caller-supplied key obeys the same origin rule as ours.
+      if (name.toLowerCase() === 'x-api-key' && !sameOrigin) continue
+      const existing = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase())
+      if (existing) delete headers[existing]
+      headers[name] = value
+    }
+    if ((request.auth ?? true) && apiKey && sameOrigin) headers['X-API-Key'] = apiKey
+    if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey
+    return headers
+  }
+
+  function encodeBody(request: RequestOptions): string | Uint8Array | undefined {
+    if (request.rawBody !== undefined) return request.rawBody
+    if (request.body === undefined) return undefined
+    return JSON.stringify(request.body)
+  }
+
+  return {
+    baseUrl: base.href.replace(/\/+$/, ''),
+
+    async request<T = unknown>(request: RequestOptions): Promise<ApiResponse<T>> {
+      const method = request.method.toUpperCase()
+      const url = resolve(request.path, request.query)
+      const decision = retryDecision({method, path: policyPath(url), operation: request.operation, idempotencyKey: request.idempotencyKey})
+      const maxRetries = Math.min(retryOptions.maxRetries, request.maxRetries ?? Number.POSITIVE_INFINITY)
+      const runOptions = {...retryOptions, maxRetries}
+      const maxAttempts = decision.retryable ? maxRetries + 1 : 1
+      const run = withRetries((attempt) => attemptOnce<T>(request, method, url, attempt, maxAttempts), {
+        decision,
+        options: runOptions,
+        sleep,
+        random,
+        signal: request.signal,
+        onRetry: ({retry, maxRetries: max, delayMs, error}) =>
+          tracer.line(t('api.trace.retry', {n: retry, max, delay: delayMs, reason: describeFailure(error)})),
+        onNoRetry: ({reason}) => tracer.line(t('api.trace.noRetry', {reason})),
+      })
+      try {
+        return await run
+      } catch (error) {
+        // Ctrl-C while waiting (pacer, backoff) surfaces as the signal's reason: make it ours.
+        if (request.signal?.aborted && !(error instanceof SvcError)) {
+          throw new SvcError(redact(t('api.error.aborted', {method, url: url.href})), {
+            exitCode: ExitCode.INTERRUPTED,
+            code: 'interrupted',
+            cause: error,
+          })
+        }
+        throw error
+      }
+    },
+
+    async close(): Promise<void> {
+      if (ownDispatcher && dispatcher) {
+        const own = dispatcher
+        dispatcher = undefined
+        ownDispatcher = false
+        await own.close()
+      }
+    },
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof SvcError) {
+    if (error.status !== undefined) return `${error.status} ${reasonPhrase(error.status)}`.trim()
+    return error.code
+  }
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,124 @@
+/**
+ * Client-side pacing, so that long runs (imports, `--all` listings) stay under the service's rate
+ * limit instead of collecting 429s: at most `ratePerMinute` requests in any rolling window
+ * (60 s), and a wait until the server's reset when it says none are left
+ * (`RateLimit-Remaining: 0` with `RateLimit-Reset`). `ratePerMinute: 0` turns the window off; the
+ * server's own headers are still honoured. Time comes from the injected clock.
+ */
+
+export type HeaderBag = Record<string, string | string[] | undefined>
+
+export interface PacerOptions {
+  /** Requests allowed in any rolling window; 0 = no client-side limit. */
+  ratePerMinute: number
+  windowMs?: number
+  now?: () => number
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  /** A server reset further away than this is cut to it (a garbled header must not hang the CLI). */
+  maxServerWaitMs?: number
+}
+
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal!.reason)
+    }
+    signal?.addEventListener('abort', onAbort, {once: true})
+  })
+}
+
+function header(headers: HeaderBag, name: string): string | undefined {
+  const value = headers[name] ?? headers[name.toLowerCase()]
+  return Array.isArray(value) ? value[0] : value
+}
+
+function toNumber(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value.trim())
+  return Number.isFinite(n) ? n : undefined
+}
+
+export class Pacer {
+  readonly ratePerMinute: number
+  private readonly windowMs: number
+  private readonly now: () => number
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
+  private readonly maxServerWaitMs: number
+  /** Start times of the requests in the current window, oldest first. */
+  private stamps: number[] = []
+  private blockedUntil = 0
+  /** Callers queue here so that concurrent requests take slots one at a time. */
+  private tail: Promise<unknown> = Promise.resolve()
+
+  constructor(options: PacerOptions) {
+    this.ratePerMinute = Math.max(0, Math.floor(options.ratePerMinute))
+    this.windowMs = options.windowMs ?? 60_000
+    this.now = options.now ?? Date.now
+    this.sleep = options.sleep ?? realSleep
+    this.maxServerWaitMs = options.maxServerWaitMs ?? 120_000
+  }
+
+  /** Wait for a slot and take it. Resolves with the time waited, in ms. */
+  acquire(signal?: AbortSignal): Promise<number> {
+    const turn = this.tail.then(() => this.take(signal))
+    this.tail = turn.catch(() => undefined)
+    return turn
+  }
+
+  private async take(signal?: AbortSignal): Promise<number> {
+    let waited = 0
+    for (;;) {
+      const now = this.now()
+      const wait = this.waitAt(now)
+      if (wait <= 0) {
+        if (this.ratePerMinute > 0) this.stamps.push(now)
+        return waited
+      }
+      await this.sleep(wait, signal)
+      waited += wait
+    }
+  }
+
+  /** How long a request starting at `now` must wait (0: it may go). */
+  private waitAt(now: number): number {
+    if (this.blockedUntil > now) return this.blockedUntil - now
+    if (this.ratePerMinute === 0) return 0
+    while (this.stamps.length > 0 && this.stamps[0]! <= now - this.windowMs) this.stamps.shift()
+    if (this.stamps.length < this.ratePerMinute) return 0
+    return this.stamps[0]! + this.windowMs - now
+  }
+
+  /**
+   * Learn from a response's rate-limit headers: `RateLimit-Remaining` / `RateLimit-Reset` (delta
+   * seconds, or epoch seconds when large), their `X-RateLimit-` forms, or the combined
+   * `RateLimit: limit=100, remaining=0, reset=30`.
+   */
+  observe(headers: HeaderBag): void {
+    let remaining = toNumber(header(headers, 'ratelimit-remaining') ?? header(headers, 'x-ratelimit-remaining'))
+    let reset = toNumber(header(headers, 'ratelimit-reset') ?? header(headers, 'x-ratelimit-reset'))
+    const combined = header(headers, 'ratelimit')
+    if (combined && (remaining === undefined || reset === undefined)) {
+      const field = (names: string[]) => {
+        for (const name of names) {
+          const match = new RegExp(`(?:^|[,;\\s])${name}=(\\d+(?:\\.\\d+)?)`).exec(combined)
+          if (match) return Number(match[1])
+        }
+        return undefined
+      }
+      remaining ??= field(['remaining', 'r'])
+      reset ??= field(['reset', 't'])
+    }
+    if (remaining === undefined || remaining > 0 || reset === undefined || reset < 0) return
+    const now = this.now()
+    // A value that looks like a Unix time (seconds) is a moment, not a delay.
+    const waitMs = reset > 1e9 ? reset * 1000 - now : reset * 1000
+    const until = now + Math.min(Math.max(0, waitMs), this.maxServerWaitMs)
+    this.blockedUntil = Math.max(this.blockedUntil, until)
+  }
+}
