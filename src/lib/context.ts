@@ -2,6 +2,8 @@
  * One context per invocation (gh's Factory): IO, config, credentials, prompter and the API client,
  * built in one place and handed to the code in src/lib. Everything heavy is created on first use.
  */
+import {join} from 'node:path'
+
 import {ExitCode, InputError, SvcError} from './errors.js'
 import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
@@ -10,7 +12,7 @@ import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.j
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {configDir, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from './secrets.js'
-import type {ApiClient} from './api/index.js'
+import type {ApiClient, ServiceDescription} from './api/index.js'
 
 export interface GlobalFlags {
   profile?: string
@@ -39,6 +41,11 @@ export interface Context {
   prompter(): Prompter
   /** The API client for these credentials (created once). */
   client(options?: {auth?: boolean}): Promise<ApiClient>
+  /**
+   * The service's operations and list envelopes, read from its /v1/openapi.json (cached per base
+   * URL in the config dir) and falling back to service-contract.md.
+   */
+  service(): Promise<ServiceDescription>
   confirmLive(action: string): Promise<void>
   /** `text` with every secret this invocation knows replaced by its masked form. */
   redact(text: string): string
@@ -63,6 +70,7 @@ export function createContext(options: ContextOptions): Context {
   let credentials: Credentials | undefined
   let prompter: Prompter | undefined
   let client: Promise<ApiClient> | undefined
+  let service: Promise<ServiceDescription> | undefined
 
   const readConfigOnce = () => (config ??= readConfig(dir))
   const profileLang = () => {
@@ -112,6 +120,13 @@ export function createContext(options: ContextOptions): Context {
         })
       })()
       return client
+    },
+    async service() {
+      service ??= (async () => {
+        const {discoverService} = await import('./api/index.js')
+        return discoverService(await context.client(), {cacheDir: join(dir, 'cache')})
+      })()
+      return service
     },
     async confirmLive(action) {
       if (context.credentials().environment !== 'LIVE' || flags.yes) return

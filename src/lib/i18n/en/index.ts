@@ -6,9 +6,10 @@ import {domain} from './domain.js'
 import {invoice} from './invoice.js'
 import {local} from './local.js'
 import {pay} from './pay.js'
+import {raw} from './raw.js'
 import {sandbox} from './sandbox.js'
 import {webhooks} from './webhooks.js'
 
-export const sections = {core, api, domain, pay, invoice, webhooks, sandbox, local}
+export const sections = {core, api, domain, pay, invoice, webhooks, sandbox, local, raw}
 
-export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...webhooks, ...sandbox, ...local}
+export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...webhooks, ...sandbox, ...local, ...raw}

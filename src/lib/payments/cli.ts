@@ -1,0 +1,144 @@
+/**
+ * The payment commands' work, one function per command: input read (flags, else prompts on a
+ * TTY), validated before any request, sent, rendered. Commands only hand over their flags.
+ */
+import type {Context} from '../context.js'
+import {ExitCode, SvcError} from '../errors.js'
+import {getLocale, t} from '../i18n/index.js'
+import {missingValue} from '../io/prompt.js'
+import {formatXaf, parseAmount} from './amount.js'
+import {resolveOperator} from './operator.js'
+import {normalisePhone} from './phone.js'
+import {createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
+import {renderPayment, renderPaymentTable} from './render.js'
+import type {Payment, PaymentInput} from './types.js'
+import {parseDuration} from '../time/duration.js'
+
+/** A value from its flag, else a prompt when interactive, else an error naming the flag. */
+async function valueOrPrompt<T>(
+  ctx: Context,
+  given: string | undefined,
+  parse: (raw: string) => T,
+  prompt: {message: string; what: string; flag: string},
+): Promise<T> {
+  if (given !== undefined) return parse(given)
+  if (!ctx.io.interactive) throw missingValue(prompt.what, prompt.flag)
+  const raw = await ctx.prompter().input(prompt.message, {
+    validate(value) {
+      try {
+        parse(value)
+        return true
+      } catch (error) {
+        return (error as Error).message
+      }
+    },
+  })
+  return parse(raw)
+}
+
+export async function readPaymentInput(ctx: Context, flags: {amount?: string; phone?: string; operator?: string}): Promise<PaymentInput> {
+  const amount = await valueOrPrompt(ctx, flags.amount, (raw) => parseAmount(raw), {
+    message: t('pay.prompt.amount'),
+    what: t('pay.what.amount'),
+    flag: '--amount',
+  })
+  const phone = await valueOrPrompt(ctx, flags.phone, (raw) => normalisePhone(raw), {
+    message: t('pay.prompt.phone'),
+    what: t('pay.what.phone'),
+    flag: '--phone',
+  })
+  const {operator, warnings} = resolveOperator(phone, flags.operator)
+  for (const warning of warnings) ctx.io.warn(warning)
+  return {amount, phone, operator}
+}
+
+export interface WatchFlags {
+  interval: string
+  timeout: string
+}
+
+export async function payCreate(ctx: Context, flags: {amount?: string; phone?: string; operator?: string; watch: boolean} & WatchFlags): Promise<void> {
+  const input = await readPaymentInput(ctx, flags)
+  const watchTiming = flags.watch ? parseWatchTiming(flags) : undefined
+  const amountText = formatXaf(input.amount, getLocale())
+  await ctx.confirmLive(t('pay.live.action', {amount: amountText, phone: input.phone}))
+  const client = await ctx.client()
+  const spinner = await ctx.io.spinner(t('pay.create.sending', {phone: input.phone, operator: input.operator, amount: amountText}))
+  let result
+  try {
+    result = await createPayment(client, input, {listShape: async () => (await ctx.service()).lists.payments})
+  } finally {
+    spinner.stop()
+  }
+  const {payment, recovered} = result
+  if (recovered) ctx.io.warn(t('pay.create.recovered', {id: payment.id}))
+  if (watchTiming) return followPayment(ctx, payment.id, watchTiming, payment)
+  if (ctx.io.json) return ctx.io.outJson(payment)
+  ctx.io.out(await renderPayment(ctx.io, payment))
+  ctx.io.err(t('pay.create.created', {id: payment.id}))
+  ctx.io.err(t('pay.create.next', {id: payment.id}))
+}
+
+function parseWatchTiming(flags: WatchFlags): {intervalMs: number; timeoutMs: number} {
+  return {intervalMs: Math.max(parseDuration(flags.interval, 'interval'), 250), timeoutMs: parseDuration(flags.timeout, 'timeout')}
+}
+
+export async function payWatch(ctx: Context, id: string, flags: WatchFlags): Promise<void> {
+  return followPayment(ctx, id, parseWatchTiming(flags))
+}
+
+/** Spinner while PENDING/UNSPECIFIED; exit 0 on SUCCESS, 1 on FAILED, 8 on timeout. */
+async function followPayment(ctx: Context, id: string, timing: {intervalMs: number; timeoutMs: number}, first?: Payment): Promise<void> {
+  const client = await ctx.client()
+  const spinner = await ctx.io.spinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}))
+  let payment: Payment
+  try {
+    payment = await watchPayment(client, id, {
+      ...timing,
+      onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
+    })
+  } finally {
+    spinner.stop()
+  }
+  if (ctx.io.json) ctx.io.outJson(payment)
+  else ctx.io.out(await renderPayment(ctx.io, payment))
+  if (payment.status === 'FAILED') {
+    const failure = failedOutcome(payment)
+    if (ctx.io.json) {
+      // --json prints the final object only; the exit code carries the failure.
+      process.exitCode = failure.exitCode
+      return
+    }
+    throw failure
+  }
+  if (!ctx.io.json) ctx.io.err(t('pay.watch.success', {id, amount: formatXaf(payment.amount, getLocale())}))
+}
+
+export async function payStatus(ctx: Context, id: string): Promise<void> {
+  const payment = await getPayment(await ctx.client(), id)
+  if (ctx.io.json) return ctx.io.outJson(payment)
+  ctx.io.out(await renderPayment(ctx.io, payment))
+}
+
+export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
+  if (flags.limit !== undefined && (flags.limit < 1 || flags.limit > 100)) {
+    throw new SvcError(t('core.error.invalidFlag', {flag: '--limit', reason: t('pay.list.limitRange')}), {
+      exitCode: ExitCode.USAGE,
+      code: 'invalid_input',
+      field: 'limit',
+    })
+  }
+  const client = await ctx.client()
+  const spinner = flags.all ? await ctx.io.spinner(t('pay.list.progress', {count: 0})) : undefined
+  let result
+  try {
+    const listShape = (await ctx.service()).lists.payments
+    result = await listPayments(client, {...flags, listShape, onPage: (count) => spinner?.update(t('pay.list.progress', {count}))})
+  } finally {
+    spinner?.stop()
+  }
+  if (ctx.io.json) return ctx.io.outJson(result.items)
+  if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
+  ctx.io.out(await renderPaymentTable(ctx.io, result.items))
+  if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more'))
+}

@@ -1,0 +1,43 @@
+/** How payments look in a terminal: tables, statuses coloured, amounts as `12 500 XAF`. */
+import {getLocale, t} from '../i18n/index.js'
+import type {IO, Painter} from '../io/terminal.js'
+import {formatXaf} from './amount.js'
+import type {Payment} from './types.js'
+
+export function paintStatus(paint: Painter, status: string): string {
+  if (status === 'SUCCESS' || status === 'PAID') return paint.green(status)
+  if (status === 'FAILED' || status === 'CANCELLED') return paint.red(status)
+  if (status === 'PAST_DUE') return paint.red(status)
+  return paint.yellow(status)
+}
+
+export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<string> {
+  const paint = await io.paint()
+  return io.table(
+    [t('pay.table.id'), t('pay.table.status'), t('pay.table.amount'), t('pay.table.phone'), t('pay.table.failure'), t('pay.table.created')],
+    payments.map((p) => [
+      p.id,
+      paintStatus(paint, p.status),
+      formatXaf(p.amount, getLocale()),
+      p.phone_number,
+      p.failure_code ?? '',
+      p.created_at,
+    ]),
+  )
+}
+
+export async function renderPayment(io: IO, payment: Payment): Promise<string> {
+  const paint = await io.paint()
+  const rows: [string, string][] = [
+    [t('pay.table.id'), payment.id],
+    [t('pay.table.status'), paintStatus(paint, payment.status)],
+    [t('pay.table.amount'), formatXaf(payment.amount, getLocale())],
+    [t('pay.table.phone'), payment.phone_number],
+    [t('pay.table.environment'), payment.environment ?? ''],
+    [t('pay.table.created'), payment.created_at],
+  ]
+  if (payment.internal_transaction_id) rows.push([t('pay.table.transaction'), payment.internal_transaction_id])
+  if (payment.failure_code) rows.push([t('pay.table.failure'), paint.red(payment.failure_code)])
+  const width = Math.max(...rows.map(([label]) => label.length))
+  return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')
+}
