@@ -132,7 +132,7 @@ export function createContext(options: ContextOptions): Context {
       if (context.credentials().environment !== 'LIVE' || flags.yes) return
       const key = maskSecret(context.credentials().apiKey)
       if (!io.interactive) {
-        throw new InputError(t('core.live.refused', {action}), {field: 'yes', code: 'confirmation_required'})
+        throw new InputError(t('core.live.refused', {action, key}), {field: 'yes', code: 'confirmation_required'})
       }
       const ok = await context.prompter().confirm(t('core.live.confirm', {key, action}))
       if (!ok) throw new SvcError(t('core.live.declined'), {exitCode: ExitCode.USAGE, code: 'cancelled'})

@@ -25,7 +25,7 @@ export const core = {
   'core.login.stdinEmpty': 'No key on standard input (--api-key-stdin).',
   'core.login.needsKey': 'No key given: on a terminal, run `svc login`; elsewhere pipe it in with --api-key-stdin.',
   'core.live.confirm': 'This uses a LIVE key ({key}): {action}. Continue?',
-  'core.live.refused': 'Refusing to {action} with a LIVE key without confirmation: pass --yes.',
+  'core.live.refused': 'Refusing to {action} with a LIVE key ({key}) without confirmation: pass --yes.',
   'core.live.declined': 'Cancelled: nothing was sent.',
   'core.table.name': 'NAME',
   'core.table.environment': 'ENVIRONMENT',

@@ -1,0 +1,120 @@
+import {statSync, writeFileSync, mkdirSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {ANSI, runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+
+let temp: ReturnType<typeof tempConfigDir>
+beforeEach(() => {
+  temp = tempConfigDir()
+})
+afterEach(() => temp.cleanup())
+
+describe('svc basics, as a child process without a TTY', () => {
+  it('--version is answered fast path, in oclif format', async () => {
+    const r = await runCli(['--version'], {configDir: temp.dir})
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toMatch(/^svc-momo-cli\/\d+\.\d+\.\d+ \w+-\w+ node-v\d+/)
+  })
+
+  it('sandbox numbers: the spec table on stdout, the footnote on stderr, no ANSI', async () => {
+    const r = await runCli(['sandbox', 'numbers'], {configDir: temp.dir})
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toMatch(/ORANGE\s+237650000001\s+650000001\s+SUCCESS/)
+    expect(r.stdout).toMatch(/MTN\s+237670000099\s+670000099\s+FAILED/)
+    expect(r.stdout.trim().split('\n')).toHaveLength(11)
+    expect(r.stderr).toMatch(/randomly/)
+    expect(r.stdout + r.stderr).not.toMatch(ANSI)
+    const json = await runCli(['sandbox', 'numbers', '--json'], {configDir: temp.dir})
+    expect(JSON.parse(json.stdout)).toContainEqual({phone: '237650000001', operator: 'ORANGE', outcome: 'SUCCESS'})
+  })
+
+  it('every command has examples in its --help', async () => {
+    const r = await runCli(['--help'], {configDir: temp.dir})
+    expect(r.exitCode).toBe(0)
+    const manifest = JSON.parse((await import('node:fs')).readFileSync(join(import.meta.dirname, '../../oclif.manifest.json'), 'utf8'))
+    const ids = Object.keys(manifest.commands)
+    expect(ids.length).toBeGreaterThan(5)
+    for (const id of ids) expect(manifest.commands[id].examples?.length, `${id} has examples`).toBeGreaterThan(0)
+    const help = await runCli(['pay', 'create', '--help'], {configDir: temp.dir})
+    expect(help.stdout).toContain('EXAMPLES')
+    expect(help.stdout).toContain('pay create --amount 5000 --phone 670000001')
+  })
+
+  it('bad input is exit 2 with a message naming the field, nothing on stdout', async () => {
+    const cases: [string[], RegExp][] = [
+      [['pay', 'create', '--amount', '50.5', '--phone', '670000001'], /--amount/],
+      [['pay', 'create', '--amount', '0', '--phone', '670000001'], /--amount/],
+      [['pay', 'create', '--amount', '1e3', '--phone', '670000001'], /--amount/],
+      [['pay', 'create', '--amount', '5000', '--phone', '12345'], /--phone/],
+      [['pay', 'create', '--amount', '5000', '--phone', '660000001'], /Nexttel/],
+      [['pay', 'create', '--amount', '5000', '--phone', '620000001'], /Camtel/],
+      [['pay', 'create', '--amount', '5000', '--phone', '670000001', '--operator', 'NEXTTEL'], /--operator/],
+      [['pay', 'create', '--amount', '5000'], /--phone/],
+      [['pay', 'list', '--nope'], /Nonexistent flag/],
+      [['pay', 'list', '--limit', '500'], /--limit/],
+      [['pay', 'create', '--amount', '5000', '--phone', '670000001', '--api-key', 'sk_live_123456789'], /svc_sk_test_/],
+    ]
+    for (const [args, message] of cases) {
+      const r = await runCli(args, {configDir: temp.dir})
+      expect(r.exitCode, args.join(' ')).toBe(2)
+      expect(r.stderr, args.join(' ')).toMatch(message)
+      expect(r.stdout, args.join(' ')).toBe('')
+    }
+  })
+
+  it('--json errors are an {"error": …} envelope on stdout with the same exit code', async () => {
+    const r = await runCli(['pay', 'create', '--amount', '-5', '--phone', '670000001', '--json'], {configDir: temp.dir})
+    expect(r.exitCode).toBe(2)
+    const body = JSON.parse(r.stdout)
+    expect(body.error).toMatchObject({code: 'invalid_input', field: 'amount'})
+    expect(body.error.message).toMatch(/amount/)
+    const parse = await runCli(['pay', 'list', '--nope', '--json'], {configDir: temp.dir})
+    expect(parse.exitCode).toBe(2)
+    expect(JSON.parse(parse.stdout).error.message).toMatch(/Nonexistent flag/)
+  })
+
+  it('no key: exit 3 naming how to give one', async () => {
+    const r = await runCli(['pay', 'list'], {configDir: temp.dir})
+    expect(r.exitCode).toBe(3)
+    expect(r.stderr).toMatch(/svc login/)
+  })
+
+  it('profiles: none, corrupt config, unknown profile', async () => {
+    const none = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    expect(none.exitCode).toBe(0)
+    expect(none.stdout).toBe('')
+    expect(none.stderr).toMatch(/svc login/)
+    expect(JSON.parse((await runCli(['profiles', 'list', '--json'], {configDir: temp.dir})).stdout)).toEqual([])
+    const use = await runCli(['profiles', 'use', 'ghost'], {configDir: temp.dir})
+    expect(use.exitCode).toBe(4)
+    mkdirSync(temp.dir, {recursive: true})
+    writeFileSync(join(temp.dir, 'config.json'), '{oops')
+    const corrupt = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    expect(corrupt.exitCode).toBe(1)
+    expect(corrupt.stderr).toMatch(/config\.json is not valid JSON/)
+  })
+
+  it('a live key refuses to move money without --yes when not interactive (before any request)', async () => {
+    const r = await runCli(['pay', 'create', '--amount', '5000', '--phone', '670000001', '--base-url', 'http://127.0.0.1:9'], {
+      configDir: temp.dir,
+      env: {SVC_API_KEY: 'svc_sk_live_canarycanarycanary0001'},
+    })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/--yes/)
+    expect(r.stderr).not.toContain('canarycanarycanary0001')
+    expect(r.stderr).toContain('svc_sk_live_…0001')
+  })
+
+  it('login refuses a key of another prefix before writing anything', async () => {
+    const r = await runCli(['login', '--api-key-stdin', '--base-url', 'http://127.0.0.1:9'], {
+      configDir: temp.dir,
+      input: 'not-a-key',
+    })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/svc_sk_test_/)
+    // Refused before anything was written.
+    expect(() => statSync(join(temp.dir, 'config.json'))).toThrow()
+  })
+})
