@@ -188,7 +188,7 @@ describe('parseAmount: properties', () => {
           expect(n).toBeGreaterThanOrEqual(1)
         })
       }),
-      {numRuns: 3000},
+      {numRuns: 1500},
     )
   })
 
