@@ -238,8 +238,15 @@ async function* readLines(path: string): AsyncGenerator<LogLine> {
 }
 
 async function openAppend(path: string): Promise<FileHandle> {
-  const handle = await open(path, 'a', 0o600)
+  const handle = await open(path, 'a+', 0o600)
   // `mode` applies only when the file is created; tighten an existing one too.
   await chmod(path, 0o600)
+  // After a crash mid-write, end the torn line so that the next record starts on its own line.
+  const {size} = await handle.stat()
+  if (size > 0) {
+    const last = Buffer.alloc(1)
+    await handle.read(last, 0, 1, size - 1)
+    if (last[0] !== 0x0a) await handle.appendFile('\n')
+  }
   return handle
 }
