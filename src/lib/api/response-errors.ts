@@ -127,16 +127,17 @@ export function errorFromResponse(facts: ResponseFacts): ApiError {
     requestId,
     errors: errors?.map((e) => ({field: e.field, message: redact(e.message)})),
     retryAfterSeconds,
-    hint: hintFor(status, retryAfterSeconds),
+    hint: hintFor(status, retryAfterSeconds, facts.method),
   })
 }
 
-function hintFor(status: number, retryAfterSeconds: number | undefined): string | undefined {
+function hintFor(status: number, retryAfterSeconds: number | undefined, method: string): string | undefined {
   if (status === 401 || status === 403) return t('api.hint.auth')
   if (status === 429) {
     return retryAfterSeconds === undefined ? t('api.hint.rateLimitedNoDelay') : t('api.hint.rateLimited', {seconds: retryAfterSeconds})
   }
-  if (status >= 500) return t('api.hint.unknownOutcome')
+  // A read changes nothing; a write that met a 5xx may still have happened.
+  if (status >= 500 && !['GET', 'HEAD', 'OPTIONS'].includes(method)) return t('api.hint.unknownOutcome')
   return undefined
 }
 
