@@ -45,7 +45,7 @@ export interface PollSourceOptions {
   maxPages?: number
   /** Event ids remembered (default 10,000). */
   window?: number
-  /** A payment watched longer than this is given up (default 7 days). */
+  /** A payment watched (unsettled) longer than this is given up (default 7 days). */
   watchForMs?: number
   now?: () => Date
 }
@@ -53,8 +53,14 @@ export interface PollSourceOptions {
 interface PollState {
   version: 1
   watermark?: number
-  watching: Record<string, number | null>
+  /** Payments not settled yet: their created_at (for the scan horizon) and since when they are watched. */
+  watching: Record<string, Watched>
   emitted: string[]
+}
+
+interface Watched {
+  created: number | null
+  since: number
 }
 
 export interface PollResult {
@@ -98,7 +104,7 @@ export function createPollSource(options: PollSourceOptions): PollSource {
       fresh.watermark = maxDefined(fresh.watermark, createdAt(payment))
       const type = eventTypeForStatus(payment.status)
       if (type) fresh.emitted.push(eventIdOf(payment))
-      else if (PENDING_STATUSES.includes(payment.status)) fresh.watching[payment.id] = createdAt(payment) ?? null
+      else if (PENDING_STATUSES.includes(payment.status)) fresh.watching[payment.id] = watch(payment)
     }
     // Pending payments older than the first page will settle too: watch them all.
     for (const status of PENDING_STATUSES) {
@@ -106,7 +112,7 @@ export function createPollSource(options: PollSourceOptions): PollSource {
         const result = await options.listPayments({limit: pageSize, offset: page * pageSize, status})
         pagesRead++
         for (const payment of result.data) {
-          if (PENDING_STATUSES.includes(payment.status)) fresh.watching[payment.id] = createdAt(payment) ?? null
+          if (PENDING_STATUSES.includes(payment.status)) fresh.watching[payment.id] = watch(payment)
         }
         if (!result.has_more || result.data.length === 0) break
       }
@@ -118,8 +124,8 @@ export function createPollSource(options: PollSourceOptions): PollSource {
 
   async function poll(current: PollState): Promise<PollResult> {
     const emittedSet = new Set(current.emitted)
-    const watchedTimes = Object.values(current.watching).filter((v): v is number => typeof v === 'number')
-    const watchingUndated = Object.values(current.watching).some((v) => v === null)
+    const watchedTimes = Object.values(current.watching).flatMap((w) => (w.created === null ? [] : [w.created]))
+    const watchingUndated = Object.values(current.watching).some((w) => w.created === null)
     // Read back to the watermark and to the oldest watched payment.
     const horizon = watchingUndated ? -Infinity : Math.min(current.watermark ?? -Infinity, ...watchedTimes)
     const toEmit: WebhookEvent[] = []
@@ -144,7 +150,7 @@ export function createPollSource(options: PollSourceOptions): PollSource {
           }
           delete watching[payment.id]
         } else if (PENDING_STATUSES.includes(payment.status) && (isNew || watched)) {
-          watching[payment.id] = created ?? null
+          watching[payment.id] = current.watching[payment.id] ?? watch(payment)
         }
       }
       const last = result.data.at(-1)
@@ -163,14 +169,15 @@ export function createPollSource(options: PollSourceOptions): PollSource {
         failure = error
         // Not handed over: neither remembered nor unwatched, so the next poll tries again.
         const data = event.data as PaymentLike
-        watching[data.id] = createdAt(data) ?? null
+        watching[data.id] = current.watching[data.id] ?? watch(data)
         continue
       }
       emitted.push(event)
       current.emitted.push(event.id)
     }
+    // A payment that never settles (lost by the provider) is not watched for ever.
     const cutoff = now().getTime() - watchForMs
-    for (const [id, created] of Object.entries(watching)) if (created !== null && created < cutoff) delete watching[id]
+    for (const [id, watched] of Object.entries(watching)) if (watched.since < cutoff) delete watching[id]
     const next: PollState = {
       version: 1,
       watermark,
@@ -183,6 +190,10 @@ export function createPollSource(options: PollSourceOptions): PollSource {
     state = next
     if (failure !== undefined) throw failure
     return {emitted, watching: Object.keys(watching).length, pagesRead}
+  }
+
+  function watch(payment: PaymentLike): Watched {
+    return {created: createdAt(payment) ?? null, since: now().getTime()}
   }
 
   function loop(): void {
