@@ -1,0 +1,73 @@
+/**
+ * Check every response a test sees against the OpenAPI document the server publishes: the document
+ * is first validated as OpenAPI 3.1 (@seriousme/openapi-schema-validator), then each response body
+ * is validated against the schema documented for its path, method and status (Ajv, JSON Schema
+ * 2020-12: an implementation independent of the sandbox's own validator).
+ */
+import {Validator} from '@seriousme/openapi-schema-validator'
+import {Ajv2020, type ValidateFunction} from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
+
+type Json = Record<string, any>
+
+export class OpenApiResponses {
+  /** How many responses were checked (a test can assert it is not zero). */
+  checked = 0
+  private readonly ajv = new Ajv2020({strict: false, allErrors: true})
+  private readonly compiled = new Map<object, ValidateFunction>()
+  private readonly operations: Array<{method: string; regex: RegExp; template: string; op: Json}> = []
+
+  private constructor(readonly document: Json) {
+    addFormats(this.ajv)
+    for (const [template, item] of Object.entries<Json>(document.paths ?? {})) {
+      const regex = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`)
+      for (const [method, op] of Object.entries<Json>(item)) this.operations.push({method: method.toUpperCase(), regex, template, op})
+    }
+  }
+
+  /** Fetch `${baseUrl}/v1/openapi.json`, require it to be a valid OpenAPI document, and resolve its refs. */
+  static async load(baseUrl: string): Promise<OpenApiResponses> {
+    const response = await fetch(`${baseUrl}/v1/openapi.json`)
+    if (response.status !== 200) throw new Error(`openapi.json: HTTP ${response.status}`)
+    const raw = await response.json()
+    const validator = new Validator()
+    const result = await validator.validate(raw)
+    if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
+    return new OpenApiResponses(validator.resolveRefs() as Json)
+  }
+
+  /** Throws when `body` does not match what the document says `method path` answers with `status`. */
+  check(method: string, path: string, status: number, body: unknown, headers?: Headers): void {
+    const pathOnly = path.split('?')[0]
+    const operation = this.operations.find((o) => o.method === method.toUpperCase() && o.regex.test(pathOnly))
+    if (!operation) throw new Error(`${method} ${pathOnly} is not in the OpenAPI document`)
+    const response = operation.op.responses?.[String(status)] as Json | undefined
+    if (!response) throw new Error(`${method} ${operation.template}: status ${status} is not documented`)
+    for (const name of Object.keys(response.headers ?? {})) {
+      if (headers && /^RateLimit-|^Retry-After$/i.test(name) && !headers.has(name) && (name === 'Retry-After' || this.rateLimited(headers)))
+        throw new Error(`${method} ${operation.template} ${status}: header ${name} missing`)
+    }
+    const schema = response.content?.['application/json']?.schema
+    if (!schema) {
+      if (body !== undefined && body !== '') throw new Error(`${method} ${operation.template} ${status}: a body where none is documented`)
+      this.checked++
+      return
+    }
+    let validate = this.compiled.get(schema)
+    if (!validate) {
+      validate = this.ajv.compile(schema)
+      this.compiled.set(schema, validate)
+    }
+    if (!validate(body))
+      throw new Error(
+        `${method} ${operation.template} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+      )
+    this.checked++
+  }
+
+  private rateLimited(headers: Headers): boolean {
+    return headers.has('ratelimit-limit')
+  }
+}

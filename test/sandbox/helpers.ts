@@ -1,0 +1,58 @@
+// Shared by the sandbox tests: start a sandbox, call it over real HTTP, and check every /v1
+// response against the OpenAPI document it publishes.
+import {startSandbox, type Sandbox, type StartOptions} from '../../src/lib/sandbox/index.js'
+import {OpenApiResponses} from '../helpers/openapi-response.js'
+
+export interface Reply {
+  status: number
+  headers: Headers
+  body: any
+}
+
+export interface Harness {
+  sb: Sandbox
+  spec: OpenApiResponses
+  /** A public-API call; the response is checked against the document. `key: null` sends none. */
+  api(method: string, path: string, options?: {key?: string | null; body?: unknown; rawBody?: string}): Promise<Reply>
+  /** An admin call (Bearer admin token). */
+  admin(method: string, path: string, body?: unknown, token?: string): Promise<Reply>
+  createPayment(body: Record<string, unknown>, key?: string): Promise<Reply>
+  close(): Promise<void>
+}
+
+export async function harness(options: StartOptions = {}): Promise<Harness> {
+  const sb = await startSandbox({rateLimit: 0, ...options})
+  const spec = await OpenApiResponses.load(sb.url)
+  const call = async (url: string, init: RequestInit): Promise<Reply> => {
+    const response = await fetch(url, init)
+    const text = await response.text()
+    let body: any = text
+    if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text)
+    return {status: response.status, headers: response.headers, body}
+  }
+  const h: Harness = {
+    sb,
+    spec,
+    async api(method, path, options = {}) {
+      const headers: Record<string, string> = {}
+      const key = options.key === undefined ? sb.keys.sandbox : options.key
+      if (key !== null) headers['x-api-key'] = key
+      let body: string | undefined = options.rawBody
+      if (options.body !== undefined) body = JSON.stringify(options.body)
+      if (body !== undefined) headers['content-type'] = 'application/json'
+      const reply = await call(`${sb.url}${path}`, {method, headers, body})
+      spec.check(method, path, reply.status, reply.body, reply.headers)
+      return reply
+    },
+    admin(method, path, body, token = sb.adminToken) {
+      const headers: Record<string, string> = {authorization: `Bearer ${token}`}
+      if (body !== undefined) headers['content-type'] = 'application/json'
+      return call(`${sb.url}${path}`, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)})
+    },
+    createPayment(body, key) {
+      return h.api('POST', '/v1/payments', {key, body})
+    },
+    close: () => sb.close(),
+  }
+  return h
+}
