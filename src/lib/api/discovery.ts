@@ -308,6 +308,8 @@ export interface DiscoveryOptions {
   refresh?: boolean
   /** Deadline of the fetch (short: discovery must not hold a command up). Default 5 s. */
   timeoutMs?: number
+  /** The --verbose sink: one line saying where the operations came from. */
+  trace?: (line: string) => void
 }
 
 interface CacheFile {
@@ -434,6 +436,8 @@ export async function discoverService(client: ApiClient, options: DiscoveryOptio
     fallbackReason: loaded.source === 'fallback' ? loaded.reason : undefined,
   }
   if (loaded.source !== 'fallback') memory.set(memoryKey, description)
+  const detail = loaded.source === 'fallback' ? ` (${loaded.reason ?? 'no description'})` : loaded.fetchedAt ? ` (fetched ${loaded.fetchedAt})` : ''
+  options.trace?.(t('api.trace.discovery', {source: loaded.source === 'fallback' ? 'service-contract.md' : `${client.baseUrl}${OPENAPI_PATH} (${loaded.source})`, detail}))
   return description
 }
 
