@@ -85,11 +85,19 @@ export function validateKey(key: string): {key: string; environment: KeyEnvironm
   return {key: trimmed, environment}
 }
 
-/** Save (or update) a profile and make it the current one. */
-export async function saveProfile(dir: string, name: string, record: ProfileRecord): Promise<ProfileView> {
+/**
+ * Save (or update) a profile. `svc login` makes it the current one; `svc sandbox serve` only
+ * when there is none, so that starting a sandbox never silently changes which account is used.
+ */
+export async function saveProfile(
+  dir: string,
+  name: string,
+  record: ProfileRecord,
+  options: {makeCurrent: 'always' | 'if-none'} = {makeCurrent: 'always'},
+): Promise<ProfileView> {
   const data = await updateConfig(dir, (config) => {
     config.profiles[name] = {...config.profiles[name], ...record}
-    config.current = name
+    if (options.makeCurrent === 'always' || !config.current || !config.profiles[config.current]) config.current = name
   })
-  return viewProfile(name, data.profiles[name], true)
+  return viewProfile(name, data.profiles[name], data.current === name)
 }

@@ -1,0 +1,37 @@
+import {Flags} from '@oclif/core'
+
+import {SvcCommand} from '../../lib/command.js'
+import type {RunningSandbox} from '../../lib/local/serve.js'
+
+export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
+  static override summary = 'Run the local sandbox in the foreground (Ctrl-C stops it).'
+  static override description =
+    'A faithful, stateful local implementation of the service: payments, invoices, keys, limits, events, checkout. ' +
+    'Prints its base URL, a sandbox key and a live key, and saves the profile "local" so that ' +
+    '`svc --profile local …` and the `svc sandbox …` dashboard commands work from another terminal.'
+  static override examples = [
+    '<%= config.bin %> sandbox serve',
+    '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
+    '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox-state.json',
+  ]
+  static override flags = {
+    port: Flags.integer({description: 'Port to listen on (0: any free port).', default: 8787, min: 0, max: 65535}),
+    host: Flags.string({description: 'Address to bind (loopback by default).', default: '127.0.0.1'}),
+    'settle-after': Flags.string({description: 'How long a sandbox payment stays PENDING (0, 250ms, 2s, 5m).', default: '2s'}),
+    seed: Flags.integer({description: 'Seed for the outcomes of non-test numbers (reproducible runs).'}),
+    'rate-limit': Flags.integer({description: 'Requests per key per minute (0: no limit).', default: 100}),
+    data: Flags.string({description: 'Keep state in this JSON file across restarts (in memory by default).'}),
+  }
+
+  private running?: RunningSandbox
+
+  async run(): Promise<void> {
+    const {serveSandbox} = await import('../../lib/local/serve.js')
+    this.running = await serveSandbox(this.ctx, this.flags)
+    await new Promise<void>(() => {})
+  }
+
+  protected override async onInterrupt(): Promise<void> {
+    await this.running?.close()
+  }
+}

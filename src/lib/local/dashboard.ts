@@ -1,0 +1,139 @@
+/**
+ * The dashboard stand-in actions behind `svc sandbox keys|webhooks|allowlist|fees|balance|
+ * approve|decline|clock|inventory|outbox`. Each is one admin request; the output is the admin
+ * surface's JSON with --json, else a table or a key/value block.
+ */
+import type {Context} from '../context.js'
+import {InputError} from '../errors.js'
+import {getLocale, t, type MessageKey} from '../i18n/index.js'
+import {formatXaf} from '../payments/amount.js'
+import {parseDuration} from '../time/duration.js'
+import {localAdmin} from './admin.js'
+
+type Row = Record<string, unknown>
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+/** A table of the given columns (header from the catalogue key `local.col.<column>`). */
+async function renderRows(ctx: Context, rows: Row[], columns: string[]): Promise<string> {
+  return ctx.io.table(
+    columns.map((c) => t(`local.col.${c}` as MessageKey)),
+    rows.map((row) => columns.map((c) => cell(row[c]))),
+  )
+}
+
+function renderObject(value: Row): string {
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+  const width = Math.max(...entries.map(([k]) => k.length))
+  return entries.map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`).join('\n')
+}
+
+async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
+  if (ctx.io.json) return ctx.io.outJson(body)
+  const data = (body as {data?: Row[]})?.data
+  if (columns && Array.isArray(data)) {
+    if (data.length === 0 && emptyKey) return ctx.io.err(t(emptyKey))
+    return ctx.io.out(await renderRows(ctx, data, columns))
+  }
+  ctx.io.out(renderObject(body as Row))
+}
+
+function environment(value: string | undefined): string | undefined {
+  return value ? value.toUpperCase() : undefined
+}
+
+export async function keysCreate(ctx: Context, flags: {env: string; scopes?: string}): Promise<void> {
+  const scopes = flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean)
+  const body = await (await localAdmin(ctx)).request<Row>('POST', '/keys', {environment: environment(flags.env), ...(scopes ? {scopes} : {})})
+  await show(ctx, body)
+  if (!ctx.io.json) ctx.io.err(t('local.keys.shownOnce'))
+}
+
+export async function keysList(ctx: Context, flags: {env?: string}): Promise<void> {
+  const body = await (await localAdmin(ctx)).request('GET', '/keys', undefined, {environment: environment(flags.env)})
+  await show(ctx, body, ['id', 'environment', 'key', 'scopes', 'revoked', 'created_at'], 'local.keys.none')
+}
+
+export async function keysRevoke(ctx: Context, id: string): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('POST', `/keys/${encodeURIComponent(id)}/revoke`))
+}
+
+export async function webhooksAdd(ctx: Context, url: string, flags: {env: string}): Promise<void> {
+  const body = await (await localAdmin(ctx)).request<Row>('POST', '/webhook-endpoints', {url, environment: environment(flags.env)})
+  await show(ctx, body)
+}
+
+export async function webhooksList(ctx: Context, flags: {env?: string}): Promise<void> {
+  const body = await (await localAdmin(ctx)).request('GET', '/webhook-endpoints', undefined, {environment: environment(flags.env)})
+  await show(ctx, body, ['id', 'url', 'environment', 'secret', 'rotating', 'created_at'], 'local.webhooks.none')
+}
+
+export async function webhooksRemove(ctx: Context, id: string): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('DELETE', `/webhook-endpoints/${encodeURIComponent(id)}`))
+}
+
+export async function webhooksRotate(ctx: Context, id: string): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('POST', `/webhook-endpoints/${encodeURIComponent(id)}/rotate`, {}))
+}
+
+export async function allowlistAdd(ctx: Context, cidr: string): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('POST', '/allowlist', {cidr}))
+}
+
+export async function allowlistList(ctx: Context): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('GET', '/allowlist'), ['cidr', 'created_at'], 'local.allowlist.none')
+}
+
+export async function allowlistRemove(ctx: Context, cidr: string): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('DELETE', '/allowlist', undefined, {cidr}))
+}
+
+/** A fee percentage: 0 to 100, decimals allowed ("2.5"). */
+export function parsePercent(input: string, field: string): number {
+  const value = /^\d{1,3}(\.\d{1,4})?$/.test(input.trim()) ? Number(input) : Number.NaN
+  if (!(value >= 0 && value <= 100)) throw new InputError(t('local.fees.percent', {flag: `--${field}`, value: input}), {field})
+  return value
+}
+
+export async function feesSet(ctx: Context, flags: {percent?: string; fixed?: number; absorb?: boolean}): Promise<void> {
+  if ((flags.percent === undefined) === (flags.fixed === undefined)) {
+    throw new InputError(t('local.fees.oneOf'), {field: 'percent'})
+  }
+  const body =
+    flags.percent === undefined
+      ? {mode: 'fixed', value: flags.fixed}
+      : {mode: 'percent', value: parsePercent(flags.percent, 'percent')}
+  await show(ctx, await (await localAdmin(ctx)).request('PUT', '/fees', {...body, ...(flags.absorb === undefined ? {} : {absorb_fees: flags.absorb})}))
+}
+
+export async function feesShow(ctx: Context): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('GET', '/fees'))
+}
+
+export async function balance(ctx: Context, flags: {env?: string}): Promise<void> {
+  const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/balance', undefined, {environment: environment(flags.env)})
+  if (ctx.io.json) return ctx.io.outJson(body)
+  const rows = body.data.map((b) => ({
+    ...b,
+    balance: formatXaf(Number(b.balance), getLocale()),
+    fees_total: formatXaf(Number(b.fees_total), getLocale()),
+  }))
+  ctx.io.out(await renderRows(ctx, rows, ['environment', 'balance', 'fees_total', 'collections']))
+}
+
+export async function decide(ctx: Context, paymentId: string, decision: 'approve' | 'decline'): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('POST', `/payments/${encodeURIComponent(paymentId)}/${decision}`))
+}
+
+export async function clockAdvance(ctx: Context, by: string): Promise<void> {
+  const ms = parseDuration(by, 'duration')
+  await show(ctx, await (await localAdmin(ctx)).request('POST', '/clock/advance', {ms}))
+}
+
+export async function clockShow(ctx: Context): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('GET', '/clock'))
+}
