@@ -72,7 +72,7 @@ export const domain = {
   'domain.draft.itemQuantity':
     'Invalid --{field} number {index} ("{name}"): the quantity must be a whole number, 1 or more; got {value}.',
   'domain.draft.discount':
-    'Invalid --{field} {value}: give a percentage from 0 to 100 (10 means 10 % off, not 10 XAF).',
+    'Invalid --{field} {value}: give a percentage from 0 to 100 (10 means 10% off, not 10 XAF).',
   'domain.draft.customerName': 'Missing --{field}: the customer name is shown on the invoice.',
   'domain.draft.email': 'Invalid --{field} "{value}": give an email address such as awa@example.com.',
   'domain.draft.totalTooLow':
