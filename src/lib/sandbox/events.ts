@@ -196,7 +196,7 @@ export class EventBus {
 
   // Delivery ---------------------------------------------------------------------------------
 
-  private async attempt(environment: Environment, deliveryId: string, _task: ScheduledTask): Promise<void> {
+  private async attempt(environment: Environment, deliveryId: string, task: ScheduledTask): Promise<void> {
     const delivery = this.deliveries(environment).get(deliveryId)
     if (!delivery || delivery.status !== 'pending') return
     const event = this.events(environment).get(delivery.event_id)
@@ -240,7 +240,8 @@ export class EventBus {
         d.status = 'succeeded'
         delete d.next_attempt_at
       } else if (retryIndex < RETRY_SCHEDULE_MS.length) {
-        const at = this.clock.now() + RETRY_SCHEDULE_MS[retryIndex]
+        // From the attempt's due time, so the schedule does not drift with the receiver's latency.
+        const at = task.at + RETRY_SCHEDULE_MS[retryIndex]
         d.next_attempt_at = this.clock.iso(at)
         this.scheduler.schedule(at, 'webhook.deliver', {environment, delivery_id: deliveryId} as JsonValue)
       } else {
