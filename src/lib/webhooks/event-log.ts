@@ -96,16 +96,26 @@ export class EventLog {
     return new EventLog(options.dir, maxEvents, handle, count)
   }
 
-  appendEvent(event: LoggedEvent): void {
-    this.push({kind: 'event', ...event}, true)
+  /**
+   * Log a received event. `payloadJson`, when given, is the payload already serialised (the raw
+   * body the listener received, known to be valid JSON): it is written as is, saving a stringify
+   * on the forwarding path.
+   */
+  appendEvent(event: LoggedEvent, payloadJson?: string): void {
+    if (payloadJson === undefined) {
+      this.push(JSON.stringify({kind: 'event', ...event}), true)
+      return
+    }
+    const {payload: _payload, ...meta} = event
+    this.push(JSON.stringify({kind: 'event', ...meta}).slice(0, -1) + ',"payload":' + payloadJson.trim() + '}', true)
   }
 
   appendAttempt(attempt: AttemptRecord): void {
-    this.push({kind: 'attempt', ...attempt}, false)
+    this.push(JSON.stringify({kind: 'attempt', ...attempt}), false)
   }
 
   appendSkip(skip: SkipRecord): void {
-    this.push({kind: 'skip', ...skip}, false)
+    this.push(JSON.stringify({kind: 'skip', ...skip}), false)
   }
 
   /** Wait until everything appended so far is on disk. */
@@ -138,9 +148,10 @@ export class EventLog {
     return (await this.history()).filter((event) => !event.delivered && !event.skipped)
   }
 
-  private push(line: LogLine, isEvent: boolean): void {
+  private push(line: string, isEvent: boolean): void {
     if (isEvent) this.eventsInCurrent++
-    this.buffer.push(JSON.stringify(line) + '\n')
+    // One record per line: a raw payload with a line break inside would split it.
+    this.buffer.push(line.includes('\n') ? JSON.stringify(JSON.parse(line)) + '\n' : line + '\n')
     // Rotate after the write that filled the current file; the marker keeps order.
     if (isEvent && this.eventsInCurrent >= this.maxEvents) {
       this.eventsInCurrent = 0

@@ -198,6 +198,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const seen = new Set<string>()
   const deliveries = new Map<string, Delivery>()
   const inFlight = new Set<Promise<void>>()
+  // Deliveries waiting for a retry only because the app did not answer at all.
+  const unreachable = new Set<Delivery>()
   let closed = false
 
   function remember(id: string): void {
@@ -217,7 +219,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
     remember(webhookId)
     stats.received++
-    log?.appendEvent({id: event.id, type: event.type, received_at: at.toISOString(), source, payload: event})
+    log?.appendEvent({id: event.id, type: event.type, received_at: at.toISOString(), source, payload: event}, body)
     const routed = route(event.type)
     if (routed.skip) {
       stats.skipped++
@@ -244,6 +246,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (closed) return
     delivery.timer = undefined
     delivery.nextAttemptAt = undefined
+    unreachable.delete(delivery)
     delivery.inFlight = true
     delivery.attempts++
     stats.attempts++
@@ -288,6 +291,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const delay = Math.max(0, backoff(attemptNo))
       report.retryInMs = delay
       schedule(delivery, delay)
+      if (outcome.status === undefined) unreachable.add(delivery)
       options.onForward?.(report)
     })
     inFlight.add(run)
@@ -301,10 +305,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   /** The app answered again: what waited only because it was unreachable goes now. */
   function wakeUnreachable(url: string): void {
+    if (unreachable.size === 0) return
     const origin = new URL(url).origin
-    for (const delivery of deliveries.values()) {
-      if (delivery.inFlight || !delivery.timer || delivery.lastStatus !== undefined) continue
-      if (new URL(delivery.url).origin !== origin) continue
+    for (const delivery of [...unreachable]) {
+      if (delivery.inFlight || !delivery.timer || new URL(delivery.url).origin !== origin) continue
       clearTimeout(delivery.timer)
       attempt(delivery)
     }
@@ -457,6 +461,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         if (delivery.timer) clearTimeout(delivery.timer)
         delivery.timer = undefined
       }
+      unreachable.clear()
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
       const grace = closeOptions.graceMs ?? 2_000

@@ -102,7 +102,7 @@ describe('startListener: forwarding', () => {
     const local = await app(localSecret)
     const target = await listener({localSecret, routes: parseForwardTo([local.url])})
     const body = '{ "id": "evt_spaced", "type": "payment.failed", "data": {"id": "svcpay_test_9"} }'
-    const response = await fetch(target.url, {method: 'POST', body, headers: signPayload(generateSecret(), 'evt_spaced', body)})
+    const response = await fetch(target.url, {method: 'POST', body, headers: {...signPayload(generateSecret(), 'evt_spaced', body)}})
     expect(response.status).toBe(200)
     await waitFor(() => local.received.length === 1)
     expect(local.received[0].body).toBe(body)
@@ -173,7 +173,7 @@ describe('startListener: inbound verification and duplicates', () => {
     })
     expect(missing.status).toBe(401)
 
-    const tampered = await fetch(target.url, {method: 'POST', body: body.replace('1003', '9999'), headers: signed})
+    const tampered = await fetch(target.url, {method: 'POST', body: body.replace('1003', '9999'), headers: {...signed}})
     expect(tampered.status).toBe(401)
 
     expect(rejected.map((r) => r.reason)).toEqual([
