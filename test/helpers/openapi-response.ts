@@ -12,6 +12,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
 
 type Json = Record<string, any>
 
+const resolvedCache = new Map<string, Json>()
+
 export class OpenApiResponses {
   /** How many responses were checked (a test can assert it is not zero). */
   checked = 0
@@ -31,11 +33,18 @@ export class OpenApiResponses {
   static async load(baseUrl: string): Promise<OpenApiResponses> {
     const response = await fetch(`${baseUrl}/v1/openapi.json`)
     if (response.status !== 200) throw new Error(`openapi.json: HTTP ${response.status}`)
-    const raw = await response.json()
-    const validator = new Validator()
-    const result = await validator.validate(raw)
-    if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
-    return new OpenApiResponses(validator.resolveRefs() as Json)
+    const raw = (await response.json()) as Json
+    // Documents differ only by their server URL between sandboxes of one configuration: validate each shape once.
+    const cacheKey = JSON.stringify({...raw, servers: undefined})
+    let resolved = resolvedCache.get(cacheKey)
+    if (!resolved) {
+      const validator = new Validator()
+      const result = await validator.validate(raw)
+      if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
+      resolved = validator.resolveRefs() as Json
+      resolvedCache.set(cacheKey, resolved)
+    }
+    return new OpenApiResponses(resolved)
   }
 
   /** Throws when `body` does not match what the document says `method path` answers with `status`. */
