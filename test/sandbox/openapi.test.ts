@@ -1,0 +1,71 @@
+import {Validator} from '@seriousme/openapi-schema-validator'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {CreatePaymentSchema, PaymentSchema} from '../../src/lib/sandbox/payments.js'
+import {harness, type Harness} from './helpers.js'
+
+describe('GET /v1/openapi.json', () => {
+  let h: Harness
+  let doc: Record<string, any>
+  beforeAll(async () => {
+    h = await harness({rateLimit: 100})
+    doc = (await h.api('GET', '/v1/openapi.json', {key: null})).body
+  })
+  afterAll(() => h.close())
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator()
+    const result = await validator.validate(structuredClone(doc))
+    expect(result.errors).toBeUndefined()
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+  })
+
+  it('describes every public endpoint with full /v1 paths, and nothing else', () => {
+    const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
+    expect(operations.sort()).toEqual(['GET /v1/openapi.json', 'GET /v1/payments', 'GET /v1/payments/{paymentId}/status', 'POST /v1/payments'].sort())
+    expect(JSON.stringify(doc)).not.toContain('_admin')
+    expect(doc.servers[0].url).toBe(h.sb.url)
+  })
+
+  it('declares the X-API-Key scheme, per-operation scopes, and no key for the document itself', () => {
+    expect(doc.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({type: 'apiKey', in: 'header', name: 'X-API-Key'}))
+    expect(doc.paths['/v1/payments'].post['x-required-scope']).toBe('payments:write')
+    expect(doc.paths['/v1/payments'].get['x-required-scope']).toBe('payments:read')
+    expect(doc.paths['/v1/payments'].post.security).toEqual([{ApiKey: []}])
+    expect(doc.paths['/v1/openapi.json'].get.security).toEqual([])
+  })
+
+  it('publishes the same schema objects the server validates with (one source of truth)', () => {
+    const published = doc.components.schemas.CreatePaymentRequest
+    const {'x-name': _n, ...expected} = CreatePaymentSchema
+    const strip = (schema: Record<string, any>) =>
+      JSON.parse(JSON.stringify(schema, (key, value) => (key === 'x-pattern-message' || key === 'x-name' ? undefined : value)))
+    expect(published).toEqual(strip(expected))
+    expect(doc.components.schemas.Payment.properties.status.enum).toEqual([...PaymentSchema.properties.status.enum])
+    expect(doc.paths['/v1/payments'].post.requestBody.content['application/json'].schema).toEqual({$ref: '#/components/schemas/CreatePaymentRequest'})
+  })
+
+  it('documents the list envelope, the query limits, the error shape and the rate-limit headers', () => {
+    const list = doc.components.schemas.PaymentList
+    expect(list.required).toEqual(['data', 'limit', 'offset', 'total', 'has_more'])
+    const params = Object.fromEntries(doc.paths['/v1/payments'].get.parameters.map((p: any) => [p.name, p]))
+    expect(params.limit.schema).toMatchObject({type: 'integer', minimum: 1, maximum: 100, default: 20})
+    expect(params.offset.schema).toMatchObject({type: 'integer', minimum: 0, default: 0})
+    expect(params.status.schema.enum).toEqual(['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'])
+    expect(doc.components.schemas.Error.required).toEqual(['message', 'code'])
+    const create = doc.paths['/v1/payments'].post.responses
+    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '429', '500'])
+    expect(create['429'].headers['Retry-After']).toBeDefined()
+    expect(create['201'].headers['RateLimit-Remaining']).toEqual({$ref: '#/components/headers/RateLimit-Remaining'})
+  })
+
+  it('every response the tests saw matched the document', () => {
+    expect(h.spec.checked).toBeGreaterThan(0)
+  })
+
+  it('the response checker itself rejects a body that breaks the document', () => {
+    expect(() => h.spec.check('GET', '/v1/payments/svcpay_test_x/status', 200, {id: 'svcpay_test_x', status: 'DONE'})).toThrow(/does not match/)
+    expect(() => h.spec.check('GET', '/v1/payments', 418, {})).toThrow(/not documented/)
+    expect(() => h.spec.check('GET', '/v1/nothing', 200, {})).toThrow(/not in the OpenAPI document/)
+  })
+})
