@@ -65,7 +65,7 @@ function publish(schema: Schema, components: Record<string, Json>, asComponent =
   }
   const out: Json = {}
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'x-name' || key === 'x-pattern-message' || value === undefined) continue
+    if (key === 'x-name' || key === 'x-pattern-message' || key === 'x-refused' || value === undefined) continue
     if (key === 'properties') {
       out.properties = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, publish(v, components)]))
     } else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object')) {

@@ -34,6 +34,8 @@ export interface Schema {
   'x-name'?: string
   /** Catalogue key of the message for a `pattern` mismatch (params: field). Not published. */
   'x-pattern-message'?: MessageKey
+  /** Unknown properties refused with their own message (params: field), e.g. computed totals. Not published. */
+  'x-refused'?: Record<string, MessageKey>
 }
 
 export interface FieldError {
@@ -188,7 +190,11 @@ function check(schema: Schema, input: unknown, path: string, options: ValidateOp
       if (name in properties) continue
       const childPath = path === '' ? name : `${path}.${name}`
       if (schema.additionalProperties === false) {
-        errors.push({field: childPath, message: t('sandbox.validation.unknownField', {field: childPath, known: Object.keys(properties).join(', ')})})
+        const refused = schema['x-refused']?.[name]
+        errors.push({
+          field: childPath,
+          message: refused ? t(refused, {field: childPath}) : t('sandbox.validation.unknownField', {field: childPath, known: Object.keys(properties).join(', ')}),
+        })
       } else if (typeof schema.additionalProperties === 'object') {
         result[name] = check(schema.additionalProperties, object[name], childPath, options, errors)
       } else {
