@@ -12,6 +12,7 @@ import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.j
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {configDir, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from './secrets.js'
+import {parseDuration} from './time/duration.js'
 import type {ApiClient, ServiceDescription} from './api/index.js'
 
 export interface GlobalFlags {
@@ -117,6 +118,7 @@ export function createContext(options: ContextOptions): Context {
           userAgent: userAgent(options.version),
           trace: flags.verbose ? (line: string) => io.err(line) : undefined,
           ratePerMinute: rateFromEnv(env),
+          timeoutMs: timeoutFromEnv(env),
         })
       })()
       return client
@@ -145,6 +147,13 @@ export function createContext(options: ContextOptions): Context {
     },
   }
   return context
+}
+
+/** `SVC_TIMEOUT` (a duration: 10s, 2m): the deadline of each request; 30 s otherwise. */
+function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.SVC_TIMEOUT
+  if (raw === undefined || raw === '') return undefined
+  return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
 }
 
 /** `SVC_RATE_LIMIT` (requests per minute, 0 = no pacing); the service's 100/min otherwise. */

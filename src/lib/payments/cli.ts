@@ -80,7 +80,7 @@ export async function payCreate(ctx: Context, flags: {amount?: string; phone?: s
 }
 
 function parseWatchTiming(flags: WatchFlags): {intervalMs: number; timeoutMs: number} {
-  return {intervalMs: Math.max(parseDuration(flags.interval, 'interval'), 250), timeoutMs: parseDuration(flags.timeout, 'timeout')}
+  return {intervalMs: parseDuration(flags.interval, 'interval', {min: 250}), timeoutMs: parseDuration(flags.timeout, 'timeout')}
 }
 
 export async function payWatch(ctx: Context, id: string, flags: WatchFlags): Promise<void> {

@@ -1,0 +1,111 @@
+/**
+ * A small faulty proxy in front of a real server (the local sandbox): each request is matched
+ * against a list of faults, in order, each used once. The request may be forwarded (so the
+ * server acts on it) and then the answer lost, or answered by the proxy instead.
+ */
+import {createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
+import type {AddressInfo, Socket} from 'node:net'
+
+export type Fault =
+  /** Forward, then destroy the client socket before any answer: the server acted, the client can't know. */
+  | {kind: 'reset-after-forward'}
+  /** Destroy the socket without forwarding. */
+  | {kind: 'reset-before-forward'}
+  /** Answer this status (and body) without forwarding. */
+  | {kind: 'status'; status: number; body?: string; contentType?: string; headers?: Record<string, string>}
+  /** Forward, but answer this status instead of the server's answer. */
+  | {kind: 'status-after-forward'; status: number; body?: string; contentType?: string}
+  /** Forward, then hold the answer this long (a client deadline fires first). */
+  | {kind: 'delay-after-forward'; ms: number}
+  /** Forward and send only the first `bytes` of the answer's body, then reset. */
+  | {kind: 'truncate'; bytes: number}
+
+export interface FaultRule {
+  method?: string
+  /** Matched against the path (without the query). */
+  path?: RegExp
+  fault: Fault
+}
+
+export interface FaultyProxy {
+  url: string
+  /** Requests seen, in order: "METHOD /path". */
+  seen: string[]
+  /** Faults still waiting for a matching request. */
+  pending(): FaultRule[]
+  close(): Promise<void>
+}
+
+export async function startFaultyProxy(target: string, rules: FaultRule[]): Promise<FaultyProxy> {
+  const upstream = new URL(target)
+  const waiting = [...rules]
+  const seen: string[] = []
+  const sockets = new Set<Socket>()
+
+  const forward = (req: IncomingMessage, body: Buffer): Promise<{status: number; headers: IncomingMessage['headers']; body: Buffer}> =>
+    new Promise((resolve, reject) => {
+      const out = httpRequest(
+        {hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: {...req.headers, host: upstream.host}},
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => resolve({status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks)}))
+          res.on('error', reject)
+        },
+      )
+      out.on('error', reject)
+      out.end(body)
+    })
+
+  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks)
+    const path = (req.url ?? '/').split('?')[0]
+    seen.push(`${req.method} ${path}`)
+    const index = waiting.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path.test(path)))
+    const fault = index === -1 ? undefined : waiting.splice(index, 1)[0].fault
+    try {
+      if (fault?.kind === 'reset-before-forward') return req.socket.destroy()
+      if (fault?.kind === 'status') {
+        res.writeHead(fault.status, {'content-type': fault.contentType ?? 'application/json', ...fault.headers})
+        return res.end(fault.body ?? '')
+      }
+      const answer = await forward(req, body)
+      if (fault?.kind === 'reset-after-forward') return req.socket.destroy()
+      if (fault?.kind === 'status-after-forward') {
+        res.writeHead(fault.status, {'content-type': fault.contentType ?? 'application/json'})
+        return res.end(fault.body ?? '')
+      }
+      if (fault?.kind === 'delay-after-forward') await new Promise((r) => setTimeout(r, fault.ms))
+      const headers = {...answer.headers}
+      delete headers['transfer-encoding']
+      if (fault?.kind === 'truncate') {
+        res.writeHead(answer.status, {...headers, 'content-length': String(answer.body.length)})
+        res.write(answer.body.subarray(0, fault.bytes))
+        return setTimeout(() => req.socket.destroy(), 20)
+      }
+      res.writeHead(answer.status, headers)
+      res.end(answer.body)
+    } catch {
+      if (!res.headersSent) res.writeHead(502)
+      res.end()
+    }
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    pending: () => [...waiting],
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
