@@ -1,0 +1,142 @@
+import {readFileSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {ANSI, runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sandbox: TestSandbox
+let temp: ReturnType<typeof tempConfigDir>
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(() => sandbox.close())
+beforeEach(() => {
+  temp = tempConfigDir()
+})
+afterEach(() => temp.cleanup())
+
+const configFile = () => join(temp.dir, 'config.json')
+
+describe('svc login (not interactive)', () => {
+  it('checks the key with the service, saves it 0600 in a 0700 dir, and shows it masked', async () => {
+    const key = sandbox.sb.keys.sandbox
+    const r = await runCli(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: `${key}\n`})
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toMatch(/profile "shop" \(SANDBOX, key svc_sk_test_…/)
+    expect(r.stdout + r.stderr).not.toContain(key)
+    expect(statSync(temp.dir).mode & 0o777).toBe(0o700)
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600)
+    const saved = JSON.parse(readFileSync(configFile(), 'utf8'))
+    expect(saved.current).toBe('shop')
+    expect(saved.profiles.shop).toMatchObject({api_key: key, base_url: sandbox.sb.url})
+    // The saved profile works for the next command.
+    const list = await runCli(['pay', 'list', '--json'], {configDir: temp.dir})
+    expect(list.exitCode).toBe(0)
+    const shown = await runCli(['profiles', 'show', '--json'], {configDir: temp.dir})
+    expect(JSON.parse(shown.stdout)).toMatchObject({name: 'shop', environment: 'SANDBOX', current: true})
+    expect(shown.stdout).not.toContain(key)
+  })
+
+  it('an unknown or revoked key is refused with exit 3 and nothing is saved', async () => {
+    const unknown = await runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {
+      configDir: temp.dir,
+      input: 'svc_sk_test_0000000000000000000000000000',
+    })
+    expect(unknown.exitCode).toBe(3)
+    expect(() => statSync(configFile())).toThrow()
+    const minted = await sandbox.admin('POST', '/keys', {environment: 'SANDBOX'})
+    await sandbox.admin('POST', `/keys/${minted.id}/revoke`)
+    const revoked = await runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
+    expect(revoked.exitCode).toBe(3)
+    expect(revoked.stderr).not.toContain(minted.secret)
+    expect(() => statSync(configFile())).toThrow()
+  })
+
+  it('a key without payments:read is accepted with a warning (it is a valid key)', async () => {
+    const minted = await sandbox.admin('POST', '/keys', {environment: 'SANDBOX', scopes: ['invoices:read']})
+    const r = await runCli(['login', '--api-key-stdin', '--profile', 'ro', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toMatch(/Warning:/)
+  })
+
+  it('without a TTY and without --api-key-stdin, names the flag to pass', async () => {
+    const r = await runCli(['login', '--base-url', sandbox.sb.url], {configDir: temp.dir})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/--api-key-stdin/)
+  })
+
+  it('logout forgets the key; profiles use/remove; precedence of --api-key over the profile', async () => {
+    const key = sandbox.sb.keys.sandbox
+    await runCli(['login', '--api-key-stdin', '--profile', 'a', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
+    await runCli(['login', '--api-key-stdin', '--profile', 'b', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
+    const list = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    expect(list.stdout).toMatch(/\*\s+b\s+SANDBOX/)
+    expect(list.stdout).not.toMatch(ANSI)
+    expect((await runCli(['profiles', 'use', 'a'], {configDir: temp.dir})).exitCode).toBe(0)
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).current).toBe('a')
+    // --api-key beats the profile: a live key on the same sandbox sees live data.
+    const live = await runCli(['pay', 'list', '--json', '--api-key', sandbox.sb.keys.live], {configDir: temp.dir})
+    expect(live.exitCode).toBe(0)
+    for (const p of JSON.parse(live.stdout)) expect(p.environment).toBe('LIVE')
+    expect((await runCli(['logout'], {configDir: temp.dir})).exitCode).toBe(0)
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.a.api_key).toBeUndefined()
+    expect((await runCli(['pay', 'list'], {configDir: temp.dir})).exitCode).toBe(3)
+    expect((await runCli(['profiles', 'remove', 'b'], {configDir: temp.dir})).exitCode).toBe(0)
+    expect(Object.keys(JSON.parse(readFileSync(configFile(), 'utf8')).profiles)).toEqual(['a'])
+  })
+})
+
+describe('prompts in a real pseudo-terminal', () => {
+  it('login asks for the key as a password (never echoed) and the profile name', async () => {
+    const key = sandbox.sb.keys.sandbox
+    const session = runInPty(['login', '--base-url', sandbox.sb.url], {configDir: temp.dir})
+    await session.waitFor('Profile name')
+    session.type('\r')
+    await session.waitFor('API key')
+    session.type(`${key}\r`)
+    const {exitCode} = await session.exit
+    expect(exitCode, stripAnsi(session.output())).toBe(0)
+    expect(session.output()).not.toContain(key)
+    expect(stripAnsi(session.output())).toMatch(/Logged in as profile "default"/)
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.api_key).toBe(key)
+  })
+
+  it('pay create prompts for what is missing, then creates the payment', async () => {
+    const session = runInPty(['pay', 'create'], {configDir: temp.dir, env: sandbox.env()})
+    await session.waitFor('Amount in XAF')
+    session.type('12.5\r')
+    await session.waitFor(/no decimals/)
+    session.type('\u0015') // Ctrl-U: clear the line
+    session.type('2 500\r')
+    await session.waitFor("Customer's mobile money number")
+    session.type('690000001\r')
+    const {exitCode} = await session.exit
+    const screen = stripAnsi(session.output())
+    expect(exitCode, screen).toBe(0)
+    expect(screen).toMatch(/STATUS\s+PENDING/)
+    expect(screen).toMatch(/AMOUNT\s+2 500 XAF/)
+    expect(session.output()).not.toContain(sandbox.sb.keys.sandbox)
+  })
+
+  it('a LIVE key asks for confirmation; answering no sends nothing (exit 2)', async () => {
+    const before = (await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total
+    const session = runInPty(['pay', 'create', '--amount', '1000', '--phone', '670000001'], {configDir: temp.dir, env: sandbox.env('live')})
+    await session.waitFor(/LIVE key .*Continue\?/)
+    session.type('n\r')
+    const {exitCode} = await session.exit
+    expect(exitCode).toBe(2)
+    expect(stripAnsi(session.output())).toMatch(/nothing was sent/)
+    expect((await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total).toBe(before)
+  })
+
+  it('Ctrl-C at a prompt exits 130', async () => {
+    const session = runInPty(['pay', 'create'], {configDir: temp.dir, env: sandbox.env()})
+    await session.waitFor('Amount in XAF')
+    session.type('\u0003')
+    const {exitCode} = await session.exit
+    expect(exitCode).toBe(130)
+  })
+})
