@@ -3,6 +3,7 @@
 import {api} from './api.js'
 import {core} from './core.js'
 import {domain} from './domain.js'
+import {files} from './files.js'
 import {invoice} from './invoice.js'
 import {local} from './local.js'
 import {pay} from './pay.js'
@@ -10,6 +11,6 @@ import {raw} from './raw.js'
 import {sandbox} from './sandbox.js'
 import {webhooks} from './webhooks.js'
 
-export const sections = {core, api, domain, pay, invoice, webhooks, sandbox, local, raw}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, local, raw}
 
-export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...webhooks, ...sandbox, ...local, ...raw}
+export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...files, ...webhooks, ...sandbox, ...local, ...raw}
