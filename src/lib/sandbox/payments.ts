@@ -66,8 +66,14 @@ export interface PaymentRecord {
   outcome?: {status: 'SUCCESS' | 'FAILED'; failure_code?: FailureCode}
   /** Answer UNSPECIFIED first (faults option). */
   unspecified?: boolean
-  settled_at?: string
 }
+
+// Outcomes are shared constants: 100,000 payments do not need 100,000 copies of {status: 'SUCCESS'}.
+const SUCCESS: NonNullable<PaymentRecord['outcome']> = Object.freeze({status: 'SUCCESS'})
+const FAILED = Object.fromEntries(FAILURE_CODES.map((code) => [code, Object.freeze({status: 'FAILED', failure_code: code})])) as Record<
+  FailureCode,
+  NonNullable<PaymentRecord['outcome']>
+>
 
 // Schemas: validated against by the HTTP layer and published as is in /v1/openapi.json.
 
@@ -139,6 +145,19 @@ export class Payments {
     this.routes()
   }
 
+  private statusCounts: Partial<Record<Environment, Record<PaymentStatus, number>>> = {}
+
+  /** Payments per status, kept up to date so that a filtered list knows its total without a full scan. */
+  private counts(environment: Environment): Record<PaymentStatus, number> {
+    let counts = this.statusCounts[environment]
+    if (!counts) {
+      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0}
+      for (const record of this.collection(environment).values()) counts[record.payment.status]++
+      this.statusCounts[environment] = counts
+    }
+    return counts
+  }
+
   collection(environment: Environment): Collection<PaymentRecord> {
     return this.ctx.store.env(environment).collection<PaymentRecord>('payments')
   }
@@ -166,9 +185,10 @@ export class Payments {
       phone_number: phone,
     }
     const record: PaymentRecord = {id: payment.id, payment, operator: input.operator}
+    this.counts(environment).PENDING++
     if (environment === 'SANDBOX') {
       record.outcome = this.sandboxOutcome(phone, input.operator)
-      record.unspecified = this.drawUnspecified(environment)
+      if (this.drawUnspecified(environment)) record.unspecified = true
       this.collection(environment).insert(record)
       scheduler.schedule(now + options.settleAfterMs, 'payment.settle', {environment, id: payment.id})
     } else {
@@ -186,8 +206,8 @@ export class Payments {
     if (environment !== 'LIVE') throw invalidState(t('sandbox.payment.approveSandbox', {id}))
     if (record.payment.status !== 'PENDING') throw invalidState(t('sandbox.payment.notPending', {id, status: record.payment.status}))
     this.collection(environment).update(id, (r) => {
-      r.outcome = decision === 'approve' ? {status: 'SUCCESS'} : {status: 'FAILED', failure_code: 'CUSTOMER_DECLINED'}
-      r.unspecified = this.drawUnspecified(environment)
+      r.outcome = decision === 'approve' ? SUCCESS : FAILED.CUSTOMER_DECLINED
+      if (this.drawUnspecified(environment)) r.unspecified = true
     })
     this.providerAnswers(environment, id)
     return record.payment
@@ -195,11 +215,11 @@ export class Payments {
 
   private sandboxOutcome(phone: string, operator: Operator): NonNullable<PaymentRecord['outcome']> {
     const fixed = testOutcome(phone, operator)
-    if (fixed === 'SUCCESS') return {status: 'SUCCESS'}
-    if (fixed === 'FAILED') return {status: 'FAILED', failure_code: 'CUSTOMER_DECLINED'}
+    if (fixed === 'SUCCESS') return SUCCESS
+    if (fixed === 'FAILED') return FAILED.CUSTOMER_DECLINED
     const random = this.ctx.random('SANDBOX')
-    if (random.next() < RANDOM_SUCCESS_RATE) return {status: 'SUCCESS'}
-    return {status: 'FAILED', failure_code: random.pick(FAILURE_CODES)}
+    if (random.next() < RANDOM_SUCCESS_RATE) return SUCCESS
+    return FAILED[random.pick(FAILURE_CODES)]
   }
 
   private drawUnspecified(environment: Environment): boolean {
@@ -217,6 +237,8 @@ export class Payments {
       this.collection(environment).update(id, (r) => {
         r.payment.status = 'UNSPECIFIED'
       })
+      this.counts(environment).PENDING--
+      this.counts(environment).UNSPECIFIED++
       this.ctx.scheduler.schedule(this.ctx.clock.now() + this.ctx.options.settleAfterMs, 'payment.resolve', {environment, id})
       return
     }
@@ -232,17 +254,20 @@ export class Payments {
   private expire(environment: Environment, id: string): void {
     const record = this.get(environment, id)
     if (!record || record.payment.status !== 'PENDING') return
-    this.settle(environment, record, {status: 'FAILED', failure_code: 'EXPIRED'})
+    this.settle(environment, record, FAILED.EXPIRED)
   }
 
   private settle(environment: Environment, record: PaymentRecord, outcome: NonNullable<PaymentRecord['outcome']>): void {
+    const previous = record.payment.status
     this.collection(environment).update(record.id, (r) => {
       r.payment.status = outcome.status
       if (outcome.failure_code) r.payment.failure_code = outcome.failure_code
-      r.settled_at = this.ctx.clock.iso()
+      this.counts(environment)[outcome.status]++
+      this.counts(environment)[previous]--
     })
     if (outcome.status === 'SUCCESS') this.ledger.credit(environment, record.id, record.payment.amount)
-    this.ctx.events.emit(environment, outcome.status === 'SUCCESS' ? 'payment.success' : 'payment.failed', record.payment)
+    // SUCCESS and FAILED are final: the event can share the object.
+    this.ctx.events.emit(environment, outcome.status === 'SUCCESS' ? 'payment.success' : 'payment.failed', record.payment, {final: true})
   }
 
   private routes(): void {
@@ -275,7 +300,10 @@ export class Payments {
       errors: [400, 401, 403, 429],
       handler: (req) => {
         const {status, limit, offset} = req.query as {status?: PaymentStatus; limit: number; offset: number}
-        const page = this.collection(req.environment).newestFirst(offset, limit, status ? (r) => r.payment.status === status : undefined)
+        const collection = this.collection(req.environment)
+        const page = status
+          ? collection.newestFirst(offset, limit, (r) => r.payment.status === status, this.counts(req.environment)[status])
+          : collection.newestFirst(offset, limit)
         return {
           status: 200,
           body: {data: page.items.map((r) => r.payment), limit, offset, total: page.total, has_more: offset + page.items.length < page.total},

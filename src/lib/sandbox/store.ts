@@ -62,8 +62,16 @@ export class Collection<T extends {id: string}> {
     return this.order
   }
 
-  /** A page of the objects that pass `filter`, newest first, with the filtered total. */
-  newestFirst(offset: number, limit: number, filter?: (item: T) => boolean): Page<T> {
+  /**
+   * A page of the objects that pass `filter`, newest first, with the filtered total. Without a
+   * filter, or when the caller knows the filtered total, the scan stops once the page is full.
+   */
+  newestFirst(offset: number, limit: number, filter?: (item: T) => boolean, knownTotal?: number): Page<T> {
+    if (!filter) {
+      const end = Math.max(0, this.order.length - offset)
+      const start = Math.max(0, end - limit)
+      return {items: this.order.slice(start, end).reverse(), total: this.order.length}
+    }
     const items: T[] = []
     let total = 0
     for (let i = this.order.length - 1; i >= 0; i--) {
@@ -71,8 +79,9 @@ export class Collection<T extends {id: string}> {
       if (filter && !filter(item)) continue
       if (total >= offset && items.length < limit) items.push(item)
       total++
+      if (knownTotal !== undefined && items.length === limit) return {items, total: knownTotal}
     }
-    return {items, total}
+    return {items, total: knownTotal ?? total}
   }
 
   load(items: T[]): void {
