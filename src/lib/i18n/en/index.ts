@@ -9,9 +9,10 @@ import {local} from './local.js'
 import {pay} from './pay.js'
 import {raw} from './raw.js'
 import {sandbox} from './sandbox.js'
+import {sandboxInvoices} from './sandbox-invoices.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, local, raw, walk}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk}
 
-export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...files, ...webhooks, ...sandbox, ...local, ...raw, ...walk}
+export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...files, ...webhooks, ...sandbox, ...sandboxInvoices, ...local, ...raw, ...walk}
