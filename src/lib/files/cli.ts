@@ -1,0 +1,42 @@
+/** `svc files upload PATH`, and the `--cover FILE|URL` of invoice create/import. */
+import type {Context} from '../context.js'
+import {t} from '../i18n/index.js'
+import {checkStorageUrl, checkUploadFile, formatBytes, looksLikeUrl, rememberStorageOrigin, uploadFile, type CheckedFile} from './upload.js'
+
+/** A cover as given: a local file still to upload, or a URL already on the storage host. */
+export type Cover = {file: CheckedFile} | {url: string}
+
+/** Checks `--cover` locally (no request): a file by type and size, a URL by its host. */
+export async function readCover(ctx: Context, value: string, field = 'cover'): Promise<Cover> {
+  if (looksLikeUrl(value)) {
+    return {url: await checkStorageUrl(value, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field})}
+  }
+  return {file: await checkUploadFile(value, field)}
+}
+
+/** The `file_url` for a cover: uploads the file when it is one. */
+export async function coverUrl(ctx: Context, cover: Cover): Promise<string> {
+  if ('url' in cover) return cover.url
+  return (await upload(ctx, cover.file)).file_url
+}
+
+async function upload(ctx: Context, file: CheckedFile) {
+  const client = await ctx.client()
+  const service = await ctx.service()
+  const spinner = await ctx.io.spinner(t('files.uploading', {file: file.filename, size: formatBytes(file.size)}))
+  try {
+    const answer = await uploadFile(client, service, file)
+    await rememberStorageOrigin(ctx.configDir, ctx.credentials().baseUrl, answer.file_url)
+    return answer
+  } finally {
+    spinner.stop()
+  }
+}
+
+export async function filesUpload(ctx: Context, path: string): Promise<void> {
+  const file = await checkUploadFile(path, 'file')
+  const answer = await upload(ctx, file)
+  if (ctx.io.json) return ctx.io.outJson({file_url: answer.file_url, expires_at: answer.expires_at, filename: file.filename, content_type: file.contentType, size: file.size})
+  ctx.io.out(answer.file_url)
+  ctx.io.err(t('files.uploaded', {file: file.filename, size: formatBytes(file.size)}))
+}

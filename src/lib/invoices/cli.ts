@@ -1,0 +1,239 @@
+/**
+ * The invoice commands' work, one function per command: input read and checked before any
+ * request, sent, rendered. Commands only hand over their flags.
+ */
+import {readFile} from 'node:fs/promises'
+
+import type {Context} from '../context.js'
+import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {readCover, coverUrl} from '../files/cli.js'
+import {checkStorageUrl} from '../files/upload.js'
+import {normalisePhone} from '../payments/phone.js'
+import {quoteInput} from '../payments/amount.js'
+import type {InvoiceDraft} from './draft.js'
+import {
+  cancelInvoice,
+  createInvoice,
+  fetchInvoicePdf,
+  getInvoice,
+  listInvoices,
+  newIdempotencyKey,
+  publishInvoice,
+  sendInvoice,
+  type InvoiceApi,
+} from './flows.js'
+import {draftFromFlags, draftFromJson, finishDraft, parseChannel, type DraftFlags} from './input.js'
+import {renderInvoice, renderInvoiceTable, renderSend, renderTotals} from './render.js'
+import type {Delivery, Invoice} from './types.js'
+
+async function api(ctx: Context): Promise<InvoiceApi> {
+  const client = await ctx.client()
+  return {client, service: await ctx.service()}
+}
+
+async function show(ctx: Context, invoice: unknown): Promise<void> {
+  if (ctx.io.json) return ctx.io.outJson(invoice)
+  ctx.io.out(await renderInvoice(ctx.io, invoice as Invoice))
+}
+
+/** `--channel`, `--to-email`, `--to-phone`, checked locally. */
+export function readDelivery(flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Delivery {
+  const delivery: Delivery = {channel: parseChannel(flags.channel)}
+  if (flags['to-email'] !== undefined) {
+    const email = flags['to-email'].trim()
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new InputError(t('domain.draft.email', {field: 'to-email', value: quoteInput(email)}), {field: 'to-email'})
+    delivery.toEmail = email
+  }
+  if (flags['to-phone'] !== undefined) delivery.toPhone = normalisePhone(flags['to-phone'], 'to-phone')
+  return delivery
+}
+
+function checkId(id: string): string {
+  const value = id.trim()
+  if (value === '' || /[\s/?#]/.test(value)) throw new InputError(t('invoice.error.id', {value: quoteInput(id)}), {field: 'id'})
+  return value
+}
+
+// ---------------------------------------------------------------------------------------------
+// create
+
+export interface CreateFlags extends DraftFlags {
+  'from-file'?: string
+  cover?: string
+  'idempotency-key'?: string
+  publish: boolean
+  channel?: string
+}
+
+async function readBodyFile(path: string): Promise<InvoiceDraft> {
+  let text: string
+  try {
+    text = path === '-' ? await readStdin() : await readFile(path, 'utf8')
+  } catch (error) {
+    throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'from-file'})
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (error) {
+    throw new InputError(t('invoice.error.fileJson', {field: 'from-file', path, reason: (error as Error).message}), {field: 'from-file'})
+  }
+  return draftFromJson(value, 'from-file')
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<void> {
+  // Everything local first: nothing is sent if any of it is wrong.
+  const base = flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
+  const {draft, totals} = finishDraft(draftFromFlags(flags, base))
+  const channel = parseChannel(flags.channel)
+  if (channel && !flags.publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
+  const cover = flags.cover !== undefined ? await readCover(ctx, flags.cover) : undefined
+  if (!cover && draft.cover_image_url) {
+    draft.cover_image_url = await checkStorageUrl(draft.cover_image_url, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'from-file'})
+  }
+  const key = flags['idempotency-key']?.trim() || newIdempotencyKey()
+  if (key.length > 255 || /[\r\n]/.test(key)) throw new InputError(t('invoice.error.key'), {field: 'idempotency-key'})
+  ctx.io.err(renderTotals(totals, draft.discount_percent))
+  if (flags.publish && channel) await ctx.confirmLive(t('invoice.live.publish', {customer: draft.customer_name, channel}))
+
+  const invoices = await api(ctx)
+  if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
+  const spinner = await ctx.io.spinner(t('invoice.create.sending', {customer: draft.customer_name}))
+  let result
+  try {
+    result = await createInvoice(invoices, draft, key)
+  } finally {
+    spinner.stop()
+  }
+  let invoice: Invoice = result.invoice
+  if (result.replayed) ctx.io.warn(t('invoice.create.replayed', {id: invoice.id}))
+  if (flags.publish) {
+    try {
+      invoice = await publishInvoice(invoices, invoice.id, {channel})
+    } catch (error) {
+      if (error instanceof SvcError && !ctx.io.json) ctx.io.err(t('invoice.create.publishFailed', {id: invoice.id}))
+      throw error
+    }
+  }
+  await show(ctx, invoice)
+  if (ctx.io.json) return
+  ctx.io.err(t(flags.publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
+  if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
+  if (!flags.publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
+}
+
+// ---------------------------------------------------------------------------------------------
+// list, get
+
+export async function invoiceList(ctx: Context, flags: {status?: string; page?: number; 'page-size'?: number; all: boolean}): Promise<void> {
+  const pageSize = flags['page-size']
+  if (pageSize !== undefined && (pageSize < 1 || pageSize > 100)) {
+    throw new InputError(t('core.error.invalidFlag', {flag: '--page-size', reason: t('invoice.list.pageSizeRange')}), {field: 'page-size'})
+  }
+  if (flags.page !== undefined && flags.page < 1) {
+    throw new InputError(t('core.error.invalidFlag', {flag: '--page', reason: t('invoice.list.pageRange')}), {field: 'page'})
+  }
+  const invoices = await api(ctx)
+  const spinner = flags.all ? await ctx.io.spinner(t('invoice.list.progress', {count: 0})) : undefined
+  let result
+  try {
+    result = await listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage: (count) => spinner?.update(t('invoice.list.progress', {count}))})
+  } finally {
+    spinner?.stop()
+  }
+  if (ctx.io.json) return ctx.io.outJson(result.items)
+  if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
+  ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
+  if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
+}
+
+export async function invoiceGet(ctx: Context, id: string): Promise<void> {
+  const invoice = await getInvoice(await api(ctx), checkId(id))
+  await show(ctx, invoice)
+}
+
+// ---------------------------------------------------------------------------------------------
+// publish, send, cancel
+
+export async function invoicePublish(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
+  const invoiceId = checkId(id)
+  const delivery = readDelivery(flags)
+  if (!delivery.channel && (delivery.toEmail || delivery.toPhone)) {
+    throw new InputError(t('invoice.error.overrideNeedsChannel'), {field: 'channel'})
+  }
+  if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
+  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery)
+  await show(ctx, invoice)
+  if (ctx.io.json) return
+  ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
+  if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
+}
+
+export async function invoiceSend(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
+  const invoiceId = checkId(id)
+  const delivery = readDelivery(flags)
+  await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
+  const result = await sendInvoice(await api(ctx), invoiceId, delivery)
+  if (ctx.io.json) return ctx.io.outJson(result)
+  ctx.io.out(renderSend(result))
+}
+
+export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
+  const invoiceId = checkId(id)
+  await ctx.confirmLive(t('invoice.live.cancel', {id: invoiceId}))
+  const invoice = await cancelInvoice(await api(ctx), invoiceId)
+  await show(ctx, invoice)
+  if (!ctx.io.json) ctx.io.err(t('invoice.cancel.done', {id: invoice.id}))
+}
+
+// ---------------------------------------------------------------------------------------------
+// pdf, open
+
+export async function invoicePdf(ctx: Context, id: string, flags: {output?: string}): Promise<void> {
+  const invoiceId = checkId(id)
+  const target = flags.output ?? `${invoiceId}.pdf`
+  const {link, bytes} = await fetchInvoicePdf(await api(ctx), invoiceId)
+  if (target === '-') {
+    await new Promise<void>((resolve, reject) => (ctx.io.streams.stdout as NodeJS.WritableStream).write(bytes, (error) => (error ? reject(error) : resolve())))
+    return
+  }
+  const {writeFile, rename} = await import('node:fs/promises')
+  const temporary = `${target}.${process.pid}.tmp`
+  try {
+    await writeFile(temporary, bytes)
+    await rename(temporary, target)
+  } catch (error) {
+    throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {
+      exitCode: ExitCode.FAILURE,
+      code: 'write_failed',
+      cause: error,
+    })
+  }
+  if (ctx.io.json) return ctx.io.outJson({invoice_id: invoiceId, file: target, bytes: bytes.length, pdf_url: link.pdf_url, expires_at: link.expires_at})
+  ctx.io.out(target)
+  ctx.io.err(t('invoice.pdf.saved', {id: invoiceId, path: target, bytes: bytes.length}))
+}
+
+export async function invoiceOpen(ctx: Context, id: string, flags: {print: boolean}): Promise<void> {
+  const invoice = await getInvoice(await api(ctx), checkId(id))
+  const url = invoice.checkout_url
+  if (typeof url !== 'string' || url === '') throw new OutcomeError(t('invoice.open.noUrl', {id: invoice.id}), {code: 'no_checkout_url'})
+  let opened = false
+  if (!flags.print && ctx.io.interactive && !ctx.io.json) {
+    const {findOpener, openUrl} = await import('./open.js')
+    const opener = findOpener()
+    if (opener) opened = await openUrl(opener, url)
+    if (!opened) ctx.io.warn(t('invoice.open.noOpener'))
+  }
+  if (ctx.io.json) return ctx.io.outJson({id: invoice.id, status: invoice.status, checkout_url: url, opened})
+  if (opened) ctx.io.err(t('invoice.open.opened', {url}))
+  else ctx.io.out(url)
+  if (invoice.status === 'DRAFT') ctx.io.warn(t('invoice.open.draft', {id: invoice.id}))
+}

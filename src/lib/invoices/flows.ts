@@ -1,0 +1,149 @@
+/**
+ * Invoices, as the CLI drives them. Every path comes from the service's description
+ * (ctx.service(): its /v1/openapi.json, else service-contract.md), never hard-wired, since the spec
+ * leaves read, publish, cancel and PDF "not shown".
+ *
+ * Create always carries an Idempotency-Key, and the client retries it (only then) with that same
+ * key, so a lost answer never makes a second invoice. Send is never retried (it would deliver
+ * twice); publish and cancel may be (the contract makes them safe to repeat).
+ */
+import {randomUUID} from 'node:crypto'
+
+import type {ApiClient, ApiResponse, ListShape, OperationName, ServiceDescription} from '../api/index.js'
+import {ExitCode, SvcError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import type {InvoiceDraft} from './draft.js'
+import type {Delivery, Invoice, PdfLink, SendResult} from './types.js'
+
+export interface InvoiceApi {
+  client: ApiClient
+  service: ServiceDescription
+}
+
+async function call<T>(
+  api: InvoiceApi,
+  name: OperationName,
+  options: {id?: string; body?: unknown; query?: Record<string, string | number | undefined>; idempotencyKey?: string; signal?: AbortSignal} = {},
+): Promise<ApiResponse<T>> {
+  const {fillPath} = await import('../api/index.js')
+  const operation = api.service.operations[name]
+  const path = options.id === undefined ? operation.path : fillPath(operation.path, options.id)
+  return api.client.request<T>({
+    method: operation.method,
+    path,
+    operation: name,
+    body: options.body,
+    query: options.query,
+    idempotencyKey: options.idempotencyKey,
+    signal: options.signal,
+  })
+}
+
+/** A fresh Idempotency-Key (a UUID, as the spec recommends). */
+export function newIdempotencyKey(): string {
+  return randomUUID()
+}
+
+export interface CreateResult {
+  invoice: Invoice
+  /** The service replayed an earlier answer to the same key: nothing new was created. */
+  replayed: boolean
+  idempotencyKey: string
+}
+
+export async function createInvoice(
+  api: InvoiceApi,
+  draft: InvoiceDraft,
+  idempotencyKey: string,
+  signal?: AbortSignal,
+): Promise<CreateResult> {
+  const response = await call<Invoice>(api, 'invoice.create', {body: draft, idempotencyKey, signal})
+  return {invoice: response.data, replayed: response.replayed, idempotencyKey}
+}
+
+export async function getInvoice(api: InvoiceApi, id: string): Promise<Invoice> {
+  return (await call<Invoice>(api, 'invoice.get', {id})).data
+}
+
+/** The publish/send body: `channel`, `override_email`, `override_phone` (only those given). */
+export function deliveryBody(delivery: Delivery): Record<string, string> | undefined {
+  const body: Record<string, string> = {}
+  if (delivery.channel) body.channel = delivery.channel
+  if (delivery.toEmail) body.override_email = delivery.toEmail
+  if (delivery.toPhone) body.override_phone = delivery.toPhone
+  return Object.keys(body).length > 0 ? body : undefined
+}
+
+export async function publishInvoice(api: InvoiceApi, id: string, delivery: Delivery = {}, signal?: AbortSignal): Promise<Invoice> {
+  return (await call<Invoice>(api, 'invoice.publish', {id, body: deliveryBody(delivery), signal})).data
+}
+
+export async function sendInvoice(api: InvoiceApi, id: string, delivery: Delivery = {}): Promise<SendResult> {
+  return (await call<SendResult>(api, 'invoice.send', {id, body: deliveryBody(delivery) ?? {}})).data
+}
+
+export async function cancelInvoice(api: InvoiceApi, id: string): Promise<Invoice> {
+  return (await call<Invoice>(api, 'invoice.cancel', {id})).data
+}
+
+export interface ListOptions {
+  status?: string
+  page?: number
+  pageSize?: number
+  /** Follow every page. */
+  all?: boolean
+  onPage?: (fetched: number, total?: number) => void
+}
+
+export interface ListResult {
+  items: Invoice[]
+  total?: number
+  hasMore: boolean
+}
+
+export async function listInvoices(api: InvoiceApi, options: ListOptions): Promise<ListResult> {
+  const {extractList} = await import('../api/index.js')
+  const shape: ListShape = api.service.lists.invoices
+  const pageSize = options.all ? 100 : (options.pageSize ?? 20)
+  let page = options.all ? 1 : (options.page ?? 1)
+  const items: Invoice[] = []
+  for (;;) {
+    const response = await call<unknown>(api, 'invoice.list', {query: {page, page_size: pageSize, status: options.status}})
+    const list = extractList<Invoice>(response.data, shape)
+    items.push(...list.items)
+    options.onPage?.(items.length, list.total)
+    const more =
+      list.hasMore ??
+      (list.total !== undefined ? (page - 1) * pageSize + list.items.length < list.total : list.items.length === pageSize)
+    if (!options.all || !more || list.items.length === 0) return {items, total: list.total, hasMore: more}
+    page += 1
+  }
+}
+
+/** `%PDF-`: the first bytes of every PDF file. */
+export function isPdf(bytes: Uint8Array): boolean {
+  return bytes.length >= 5 && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-'
+}
+
+/**
+ * The rendered PDF: the signed `pdf_url` from the service, then its bytes (fetched without the
+ * key: the URL is signed, and the client never sends the key off the base URL's origin anyway).
+ * Anything that is not a PDF is an error; the caller writes nothing.
+ */
+export async function fetchInvoicePdf(api: InvoiceApi, id: string): Promise<{link: PdfLink; bytes: Buffer}> {
+  const link = (await call<PdfLink>(api, 'invoice.pdf', {id})).data
+  const url = link && typeof link === 'object' ? (link as unknown as Record<string, unknown>).pdf_url : undefined
+  if (typeof url !== 'string' || url === '') {
+    throw new SvcError(t('invoice.pdf.noUrl', {id}), {exitCode: ExitCode.UNAVAILABLE, code: 'invalid_response'})
+  }
+  const response = await api.client.request<Buffer>({method: 'GET', path: url, auth: false, responseType: 'buffer'})
+  const bytes = response.data
+  if (!isPdf(bytes)) {
+    const contentType = response.headers['content-type']
+    throw new SvcError(t('invoice.pdf.notPdf', {id, type: String(Array.isArray(contentType) ? contentType[0] : (contentType ?? '?')), bytes: bytes.length}), {
+      exitCode: ExitCode.UNAVAILABLE,
+      code: 'invalid_response',
+    })
+  }
+  return {link, bytes}
+}

@@ -1,0 +1,135 @@
+/** `svc invoice import FILE`: read, check every row, then create (see import.ts). */
+import {readFile} from 'node:fs/promises'
+
+import type {Context} from '../context.js'
+import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {checkStorageUrl} from '../files/upload.js'
+import {parseChannel} from './input.js'
+import {checkRows, ImportValidationError, readSourceRows, ResultsWriter, runImport, summarise, where, type RowResult} from './import.js'
+import {progressBar} from './progress.js'
+
+export interface ImportFlags {
+  'skip-invalid': boolean
+  results?: string
+  publish: boolean
+  channel?: string
+  rate?: number
+  concurrency: number
+}
+
+/** The command's Ctrl-C hook: the results so far, written before exit 130. */
+let flushOnInterrupt: (() => Promise<void>) | undefined
+export async function onImportInterrupt(): Promise<void> {
+  await flushOnInterrupt?.()
+}
+
+export async function invoiceImport(ctx: Context, file: string, flags: ImportFlags): Promise<void> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw new InputError(t('invoice.error.fileUnreadable', {field: 'file', path: file, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'file'})
+  }
+  const channel = parseChannel(flags.channel)
+  if (channel && !flags.publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
+  if (flags.concurrency < 1 || flags.concurrency > 16) {
+    throw new InputError(t('core.error.invalidFlag', {flag: '--concurrency', reason: t('invoice.import.concurrencyRange')}), {field: 'concurrency'})
+  }
+  if (flags.rate !== undefined) {
+    if (flags.rate < 0) throw new InputError(t('core.error.invalidFlag', {flag: '--rate', reason: t('invoice.import.rateRange')}), {field: 'rate'})
+    // The client reads its pace from SVC_RATE_LIMIT when it is first created (context.ts).
+    ctx.env.SVC_RATE_LIMIT = String(flags.rate)
+  }
+
+  const {rows: sourceRows} = readSourceRows(file, text)
+  if (sourceRows.length === 0) throw new InputError(t('invoice.import.empty', {field: 'file'}), {field: 'file'})
+  const storage = {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'cover-image-url'}
+  const coverChecks = new Map<string, Error | undefined>()
+  for (const source of sourceRows) {
+    // Cover URLs are checked up front (async), then reused by the synchronous row check.
+    try {
+      const draft = source.build()
+      if (draft.cover_image_url && !coverChecks.has(draft.cover_image_url)) {
+        coverChecks.set(draft.cover_image_url, await checkStorageUrl(draft.cover_image_url, storage).then(() => undefined, (error: Error) => error))
+      }
+    } catch {
+      // reported by checkRows
+    }
+  }
+  const checked = checkRows(sourceRows, (draft) => {
+    const error = draft.cover_image_url ? coverChecks.get(draft.cover_image_url) : undefined
+    if (error) throw error
+  })
+  const bad = checked.filter((r) => r.error)
+  if (bad.length > 0 && !flags['skip-invalid']) throw new ImportValidationError(bad, checked.length)
+  const good = checked.filter((r) => !r.error)
+  for (const row of bad) ctx.io.warn(t('invoice.import.skipping', {where: where(row), message: row.error!.message}))
+  if (channel) await ctx.confirmLive(t('invoice.live.import', {count: good.length, channel}))
+
+  const resultsPath = flags.results ?? `${file}.results.csv`
+  const writer = new ResultsWriter(resultsPath)
+  const invalidResults: RowResult[] = bad.map((r) => ({row: r.row, line: r.line, status: 'invalid', error_code: 'invalid_input', error: r.error!.message}))
+  const finished: RowResult[] = [...invalidResults]
+  let writes = Promise.resolve()
+  const queueAppend = (result: RowResult) => {
+    writes = writes.then(() => writer.append(result)).catch(() => undefined)
+  }
+  for (const r of invalidResults) queueAppend(r)
+  flushOnInterrupt = async () => {
+    await writes
+    await writer.finish(finished).catch(() => undefined)
+    if (!ctx.io.json) process.stderr.write(`\n${t('invoice.import.interrupted', {done: finished.length - invalidResults.length, total: good.length, path: resultsPath})}\n`)
+  }
+
+  if (!ctx.io.json) ctx.io.err(t('invoice.import.starting', {count: good.length, file}))
+  const client = await ctx.client()
+  const service = await ctx.service()
+  const progress = progressBar(ctx.io, good.length, (done, total, failed) => t('invoice.import.progress', {done, total, failed}))
+  const controller = new AbortController()
+  let fatal: unknown
+  try {
+    await runImport({client, service}, good, {
+      concurrency: flags.concurrency,
+      publish: flags.publish ? {channel} : undefined,
+      signal: controller.signal,
+      onResult: (result) => {
+        finished.push(result)
+        queueAppend(result)
+        if (result.status !== 'not_attempted') progress.tick(result.status === 'failed' || result.published === false)
+      },
+    })
+  } catch (error) {
+    fatal = error
+  } finally {
+    progress.done()
+  }
+  flushOnInterrupt = undefined
+  await writes
+  await writer.finish(finished)
+  const summary = summarise(finished)
+  if (ctx.io.json) {
+    ctx.io.outJson({file, results_file: resultsPath, summary, results: [...finished].sort((a, b) => a.row - b.row)})
+  } else {
+    for (const r of finished.filter((x) => x.status === 'failed' || x.published === false)) {
+      ctx.io.err(t('invoice.import.rowFailed', {where: where(r), message: r.error ?? ''}))
+    }
+    ctx.io.err(t('invoice.import.summary', {...summary, file}))
+    ctx.io.err(t('invoice.import.resultsAt', {path: resultsPath}))
+  }
+  if (fatal) {
+    if (fatal instanceof SvcError && ctx.io.json) {
+      process.exitCode = fatal.exitCode
+      return
+    }
+    throw fatal
+  }
+  if (summary.failed > 0) {
+    const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {file})})
+    if (ctx.io.json) {
+      process.exitCode = failure.exitCode
+      return
+    }
+    throw failure
+  }
+}
