@@ -1,13 +1,31 @@
 #!/usr/bin/env node
-// `svc --version` is answered here, before oclif loads: shell loops and CI call it often.
+/**
+ * The launcher. Start-up is paid on every call (shell loops, CI), so this file keeps it small
+ * (README, "Start-up"; bench/startup/run.sh measures it):
+ * - `svc --version` is answered here, before oclif loads.
+ * - oclif comes from dist/oclif-core.js, @oclif/core bundled into one chunk shared with the
+ *   commands (scripts/build.mjs), not ~160 CommonJS files.
+ * - When argv names one of our own commands (oclif.manifest.json), oclif loads with the root plugin
+ *   only: the plugins (help, not-found, autocomplete) have no hooks or commands that such a call
+ *   could reach, so reading their package.json and manifests is skipped. Everything else (`svc`,
+ *   `svc help`, a topic, `svc autocomplete`, an unknown command) goes through oclif's full load.
+ */
+import {readFileSync} from 'node:fs'
+
+const root = new URL('..', import.meta.url)
 const args = process.argv.slice(2)
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === 'version')) {
-  const {readFileSync} = await import('node:fs')
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
   process.stdout.write(`${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
 } else {
-  const {execute} = await import('@oclif/core')
-  await execute({dir: import.meta.url, args: globalFlagsLast(args)})
+  const argv = globalFlagsLast(args)
+  const {fileURLToPath} = await import('node:url')
+  const {flush, handle, run} = await import('../dist/oclif-core.js')
+  const dir = fileURLToPath(root)
+  const loadOptions = ownCommandId(argv) ? rootOnly(dir) : dir
+  await run(argv, loadOptions)
+    .then(() => flush())
+    .catch(async (error) => handle(error))
 }
 
 /**
@@ -36,4 +54,44 @@ function globalFlagsLast(argv) {
   const rest = argv.slice(i)
   const dashdash = rest.indexOf('--')
   return dashdash === -1 ? [...rest, ...leading] : [...rest.slice(0, dashdash), ...leading, ...rest.slice(dashdash)]
+}
+
+/**
+ * The command id oclif will derive from argv (its collateSpacedCmdIDFromArgs, topic separator
+ * ' '), when that id is one of our commands; undefined otherwise (or without a manifest).
+ */
+function ownCommandId(argv) {
+  let commands
+  try {
+    commands = JSON.parse(readFileSync(new URL('oclif.manifest.json', root), 'utf8')).commands
+  } catch {
+    return undefined
+  }
+  const own = (id) => (Object.hasOwn(commands, id) ? commands[id] : undefined)
+  if (argv.length === 0) return undefined
+  if (argv.length === 1) return own(argv[0]) ? argv[0] : undefined
+  const usable = new Set()
+  for (const id of Object.keys(commands)) {
+    const parts = id.split(':')
+    for (let n = 1; n <= parts.length; n++) usable.add(parts.slice(0, n).join(':'))
+  }
+  const final = []
+  const idOf = (next) => [...final, next].filter(Boolean).join(':')
+  const hasArgs = () => {
+    const command = own(idOf())
+    return Boolean(command && (command.strict === false || Object.keys(command.args ?? {}).length > 0))
+  }
+  for (const arg of argv) {
+    if (usable.has(idOf(arg))) final.push(arg)
+    else if (arg.includes('=') || arg.startsWith('-') || hasArgs()) break
+    else final.push(arg)
+  }
+  const id = idOf()
+  return own(id) ? id : undefined
+}
+
+/** oclif's load options for the root plugin alone (no core, user or dev plugins). */
+function rootOnly(dir) {
+  const pjson = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+  return {root: dir, pjson: {...pjson, oclif: {...pjson.oclif, plugins: []}}, userPlugins: false, devPlugins: false}
 }
