@@ -203,6 +203,25 @@ describe('createPollSource', () => {
     await expect(broken.pollOnce()).rejects.toMatchObject({code: 'state_unreadable'})
   })
 
+  it('gives up on a payment that stays unsettled longer than watchForMs', async () => {
+    const payments = new FakePayments()
+    const path = await statePath()
+    let clock = Date.parse('2025-06-01T10:00:00Z')
+    const events: WebhookEvent[] = []
+    const stuck = payments.create()
+    const poll = source(payments, path, events, {watchForMs: 60_000, now: () => new Date(clock)})
+    expect((await poll.pollOnce()).watching).toBe(1)
+    payments.create('FAILED')
+    clock += 30_000
+    expect(ids((await poll.pollOnce()).emitted)).toEqual(['svcpay_test_2:payment.failed'])
+    clock += 60_000
+    expect((await poll.pollOnce()).watching).toBe(0)
+    // Given up: its late settlement is older than the watermark and no longer watched.
+    payments.create('SUCCESS')
+    payments.settle(stuck, 'SUCCESS')
+    expect(ids((await poll.pollOnce()).emitted)).toEqual(['svcpay_test_3:payment.success'])
+  })
+
   it('polls on its interval until stopped, and reports list errors without stopping', async () => {
     const payments = new FakePayments()
     const path = await statePath()
