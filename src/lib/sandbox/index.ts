@@ -16,6 +16,7 @@ import {SandboxClock, Scheduler, type ClockState, type ScheduledTask} from './cl
 import type {ResolvedOptions, SandboxContext, SandboxOptions} from './context.js'
 import {EventBus} from './events.js'
 import {Ledger} from './fees.js'
+import {invoicesDomain} from './invoices/index.js'
 import {registerOpenApiRoute} from './openapi.js'
 import {Payments} from './payments.js'
 import {seededRandom, type Random} from './random.js'
@@ -42,7 +43,7 @@ export interface SandboxServices {
 }
 
 /** Domains started with every sandbox, after payments. Part 2 appends its own here. */
-export const BUILTIN_DOMAINS: SandboxDomain[] = []
+export const BUILTIN_DOMAINS: SandboxDomain[] = [invoicesDomain]
 
 export interface StartOptions extends SandboxOptions {
   /** Webhook endpoints to register at start (their secrets come back in `webhookSecrets`). */
