@@ -1,0 +1,180 @@
+/**
+ * `svc sandbox walkthrough`: a narrated tour of the whole flow against a sandbox: a payment that
+ * succeeds, one that fails (with its failure_code), the signed events that fired, and an invoice
+ * created, published, paid on its checkout page and PAID. Each step checks what the spec says
+ * should happen; the tour exits 0 only if every step did.
+ *
+ * Where: the sandbox of the selected credentials when they hold a sandbox key (events are shown
+ * when that sandbox is the one `svc sandbox serve` runs, whose admin surface can register an
+ * endpoint); otherwise a local sandbox started in-process, so it needs no key and no network.
+ */
+import type {ApiClient} from '../api/index.js'
+import type {Context} from '../context.js'
+import {ExitCode} from '../errors.js'
+import {t, type MessageKey} from '../i18n/index.js'
+import {adminClientFor, type AdminClient} from '../local/admin.js'
+import {readSandboxState} from '../local/state.js'
+import {formatXaf} from '../payments/amount.js'
+import {createPayment, watchPayment} from '../payments/flows.js'
+import type {Payment} from '../payments/types.js'
+import {getLocale} from '../i18n/index.js'
+import {startEventReceiver, type EventReceiver} from './receiver.js'
+import {payInvoiceOnCheckout, type InvoiceLeg} from './invoice-leg.js'
+
+export interface StepResult {
+  step: string
+  expected: string
+  got: string
+  ok: boolean
+}
+
+interface Target {
+  kind: 'in-process' | 'profile'
+  baseUrl: string
+  apiKey: string
+  admin?: AdminClient
+  close(): Promise<void>
+}
+
+export interface WalkthroughOptions {
+  settleAfterMs: number
+  /** How long to wait for a payment to settle or an event to arrive. */
+  patienceMs: number
+}
+
+async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<Target> {
+  const creds = ctx.credentials()
+  const {createClient, userAgent} = await import('../api/index.js')
+  if (creds.apiKey && creds.environment === 'SANDBOX') {
+    const state = readSandboxState(ctx.configDir)
+    let admin: AdminClient | undefined
+    if (state && state.base_url === creds.baseUrl) {
+      const client = createClient({baseUrl: state.base_url, userAgent: userAgent(ctx.version), ratePerMinute: 0})
+      admin = adminClientFor(client, state.admin_token)
+    }
+    return {kind: 'profile', baseUrl: creds.baseUrl, apiKey: creds.apiKey, admin, close: async () => {}}
+  }
+  const {startSandbox} = await import('../sandbox/index.js')
+  const sandbox = await startSandbox({port: 0, settleAfterMs: options.settleAfterMs, seed: 2026})
+  const client = createClient({baseUrl: sandbox.url, userAgent: userAgent(ctx.version), ratePerMinute: 0})
+  return {
+    kind: 'in-process',
+    baseUrl: sandbox.url,
+    apiKey: sandbox.keys.sandbox,
+    admin: adminClientFor(client, sandbox.adminToken),
+    close: () => sandbox.close(),
+  }
+}
+
+export async function runWalkthrough(ctx: Context, options: WalkthroughOptions): Promise<void> {
+  const {io} = ctx
+  const say = (key: MessageKey, params?: Record<string, string | number>) => {
+    if (!io.json) io.err(t(key, params))
+  }
+  const results: StepResult[] = []
+  const record = (step: MessageKey, expected: string, got: string, ok: boolean) => {
+    results.push({step: t(step), expected, got, ok})
+    if (!io.json) io.err(`   ${ok ? '✓' : '✗'} ${t('walk.expectedGot', {expected, got})}`)
+  }
+
+  say('walk.intro')
+  const target = await chooseTarget(ctx, options)
+  say(target.kind === 'in-process' ? 'walk.target.inProcess' : 'walk.target.profile', {url: target.baseUrl})
+  const {createClient, userAgent} = await import('../api/index.js')
+  const client: ApiClient = createClient({
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    userAgent: userAgent(ctx.version),
+    trace: ctx.flags.verbose ? (line: string) => io.err(line) : undefined,
+  })
+  let receiver: EventReceiver | undefined
+  let endpointId: string | undefined
+  try {
+    // Events: our own endpoint, registered through the dashboard stand-in.
+    if (target.admin) {
+      receiver = await startEventReceiver()
+      const endpoint = await target.admin.request<{id: string; secret: string}>('POST', '/webhook-endpoints', {
+        url: receiver.url,
+        environment: 'SANDBOX',
+      })
+      endpointId = endpoint.id
+      receiver.setSecret(endpoint.secret)
+      say('walk.events.listening', {url: receiver.url})
+    } else say('walk.events.unavailable')
+
+    const watch = {intervalMs: 250, timeoutMs: options.patienceMs}
+    const follow = async (
+      narration: MessageKey,
+      step: MessageKey,
+      phone: string,
+      operator: 'MTN' | 'ORANGE',
+      amount: number,
+      expected: 'SUCCESS' | 'FAILED',
+    ) => {
+      say(narration, {phone, operator, amount: formatXaf(amount, getLocale())})
+      const {payment} = await createPayment(client, {amount, phone, operator})
+      record('walk.check.created', 'PENDING', `${payment.status} ${payment.id}`, payment.status === 'PENDING')
+      const final: Payment = await watchPayment(client, payment.id, watch)
+      const got = final.failure_code ? `${final.status} (${final.failure_code})` : final.status
+      const ok = final.status === expected && (expected === 'SUCCESS' || Boolean(final.failure_code))
+      record(step, expected === 'FAILED' ? 'FAILED (failure_code)' : expected, got, ok)
+      return final
+    }
+
+    const success = await follow('walk.pay.success', 'walk.step.success', '237670000001', 'MTN', 5000, 'SUCCESS')
+    const failed = await follow('walk.pay.failed', 'walk.step.failed', '237650000099', 'ORANGE', 2500, 'FAILED')
+    if (failed.failure_code) say('walk.pay.failureCode', {code: failed.failure_code})
+
+    if (receiver) {
+      say('walk.events.waiting')
+      const wanted = [
+        {type: 'payment.success', paymentId: success.id},
+        {type: 'payment.failed', paymentId: failed.id},
+      ]
+      const arrived = await receiver.waitFor(
+        (events) => wanted.every((w) => events.some((e) => e.type === w.type && e.paymentId === w.paymentId && e.verified)),
+        options.patienceMs,
+      )
+      for (const w of wanted) {
+        const event = receiver.events.find((e) => e.type === w.type && e.paymentId === w.paymentId)
+        record(
+          'walk.check.event',
+          t('walk.event.expected', {type: w.type}),
+          event ? `${event.type} ${event.id} ${event.verified ? t('walk.event.verified') : t('walk.event.unverified', {reason: event.reason ?? ''})}` : t('walk.event.none'),
+          arrived && Boolean(event?.verified),
+        )
+      }
+    }
+
+    const leg: InvoiceLeg = await payInvoiceOnCheckout(ctx, client, {
+      say,
+      record,
+      patienceMs: options.patienceMs,
+    })
+    if (leg.skipped) say('walk.invoice.unavailable')
+  } finally {
+    if (endpointId && target.admin) await target.admin.request('DELETE', `/webhook-endpoints/${endpointId}`).catch(() => undefined)
+    await receiver?.close()
+    await client.close()
+    await target.close()
+  }
+
+  const ok = results.every((r) => r.ok)
+  if (io.json) io.outJson({ok, base_url: target.baseUrl, steps: results, next: nextSteps()})
+  else {
+    io.out(
+      await io.table(
+        [t('walk.col.step'), t('walk.col.expected'), t('walk.col.got'), t('walk.col.ok')],
+        results.map((r) => [r.step, r.expected, r.got, r.ok ? '✓' : '✗']),
+      ),
+    )
+    say(ok ? 'walk.done.ok' : 'walk.done.failed')
+    for (const line of nextSteps()) io.err(`  ${line}`)
+  }
+  // The table says which step misbehaved; the exit code says that one did.
+  if (!ok) process.exitCode = ExitCode.FAILURE
+}
+
+function nextSteps(): string[] {
+  return [t('walk.next.serve'), t('walk.next.pay'), t('walk.next.invoice'), t('walk.next.listen'), t('walk.next.login')]
+}
