@@ -36,8 +36,8 @@ function cannon(options: Record<string, unknown>): Promise<Result> {
   return autocannon({connections, pipelining: 1, ...options}) as Promise<Result>
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))], {
-  stdio: ['ignore', 'pipe', 'inherit'],
+const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))], {
+  stdio: ['ignore', 'pipe', 'pipe'],
 })
 const first = await new Promise<string>((resolve) => createInterface({input: child.stdout!}).once('line', resolve))
 const {url, key, adminToken, pid} = JSON.parse(first) as {url: string; key: string; adminToken: string; pid: number}
@@ -61,8 +61,15 @@ try {
   const count = await stored()
   const readsFull = await cannon({url: `${url}/v1/payments/${created.id}/status`, headers, duration})
   const listFull = await cannon({url: `${url}/v1/payments?limit=20&offset=0`, headers, duration: Math.max(3, Math.round(duration / 2))})
-  ;(globalThis as {gc?: () => void}).gc?.()
   const rss = rssMb(pid)
+  // After a full garbage collection in the sandbox process (SIGUSR2, see server.ts).
+  const memory = await new Promise<{rss: number; heapUsed: number}>((resolve) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const line = chunk.toString().split('\n').find((l) => l.startsWith('{"memory"'))
+      if (line) resolve((JSON.parse(line) as {memory: {rss: number; heapUsed: number}}).memory)
+    })
+    child.kill('SIGUSR2')
+  })
 
   const row = (name: string, r: Result) =>
     `| ${name} | ${Math.round(r.requests.average).toLocaleString('en')} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`
@@ -73,7 +80,9 @@ try {
   console.log(row('creates', creates))
   console.log(row(`status reads (${count.toLocaleString('en')} payments)`, readsFull))
   console.log(row(`list, first page (${count.toLocaleString('en')} payments)`, listFull))
-  console.log(`\nRSS of the sandbox process with ${count.toLocaleString('en')} settled payments (and their events): ${rss} MB`)
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
+  console.log(`\nSandbox process with ${count.toLocaleString('en')} settled payments (and their events and ledger entries):`)
+  console.log(`RSS ${rss} MB after the runs; after a full GC: RSS ${mb(memory.rss)} MB, heap used ${mb(memory.heapUsed)} MB`)
 } finally {
   child.kill('SIGTERM')
 }

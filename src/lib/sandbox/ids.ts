@@ -5,15 +5,15 @@
 import {randomBytes} from 'node:crypto'
 import type {Environment} from './types.js'
 
-const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+const ALPHABET = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ')
 
 /** A random base62 string of `length` characters. */
 export function randomToken(length = 24): string {
   const bytes = randomBytes(length)
-  let out = ''
-  // 62 does not divide 256: the bias (< 2%) does not matter for opaque ids.
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i] % 62]
-  return out
+  // 62 does not divide 256: the bias (< 2%) does not matter for opaque ids. Built in one piece
+  // (not by `+=`, whose rope of small strings costs far more memory per stored id).
+  for (let i = 0; i < length; i++) bytes[i] = ALPHABET[bytes[i] % 62]
+  return bytes.toString('latin1')
 }
 
 export function newId(prefix: string, environment: Environment): string {
