@@ -10,9 +10,16 @@
  * listener runs alone in this process, as in real use; the sender and the sink run together in a
  * child process so that both ends of each measurement read the same clock.
  *
- * Measured on the reference machine (Node 20.20.2, 2 cores), 5,000 events at 500/s:
- *   RESULTS_PLACEHOLDER
- * Targets: added p99 < 5 ms, loss 0.
+ * Measured 2026-11-22, Node 20.20.2, 2 cores SHARED with other engineers' test suites (load
+ * average 4.5 to 10 throughout, so every figure below is under 2-5x CPU oversubscription):
+ *   5,000 events at 500/s, load 6.3:  added p50 0.54 ms, p90 2.55 ms, p99 31.5 ms, max 99 ms; lost 0,
+ *                                     duplicates 0, bad signatures 0 (direct hop p50 0.17, p99 0.45)
+ *   3,000 events at 500/s, load 4.8:  added p50 0.32 ms, p90 0.67 ms, p99 2.41 ms; lost 0 (earlier,
+ *                                     single-process version of this script)
+ *   5,000 events at 500/s, load 8.4-10.6: the listener process falls behind (added p50 1.8 s, p99 4.1 s),
+ *                                     still lost 0; listener CPU 420-890 us/event under that contention.
+ * Targets: added p99 < 5 ms, loss 0. Loss 0 holds in every run; p99 < 5 ms was met only in the
+ * least loaded run. Re-measure on an idle machine before trusting the tail figure either way.
  */
 import {fork} from 'node:child_process'
 import {mkdtemp, rm} from 'node:fs/promises'
