@@ -36,7 +36,7 @@ async function upload(ctx: Context, file: CheckedFile) {
 export async function filesUpload(ctx: Context, path: string): Promise<void> {
   const file = await checkUploadFile(path, 'file')
   const answer = await upload(ctx, file)
-  if (ctx.io.json) return ctx.io.outJson({file_url: answer.file_url, expires_at: answer.expires_at, filename: file.filename, content_type: file.contentType, size: file.size})
+  if (ctx.io.json) return ctx.io.outJson({file_url: answer.file_url, filename: file.filename, content_type: file.contentType, size: file.size})
   ctx.io.out(answer.file_url)
   ctx.io.err(t('files.uploaded', {file: file.filename, size: formatBytes(file.size)}))
 }

@@ -45,7 +45,7 @@ export function readDelivery(flags: {channel?: string; 'to-email'?: string; 'to-
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new InputError(t('domain.draft.email', {field: 'to-email', value: quoteInput(email)}), {field: 'to-email'})
     delivery.toEmail = email
   }
-  if (flags['to-phone'] !== undefined) delivery.toPhone = normalisePhone(flags['to-phone'], 'to-phone')
+  if (flags['to-phone'] !== undefined) delivery.toPhone = `+${normalisePhone(flags['to-phone'], 'to-phone')}`
   return delivery
 }
 

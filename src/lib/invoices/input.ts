@@ -112,7 +112,8 @@ export function finishDraft(draft: InvoiceDraft): {draft: InvoiceDraft; totals: 
   if (typeof out.customer_name === 'string') out.customer_name = out.customer_name.trim()
   if (out.customer_phone !== undefined && out.customer_phone !== '') {
     if (typeof out.customer_phone !== 'string') throw new InputError(t('invoice.error.phoneType', {field: 'phone'}), {field: 'phone'})
-    out.customer_phone = normalisePhone(out.customer_phone, 'phone')
+    // The spec's customer_phone is in international format: +237XXXXXXXXX.
+    out.customer_phone = `+${normalisePhone(out.customer_phone, 'phone')}`
   } else {
     delete out.customer_phone
   }
