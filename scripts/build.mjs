@@ -4,12 +4,14 @@
 //
 // @oclif/core (with its own dependencies) is bundled into a shared chunk: as ~160 CommonJS files it
 // is the largest start-up cost (resolving, reading and wrapping each file); as one chunk it loads
-// in about a third of the time. bin/run.js and the commands share that one copy (dist/oclif-core.js).
-// The plugins (help, not-found, autocomplete) keep their own @oclif/core from node_modules, as
-// plugins on another core version do; they load only for the commands they serve.
+// in about a third of the time. Our imports of '@oclif/core' go to scripts/oclif-core.js (its
+// index's exports, from its subpaths, without the index's semver-based Node check). bin/run.js
+// and the commands share that one copy (dist/oclif-core.js). The plugins (help, not-found,
+// autocomplete) keep their own @oclif/core from node_modules, as plugins on another core version
+// do; they load only for the commands they serve.
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
-import {readdirSync, rmSync, statSync} from 'node:fs'
+import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
@@ -22,7 +24,7 @@ function walk(dir) {
   })
 }
 
-const coreEntry = join(root, 'scripts/oclif-core-entry.js')
+const coreEntry = join(root, 'scripts/oclif-core.js')
 
 /** Bare imports from our sources stay external, except @oclif/core, which is bundled with its dependencies. */
 const bundleOclifCore = {
@@ -31,7 +33,8 @@ const bundleOclifCore = {
     b.onResolve({filter: /^[^./]/}, (args) => {
       if (args.path.startsWith('node:')) return undefined
       if (args.path === 'typescript' || args.path.startsWith('typescript/')) return {path: args.path, external: true}
-      if (args.path === '@oclif/core' || args.path.startsWith('@oclif/core/')) return undefined
+      if (args.path === '@oclif/core' && !args.importer.includes(`${'/'}node_modules${'/'}`)) return {path: coreEntry}
+      if (args.path.startsWith('@oclif/core/')) return undefined
       if (args.importer.includes(`${'/'}node_modules${'/'}`)) return undefined
       return {path: args.path, external: true}
     })
@@ -63,12 +66,19 @@ await build({
   platform: 'node',
   target: 'node20',
   plugins: [bundleOclifCore],
-  // The bundled CommonJS code calls require() (node built-ins, lazy requires): give each file one.
-  banner: {js: "import {createRequire as __svcCreateRequire} from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);"},
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: false,
   logLevel: 'warning',
 })
+// The bundled CommonJS code calls require() (built-ins, lazy loads) through esbuild's __require,
+// which needs a real require in scope; ESM has none. Only the chunk defining __require gets one
+// (a banner on every file would cost each command chunk a createRequire at start-up).
+const REQUIRE_SHIM = "import {createRequire as __svcCreateRequire} from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);\n"
+for (const file of walk(join(root, 'dist')).filter((f) => f.endsWith('.js'))) {
+  const code = readFileSync(file, 'utf8')
+  if (/typeof require !== "undefined" \? require/.test(code)) writeFileSync(file, REQUIRE_SHIM + code)
+}
+
 rmSync(join(root, 'oclif.manifest.json'), {force: true})
 execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'manifest'], {
   cwd: root,

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+/**
+ * Start-up benchmark (issue 8): hyperfine over `node -e 0` and the commands a shell loop or CI
+ * calls most, against the built CLI; prints each median and its ratio to `node -e 0` measured in
+ * the same run, next to the goal.
+ *
+ *   node bench/startup/run.mjs                 # builds first
+ *   node bench/startup/run.mjs --no-build --runs 60 --warmup 10
+ *   node bench/startup/run.mjs --markdown      # also print the table for README's "Start-up"
+ *
+ * Needs hyperfine (Debian/Ubuntu: `sudo apt-get install hyperfine`; elsewhere `cargo install
+ * hyperfine` or https://github.com/sharkdp/hyperfine/releases).
+ *
+ * `svc pay status ID` runs against a local sandbox started in this process (dist/lib/sandbox,
+ * rate limit off) holding one payment created over HTTP with its sandbox key: one API call.
+ * The machine's load moves every figure; compare ratios within one run, not across runs.
+ */
+import {spawn, spawnSync} from 'node:child_process'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const options = parseArgs(process.argv.slice(2))
+
+const hyperfine = spawnSync('hyperfine', ['--version'], {encoding: 'utf8'})
+if (hyperfine.error || hyperfine.status !== 0) {
+  process.stderr.write(
+    'hyperfine is not installed. Debian/Ubuntu: sudo apt-get install hyperfine\n' +
+      '(elsewhere: cargo install hyperfine, or https://github.com/sharkdp/hyperfine/releases)\n',
+  )
+  process.exit(2)
+}
+
+if (options.build) {
+  const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], {cwd: root, stdio: 'inherit'})
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+const configDir = mkdtempSync(join(tmpdir(), 'svc-startup-'))
+const {startSandbox} = await import(join(root, 'dist/lib/sandbox/index.js'))
+const sandbox = await startSandbox({port: 0, rateLimit: 0, seed: 1})
+let exitCode = 0
+try {
+  const paymentId = await createPayment(sandbox)
+  const svc = `${process.execPath} ${join(root, 'bin/run.js')}`
+  const cases = [
+    {name: 'node -e 0', command: `${process.execPath} -e 0`},
+    {name: 'svc --version', command: `${svc} --version`, goal: 1.3},
+    {name: 'svc sandbox numbers', command: `${svc} sandbox numbers`, goal: 2.0},
+    {name: 'svc profiles list', command: `${svc} profiles list`, goal: 2.0},
+    {name: 'svc pay list --help', command: `${svc} pay list --help`, goal: 2.0},
+    {
+      name: 'svc pay status ID',
+      command: `${svc} pay status ${paymentId} --api-key ${sandbox.keys.sandbox} --base-url ${sandbox.url}`,
+      goal: 2.5,
+    },
+  ]
+  // Every command must succeed, or we would be timing an error path.
+  for (const c of cases) await mustSucceed(c)
+
+  const exportFile = join(configDir, 'hyperfine.json')
+  const args = ['-N', '--warmup', String(options.warmup), '--runs', String(options.runs), '--export-json', exportFile, '--style', 'basic']
+  for (const c of cases) args.push('--command-name', c.name, c.command)
+  const status = await run('hyperfine', args, {stdio: ['ignore', options.verbose ? 'inherit' : 'ignore', 'inherit']})
+  if (status !== 0) throw new Error(`hyperfine exited ${status}`)
+
+  const results = JSON.parse(readFileSync(exportFile, 'utf8')).results
+  const ms = (seconds) => seconds * 1000
+  const floor = ms(results[0].median)
+  const rows = cases.map((c, i) => {
+    const median = ms(results[i].median)
+    const ratio = median / floor
+    return {...c, median, ratio, ok: c.goal === undefined || ratio <= c.goal}
+  })
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+  process.stdout.write(`\nnode ${process.version}, ${options.runs} runs after ${options.warmup} warm-ups, load average ${load}\n\n`)
+  const width = Math.max(...rows.map((r) => r.name.length))
+  process.stdout.write(`${'command'.padEnd(width)}  median ms  ratio  goal\n`)
+  for (const r of rows) {
+    const goal = r.goal === undefined ? '' : `≤ ${r.goal.toFixed(1)}× ${r.ok ? 'ok' : 'MISSED'}`
+    process.stdout.write(`${r.name.padEnd(width)}  ${r.median.toFixed(1).padStart(9)}  ${r.ratio.toFixed(2).padStart(4)}×  ${goal}\n`)
+  }
+  if (options.markdown) {
+    process.stdout.write('\n| command | median (ms) | ratio to `node -e 0` | goal |\n| --- | --- | --- | --- |\n')
+    for (const r of rows) {
+      const goal = r.goal === undefined ? '' : `≤ ${r.goal.toFixed(1)}×`
+      process.stdout.write(`| \`${r.name}\` | ${r.median.toFixed(0)} | ${r.ratio.toFixed(2)}× | ${goal} |\n`)
+    }
+  }
+  if (rows.some((r) => !r.ok)) exitCode = 1
+} finally {
+  await sandbox.close()
+  rmSync(configDir, {recursive: true, force: true})
+}
+process.exit(exitCode)
+
+function parseArgs(argv) {
+  const parsed = {build: true, runs: 40, warmup: 5, markdown: false, verbose: false}
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    if (arg === '--no-build') parsed.build = false
+    else if (arg === '--markdown') parsed.markdown = true
+    else if (arg === '--verbose') parsed.verbose = true
+    else if (arg === '--runs' || arg === '--warmup') parsed[arg.slice(2)] = positive(arg, argv[++i])
+    else {
+      process.stderr.write(`unknown option ${arg}\nusage: node bench/startup/run.mjs [--no-build] [--runs N] [--warmup N] [--markdown] [--verbose]\n`)
+      process.exit(2)
+    }
+  }
+  return parsed
+}
+
+function positive(name, value) {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) {
+    process.stderr.write(`${name} needs a whole number\n`)
+    process.exit(2)
+  }
+  return n
+}
+
+async function createPayment(sb) {
+  const response = await fetch(`${sb.url}/v1/payments`, {
+    method: 'POST',
+    headers: {'x-api-key': sb.keys.sandbox, 'content-type': 'application/json'},
+    body: JSON.stringify({amount: 1000, phone_number: '237670000001', operator: 'MTN'}),
+  })
+  const body = await response.json()
+  if (!response.ok || typeof body.id !== 'string') throw new Error(`creating a payment: ${response.status} ${JSON.stringify(body)}`)
+  return body.id
+}
+
+/** Runs a case once (asynchronously: the sandbox answers from this process's event loop). */
+async function mustSucceed(c) {
+  const [file, ...args] = c.command.split(' ')
+  const status = await run(file, args, {stdio: 'ignore', env: benchEnv()})
+  if (status !== 0) throw new Error(`${c.name} exited ${status}: ${c.command}`)
+}
+
+function benchEnv() {
+  return {...process.env, SVC_CONFIG_DIR: configDir}
+}
+
+function run(file, args, spawnOptions) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {env: benchEnv(), ...spawnOptions})
+    child.on('error', reject)
+    child.on('close', (code) => resolve(code))
+  })
+}
