@@ -88,3 +88,40 @@ export function importCsv(n: number, prefix = 'Customer'): string {
   for (let i = 1; i <= n; i++) text += `"${prefix} ${i}",2026-12-31,"Bread:${100 + i}:2; Cake:1 000:1",REF-${i}\r\n`
   return text
 }
+
+/**
+ * An HTTP proxy in front of the sandbox that answers every `nth` POST /v1/invoices itself with a
+ * 429 (Retry-After: 1, RateLimit-Remaining: 0) without forwarding it: the client must wait and
+ * retry with the same key.
+ */
+export async function limitingProxy(target: string, nth: number): Promise<{url: string; injected: () => number; close: () => Promise<void>}> {
+  const {createServer: createHttpServer} = await import('node:http')
+  let creates = 0
+  let injected = 0
+  const server = createHttpServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    if (req.method === 'POST' && req.url === '/v1/invoices' && ++creates % nth === 0) {
+      injected += 1
+      res.writeHead(429, {'content-type': 'application/json', 'retry-after': '1', 'ratelimit-limit': '300', 'ratelimit-remaining': '0', 'ratelimit-reset': '1'})
+      res.end(JSON.stringify({message: 'Too many requests.', code: 'rate_limited'}))
+      return
+    }
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value
+    const upstream = await fetch(new URL(req.url ?? '/', target), {method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined})
+    const body = Buffer.from(await upstream.arrayBuffer())
+    const out: Record<string, string> = {}
+    upstream.headers.forEach((value, name) => {
+      if (!['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(name)) out[name] = value
+    })
+    res.writeHead(upstream.status, out)
+    res.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as {port: number}).port}`,
+    injected: () => injected,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
