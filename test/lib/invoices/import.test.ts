@@ -1,0 +1,44 @@
+import {describe, expect, it} from 'vitest'
+
+import {canonicalJson, checkRows, readSourceRows, rowKey} from '../../../src/lib/invoices/import.js'
+
+const CSV = 'customer_name,due_date,items\nA,2026-12-31,Bread:500:3\nB,2026-12-31,Bread:500:3\nA,2026-12-31,Bread:500:3\n'
+
+describe('import rows and keys', () => {
+  it('one key per row, stable across runs, distinct for identical rows, UUID-shaped', () => {
+    const keys = checkRows(readSourceRows('x.csv', CSV).rows).map((r) => r.key)
+    const again = checkRows(readSourceRows('x.csv', CSV).rows).map((r) => r.key)
+    expect(keys).toEqual(again)
+    expect(new Set(keys).size).toBe(3)
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+  })
+
+  it('editing or inserting another row does not change a row key; editing the row does', () => {
+    const [a1, b1] = checkRows(readSourceRows('x.csv', CSV).rows)
+    const edited = 'customer_name,due_date,items\nNew,2026-12-31,Tea:300:1\nA,2026-12-31,Bread:500:3\nB,2026-12-31,Bread:500:4\n'
+    const [, a2, b2] = checkRows(readSourceRows('x.csv', edited).rows)
+    expect(a2!.key).toBe(a1!.key)
+    expect(b2!.key).not.toBe(b1!.key)
+  })
+
+  it('the key does not depend on key order or layout of the input', () => {
+    const draft = {customer_name: 'A', due_date: '2026-12-31', items: [{name: 'Bread', price: 500, quantity: 3}]}
+    const shuffled = {items: [{quantity: 3, price: 500, name: 'Bread'}], due_date: '2026-12-31', customer_name: 'A'}
+    expect(canonicalJson(draft)).toBe(canonicalJson(shuffled))
+    expect(rowKey(draft, 1)).toBe(rowKey(shuffled as typeof draft, 1))
+    expect(rowKey(draft, 1)).not.toBe(rowKey(draft, 2))
+  })
+
+  it('reports every bad row with its line; unknown and missing columns are file errors', () => {
+    const text = 'customer_name,due_date,items\nA,2026-13-01,Bread:500:3\n"B",2026-12-31,\nC,2026-12-31,Bread:500:3,extra\n'
+    const rows = checkRows(readSourceRows('x.csv', text).rows)
+    expect(rows.map((r) => [r.line, r.error?.field])).toEqual([
+      [2, 'due-date'],
+      [3, 'item'],
+      [4, 'file'],
+    ])
+    expect(() => readSourceRows('x.csv', 'customer_name,due_date,items,total_amount\n')).toThrow(/total_amount/)
+    expect(() => readSourceRows('x.csv', 'customer_name,items\n')).toThrow(/due_date/)
+    expect(() => readSourceRows('x.txt', 'whatever')).toThrow(/\.csv/)
+  })
+})
