@@ -135,6 +135,11 @@ export interface Listener {
   /** Push an event through the same dedupe, filter, log, forward and retry path as inbound ones. */
   ingest(event: WebhookEvent, source?: EventSource): IngestResult
   pending(): PendingDelivery[]
+  /**
+   * Change the inbound secret(s) while running: a receiver registered as a sandbox endpoint learns
+   * its secret only once its URL (so its port) is known. Start it with a throwaway secret.
+   */
+  setInboundSecret(secret: string | readonly string[] | undefined): void
   readonly stats: Readonly<ListenerStats>
   /** Stop receiving and retrying; in-flight attempts get `graceMs` (default 2 s) to finish. */
   close(options?: {graceMs?: number}): Promise<{pending: PendingDelivery[]}>
@@ -176,12 +181,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     connections: options.connections,
   })
   const backoff = options.backoff ?? exponentialBackoff(options.retry)
-  const inboundSecrets =
-    options.inboundSecret === undefined
-      ? []
-      : typeof options.inboundSecret === 'string'
-        ? [options.inboundSecret]
-        : [...options.inboundSecret]
+  const secretList = (secret: ListenerOptions['inboundSecret']): string[] =>
+    secret === undefined ? [] : typeof secret === 'string' ? [secret] : [...secret]
+  let inboundSecrets = secretList(options.inboundSecret)
   const dedupeWindow = options.dedupeWindow ?? 10_000
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
   const log = options.eventLog
@@ -488,6 +490,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       return accept(event, JSON.stringify(event), event.id, source)
     },
     pending,
+    setInboundSecret: (secret) => {
+      inboundSecrets = secretList(secret)
+    },
     stats,
     close,
   }
