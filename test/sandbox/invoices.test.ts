@@ -287,6 +287,29 @@ describe('invoices', () => {
     })
   })
 
+  it('the OpenAPI document covers every invoice and file endpoint with its scope, and nothing of /pay, /storage or /_admin', () => {
+    const paths = h.spec.document.paths
+    const expected: Array<[string, string, string, string]> = [
+      ['/v1/invoices', 'post', 'createInvoice', 'invoices:write'],
+      ['/v1/invoices', 'get', 'listInvoices', 'invoices:read'],
+      ['/v1/invoices/{invoiceId}', 'get', 'getInvoice', 'invoices:read'],
+      ['/v1/invoices/{invoiceId}/publish', 'post', 'publishInvoice', 'invoices:write'],
+      ['/v1/invoices/{invoiceId}/send', 'post', 'sendInvoice', 'invoices:send'],
+      ['/v1/invoices/{invoiceId}/cancel', 'post', 'cancelInvoice', 'invoices:write'],
+      ['/v1/invoices/{invoiceId}/pdf', 'get', 'getInvoicePdf', 'invoices:read'],
+      ['/v1/files/upload-url', 'post', 'createUploadUrl', 'files:write'],
+    ]
+    for (const [path, method, operationId, scope] of expected) {
+      expect(paths[path]?.[method], `${method} ${path}`).toMatchObject({operationId, 'x-required-scope': scope})
+    }
+    expect(Object.keys(paths).filter((path) => !path.startsWith('/v1/'))).toEqual([])
+    const create = paths['/v1/invoices'].post.requestBody.content['application/json'].schema
+    expect(create.required).toEqual(['customer_name', 'due_date', 'items'])
+    expect(create.properties.total_amount).toBeUndefined()
+    expect(JSON.stringify(h.spec.document)).not.toContain('x-refused')
+    expect(h.spec.checked).toBeGreaterThan(0)
+  })
+
   describe('scopes', () => {
     it.each([
       ['POST', '/v1/invoices', ['invoices:read'], 'invoices:write'],
