@@ -16,7 +16,7 @@ describe('files: upload URL, storage host, cover_image_url', () => {
 
   const uploadUrl = (body: Record<string, unknown>, key?: string) => h.api('POST', '/v1/files/upload-url', {body, key})
   const put = (url: string, bytes: Buffer, contentType: string) =>
-    fetch(url, {method: 'PUT', body: bytes, headers: {'content-type': contentType}}).then(async (r) => ({status: r.status, body: await r.json()}))
+    fetch(url, {method: 'PUT', body: bytes, headers: {'content-type': contentType}}).then(async (r) => ({status: r.status, body: (await r.json()) as any}))
 
   /** An uploaded file's URL. */
   async function upload(bytes: Buffer, contentType: string, key?: string): Promise<string> {

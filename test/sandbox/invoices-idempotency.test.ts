@@ -19,7 +19,7 @@ describe('Idempotency-Key on POST /v1/invoices', () => {
       headers: {'x-api-key': apiKey ?? h.sb.keys.sandbox, 'content-type': 'application/json', ...(key === undefined ? {} : {'idempotency-key': key})},
       body: JSON.stringify(body),
     }).then(async (response) => {
-      const body = await response.json()
+      const body: any = await response.json()
       h.spec.check('POST', '/v1/invoices', response.status, body, response.headers)
       return {status: response.status, headers: response.headers, body}
     })

@@ -98,7 +98,7 @@ describe('invoice PDF', () => {
     await h.sb.clock.advance(Date.parse(link.expires_at) - h.sb.clock.now() + 1000)
     const expired = await fetch(link.pdf_url)
     expect(expired.status).toBe(403)
-    expect((await expired.json()).code).toBe('url_expired')
+    expect(((await expired.json()) as any).code).toBe('url_expired')
   })
 
   it('a draft has no PDF (409), and publish carries a pdf_url that renders', async () => {
