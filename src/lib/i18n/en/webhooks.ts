@@ -46,10 +46,44 @@ export const webhooks = {
   'webhooks.listen.pending': '{count} event(s) not yet delivered to your app: {ids}',
   'webhooks.listen.nonePending': 'Nothing pending: every event reached your app.',
   'webhooks.listen.resumed': 'Resuming {count} event(s) not delivered before the last stop.',
+  'webhooks.listen.ready': 'Ready: receiving events at {url}',
+  'webhooks.listen.source.sandbox':
+    'Events: the local sandbox at {base} delivers its {environment} events here (endpoint {id}, removed when you stop).',
+  'webhooks.listen.source.inbound':
+    'Events: inbound deliveries, verified with the endpoint signing secret of {scope}; point your tunnel at port {port}.',
+  'webhooks.listen.source.poll': 'Events: following the payments list of {base} every {interval}; each settlement becomes an event.',
+  'webhooks.listen.forwardingTo': 'Forwarding to {url}',
+  'webhooks.listen.forwardingType': 'Forwarding {type} to {url}',
+  'webhooks.listen.eventsOnly': 'Only these events: {events}',
+  'webhooks.listen.extraHeaders': 'With extra headers: {names}',
+  'webhooks.listen.secret': 'Local signing secret (your app verifies with it; --print-secret prints it alone): {secret}',
+  'webhooks.listen.stopHint': 'Press Ctrl-C to stop.',
+  'webhooks.listen.inboundNoSecret':
+    'No endpoint signing secret for inbound deliveries ({scope}): give it once with --endpoint-secret-stdin, e.g. printf %s "$SECRET" | svc webhooks listen --endpoint-secret-stdin.',
+  'webhooks.listen.endpointSecretEmpty': 'Nothing on standard input: --endpoint-secret-stdin reads the endpoint signing secret (whsec_…) from it.',
+  'webhooks.listen.endpointSecretMalformed':
+    'The endpoint signing secret on standard input is malformed: a signing secret is whsec_ followed by base64.',
+  'webhooks.listen.endpointSecretSaved': 'Endpoint signing secret {secret} saved for {scope}: inbound deliveries are verified with it.',
 
   // Replay and the event log.
   'webhooks.replay.notFound': 'No event {id} in the local event log ({path}): events are logged while `svc webhooks listen` runs.',
   'webhooks.replay.noRoute': 'No --forward-to takes events of type {type}.',
+  'webhooks.replay.noRoutes':
+    'Nowhere to send it: pass --forward-to URL (replay otherwise reuses the routes `svc webhooks listen` last used for this profile).',
+  'webhooks.replay.sent': '{time}  {type}  {id}  [{status}]  {latency} ms  replayed to {url}',
+  'webhooks.replay.unreachable': '{time}  {type}  {id}  your app is unreachable at {url} ({error})',
+  'webhooks.replay.failed': 'Your app did not accept {id} at {url} ({reason}); run the replay again once it does.',
+
+  // `svc webhooks trigger`.
+  'webhooks.trigger.liveRefused':
+    'webhooks trigger makes a real payment: it runs on sandbox keys (svc_sk_test_…) only, and {key} is a LIVE key.',
+  'webhooks.trigger.noTestNumber': 'No {operator} test number settles {outcome}.',
+  'webhooks.trigger.sending': 'Creating a sandbox payment with the test number {phone} ({operator}) for a {type} event…',
+  'webhooks.trigger.waiting': 'Waiting for payment {id} to settle…',
+  'webhooks.trigger.created':
+    'Payment {id} ({amount}) created with the test number {phone} ({operator}, always {outcome}): its {type} event follows when it settles, in a few seconds.',
+  'webhooks.trigger.settled': 'Payment {id} settled {status}: its {type} event is on its way.',
+  'webhooks.trigger.listenHint': 'Receive it locally with: svc webhooks listen --forward-to http://localhost:3000/webhooks',
 
   // The poll source.
   'webhooks.poll.failed': 'Could not read the payments list ({message}); trying again in {interval}.',
