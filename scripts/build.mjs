@@ -12,6 +12,7 @@
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {join, relative} from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
@@ -26,16 +27,52 @@ function walk(dir) {
 
 const coreEntry = join(root, 'scripts/oclif-core.js')
 
+const IN_NODE_MODULES = `${'/'}node_modules${'/'}`
+const IN_OCLIF_CORE = `${'/'}node_modules/@oclif/core/`
+
+/**
+ * Dependencies of @oclif/core that it requires at the top of a module but uses only off the hot
+ * path: command discovery without a manifest (tinyglobby), matching plugin names (minimatch),
+ * help templates (ejs), reading a plugin's package.json (lilconfig), its own spinner
+ * (cli-spinners). They stay in node_modules and load through a proxy on first use.
+ */
+const LAZY_CORE_DEPENDENCIES = new Set(['tinyglobby', 'minimatch', 'ejs', 'lilconfig', 'cli-spinners'])
+const requireFromCore = createRequire(join(root, 'node_modules/@oclif/core/package.json'))
+
+function lazyModule(name) {
+  // `__importDefault(require(name))` asks for __esModule at require time: answer it without loading.
+  const esModule = Boolean(requireFromCore(name).__esModule)
+  return `// ${name}, loaded from node_modules on first use (scripts/build.mjs, LAZY_CORE_DEPENDENCIES).
+let real
+const load = () => (real ??= require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(name)}))
+module.exports = new Proxy(function () {}, {
+  get: (_, key) => (key === '__esModule' ? ${esModule} : load()[key]),
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key)
+    return descriptor && {...descriptor, configurable: true}
+  },
+  apply: (_, self, args) => Reflect.apply(load(), self, args),
+  construct: (_, args) => Reflect.construct(load(), args),
+})
+`
+}
+
 /** Bare imports from our sources stay external, except @oclif/core, which is bundled with its dependencies. */
 const bundleOclifCore = {
   name: 'bundle-oclif-core',
   setup(b) {
+    b.onLoad({filter: /.*/, namespace: 'lazy-core-dependency'}, (args) => ({contents: lazyModule(args.path), loader: 'js'}))
     b.onResolve({filter: /^[^./]/}, (args) => {
       if (args.path.startsWith('node:')) return undefined
+      if (LAZY_CORE_DEPENDENCIES.has(args.path) && args.importer.includes(IN_OCLIF_CORE)) {
+        return {path: args.path, namespace: 'lazy-core-dependency'}
+      }
       if (args.path === 'typescript' || args.path.startsWith('typescript/')) return {path: args.path, external: true}
-      if (args.path === '@oclif/core' && !args.importer.includes(`${'/'}node_modules${'/'}`)) return {path: coreEntry}
+      if (args.path === '@oclif/core' && !args.importer.includes(IN_NODE_MODULES)) return {path: coreEntry}
       if (args.path.startsWith('@oclif/core/')) return undefined
-      if (args.importer.includes(`${'/'}node_modules${'/'}`)) return undefined
+      if (args.importer.includes(IN_NODE_MODULES)) return undefined
       return {path: args.path, external: true}
     })
   },
