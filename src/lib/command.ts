@@ -54,13 +54,19 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
       version: this.config.version,
     })
     currentRedact = (text) => this.ctx.redact(text)
-    process.once('SIGINT', () => void this.interrupted())
+    // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
+    // itself the only listener left, which would kill the process before our clean-up ran.
+    process.on('SIGINT', () => void this.interrupted())
   }
 
   /** Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130. */
   protected async onInterrupt(): Promise<void> {}
 
+  private interrupting = false
+
   private async interrupted(): Promise<void> {
+    if (this.interrupting) return
+    this.interrupting = true
     try {
       await this.onInterrupt()
     } finally {

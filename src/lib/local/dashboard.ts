@@ -137,3 +137,32 @@ export async function clockAdvance(ctx: Context, by: string): Promise<void> {
 export async function clockShow(ctx: Context): Promise<void> {
   await show(ctx, await (await localAdmin(ctx)).request('GET', '/clock'))
 }
+
+export async function inventoryList(ctx: Context, flags: {env?: string}): Promise<void> {
+  const body = await (await localAdmin(ctx)).request('GET', '/inventory', undefined, {environment: environment(flags.env)})
+  await show(ctx, body, ['sku', 'name', 'quantity', 'reserved_quantity', 'available_quantity', 'updated_at'], 'local.inventory.none')
+}
+
+export async function inventorySet(ctx: Context, item: string, quantity: number, flags: {env?: string}): Promise<void> {
+  const query = flags.env ? `?environment=${encodeURIComponent(environment(flags.env)!)}` : ''
+  await show(ctx, await (await localAdmin(ctx)).request('PUT', `/inventory/${encodeURIComponent(item)}${query}`, {quantity}))
+}
+
+export async function inventoryReservations(ctx: Context, flags: {env?: string; invoice?: string}): Promise<void> {
+  const body = await (await localAdmin(ctx)).request('GET', '/inventory/reservations', undefined, {
+    environment: environment(flags.env),
+    invoice_id: flags.invoice,
+    limit: 100,
+  })
+  await show(ctx, body, ['id', 'invoice_id', 'lines', 'status', 'expires_at'], 'local.inventory.noReservations')
+}
+
+export async function outbox(ctx: Context, flags: {env?: string; invoice?: string; channel?: string; limit: number}): Promise<void> {
+  const body = await (await localAdmin(ctx)).request('GET', '/outbox', undefined, {
+    environment: environment(flags.env),
+    invoice_id: flags.invoice,
+    channel: flags.channel,
+    limit: flags.limit,
+  })
+  await show(ctx, body, ['created_at', 'channel', 'recipient', 'invoice_id', 'trigger', 'pay_url'], 'local.outbox.none')
+}
