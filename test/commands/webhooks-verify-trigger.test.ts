@@ -1,0 +1,122 @@
+/**
+ * `svc webhooks verify` (each reason it gives, exit 0/1/2, --json) and `svc webhooks trigger`
+ * (a real sandbox payment whose real event arrives; refused on a LIVE key), as child processes.
+ */
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {generateSecret, signPayload} from '../../src/lib/webhooks/signature.js'
+import {runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {startLocalApp, waitFor} from '../lib/webhooks/local-app.js'
+
+let temp: ReturnType<typeof tempConfigDir>
+beforeEach(() => {
+  temp = tempConfigDir()
+  mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+})
+afterEach(() => temp.cleanup())
+
+describe('svc webhooks verify', () => {
+  const secret = generateSecret()
+  const body = JSON.stringify({id: 'evt_v1', type: 'payment.success', created_at: '2026-01-01T00:00:00Z', data: {id: 'svcpay_test_1'}})
+  const payloadFile = () => {
+    const path = join(temp.dir, 'body.json')
+    writeFileSync(path, body)
+    return path
+  }
+  const headerFlags = (headers: Record<string, string>) => Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`])
+  const verify = (args: string[], input?: string) => runCli(['webhooks', 'verify', ...args], {configDir: temp.dir, input})
+
+  it('OK for a good delivery (file or stdin), exit 0; --json prints the report', async () => {
+    const headers = signPayload(secret, 'evt_v1', body)
+    const ok = await verify(['--secret', secret, '--payload', payloadFile(), ...headerFlags(headers)])
+    expect(ok.exitCode).toBe(0)
+    expect(ok.stdout).toMatch(/^Signature valid: webhook-id evt_v1/)
+    const fromStdin = await verify(['--secret', secret, '--payload', '-', ...headerFlags(headers), '--json'], body)
+    expect(fromStdin.exitCode).toBe(0)
+    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ok: true, webhookId: 'evt_v1', timestamp: Number(headers['webhook-timestamp'])})
+  })
+
+  it('exit 1 with the precise reason: mismatch, stale, future, header missing, secret malformed', async () => {
+    const path = payloadFile()
+    const now = Math.floor(Date.now() / 1000)
+    const cases: Array<[string[], RegExp, string]> = [
+      [['--secret', generateSecret(), ...headerFlags(signPayload(secret, 'evt_v1', body))], /Signature mismatch/, 'signature_mismatch'],
+      [['--secret', secret, ...headerFlags(signPayload(secret, 'evt_v1', body, now - 600))], /10 min( \d+ s)? in the past, beyond the 5 min tolerance/, 'timestamp_too_old'],
+      [['--secret', secret, ...headerFlags(signPayload(secret, 'evt_v1', body, now + 900))], /1[45] min( \d+ s)? in the future/, 'timestamp_too_new'],
+      [['--secret', secret, ...headerFlags({...signPayload(secret, 'evt_v1', body), 'webhook-signature': ''}).slice(0, 4)], /Header webhook-signature is missing/, 'header_missing'],
+      [['--secret', 'whsec_!!notbase64', ...headerFlags(signPayload(secret, 'evt_v1', body))], /The secret is malformed/, 'secret_malformed'],
+    ]
+    for (const [args, message, reason] of cases) {
+      const human = await verify([...args, '--payload', path])
+      expect(human.exitCode, reason).toBe(1)
+      expect(human.stderr, reason).toMatch(message)
+      const json = await verify([...args, '--payload', path, '--json'])
+      expect(json.exitCode, reason).toBe(1)
+      expect(JSON.parse(json.stdout), reason).toMatchObject({ok: false, reason})
+    }
+  })
+
+  it('--tolerance widens the window; a trailing newline is pointed out; unusable flags exit 2', async () => {
+    const path = payloadFile()
+    const stale = signPayload(secret, 'evt_v1', body, Math.floor(Date.now() / 1000) - 600)
+    expect((await verify(['--secret', secret, '--payload', path, ...headerFlags(stale), '--tolerance', '15m'])).exitCode).toBe(0)
+    const withNewline = join(temp.dir, 'newline.json')
+    writeFileSync(withNewline, `${body}\n`)
+    const hinted = await verify(['--secret', secret, '--payload', withNewline, ...headerFlags(signPayload(secret, 'evt_v1', body))])
+    expect(hinted.exitCode).toBe(1)
+    expect(hinted.stderr).toMatch(/verify without the trailing newline/)
+    const missing = await verify(['--secret', secret, '--payload', join(temp.dir, 'nope.json'), ...headerFlags(stale)])
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toMatch(/Cannot read --payload/)
+    const badHeader = await verify(['--secret', secret, '--payload', path, '--header', 'no colon here'])
+    expect(badHeader.exitCode).toBe(2)
+  })
+})
+
+describe('svc webhooks trigger', () => {
+  let sandbox: TestSandbox
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({settleAfterMs: 200})
+  })
+  afterAll(() => sandbox.close())
+
+  it('makes a real sandbox payment with a test number, and the real event arrives', async () => {
+    // A free port for the endpoint's receiver, which needs the secret registration gives.
+    const probe = await startLocalApp(generateSecret())
+    await probe.close()
+    const endpoint = await sandbox.admin('POST', '/webhook-endpoints', {url: `${probe.url}/`, environment: 'SANDBOX'})
+    const app = await startLocalApp(endpoint.secret, probe.port)
+    try {
+      const r = await runCli(['webhooks', 'trigger', 'payment.failed', '--operator', 'ORANGE'], {configDir: temp.dir, env: sandbox.env()})
+      expect(r.exitCode).toBe(0)
+      expect(r.stdout).toMatch(/STATUS\s+PENDING/)
+      expect(r.stdout).toMatch(/PHONE\s+237650000099/)
+      expect(r.stderr).toMatch(/payment\.failed event follows when it settles/)
+      const id = /ID\s+(svcpay_test_\w+)/.exec(r.stdout)![1]
+      await waitFor(() => app.received.some((d) => (d.event.data as {id: string}).id === id), 10_000, 'the event')
+      expect(app.received.find((d) => (d.event.data as {id: string}).id === id)!.event.type).toBe('payment.failed')
+
+      const watched = await runCli(['webhooks', 'trigger', 'payment.success', '--watch', '--json'], {configDir: temp.dir, env: sandbox.env()})
+      expect(watched.exitCode).toBe(0)
+      const payment = JSON.parse(watched.stdout)
+      expect(payment).toMatchObject({status: 'SUCCESS', phone_number: '237670000001'})
+      await waitFor(() => app.received.some((d) => d.event.type === 'payment.success' && (d.event.data as {id: string}).id === payment.id), 10_000, 'the success event')
+      expect(app.unverified).toBe(0)
+    } finally {
+      await app.close()
+      await sandbox.admin('DELETE', `/webhook-endpoints/${endpoint.id}`)
+    }
+  })
+
+  it('is refused with a LIVE key (exit 2), before any payment', async () => {
+    const before = (await sandbox.get('/v1/payments?limit=100', sandbox.sb.keys.live)).data.length
+    const r = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env: sandbox.env('live')})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/sandbox keys .* only, and svc_sk_live_…\w{4} is a LIVE key/)
+    expect((await sandbox.get('/v1/payments?limit=100', sandbox.sb.keys.live)).data.length).toBe(before)
+  })
+})
