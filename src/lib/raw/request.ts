@@ -27,12 +27,16 @@ export function parsePath(input: string): {path: string; query: Record<string, s
   return {path: url.pathname, query: Object.fromEntries(url.searchParams)}
 }
 
-/** `-F key=value`: numbers, true, false and null are typed (as `gh api -F`); anything else is a string. */
-export function parseField(input: string): [string, unknown] {
+/**
+ * `-F key=value`: numbers, true, false and null are typed (as `gh api -F`); anything else is a
+ * string. `-f key=value` (`{raw: true}`) is always a string: phone numbers are digits, not numbers.
+ */
+export function parseField(input: string, options: {raw?: boolean} = {}): [string, unknown] {
   const at = input.indexOf('=')
-  if (at <= 0) throw new InputError(t('raw.field', {field: input}), {field: 'field'})
+  if (at <= 0) throw new InputError(t('raw.field', {field: input}), {field: options.raw ? 'raw-field' : 'field'})
   const key = input.slice(0, at)
   const raw = input.slice(at + 1)
+  if (options.raw) return [key, raw]
   if (raw === 'true') return [key, true]
   if (raw === 'false') return [key, false]
   if (raw === 'null') return [key, null]
@@ -64,6 +68,7 @@ export async function readBody(input: string, stdin: NodeJS.ReadableStream): Pro
 export interface RawFlags {
   data?: string
   field?: string[]
+  'raw-field'?: string[]
   'idempotency-key'?: string
   include: boolean
 }
@@ -71,11 +76,15 @@ export interface RawFlags {
 export async function rawRequest(ctx: Context, methodInput: string, pathInput: string, flags: RawFlags): Promise<void> {
   const method = parseMethod(methodInput)
   const {path, query} = parsePath(pathInput)
-  if (flags.data !== undefined && flags.field?.length) throw new InputError(t('raw.dataAndField'), {field: 'data'})
-  const fields = Object.fromEntries((flags.field ?? []).map(parseField))
+  const hasFields = Boolean(flags.field?.length || flags['raw-field']?.length)
+  if (flags.data !== undefined && hasFields) throw new InputError(t('raw.dataAndField'), {field: 'data'})
+  const fields = Object.fromEntries([
+    ...(flags.field ?? []).map((f) => parseField(f)),
+    ...(flags['raw-field'] ?? []).map((f) => parseField(f, {raw: true})),
+  ])
   let body: unknown
   if (flags.data !== undefined) body = await readBody(flags.data, ctx.io.streams.stdin)
-  else if (flags.field?.length) {
+  else if (hasFields) {
     // As gh: fields are the query of a GET, the JSON body otherwise.
     if (method === 'GET' || method === 'HEAD') Object.assign(query, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)])))
     else body = fields
