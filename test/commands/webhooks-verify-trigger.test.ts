@@ -27,7 +27,7 @@ describe('svc webhooks verify', () => {
     writeFileSync(path, body)
     return path
   }
-  const headerFlags = (headers: Record<string, string>) => Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`])
+  const headerFlags = (headers: object) => Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`])
   const verify = (args: string[], input?: string) => runCli(['webhooks', 'verify', ...args], {configDir: temp.dir, input})
 
   it('OK for a good delivery (file or stdin), exit 0; --json prints the report', async () => {
