@@ -8,11 +8,12 @@ import {invoice} from './invoice.js'
 import {local} from './local.js'
 import {pay} from './pay.js'
 import {raw} from './raw.js'
+import {report} from './report.js'
 import {sandbox} from './sandbox.js'
 import {sandboxInvoices} from './sandbox-invoices.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report}
 
-export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...files, ...webhooks, ...sandbox, ...sandboxInvoices, ...local, ...raw, ...walk}
+export const en = {...core, ...api, ...domain, ...pay, ...invoice, ...files, ...webhooks, ...sandbox, ...sandboxInvoices, ...local, ...raw, ...walk, ...report}
