@@ -183,7 +183,7 @@ describe('svc webhooks listen against the local sandbox', () => {
     expect(eventsFor(main, ok)).toHaveLength(2)
     expect(eventsFor(main, ok)[1].headers['webhook-id']).toBe(success.event.id)
     // --forward-to overrides them.
-    const elsewhere = await cli(['webhooks', 'replay', success.event.id, '--forward-to', `${failures.url}/other`, '--json'])
+    const elsewhere = await cli(['webhooks', 'replay', '--forward-to', `${failures.url}/other`, success.event.id, '--json'])
     expect(elsewhere.exitCode).toBe(0)
     expect(JSON.parse(elsewhere.stdout)).toMatchObject({event_id: success.event.id, ok: true, status: 200})
     expect(eventsFor(failures, ok)[0].path).toBe('/other')

@@ -14,8 +14,8 @@ export default class WebhooksReplay extends SvcCommand<typeof WebhooksReplay> {
   ]
   static override args = {id: Args.string({description: 'Event id (evt_…), as listen printed it.', required: true})}
   static override flags = {
-    'forward-to': Flags.string({char: 'f', multiple: true, description: 'Your app: URL, or TYPE=URL (repeatable).'}),
-    header: Flags.string({char: 'H', multiple: true, description: 'Extra header, "Name: value" (repeatable).'}),
+    'forward-to': Flags.string({char: 'f', multiple: true, multipleNonGreedy: true, description: 'Your app: URL, or TYPE=URL (repeatable).'}),
+    header: Flags.string({char: 'H', multiple: true, multipleNonGreedy: true, description: 'Extra header, "Name: value" (repeatable).'}),
   }
 
   async run(): Promise<void> {
