@@ -1,0 +1,90 @@
+/**
+ * The report commands' work: flags read and checked before any request, every page read (with
+ * progress), aggregated, then printed as JSON, CSV or for people.
+ */
+import type {Context} from '../context.js'
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {parseDueDate, parseSince} from '../time/date.js'
+import {aggregateCollections, type GroupBy} from './collections.js'
+import {collectionsCsv, receivablesCsv} from './csv.js'
+import {dayOf} from './days.js'
+import {fetchOpenInvoices, fetchPaymentsSince} from './fetch.js'
+import {reportProgress} from './progress.js'
+import {aggregateReceivables} from './receivables.js'
+import {renderCollections, renderReceivables} from './render.js'
+
+export interface OutputFlags {
+  csv: boolean
+  'page-size': number
+}
+
+export function checkPageSize(pageSize: number): number {
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+    throw new InputError(t('core.error.invalidFlag', {flag: '--page-size', reason: t('report.error.pageSize')}), {field: 'page-size'})
+  }
+  return pageSize
+}
+
+/** `--as-of`: a `YYYY-MM-DD` (or a time with offset, taken as its local day); today by default. */
+export function parseAsOf(input: string | undefined, now: Date = new Date()): string {
+  if (input === undefined) return dayOf(now.toISOString(), 'local')!
+  const parsed = parseDueDate(input, 'as-of')
+  return dayOf(parsed, 'local')!
+}
+
+/**
+ * `--until`: like --since (a duration back from now, a date, a time with offset), but a bare date
+ * means the end of that day, and the future is allowed (it only bounds the range). Exclusive.
+ */
+export function parseUntil(input: string | undefined, now: Date = new Date()): Date {
+  if (input === undefined) return now
+  const text = input.trim()
+  if (/^\d{4}-/.test(text)) {
+    // A date is never compared with now here: give parseSince a "now" no date can pass.
+    const at = parseSince(text, new Date(8.64e15), 'until')
+    return /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(at.getFullYear(), at.getMonth(), at.getDate() + 1) : at
+  }
+  return parseSince(text, now, 'until')
+}
+
+export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
+  const pageSize = checkPageSize(flags['page-size'])
+  const asOf = parseAsOf(flags['as-of'])
+  const client = await ctx.client()
+  const service = await ctx.service()
+  const progress = await reportProgress(ctx.io, t('report.progress.invoices', {count: 0}))
+  let invoices
+  try {
+    invoices = await fetchOpenInvoices(client, service, {pageSize, onPage: (count) => progress.update(t('report.progress.invoices', {count}))})
+  } finally {
+    progress.stop()
+  }
+  const report = aggregateReceivables(invoices, asOf)
+  if (ctx.io.json) return ctx.io.outJson(report)
+  if (flags.csv) return ctx.io.out(receivablesCsv(report))
+  ctx.io.out(await renderReceivables(ctx.io, report))
+}
+
+export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
+  const pageSize = checkPageSize(flags['page-size'])
+  const now = new Date()
+  const since = parseSince(flags.since, now)
+  const until = parseUntil(flags.until, now)
+  if (until.getTime() <= since.getTime()) {
+    throw new InputError(t('report.error.untilBeforeSince', {since: since.toISOString(), until: until.toISOString()}), {field: 'until'})
+  }
+  const client = await ctx.client()
+  const service = await ctx.service()
+  const progress = await reportProgress(ctx.io, t('report.progress.payments', {count: 0}))
+  let payments
+  try {
+    payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage: (count) => progress.update(t('report.progress.payments', {count}))})
+  } finally {
+    progress.stop()
+  }
+  const report = aggregateCollections(payments, {since, until, by: flags.by})
+  if (ctx.io.json) return ctx.io.outJson(report)
+  if (flags.csv) return ctx.io.out(collectionsCsv(report))
+  ctx.io.out(await renderCollections(ctx.io, report))
+}

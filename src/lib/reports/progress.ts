@@ -1,0 +1,36 @@
+/**
+ * Progress while a report reads its pages, on stderr: a spinner on a terminal; otherwise, only
+ * for a long run (a CI log, a pipe), a line now and then so the job visibly moves. Nothing with
+ * --json.
+ */
+import type {IO} from '../io/terminal.js'
+
+export interface ReportProgress {
+  update(text: string): void
+  stop(): void
+}
+
+export interface ProgressOptions {
+  /** Non-interactive: first line after this long, then at most this often. */
+  quietMs?: number
+  now?: () => number
+}
+
+export async function reportProgress(io: IO, first: string, options: ProgressOptions = {}): Promise<ReportProgress> {
+  if (io.json) return {update() {}, stop() {}}
+  if (io.interactive) {
+    const spinner = await io.spinner(first)
+    return {update: (text) => spinner.update(text), stop: () => spinner.stop()}
+  }
+  const quietMs = options.quietMs ?? 5000
+  const now = options.now ?? Date.now
+  let next = now() + quietMs
+  return {
+    update(text) {
+      if (now() < next) return
+      next = now() + quietMs
+      io.err(text)
+    },
+    stop() {},
+  }
+}

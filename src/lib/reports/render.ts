@@ -1,0 +1,161 @@
+/**
+ * The reports for people: a headline, a chart fitted to the terminal, tables, and the caveats.
+ * Every figure is printed as text, so nothing depends on colour.
+ */
+import {getLocale, t, type MessageKey} from '../i18n/index.js'
+import type {IO, Painter} from '../io/terminal.js'
+import {formatXaf} from '../payments/amount.js'
+import {formatDate} from '../time/date.js'
+import {renderBarChart, sparkline, width, type Tone} from './chart.js'
+import {REPORT_STATUSES, type CollectionsReport, type DayRow, type Figures, type OperatorRow} from './collections.js'
+import type {BucketId, ReceivablesReport} from './receivables.js'
+
+const BUCKET_TONE: Record<BucketId, Tone> = {
+  not_due: 'good',
+  days_1_30: 'warn',
+  days_31_60: 'warn',
+  days_61_90: 'bad',
+  days_over_90: 'bad',
+}
+
+const xaf = (n: number) => formatXaf(n, getLocale())
+const day = (d: string) => formatDate(d, getLocale())
+
+export function formatRate(rate: number | null): string {
+  return rate === null ? t('report.none') : t('report.rate', {rate: (rate * 100).toFixed(1)})
+}
+
+/** The ageing chart alone (pure, for the given width and painter). */
+export function receivablesChart(report: ReceivablesReport, options: {columns: number; paint: Painter}): string {
+  return renderBarChart(
+    report.buckets.map((b) => ({
+      label: t(`report.bucket.${b.bucket}` as MessageKey),
+      value: b.amount_due,
+      figure: t('report.chart.figure', {amount: xaf(b.amount_due), count: b.count}),
+      tone: BUCKET_TONE[b.bucket],
+    })),
+    options,
+  )
+}
+
+export async function renderReceivables(io: IO, report: ReceivablesReport): Promise<string> {
+  const paint = await io.paint()
+  const asOf = day(report.as_of)
+  if (report.totals.count === 0) return t('report.receivables.none', {asOf})
+  const head = paint.bold(
+    t('report.receivables.title', {asOf, count: report.totals.count, amount: xaf(report.totals.amount_due), partly: report.totals.partly_paid}),
+  )
+  const chart = receivablesChart(report, {columns: io.columns, paint})
+  const oldest = report.buckets.map((b) => b.oldest_due_date).filter((d): d is string => d !== null).sort()[0]
+  const maxDays = Math.max(0, ...report.customers.map((c) => c.max_days_past_due))
+  const table = await io.table(
+    [t('report.table.customer'), t('report.table.invoices'), t('report.table.amountDue'), t('report.table.oldestDue'), t('report.table.daysPastDue')],
+    [
+      ...report.customers.map((c) => [
+        c.customer_name === '' ? t('report.receivables.noName') : c.customer_name,
+        String(c.count),
+        xaf(c.amount_due),
+        day(c.oldest_due_date),
+        String(c.max_days_past_due),
+      ]),
+      [paint.bold(t('report.table.total')), String(report.totals.count), xaf(report.totals.amount_due), oldest ? day(oldest) : '', String(maxDays)],
+    ],
+  )
+  return [head, '', paint.bold(t('report.receivables.byAge')), chart, '', paint.bold(t('report.receivables.byCustomer')), table].join('\n')
+}
+
+function figureCells(f: Figures): string[] {
+  return [
+    String(f.count),
+    xaf(f.amount),
+    ...REPORT_STATUSES.map((s) => String(f.by_status[s].count)),
+    formatRate(f.success_rate),
+    xaf(f.by_status.SUCCESS.amount),
+  ]
+}
+
+/** The headline, the success rate and the sparkline of amounts collected per day. */
+export function collectionsSummary(report: CollectionsReport, options: {columns: number; paint: Painter}): string[] {
+  const {totals} = report
+  const first = day(report.dates[0]!)
+  const last = day(report.dates.at(-1)!)
+  const s = totals.by_status
+  const lines = [
+    options.paint.bold(
+      t('report.collections.title', {since: first, until: last, count: totals.count, amount: xaf(totals.amount), collected: xaf(s.SUCCESS.amount)}),
+    ),
+    totals.success_rate === null
+      ? t('report.collections.rateNone', {pending: s.PENDING.count, unspecified: s.UNSPECIFIED.count})
+      : t('report.collections.rate', {
+          rate: formatRate(totals.success_rate),
+          final: s.SUCCESS.count + s.FAILED.count,
+          success: s.SUCCESS.count,
+          failed: s.FAILED.count,
+          pending: s.PENDING.count,
+          unspecified: s.UNSPECIFIED.count,
+        }),
+  ]
+  const max = Math.max(0, ...report.daily_success_amount)
+  const template = t('report.collections.sparkline', {first, last, spark: '', max: xaf(max)})
+  const spark = sparkline(report.daily_success_amount, {maxWidth: Math.max(7, options.columns - width(template)), paint: options.paint})
+  lines.push(t('report.collections.sparkline', {first, last, spark, max: xaf(max)}))
+  return lines
+}
+
+export async function renderCollections(io: IO, report: CollectionsReport): Promise<string> {
+  const paint = await io.paint()
+  const first = day(report.dates[0]!)
+  const last = day(report.dates.at(-1)!)
+  const notes = [t('report.collections.fees'), ...(report.operator_inferred ? [t('report.collections.inferred')] : [])]
+  if (report.totals.count === 0) return [t('report.collections.none', {since: first, until: last}), ...notes].join('\n')
+
+  const heads = [
+    t('report.table.payments'),
+    t('report.table.amount'),
+    ...REPORT_STATUSES,
+    t('report.table.rate'),
+    t('report.table.collected'),
+  ]
+  let title: string
+  let table: string
+  if (report.by === 'day') {
+    title = t('report.collections.byDay')
+    table = await io.table(
+      [t('report.table.date'), ...heads],
+      [
+        ...(report.rows as DayRow[]).map((r) => [day(r.date), ...figureCells(r)]),
+        [paint.bold(t('report.table.total')), ...figureCells(report.totals)],
+      ],
+    )
+  } else {
+    title = t('report.collections.byOperator')
+    const sparkWidth = Math.max(7, io.columns - 100)
+    table = await io.table(
+      [t('report.table.operator'), ...heads, t('report.table.perDay')],
+      [
+        ...(report.rows as OperatorRow[]).map((r) => [r.operator, ...figureCells(r), sparkline(r.daily_success_amount, {maxWidth: sparkWidth, paint})]),
+        [paint.bold(t('report.table.total')), ...figureCells(report.totals), sparkline(report.daily_success_amount, {maxWidth: sparkWidth, paint})],
+      ],
+    )
+  }
+
+  const failures =
+    report.failure_codes.length === 0
+      ? t('report.collections.noFailures')
+      : await io.table(
+          [t('report.table.code'), t('report.table.count'), t('report.table.amount')],
+          report.failure_codes.map((f) => [f.code, String(f.count), xaf(f.amount)]),
+        )
+
+  return [
+    ...collectionsSummary(report, {columns: io.columns, paint}),
+    '',
+    paint.bold(title),
+    table,
+    '',
+    paint.bold(t('report.collections.failureCodes')),
+    failures,
+    '',
+    ...notes.map((n) => paint.dim(n)),
+  ].join('\n')
+}
