@@ -56,10 +56,10 @@ describe('svc invoice import', () => {
     const sb = await sandbox()
     try {
       const file = join(work, 'crash.csv')
-      writeFileSync(file, importCsv(150, 'Crash'))
+      writeFileSync(file, importCsv(300, 'Crash'))
       const resultsFile = `${file}.results.csv`
       const svc = cli(sb, temp.dir)
-      const first = await svc(['invoice', 'import', file, '--concurrency', '2'], {
+      const first = await svc(['invoice', 'import', file, '--concurrency', '1'], {
         timeoutMs: 60_000,
         onSpawn: (child) => {
           const timer = setInterval(() => {
@@ -75,15 +75,15 @@ describe('svc invoice import', () => {
       expect(first.signal).toBe('SIGKILL')
       const before = await allInvoices(sb)
       expect(before.length).toBeGreaterThanOrEqual(39)
-      expect(before.length).toBeLessThan(150)
+      expect(before.length).toBeLessThan(300)
 
       const second = await svc(['invoice', 'import', file, '--json'], {timeoutMs: 60_000})
       expect(second.exitCode, second.stdout).toBe(0)
       const report = JSON.parse(second.stdout)
-      expect(report.summary).toMatchObject({rows: 150, created: 150 - before.length, existing: before.length, failed: 0})
+      expect(report.summary).toMatchObject({rows: 300, created: 300 - before.length, existing: before.length, failed: 0})
       const after = await allInvoices(sb)
-      expect(after).toHaveLength(150)
-      expect(new Set(after.map((i) => i.external_reference)).size).toBe(150)
+      expect(after).toHaveLength(300)
+      expect(new Set(after.map((i) => i.external_reference)).size).toBe(300)
       // The rows created by the killed run keep their ids.
       const byRef = new Map(before.map((i) => [i.external_reference, i.id]))
       for (const row of report.results) {

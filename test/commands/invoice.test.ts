@@ -28,7 +28,8 @@ afterEach(() => {
 
 const BASE = ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2026-12-31']
 
-describe('svc invoice, against the local sandbox', () => {
+// Many CLI runs per test: generous time on a loaded two-core machine.
+describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   it('create: total on stderr before sending, the invoice on stdout; --json is the service object', async () => {
     const svc = cli(sb, temp.dir)
     const r = await svc([...BASE, '--item', 'Bread:500:3', '--item', 'Cable 2:1 HDMI:1 500:2', '--discount', '10', '--email', 'awa@example.com', '--phone', '+237 6 70 00 00 01', '--notes', 'Merci', '--external-reference', 'AWA-1'])
