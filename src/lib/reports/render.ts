@@ -95,10 +95,13 @@ export function collectionsSummary(report: CollectionsReport, options: {columns:
           unspecified: s.UNSPECIFIED.count,
         }),
   ]
-  const max = Math.max(0, ...report.daily_success_amount)
-  const template = t('report.collections.sparkline', {first, last, spark: '', max: xaf(max)})
-  const spark = sparkline(report.daily_success_amount, {maxWidth: Math.max(7, options.columns - width(template)), paint: options.paint})
-  lines.push(t('report.collections.sparkline', {first, last, spark, max: xaf(max)}))
+  // The sparkline between its first and last day, fitted to the width: the latest days when the
+  // range is longer than the terminal is wide.
+  const fit = Math.max(7, options.columns - 2 * width(last) - 2)
+  const from = Math.max(0, report.dates.length - fit)
+  const values = report.daily_success_amount.slice(from)
+  lines.push(t('report.collections.sparkline', {max: xaf(Math.max(0, ...values))}))
+  lines.push(`${day(report.dates[from]!)} ${sparkline(values, {paint: options.paint})} ${last}`)
   return lines
 }
 

@@ -35,7 +35,7 @@ export const report = {
   'report.collections.rateNone': 'Success rate: none of these payments has a final status yet ({pending} PENDING, {unspecified} UNSPECIFIED).',
   'report.collections.byDay': 'By day',
   'report.collections.byOperator': 'By operator (inferred)',
-  'report.collections.sparkline': 'Collected per day, {first} to {last}: {spark} (highest {max})',
+  'report.collections.sparkline': 'Collected per day (SUCCESS; highest {max}):',
   'report.collections.failureCodes': 'Failure codes, most frequent first',
   'report.collections.noFailures': 'No failed payments.',
   'report.collections.fees': 'Amounts are gross, as the API returns them: fees are not an API field, so none are deducted.',
