@@ -5,15 +5,9 @@ import {SvcCommand} from '../../lib/command.js'
 export default class ReportCollections extends SvcCommand<typeof ReportCollections> {
   static override summary = 'Payments over a period: counts, amounts, success rate, failure codes.'
   static override description = [
-    'Reads the payments created from --since (default 7 days ago) until --until (default now; a date includes that',
-    'whole day) and counts them by status (SUCCESS, FAILED, PENDING, UNSPECIFIED), by day or by operator, with the',
-    'success rate (SUCCESS among the payments with a final status), the failure codes ranked, and a sparkline of the',
-    'amount collected per day.',
-    '',
-    'Amounts are gross, as the API returns them: fees are not an API field, so none are deducted.',
-    'The Payment object has no operator field: --by operator infers it from the phone number (the test numbers, then',
-    'the prefix); a number that says nothing is "other".',
-  ].join('\n')
+    'Reads the payments created from --since (default 7 days ago) until --until (default now; a date includes that whole day) and counts them by status (SUCCESS, FAILED, PENDING, UNSPECIFIED), by day or by operator, with the success rate (SUCCESS among the payments with a final status), the failure codes ranked, and a sparkline of the amount collected per day.',
+    'Amounts are gross, as the API returns them: fees are not an API field, so none are deducted. The Payment object has no operator field: --by operator infers it from the phone number (the test numbers, then the prefix); a number that says nothing is "other".',
+  ].join('\n\n')
   static override examples = [
     '<%= config.bin %> report collections',
     '<%= config.bin %> report collections --since 30d --by operator',

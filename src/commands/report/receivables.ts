@@ -5,13 +5,9 @@ import {SvcCommand} from '../../lib/command.js'
 export default class ReportReceivables extends SvcCommand<typeof ReportReceivables> {
   static override summary = 'Open invoices by age and by customer: what is still due.'
   static override description = [
-    'Reads every UNPAID and PAST_DUE invoice (partly paid ones included) and ages what is still due by its due date',
-    'against --as-of (default today): not yet due (due today or later), 1–30, 31–60, 61–90 and over 90 days past due.',
-    'The invoices are the ones open now; --as-of only changes how they are aged.',
-    '',
-    'Prints a bar chart and a table by customer; --json prints the figures (integers in XAF), --csv one row per',
-    'customer and a totals row (row_type "total").',
-  ].join('\n')
+    'Reads every UNPAID and PAST_DUE invoice (partly paid ones included) and ages what is still due by its due date against --as-of (default today): not yet due (due today or later), 1–30, 31–60, 61–90 and over 90 days past due. The invoices are the ones open now; --as-of only changes how they are aged.',
+    'Prints a bar chart and a table by customer; --json prints the figures (integers in XAF), --csv one row per customer and a totals row (row_type "total").',
+  ].join('\n\n')
   static override examples = [
     '<%= config.bin %> report receivables',
     '<%= config.bin %> report receivables --as-of 2026-12-31',
