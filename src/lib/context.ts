@@ -119,6 +119,7 @@ export function createContext(options: ContextOptions): Context {
           trace: flags.verbose ? (line: string) => io.err(line) : undefined,
           ratePerMinute: rateFromEnv(env),
           timeoutMs: timeoutFromEnv(env),
+          retry: retriesFromEnv(env),
         })
       })()
       return client
@@ -154,6 +155,20 @@ function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.SVC_TIMEOUT
   if (raw === undefined || raw === '') return undefined
   return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
+}
+
+/**
+ * `SVC_MAX_RETRIES` (0–4): fewer retries than the policy's 4 (never more), e.g. for tests and
+ * scripts that prefer to fail fast. Which requests may retry at all stays retry.ts's decision.
+ */
+function retriesFromEnv(env: NodeJS.ProcessEnv): {maxRetries: number} | undefined {
+  const raw = env.SVC_MAX_RETRIES
+  if (raw === undefined || raw === '') return undefined
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw.trim()) || value > 4) {
+    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_MAX_RETRIES', reason: raw}), {field: 'SVC_MAX_RETRIES'})
+  }
+  return {maxRetries: value}
 }
 
 /** `SVC_RATE_LIMIT` (requests per minute, 0 = no pacing); the service's 100/min otherwise. */
