@@ -117,9 +117,7 @@ export function createContext(options: ContextOptions): Context {
           apiKey,
           userAgent: userAgent(options.version),
           trace: flags.verbose ? (line: string) => io.err(line) : undefined,
-          ratePerMinute: rateFromEnv(env),
-          timeoutMs: timeoutFromEnv(env),
-          retry: retriesFromEnv(env),
+          ...clientSettingsFromEnv(env),
         })
       })()
       return client
@@ -148,6 +146,18 @@ export function createContext(options: ContextOptions): Context {
     },
   }
   return context
+}
+
+/**
+ * The client settings the environment gives (SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES): every
+ * client the CLI makes for the service uses them, including the one `svc login` checks a key with.
+ */
+export function clientSettingsFromEnv(env: NodeJS.ProcessEnv): {
+  ratePerMinute?: number
+  timeoutMs?: number
+  retry?: {maxRetries: number}
+} {
+  return {ratePerMinute: rateFromEnv(env), timeoutMs: timeoutFromEnv(env), retry: retriesFromEnv(env)}
 }
 
 /** `SVC_TIMEOUT` (a duration: 10s, 2m): the deadline of each request; 30 s otherwise. */

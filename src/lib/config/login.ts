@@ -34,11 +34,14 @@ export async function obtainKey(ctx: Context, options: {fromStdin: boolean}): Pr
  */
 export async function checkKey(ctx: Context, baseUrl: string, apiKey: string): Promise<{warning?: string}> {
   const {createClient, userAgent} = await import('../api/index.js')
+  const {clientSettingsFromEnv} = await import('../context.js')
   const client = createClient({
     baseUrl,
     apiKey,
     userAgent: userAgent(ctx.version),
     trace: ctx.flags.verbose ? (line: string) => ctx.io.err(line) : undefined,
+    // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply here too (a slow service must not hold login 30 s).
+    ...clientSettingsFromEnv(ctx.env),
   })
   try {
     await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}})
