@@ -1,0 +1,32 @@
+// Messages en français de la section api (client HTTP, erreurs, relances, cadence, découverte).
+import type {api as en} from '../en/api.js'
+
+export const api: {[K in keyof typeof en]: string} = {
+  'api.error.nonJson': 'Le service a répondu {status} {reason} avec un corps qui n’est pas une erreur JSON ({contentType}) : « {excerpt} »',
+  'api.error.nonJsonEmpty': 'Le service a répondu {status} {reason} avec un corps vide.',
+  'api.error.badJson':
+    'Le service a répondu {status} {reason} à {method} {url}, mais son corps n’est pas du JSON valide ({contentType}) : « {excerpt} ». Le résultat est peut-être inconnu.',
+  'api.error.timeout':
+    '{method} {url} n’a pas reçu de réponse complète en {seconds} s. Le résultat est inconnu : la requête a peut-être quand même été traitée.',
+  'api.error.network':
+    'Échec de {method} {url} : {reason}. Le résultat est inconnu : la requête a peut-être quand même été traitée.',
+  'api.error.refused': 'connexion impossible ({code})',
+  'api.error.reset': 'la connexion a été fermée avant la fin de la réponse ({code})',
+  'api.error.aborted': '{method} {url} a été interrompu. Le résultat est peut-être inconnu.',
+  'api.error.tooManyRedirects': '{method} {url} a été redirigé plus de {max} fois.',
+  'api.error.badUrl': 'Adresse de requête invalide « {url} ».',
+  'api.error.unrecognisedList': 'Le service a renvoyé une liste de forme inconnue (clés : {keys}).',
+  'api.hint.auth': 'Vérifiez la clé d’API (X-API-Key) et qu’elle appartient bien à l’environnement des données demandées.',
+  'api.hint.rateLimited': 'Limite de requêtes du service atteinte : attendez {seconds} s puis réessayez.',
+  'api.hint.rateLimitedNoDelay': 'Limite de requêtes du service atteinte : attendez un peu puis réessayez.',
+  'api.hint.unknownOutcome': 'Vérifiez si l’opération a eu lieu avant de la relancer.',
+  'api.hint.requestId': 'Identifiant de requête : {requestId}',
+  'api.trace.request': '> {method} {url}{attempt}',
+  'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} octets)',
+  'api.trace.failed': '< échec après {ms} ms : {reason}',
+  'api.trace.retry': '* nouvel essai {n}/{max} dans {delay} ms après {reason}',
+  'api.trace.noRetry': '* pas de nouvel essai : {reason}',
+  'api.trace.pacing': '* cadence : attente de {delay} ms pour rester sous la limite de requêtes',
+  'api.trace.redirect': '* redirection suivie vers {url}',
+  'api.trace.discovery': '* opérations lues depuis {source}{detail}',
+}

@@ -1,0 +1,83 @@
+// Messages en français de la section domain : montants, numéros, opérateurs, durées, dates,
+// lignes et brouillons de facture. Chaque refus nomme son option et dit ce qui est accepté.
+import type {domain as en} from '../en/domain.js'
+
+export const domain: {[K in keyof typeof en]: string} = {
+  // L’unité imprimée après les montants : `12 500 FCFA`.
+  'domain.xaf.unit': 'FCFA',
+
+  'domain.amount.missing': 'Il manque --{field} : donnez un nombre entier de francs CFA, au moins {min}, par exemple 5000.',
+  'domain.amount.invalid':
+    '--{field} « {input} » invalide : donnez un nombre entier de francs CFA en chiffres, éventuellement groupés par trois avec des espaces ou des virgules, par exemple 5000, « 5 000 » ou 5,000.',
+  'domain.amount.notWhole':
+    '--{field} « {input} » invalide : le franc CFA n’a ni décimales ni exposant ; écrivez des francs entiers en chiffres, par exemple 5000, « 5 000 » ou 5,000.',
+  'domain.amount.grouping':
+    '--{field} « {input} » invalide : les séparateurs de milliers doivent découper les chiffres en groupes de trois, par exemple 5,000, « 5 000 » ou 1,234,567 (le franc CFA n’a pas de décimales).',
+  'domain.amount.belowMin': '--{field} « {input} » invalide : il faut un nombre entier de francs CFA d’au moins {min}.',
+  'domain.amount.tooLarge': '--{field} « {input} » invalide : montant trop élevé ({max} au plus).',
+
+  'domain.phone.missing':
+    'Il manque --{field} : donnez un numéro camerounais, par exemple 670000001, 237670000001 ou +237 6 70 00 00 01.',
+  'domain.phone.invalid':
+    '--{field} « {input} » invalide : donnez un numéro camerounais de 9 chiffres commençant par 6 ou 2, sous la forme 670000001, 237670000001, +237 6 70 00 00 01 ou 00237670000001 (espaces, points, tirets et parenthèses acceptés).',
+  'domain.phone.foreign':
+    '--{field} « {input} » invalide : ce n’est pas un numéro camerounais (+237) ; seuls les comptes Mobile Money MTN et ORANGE du Cameroun peuvent payer. Formes acceptées : 670000001, 237670000001, +237 6 70 00 00 01 ou 00237670000001.',
+
+  'domain.operator.invalid': '--{field} « {input} » invalide : utilisez MTN ou ORANGE.',
+  'domain.operator.unsupportedNetwork':
+    '--{field} {phone} invalide : c’est un numéro {network} (préfixe {prefix}) ; seuls les paiements Mobile Money MTN et ORANGE peuvent être encaissés.',
+  'domain.operator.unknownPrefix':
+    'Impossible de déterminer l’opérateur de --{field} {phone} : le préfixe {prefix} n’est pas un préfixe MTN ou ORANGE connu. Passez --operator MTN ou --operator ORANGE.',
+  'domain.operator.warn.contradictsPrefix':
+    '{phone} a un préfixe {expected} ({prefix}) mais --operator vaut {given} : envoi en tant que {given}, car un numéro peut changer d’opérateur.',
+  'domain.operator.warn.testNumberOther':
+    '{phone} est un numéro de test {expected} de la sandbox ; avec --operator {given}, c’est un numéro ordinaire, dont le résultat dans la sandbox est aléatoire (SUCCESS ou FAILED).',
+  'domain.operator.warn.unknownPrefix':
+    'Le préfixe {prefix} de {phone} n’est pas un préfixe MTN ou ORANGE connu : envoi en tant que {given}, comme demandé.',
+
+  'domain.duration.missing': 'Il manque --{field} : donnez une durée comme 250ms, 2s, 5m, 1h ou 7d.',
+  'domain.duration.invalid':
+    '--{field} « {input} » invalide : donnez une durée comme 0, 250ms, 2s, 1.5s, 5m, 1h, 7d ou 1h30m (unités ms, s, m, h, d).',
+  'domain.duration.noUnit': '--{field} « {input} » invalide : ajoutez une unité, par exemple {input}s ou {input}ms (seul 0 peut s’écrire sans unité).',
+  'domain.duration.negative': '--{field} « {input} » invalide : une durée ne peut pas être négative.',
+  'domain.duration.unknownUnit':
+    '--{field} « {input} » invalide : unité inconnue « {unit} » ; utilisez ms, s, m, h ou d (par exemple 250ms, 2s, 5m, 1h, 7d).',
+  'domain.duration.order': '--{field} « {input} » invalide : donnez chaque unité une seule fois, de la plus grande à la plus petite, par exemple 1h30m.',
+  'domain.duration.subMillisecond': '--{field} « {input} » invalide : le plus petit pas est la milliseconde.',
+  'domain.duration.tooSmall': '--{field} « {input} » invalide : il faut au moins {min}.',
+  'domain.duration.tooLarge': '--{field} « {input} » invalide : il faut au plus {max}.',
+
+  'domain.date.missing': 'Il manque --{field} : donnez une date au format AAAA-MM-JJ, par exemple 2026-12-31.',
+  'domain.date.invalid':
+    '--{field} « {input} » invalide : donnez une date au format AAAA-MM-JJ (par exemple 2026-12-31) ou une heure ISO 8601 avec son décalage (par exemple 2026-12-31T17:00:00Z).',
+  'domain.date.noSuchDay': '--{field} « {input} » invalide : {yearMonth} compte {days} jours.',
+  'domain.date.badMonth': '--{field} « {input} » invalide : le mois doit aller de 01 à 12.',
+  'domain.date.badTime': '--{field} « {input} » invalide : ce n’est pas une heure valide (00:00:00 à 23:59:59, décalage jusqu’à ±23:59).',
+  'domain.date.noOffset':
+    '--{field} « {input} » invalide : une heure doit indiquer son décalage, par exemple Z (UTC) ou +01:00 ; sinon donnez seulement la date (AAAA-MM-JJ).',
+  'domain.date.outOfRange': '--{field} « {input} » invalide : l’année doit être comprise entre 1000 et 9999.',
+  'domain.since.invalid':
+    '--{field} « {input} » invalide : indiquez une durée depuis maintenant (par exemple 7d, 24h, 30m) ou une date (2026-01-31, ou une heure ISO 8601 avec son décalage).',
+  'domain.since.future': '--{field} « {input} » invalide : c’est dans le futur.',
+
+  'domain.item.invalid':
+    '--{field} « {input} » invalide : écrivez NOM:PRIX:QTÉ, par exemple « Pain:500:3 » (NOM:PRIX signifie une quantité de 1 ; un nom contenant « : » exige les trois).',
+  'domain.item.emptyName': '--{field} « {input} » invalide : le nom est vide ; écrivez NOM:PRIX:QTÉ, par exemple « Pain:500:3 ».',
+  'domain.item.price':
+    '--{field} « {input} » invalide : le prix « {price} » doit être un nombre entier de francs CFA, 0 ou plus (par exemple 500, « 1 500 » ou 1,500).',
+  'domain.item.quantity': '--{field} « {input} » invalide : la quantité « {quantity} » doit être un nombre entier, 1 ou plus.',
+
+  'domain.draft.noItems': 'Il manque --{field} : une facture doit avoir au moins une ligne, par exemple --item "Pain:500:3".',
+  'domain.draft.itemName': '--{field} numéro {index} invalide : le nom est vide.',
+  'domain.draft.itemPrice':
+    '--{field} numéro {index} (« {name} ») invalide : le prix doit être un nombre entier de francs CFA, 0 ou plus ; reçu {value}.',
+  'domain.draft.itemQuantity':
+    '--{field} numéro {index} (« {name} ») invalide : la quantité doit être un nombre entier, 1 ou plus ; reçu {value}.',
+  'domain.draft.discount':
+    '--{field} {value} invalide : donnez un pourcentage de 0 à 100 (10 signifie une remise de 10 %, pas de 10 FCFA).',
+  'domain.draft.customerName': 'Il manque --{field} : le nom du client figure sur la facture.',
+  'domain.draft.email': '--{field} « {value} » invalide : donnez une adresse e-mail comme awa@example.com.',
+  'domain.draft.totalTooLow':
+    'Le {field} de la facture après remise est de {total} : le service refuse les factures de moins de {min}.',
+  'domain.draft.totalTooLarge': 'Le {field} de la facture ({subtotal} avant remise) est trop élevé ({max} au plus).',
+}

@@ -1,0 +1,22 @@
+// Le catalogue français, assemblé section par section comme l’anglais (en/index.ts). Chaque
+// section est typée sur sa section anglaise (ni clé manquante, ni clé en trop), et l’ensemble sur
+// `Catalogue` : une traduction manquante fait échouer la vérification de types.
+// Chargé paresseusement (SvcCommand.init) : une exécution en anglais ne le lit jamais.
+import type {Catalogue} from '../index.js'
+import {api} from './api.js'
+import {core} from './core.js'
+import {domain} from './domain.js'
+import {files} from './files.js'
+import {invoice} from './invoice.js'
+import {local} from './local.js'
+import {pay} from './pay.js'
+import {raw} from './raw.js'
+import {report} from './report.js'
+import {sandbox} from './sandbox.js'
+import {sandboxInvoices} from './sandbox-invoices.js'
+import {walk} from './walk.js'
+import {webhooks} from './webhooks.js'
+
+export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report}
+
+export const fr: Catalogue = {...core, ...api, ...domain, ...pay, ...invoice, ...files, ...webhooks, ...sandbox, ...sandboxInvoices, ...local, ...raw, ...walk, ...report}

@@ -1,0 +1,36 @@
+// Messages en français des commandes de paiement.
+import type {pay as en} from '../en/pay.js'
+
+export const pay: {[K in keyof typeof en]: string} = {
+  'pay.table.id': 'ID',
+  'pay.table.status': 'STATUT',
+  'pay.table.amount': 'MONTANT',
+  'pay.table.phone': 'TÉLÉPHONE',
+  'pay.table.failure': 'CODE D’ÉCHEC',
+  'pay.table.created': 'CRÉÉ LE',
+  'pay.table.environment': 'ENVIRONNEMENT',
+  'pay.table.transaction': 'TRANSACTION',
+  'pay.prompt.amount': 'Montant en FCFA (francs entiers)',
+  'pay.prompt.phone': 'Numéro Mobile Money du client',
+  'pay.what.amount': 'le montant',
+  'pay.what.phone': 'le numéro de téléphone',
+  'pay.live.action': 'encaisser {amount} auprès du {phone}',
+  'pay.create.sending': 'Envoi au {phone} ({operator}) d’une demande de paiement de {amount}…',
+  'pay.create.created': 'Paiement {id} créé : PENDING jusqu’à ce que le client l’approuve sur son téléphone.',
+  'pay.create.unknown':
+    'La demande de paiement a été envoyée mais son résultat est inconnu ({reason}), et aucun paiement correspondant n’a été trouvé dans la liste.',
+  'pay.create.unknownHint':
+    'Ne relancez pas simplement la commande (le client recevrait une nouvelle demande). Vérifiez dans une minute avec `svc pay list` s’il existe un paiement de {amount} FCFA du {phone}.',
+  'pay.create.recovered':
+    'La réponse à la demande de paiement s’est perdue ; le paiement {id} a été retrouvé dans la liste (même montant, même numéro, créé à l’instant). Il n’a pas été créé une seconde fois.',
+  'pay.create.next': 'Suivez-le avec : svc pay watch {id}',
+  'pay.watch.waiting': 'Paiement {id} : {status}…',
+  'pay.watch.success': 'Paiement {id} réussi : {amount} encaissés.',
+  'pay.watch.timeout': 'Le paiement {id} est toujours {status} à la fin du délai de suivi.',
+  'pay.watch.timeoutHint': 'Relancez `svc pay watch {id}` plus tard, ou attendez son événement webhook.',
+  'pay.failed': 'Le paiement {id} a échoué : {code}.',
+  'pay.list.none': 'Aucun paiement.',
+  'pay.list.limitRange': 'un nombre entier de 1 à 100',
+  'pay.list.more': 'Il y a d’autres paiements : utilisez --offset ou --all.',
+  'pay.list.progress': '{count} paiements récupérés…',
+}

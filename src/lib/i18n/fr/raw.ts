@@ -1,0 +1,15 @@
+// Messages en français de `svc api` et `svc openapi`.
+import type {raw as en} from '../en/raw.js'
+
+export const raw: {[K in keyof typeof en]: string} = {
+  'raw.method': 'Méthode inconnue « {method} » : utilisez l’une de {accepted}.',
+  'raw.absolute': 'Donnez un chemin comme /v1/payments, pas une URL complète : l’URL de base vient du profil ou de --base-url.',
+  'raw.field': '--field « {field} » invalide : écrivez clé=valeur.',
+  'raw.file': 'Impossible de lire {path} : {reason}',
+  'raw.json': 'Le corps de la requête n’est pas du JSON valide : {reason}',
+  'raw.dataAndField': 'Utilisez --data ou --field, pas les deux.',
+  'raw.ops.method': 'MÉTHODE',
+  'raw.ops.path': 'CHEMIN',
+  'raw.ops.operation': 'OPÉRATION',
+  'raw.ops.summary': 'RÉSUMÉ',
+}
