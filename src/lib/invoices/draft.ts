@@ -6,7 +6,7 @@
  * types are checked too.
  */
 import {InputError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {getLocale, t} from '../i18n/index.js'
 import {formatNumber, formatXaf, quoteInput} from '../payments/amount.js'
 import {parseDueDate} from '../time/date.js'
 import type {LineItem} from './items.js'
@@ -93,7 +93,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   }
   if (totals.total_amount < MIN_INVOICE_TOTAL) {
     throw new InputError(
-      t('domain.draft.totalTooLow', {field: 'total', total: formatXaf(totals.total_amount), min: formatXaf(MIN_INVOICE_TOTAL)}),
+      t('domain.draft.totalTooLow', {field: 'total', total: formatXaf(totals.total_amount, getLocale()), min: formatXaf(MIN_INVOICE_TOTAL, getLocale())}),
       {field: 'total'},
     )
   }

@@ -2,7 +2,7 @@
 import {getLocale, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatXaf} from '../payments/amount.js'
-import {formatDate} from '../time/date.js'
+import {formatDate, formatDateTime} from '../time/date.js'
 import type {Totals} from './totals.js'
 import type {Invoice, SendResult} from './types.js'
 
@@ -55,10 +55,10 @@ export async function renderInvoice(io: IO, invoice: Invoice): Promise<string> {
   if (invoice.checkout_url) rows.push([t('invoice.field.checkout'), invoice.checkout_url])
   if (invoice.pdf_url) rows.push([t('invoice.field.pdf'), invoice.pdf_url])
   if (invoice.environment) rows.push([t('invoice.field.environment'), invoice.environment])
-  if (invoice.created_at) rows.push([t('invoice.field.created'), invoice.created_at])
-  if (invoice.published_at) rows.push([t('invoice.field.published'), invoice.published_at])
-  if (invoice.paid_at) rows.push([t('invoice.field.paidAt'), invoice.paid_at])
-  if (invoice.cancelled_at) rows.push([t('invoice.field.cancelled'), invoice.cancelled_at])
+  if (invoice.created_at) rows.push([t('invoice.field.created'), formatDateTime(invoice.created_at, getLocale())])
+  if (invoice.published_at) rows.push([t('invoice.field.published'), formatDateTime(invoice.published_at, getLocale())])
+  if (invoice.paid_at) rows.push([t('invoice.field.paidAt'), formatDateTime(invoice.paid_at, getLocale())])
+  if (invoice.cancelled_at) rows.push([t('invoice.field.cancelled'), formatDateTime(invoice.cancelled_at, getLocale())])
   const width = Math.max(...rows.map(([label]) => label.length))
   return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')
 }
@@ -75,5 +75,5 @@ export function renderTotals(totals: Totals, discountPercent: number | undefined
 }
 
 export function renderSend(result: SendResult): string {
-  return t('invoice.send.done', {id: result.invoice_id, channel: result.channel, recipient: result.recipient, at: result.sent_at})
+  return t('invoice.send.done', {id: result.invoice_id, channel: result.channel, recipient: result.recipient, at: formatDateTime(result.sent_at, getLocale())})
 }

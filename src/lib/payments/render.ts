@@ -1,6 +1,7 @@
 /** How payments look in a terminal: tables, statuses coloured, amounts as `12 500 XAF`. */
 import {getLocale, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
+import {formatDateTime} from '../time/date.js'
 import {formatXaf} from './amount.js'
 import type {Payment} from './types.js'
 
@@ -21,7 +22,7 @@ export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<s
       formatXaf(p.amount, getLocale()),
       p.phone_number,
       p.failure_code ?? '',
-      p.created_at,
+      formatDateTime(p.created_at, getLocale()),
     ]),
   )
 }
@@ -34,7 +35,7 @@ export async function renderPayment(io: IO, payment: Payment): Promise<string> {
     [t('pay.table.amount'), formatXaf(payment.amount, getLocale())],
     [t('pay.table.phone'), payment.phone_number],
     [t('pay.table.environment'), payment.environment ?? ''],
-    [t('pay.table.created'), payment.created_at],
+    [t('pay.table.created'), formatDateTime(payment.created_at, getLocale())],
   ]
   if (payment.internal_transaction_id) rows.push([t('pay.table.transaction'), payment.internal_transaction_id])
   if (payment.failure_code) rows.push([t('pay.table.failure'), paint.red(payment.failure_code)])

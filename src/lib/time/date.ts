@@ -106,6 +106,20 @@ export function formatDate(iso: string, locale: Locale = 'en', options: FormatDa
   return locale === 'fr' ? `${d}/${m}/${y}` : `${y}-${m}-${d}`
 }
 
+/**
+ * A time as a person reads it in a table: `2026-12-31 14:05 UTC` (en) or `31/12/2026 14:05 UTC`
+ * (fr), in UTC (the same on every machine). A date-only or unparseable value goes through
+ * `formatDate` (which returns what it cannot read unchanged).
+ */
+export function formatDateTime(iso: string, locale: Locale = 'en'): string {
+  if (typeof iso !== 'string' || !DATE_TIME.test(iso.trim())) return formatDate(iso, locale)
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const hh = String(date.getUTCHours()).padStart(2, '0')
+  const mm = String(date.getUTCMinutes()).padStart(2, '0')
+  return `${formatDate(iso, locale)} ${hh}:${mm} UTC`
+}
+
 type ParsedDate = (Parts & {dateOnly: true; text: string}) | (Parts & {dateOnly: false; date: Date})
 
 function parseDateInput(input: string, field: string): ParsedDate {
