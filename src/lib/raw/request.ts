@@ -23,7 +23,15 @@ export function parseMethod(input: string): Method {
 /** `/v1/payments`, `v1/payments?limit=5` → the path and query; absolute URLs are refused. */
 export function parsePath(input: string): {path: string; query: Record<string, string>} {
   if (/^[a-z]+:\/\//i.test(input)) throw new InputError(t('raw.absolute'), {field: 'path'})
-  const url = new URL(input.startsWith('/') ? input : `/${input}`, 'http://svc.invalid')
+  // Leading slashes (or backslashes, which URL reads as slashes) collapse to one: `//host/x` must not
+  // become a host (its first segment silently dropped) nor `//` an unexpected "Invalid URL".
+  const relative = `/${input.replace(/^[/\\]+/, '')}`
+  let url: URL
+  try {
+    url = new URL(relative, 'http://svc.invalid')
+  } catch {
+    throw new InputError(t('raw.absolute'), {field: 'path'})
+  }
   return {path: url.pathname, query: Object.fromEntries(url.searchParams)}
 }
 
