@@ -19,8 +19,16 @@ export interface CreateResult {
   recovered: boolean
 }
 
+/**
+ * The answer was lost: a network failure or timeout, a 5xx, or a 2xx whose body could not be read
+ * (truncated, an HTML page): the payment may exist, so it is looked for before saying so.
+ */
 function outcomeUnknown(error: unknown): boolean {
-  return error instanceof NetworkError || (error instanceof ApiError && (error.status ?? 0) >= 500)
+  return (
+    error instanceof NetworkError ||
+    (error instanceof ApiError && (error.status ?? 0) >= 500) ||
+    (error instanceof SvcError && error.code === 'invalid_response')
+  )
 }
 
 export async function createPayment(
