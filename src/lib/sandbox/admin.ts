@@ -6,6 +6,7 @@
 import {t} from '../i18n/index.js'
 import {maskSecret} from '../secrets.js'
 import {keyView, type Allowlist, type KeyRing} from './auth.js'
+import {businessLanguage, LANGUAGES, setBusinessLanguage} from './business.js'
 import type {Scheduler} from './clock.js'
 import type {ResolvedOptions} from './context.js'
 import {ApiError, notFound, validationError} from './errors.js'
@@ -14,6 +15,7 @@ import type {Ledger} from './fees.js'
 import type {Payments} from './payments.js'
 import type {Router} from './router.js'
 import type {Schema} from './schema.js'
+import type {Store} from './store.js'
 import {SCOPES, type Environment} from './types.js'
 
 const ENV_VALUES = ['SANDBOX', 'LIVE', 'sandbox', 'live'] as const
@@ -52,11 +54,13 @@ export interface AdminDependencies {
   payments: Payments
   scheduler: Scheduler
   options: ResolvedOptions
+  /** The business's settings (its customers' language) live with its data. */
+  store: Store
   urls: () => {url: string; payUrl: string; adminUrl: string}
 }
 
 export function registerAdminRoutes(deps: AdminDependencies): void {
-  const {router, keys, allowlist, events, ledger, payments, scheduler, options} = deps
+  const {router, keys, allowlist, events, ledger, payments, scheduler, options, store} = deps
   const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
 
   router.add({
@@ -67,6 +71,7 @@ export function registerAdminRoutes(deps: AdminDependencies): void {
       status: 200,
       body: {
         business_name: options.businessName,
+        language: businessLanguage(store),
         ...deps.urls(),
         settle_after_ms: options.settleAfterMs,
         rate_limit: options.rateLimit,
@@ -75,6 +80,21 @@ export function registerAdminRoutes(deps: AdminDependencies): void {
         clock: scheduler.state(),
       },
     }),
+  })
+
+  // The business: the language its customers read (invoice PDFs, email and WhatsApp texts; the
+  // fallback of checkout pages when the browser asks for neither language) ---------------------
+  const businessView = () => ({name: options.businessName, language: businessLanguage(store)})
+  router.add({...admin, method: 'GET', path: '/_admin/business', handler: () => ({status: 200, body: businessView()})})
+  router.add({
+    ...admin,
+    method: 'PUT',
+    path: '/_admin/business',
+    body: {type: 'object', required: ['language'], additionalProperties: false, properties: {language: {type: 'string', enum: [...LANGUAGES]}}},
+    handler: (req) => {
+      setBusinessLanguage(store, req.body.language)
+      return {status: 200, body: businessView()}
+    },
   })
 
   // Keys --------------------------------------------------------------------------------------

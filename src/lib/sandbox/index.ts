@@ -161,6 +161,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     payments,
     scheduler,
     options: resolved,
+    store,
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
   // Every task kind is defined by now: resume the queue saved with dataFile.

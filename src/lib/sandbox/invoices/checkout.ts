@@ -9,17 +9,22 @@
  * - A DRAFT is 404 (invisible to the customer); PAID and CANCELLED say so and offer no form.
  * - Mobile first, accessible (lang, labels, live region, contrast), no external assets: inline CSS
  *   and script only, enforced by the Content-Security-Policy header.
+ * - In the customer's language: `?lang=en|fr` (the switch at the top of the page, kept on its form
+ *   and redirects), else the browser's `Accept-Language`, else the business's language (dashboard
+ *   setting). Each request is rendered in its own language (t(key, params, locale), never the
+ *   process's locale: one server serves both at once).
  */
-import {getLocale, t, type MessageKey} from '../../i18n/index.js'
+import {t, type Locale, type MessageKey, type Params} from '../../i18n/index.js'
 import {OPERATORS, type Operator} from '../../payments/test-numbers.js'
+import {businessLanguage, fromAcceptLanguage, LANGUAGES} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError} from '../errors.js'
 import {idEnvironment} from '../ids.js'
 import type {FailureCode, Payments} from '../payments.js'
 import {normalisePhone} from '../phone.js'
-import type {HandlerResult} from '../router.js'
+import type {HandlerResult, RequestContext} from '../router.js'
 import type {Environment} from '../types.js'
-import {formatXaf} from './format.js'
+import {formatDay, formatXaf as formatAmount} from './format.js'
 import type {Invoices} from './invoices.js'
 import type {Invoice} from './schemas.js'
 
@@ -55,18 +60,36 @@ button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid 
 .bad{background:#fee2e2;color:#7f1d1d}
 .wait{background:#dbeafe;color:#1e3a8a}
 .hint{font-size:.9rem;color:#4b5563}
+.lang{text-align:right;font-size:.9rem;margin-bottom:.5rem}
+.lang a{color:#0b57a4;padding:.25rem}
+.lang a[aria-current]{color:#1a1a1a;font-weight:700;text-decoration:none}
 `
 
+/** The catalogue in one language (the page's, never the process's). */
+function translator(locale: Locale): (key: MessageKey, params?: Params) => string {
+  return (key, params) => t(key, params, locale)
+}
+
+/** Each language's name in itself (never translated). */
+const LANGUAGE_NAMES: Record<Locale, string> = {en: 'English', fr: 'Français'}
+
+/** The language of one request: what it shows, and whether the customer chose it (`?lang=`). */
+interface View {
+  locale: Locale
+  chosen?: Locale
+}
+
 interface PageOptions {
+  locale: Locale
   title: string
   body: string
   refresh?: boolean
   script?: string
 }
 
-function page({title, body, refresh, script}: PageOptions): string {
+function page({locale, title, body, refresh, script}: PageOptions): string {
   return `<!doctype html>
-<html lang="${getLocale()}">
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -89,18 +112,45 @@ export class Checkout {
     this.routes()
   }
 
-  private html(status: number, text: string, extra: Record<string, string> = {}): HandlerResult {
-    return {status, raw: text, contentType: HTML, headers: {'content-security-policy': CSP, 'cache-control': 'no-store', ...extra}}
+  private html(status: number, text: string, view: View, extra: Record<string, string> = {}): HandlerResult {
+    return {
+      status,
+      raw: text,
+      contentType: HTML,
+      headers: {'content-security-policy': CSP, 'cache-control': 'no-store', 'content-language': view.locale, vary: 'Accept-Language', ...extra},
+    }
   }
 
-  private notFoundPage(): HandlerResult {
+  /** `?lang=` when the customer chose, else `Accept-Language`, else the business's language. */
+  private view(req: RequestContext): View {
+    const asked = req.query.lang
+    if (typeof asked === 'string' && (LANGUAGES as readonly string[]).includes(asked)) return {locale: asked as Locale, chosen: asked as Locale}
+    const fallback = businessLanguage(this.ctx.store)
+    const header = req.headers['accept-language']
+    return {locale: fromAcceptLanguage(Array.isArray(header) ? header.join(',') : header, fallback) ?? fallback}
+  }
+
+  private notFoundPage(view: View): HandlerResult {
+    const {locale} = view
     return this.html(
       404,
       page({
-        title: t('sandboxInvoices.checkout.notFoundTitle'),
-        body: `<div class="card"><h1>${escape(t('sandboxInvoices.checkout.notFoundTitle'))}</h1><p>${escape(t('sandboxInvoices.checkout.notFoundText'))}</p></div>`,
+        locale,
+        title: t('sandboxInvoices.checkout.notFoundTitle', undefined, locale),
+        body: `<div class="card"><h1>${escape(t('sandboxInvoices.checkout.notFoundTitle', undefined, locale))}</h1><p>${escape(t('sandboxInvoices.checkout.notFoundText', undefined, locale))}</p></div>`,
       }),
+      view,
     )
+  }
+
+  /** The language switch: this page in each language (keeping type=sandbox and the payment followed). */
+  private switcher(invoice: Invoice, view: View, paymentId: string | undefined): string {
+    const links = LANGUAGES.map((lang) => {
+      const href = `/pay/i/${escape(invoice.id)}${this.suffix(invoice, paymentId ? `payment=${encodeURIComponent(paymentId)}` : '', {locale: lang, chosen: lang})}`
+      const current = lang === view.locale ? ' aria-current="true"' : ''
+      return `<a href="${escape(href)}" hreflang="${lang}" lang="${lang}" id="lang-${lang}"${current}>${LANGUAGE_NAMES[lang]}</a>`
+    })
+    return `<nav class="lang" aria-label="Language / Langue">${links.join(' · ')}</nav>`
   }
 
   /** The invoice a customer may see at this address, or undefined (404). */
@@ -111,12 +161,14 @@ export class Checkout {
     return invoice && invoice.status !== 'DRAFT' ? invoice : undefined
   }
 
-  private suffix(invoice: Invoice, extra = ''): string {
-    const parts = [invoice.environment === 'SANDBOX' ? 'type=sandbox' : '', extra].filter(Boolean)
+  private suffix(invoice: Invoice, extra = '', view?: View): string {
+    const parts = [invoice.environment === 'SANDBOX' ? 'type=sandbox' : '', extra, view?.chosen ? `lang=${view.chosen}` : ''].filter(Boolean)
     return parts.length > 0 ? `?${parts.join('&')}` : ''
   }
 
-  private summary(invoice: Invoice): string {
+  private summary(invoice: Invoice, locale: Locale): string {
+    const t = translator(locale)
+    const formatXaf = (amount: number) => formatAmount(amount, locale)
     const rows = invoice.items
       .map(
         (item) =>
@@ -135,7 +187,7 @@ export class Checkout {
     return `<div class="card">${cover}
 <p class="muted">${escape(this.ctx.options.businessName)}${invoice.environment === 'SANDBOX' ? ` <span class="sandbox">${escape(t('sandboxInvoices.checkout.sandboxBadge'))}</span>` : ''}</p>
 <h1>${escape(t('sandboxInvoices.checkout.heading', {customer: invoice.customer_name}))}</h1>
-<p class="muted">${escape(t('sandboxInvoices.checkout.reference', {id: invoice.id}))} · ${escape(t('sandboxInvoices.checkout.dueDate', {due: invoice.due_date}))}</p>
+<p class="muted">${escape(t('sandboxInvoices.checkout.reference', {id: invoice.id}))} · ${escape(t('sandboxInvoices.checkout.dueDate', {due: formatDay(invoice.due_date, locale)}))}</p>
 <table aria-label="${escape(t('sandboxInvoices.checkout.itemsLabel'))}">
 <thead><tr><th scope="col">${escape(t('sandboxInvoices.pdf.item'))}</th><th scope="col" class="num">${escape(t('sandboxInvoices.pdf.quantity'))}</th><th scope="col" class="num">${escape(t('sandboxInvoices.pdf.lineTotal'))}</th></tr></thead>
 <tbody>${rows}</tbody>
@@ -151,13 +203,14 @@ ${invoice.notes ? `<p>${escape(invoice.notes)}</p>` : ''}
 </div>`
   }
 
-  private form(invoice: Invoice, values: {phone?: string; operator?: string; amount?: string}, error?: string): string {
+  private form(invoice: Invoice, view: View, values: {phone?: string; operator?: string; amount?: string}, error?: string): string {
+    const t = translator(view.locale)
     const options = OPERATORS.map((op) => `<option value="${op}"${values.operator === op ? ' selected' : ''}>${op === 'MTN' ? 'MTN Mobile Money' : 'Orange Money'}</option>`).join('')
     const errorBlock = error ? `<div class="status bad" role="alert" id="form-error">${escape(error)}</div>` : ''
     return `<div class="card">
 <h2>${escape(t('sandboxInvoices.checkout.payHeading'))}</h2>
 ${errorBlock}
-<form method="post" action="/pay/i/${escape(invoice.id)}/pay${this.suffix(invoice)}">
+<form method="post" action="/pay/i/${escape(invoice.id)}/pay${escape(this.suffix(invoice, '', view))}">
 <label for="operator">${escape(t('sandboxInvoices.checkout.operatorLabel'))}</label>
 <select id="operator" name="operator" required>${options}</select>
 <label for="phone">${escape(t('sandboxInvoices.checkout.phoneLabel'))}</label>
@@ -170,13 +223,16 @@ ${errorBlock}
 </div>`
   }
 
-  private failureText(code: FailureCode | undefined): string {
+  private failureText(code: FailureCode | undefined, locale: Locale): string {
     const key = `sandboxInvoices.checkout.failure.${code ?? 'PROVIDER_ERROR'}` as MessageKey
-    return t(key)
+    return t(key, undefined, locale)
   }
 
   /** The page for an invoice, with the outcome of `paymentId` when the customer has just paid. */
-  private render(invoice: Invoice, paymentId: string | undefined, form: {values?: Record<string, string>; error?: string} = {}): {text: string} {
+  private render(invoice: Invoice, view: View, paymentId: string | undefined, form: {values?: Record<string, string>; error?: string} = {}): {text: string} {
+    const {locale} = view
+    const t = translator(locale)
+    const formatXaf = (amount: number) => formatAmount(amount, locale)
     const title = t('sandboxInvoices.checkout.title', {business: this.ctx.options.businessName, id: invoice.id})
     const link = paymentId ? this.invoices.links(invoice.environment).get(paymentId) : undefined
     const payment = link && link.invoice_id === invoice.id ? this.payments.get(invoice.environment, link.id)?.payment : undefined
@@ -191,25 +247,26 @@ ${errorBlock}
     } else if (payment?.status === 'SUCCESS') {
       status = `<div class="status ok" role="status" aria-live="polite" id="payment-status">${escape(t('sandboxInvoices.checkout.succeeded', {amount: formatXaf(payment.amount)}))}</div>`
     } else if (payment?.status === 'FAILED') {
-      status = `<div class="status bad" role="alert" id="payment-status">${escape(t('sandboxInvoices.checkout.failed', {reason: this.failureText(payment.failure_code)}))}</div>`
+      status = `<div class="status bad" role="alert" id="payment-status">${escape(t('sandboxInvoices.checkout.failed', {reason: this.failureText(payment.failure_code, locale)}))}</div>`
     }
     let closing: string
     if (invoice.status === 'PAID') {
-      closing = `<div class="status ok" role="status" id="invoice-status">${escape(t('sandboxInvoices.checkout.paid', {date: (invoice.paid_at ?? '').slice(0, 10)}))}</div>`
+      closing = `<div class="status ok" role="status" id="invoice-status">${escape(t('sandboxInvoices.checkout.paid', {date: formatDay(invoice.paid_at, locale)}))}</div>`
     } else if (invoice.status === 'CANCELLED') {
       closing = `<div class="status bad" role="status" id="invoice-status">${escape(t('sandboxInvoices.checkout.cancelled'))}</div>`
     } else if (refresh) {
       closing = ''
     } else {
-      const pastDue = invoice.status === 'PAST_DUE' ? `<div class="status bad" id="invoice-status">${escape(t('sandboxInvoices.checkout.pastDue', {due: invoice.due_date}))}</div>` : ''
-      closing = pastDue + this.form(invoice, form.values ?? {}, form.error)
+      const pastDue = invoice.status === 'PAST_DUE' ? `<div class="status bad" id="invoice-status">${escape(t('sandboxInvoices.checkout.pastDue', {due: formatDay(invoice.due_date, locale)}))}</div>` : ''
+      closing = pastDue + this.form(invoice, view, form.values ?? {}, form.error)
     }
-    return {text: page({title, refresh, script, body: `${status}${this.summary(invoice)}${closing}`})}
+    const body = `${this.switcher(invoice, view, payment?.id)}${status}${this.summary(invoice, locale)}${closing}`
+    return {text: page({locale, title, refresh, script, body})}
   }
 
   private routes(): void {
     const {router} = this.ctx
-    const query = {type: 'object' as const, properties: {type: {type: 'string' as const}, payment: {type: 'string' as const}}}
+    const query = {type: 'object' as const, properties: {type: {type: 'string' as const}, payment: {type: 'string' as const}, lang: {type: 'string' as const}}}
 
     router.add({
       method: 'GET',
@@ -218,9 +275,10 @@ ${errorBlock}
       query,
       responses: {200: {description: 'The checkout page.', contentType: HTML}},
       handler: (req) => {
+        const view = this.view(req)
         const invoice = this.visible(req.params.invoiceId, req.query.type)
-        if (!invoice) return this.notFoundPage()
-        return this.html(200, this.render(invoice, req.query.payment).text)
+        if (!invoice) return this.notFoundPage(view)
+        return this.html(200, this.render(invoice, view, req.query.payment).text, view)
       },
     })
 
@@ -233,18 +291,19 @@ ${errorBlock}
       maxBodyBytes: 16 * 1024,
       responses: {303: {description: 'To the page following the payment.'}},
       handler: (req) => {
+        const view = this.view(req)
         const invoice = this.visible(req.params.invoiceId, req.query.type)
-        if (!invoice) return this.notFoundPage()
+        if (!invoice) return this.notFoundPage(view)
         const form = Object.fromEntries(new URLSearchParams((req.body as Buffer).toString('utf8')))
         const values = {phone: form.phone ?? '', operator: form.operator ?? '', amount: form.amount ?? ''}
-        const again = (status: number, error: string) => this.html(status, this.render(invoice, undefined, {values, error}).text)
+        const again = (status: number, error: string) => this.html(status, this.render(invoice, view, undefined, {values, error}).text, view)
         const phone = normalisePhone(values.phone)
-        if (!phone) return again(400, t('sandboxInvoices.checkout.badPhone'))
-        if (!OPERATORS.includes(values.operator as Operator)) return again(400, t('sandboxInvoices.checkout.badOperator'))
+        if (!phone) return again(400, t('sandboxInvoices.checkout.badPhone', undefined, view.locale))
+        if (!OPERATORS.includes(values.operator as Operator)) return again(400, t('sandboxInvoices.checkout.badOperator', undefined, view.locale))
         const amount = /^\s*\d+\s*$/.test(values.amount) ? Number(values.amount) : Number.NaN
         try {
-          const payment = this.invoices.startPayment(invoice.environment, invoice.id, {amount, phone_number: phone, operator: values.operator as Operator})
-          const location = `/pay/i/${invoice.id}${this.suffix(invoice, `payment=${payment.id}`)}`
+          const payment = this.invoices.startPayment(invoice.environment, invoice.id, {amount, phone_number: phone, operator: values.operator as Operator}, view.locale)
+          const location = `/pay/i/${invoice.id}${this.suffix(invoice, `payment=${payment.id}`, view)}`
           return {status: 303, raw: '', contentType: HTML, headers: {location}}
         } catch (error) {
           if (error instanceof ApiError && error.status < 500) return again(error.status === 409 ? 409 : 400, error.errors?.[0]?.message ?? error.message)

@@ -16,9 +16,10 @@
  * - Payments reach an invoice only through its hosted checkout (checkout.ts), as real sandbox
  *   payments; the invoice learns their outcome from the event bus.
  */
-import {t} from '../../i18n/index.js'
+import {t, type Locale} from '../../i18n/index.js'
 import {computeTotals} from '../../invoices/totals.js'
 import type {Operator} from '../../payments/test-numbers.js'
+import {businessLanguage} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, invalidState, notFound, validationError} from '../errors.js'
 import {newId} from '../ids.js'
@@ -251,7 +252,7 @@ export class Invoices {
         cover = undefined
       }
     }
-    return renderInvoicePdf({invoice, businessName: this.ctx.options.businessName, cover})
+    return renderInvoicePdf({invoice, businessName: this.ctx.options.businessName, cover, locale: businessLanguage(this.ctx.store)})
   }
 
   private checkDelivery(req: RequestContext, body: DeliveryRequest): void {
@@ -335,13 +336,13 @@ export class Invoices {
    * The customer pays (part of) the invoice on its checkout page: a real payment of the payments
    * domain, linked to the invoice. One payment at a time, never more than amount_due.
    */
-  startPayment(environment: Environment, invoiceId: string, input: {amount: number; phone_number: string; operator: Operator}): Payment {
+  startPayment(environment: Environment, invoiceId: string, input: {amount: number; phone_number: string; operator: Operator}, locale?: Locale): Payment {
     const invoice = this.get(environment, invoiceId)
     if (invoice.status !== 'UNPAID' && invoice.status !== 'PAST_DUE')
-      throw invalidState(t(invoice.status === 'DRAFT' ? 'sandboxInvoices.state.payDraft' : 'sandboxInvoices.state.pay', {id: invoice.id, status: invoice.status}))
-    if (this.pendingPayment(environment, invoiceId)) throw invalidState(t('sandboxInvoices.checkout.inProgress'))
+      throw invalidState(t(invoice.status === 'DRAFT' ? 'sandboxInvoices.state.payDraft' : 'sandboxInvoices.state.pay', {id: invoice.id, status: invoice.status}, locale))
+    if (this.pendingPayment(environment, invoiceId)) throw invalidState(t('sandboxInvoices.checkout.inProgress', undefined, locale))
     if (!Number.isInteger(input.amount) || input.amount < 1 || input.amount > invoice.amount_due)
-      throw validationError([{field: 'amount', message: t('sandboxInvoices.checkout.amountRange', {max: invoice.amount_due})}])
+      throw validationError([{field: 'amount', message: t('sandboxInvoices.checkout.amountRange', {max: invoice.amount_due}, locale)}])
     const payment = this.deps.payments.create(environment, input)
     this.links(environment).insert({id: payment.id, invoice_id: invoiceId, amount: payment.amount, status: payment.status, created_at: payment.created_at})
     return payment

@@ -5,12 +5,13 @@
  * `GET /_admin/outbox` (`svc sandbox outbox`). Overrides never touch the invoice's stored contact.
  */
 import {t} from '../../i18n/index.js'
+import {businessLanguage} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {validationError} from '../errors.js'
 import {newPlainId} from '../ids.js'
 import type {Collection} from '../store.js'
 import type {Environment} from '../types.js'
-import {formatXaf} from './format.js'
+import {formatDay, formatXaf} from './format.js'
 import type {Channel, Invoice} from './schemas.js'
 
 export interface OutboxMessage {
@@ -65,13 +66,15 @@ export class Outbox {
     pdf: {url: string; expiresAt: number},
   ): OutboxMessage {
     const business = this.ctx.options.businessName
+    // The customer reads the business's language (its dashboard setting), not the server's.
+    const locale = businessLanguage(this.ctx.store)
     const params = {
       business,
       customer: invoice.customer_name,
       id: invoice.id,
-      amount: formatXaf(invoice.amount_due),
-      total: formatXaf(invoice.total_amount),
-      due: invoice.due_date,
+      amount: formatXaf(invoice.amount_due, locale),
+      total: formatXaf(invoice.total_amount, locale),
+      due: formatDay(invoice.due_date, locale),
       pay: invoice.checkout_url,
       pdf: pdf.url,
     }
@@ -84,8 +87,8 @@ export class Outbox {
       overridden: target.overridden,
       invoice_contact: target.contact,
       trigger,
-      subject: target.channel === 'EMAIL' ? t('sandboxInvoices.delivery.subject', params) : null,
-      text: t(target.channel === 'EMAIL' ? 'sandboxInvoices.delivery.emailText' : 'sandboxInvoices.delivery.whatsappText', params),
+      subject: target.channel === 'EMAIL' ? t('sandboxInvoices.delivery.subject', params, locale) : null,
+      text: t(target.channel === 'EMAIL' ? 'sandboxInvoices.delivery.emailText' : 'sandboxInvoices.delivery.whatsappText', params, locale),
       pay_url: invoice.checkout_url,
       pdf_url: pdf.url,
       pdf_expires_at: this.ctx.clock.iso(pdf.expiresAt),

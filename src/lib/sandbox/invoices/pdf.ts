@@ -4,8 +4,8 @@
  * from every delivery in the outbox. Every sentence comes from the catalogue.
  */
 import PDFDocument from 'pdfkit'
-import {t} from '../../i18n/index.js'
-import {formatXaf} from './format.js'
+import {t as translate, type Locale, type MessageKey, type Params} from '../../i18n/index.js'
+import {formatDay, formatXaf as formatAmount} from './format.js'
 import type {Invoice} from './schemas.js'
 
 export interface PdfInput {
@@ -13,6 +13,8 @@ export interface PdfInput {
   businessName: string
   /** The cover image, when it is PNG or JPEG (pdfkit cannot embed WebP). */
   cover?: Buffer
+  /** The business's language (dashboard setting); English by default. */
+  locale?: Locale
 }
 
 /** Helvetica's built-in encoding is WinAnsi: characters outside it would print as garbage. */
@@ -20,9 +22,12 @@ function printable(text: string): string {
   return text.replace(/[\u2212]/g, '-').replace(/[^\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u20ac\n]/g, '?')
 }
 
-export function renderInvoicePdf({invoice, businessName, cover}: PdfInput): Promise<Buffer> {
+export function renderInvoicePdf({invoice, businessName, cover, locale = 'en'}: PdfInput): Promise<Buffer> {
+  // Always the document's language, never the process's.
+  const t = (key: MessageKey, params?: Params) => translate(key, params, locale)
+  const formatXaf = (amount: number) => formatAmount(amount, locale)
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({size: 'A4', margin: 50, info: {Title: t('sandboxInvoices.pdf.title', {id: invoice.id}), Author: businessName}})
+    const doc = new PDFDocument({size: 'A4', margin: 50, info: {Title: t('sandboxInvoices.pdf.title', {id: invoice.id}), Author: businessName}, lang: locale})
     const chunks: Buffer[] = []
     doc.on('data', (chunk: Buffer) => chunks.push(chunk))
     doc.on('end', () => resolve(Buffer.concat(chunks)))
@@ -44,8 +49,8 @@ export function renderInvoicePdf({invoice, businessName, cover}: PdfInput): Prom
     if (invoice.environment === 'SANDBOX') doc.fillColor('#a00').text(text(t('sandboxInvoices.pdf.sandbox'))).fillColor('#000')
     doc.moveDown()
     doc.text(text(t('sandboxInvoices.pdf.status', {status: invoice.status})))
-    doc.text(text(t('sandboxInvoices.pdf.due', {due: invoice.due_date})))
-    if (invoice.published_at) doc.text(text(t('sandboxInvoices.pdf.issued', {date: invoice.published_at.slice(0, 10)})))
+    doc.text(text(t('sandboxInvoices.pdf.due', {due: formatDay(invoice.due_date, locale)})))
+    if (invoice.published_at) doc.text(text(t('sandboxInvoices.pdf.issued', {date: formatDay(invoice.published_at, locale)})))
     doc.moveDown()
     doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.billTo')))
     doc.font('Helvetica').text(text(invoice.customer_name))
@@ -97,7 +102,7 @@ export function renderInvoicePdf({invoice, businessName, cover}: PdfInput): Prom
       doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.payOnline')), left)
       doc.font('Helvetica').fillColor('#0645ad').text(text(invoice.checkout_url), left, doc.y, {width, link: invoice.checkout_url}).fillColor('#000')
     } else if (invoice.status === 'PAID') {
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.paidInFull', {date: (invoice.paid_at ?? '').slice(0, 10)})), left)
+      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.paidInFull', {date: formatDay(invoice.paid_at, locale)})), left)
     } else if (invoice.status === 'CANCELLED') {
       doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.cancelled')), left)
     }
