@@ -166,3 +166,12 @@ export async function outbox(ctx: Context, flags: {env?: string; invoice?: strin
   })
   await show(ctx, body, ['created_at', 'channel', 'recipient', 'invoice_id', 'trigger', 'pay_url'], 'local.outbox.none')
 }
+
+/** The business's settings in the dashboard stand-in (its customers' language). */
+export async function businessShow(ctx: Context): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('GET', '/business'))
+}
+
+export async function businessSet(ctx: Context, flags: {language: string}): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('PUT', '/business', {language: flags.language}))
+}
