@@ -7,7 +7,7 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 
 import {createContext, type Context} from './context.js'
 import {ExitCode, SvcError} from './errors.js'
-import {registerCatalogue, t, type MessageKey} from './i18n/index.js'
+import {registerCatalogue, setLocale, t, type MessageKey} from './i18n/index.js'
 
 export type SvcFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SvcCommand)['baseFlags'] & T['flags']>
 export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -54,8 +54,11 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
       version: this.config.version,
     })
     currentRedact = (text) => this.ctx.redact(text)
-    // French only when asked for: an English run never loads (or parses) the French catalogue.
-    if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
+    // --json is machine output: byte for byte the same whatever the locale, error messages included
+    // (so it speaks English). Otherwise French only when asked for: an English run never loads (or
+    // parses) the French catalogue.
+    if (this.flags.json) setLocale('en')
+    else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
     process.on('SIGINT', () => void this.interrupted())
