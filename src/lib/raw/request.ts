@@ -32,7 +32,8 @@ export function parsePath(input: string): {path: string; query: Record<string, s
   } catch {
     throw new InputError(t('raw.absolute'), {field: 'path'})
   }
-  return {path: url.pathname, query: Object.fromEntries(url.searchParams)}
+  // Dot segments may leave `//` at the start again (a path of `.` and backslashes): still one slash.
+  return {path: url.pathname.replace(/^\/+/, '/'), query: Object.fromEntries(url.searchParams)}
 }
 
 /**
