@@ -122,15 +122,17 @@ export function parseHeaderLine(raw: string, flag: string = HEADER_FLAG): [name:
 
 /** Extra headers for forwarded requests (`-H "K: V"`, repeatable); the signature headers are refused. */
 export function parseExtraHeaders(values: readonly string[], flag: string = HEADER_FLAG): Record<string, string> {
-  const headers: Record<string, string> = {}
+  // A Map, not an object: a header named `constructor` or `__proto__` is a header like any other.
+  const headers = new Map<string, string>()
   for (const raw of values) {
     const [name, value] = parseHeaderLine(raw, flag)
     if (RESERVED_HEADERS.has(name)) {
       throw new InputError(t('webhooks.header.reserved', {flag, name}), {field: flag})
     }
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
+    const before = headers.get(name)
+    headers.set(name, before === undefined ? value : `${before}, ${value}`)
   }
-  return headers
+  return Object.fromEntries(headers)
 }
 
 /** All the routing flags of `svc webhooks listen` at once. */

@@ -38,13 +38,14 @@ export interface VerifyInput {
 
 /** `--header` values into a header map (lower-case names); a header given twice is an error. */
 export function parseHeaderFlags(values: readonly string[], flag: string = VERIFY_FLAGS.header): Record<string, string> {
-  const headers: Record<string, string> = {}
+  // A Map, not an object: a header named `constructor` or `__proto__` is a header like any other.
+  const headers = new Map<string, string>()
   for (const raw of values) {
     const [name, value] = parseHeaderLine(raw, flag)
-    if (headers[name] !== undefined) throw new InputError(t('webhooks.header.duplicate', {flag, name}), {field: flag})
-    headers[name] = value
+    if (headers.has(name)) throw new InputError(t('webhooks.header.duplicate', {flag, name}), {field: flag})
+    headers.set(name, value)
   }
-  return headers
+  return Object.fromEntries(headers)
 }
 
 /** The payload: a file path, or `-` for standard input (read whole, never trimmed). */
