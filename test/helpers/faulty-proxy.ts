@@ -19,12 +19,20 @@ export type Fault =
   | {kind: 'delay-after-forward'; ms: number}
   /** Forward and send only the first `bytes` of the answer's body, then reset. */
   | {kind: 'truncate'; bytes: number}
+  /** Forward, then answer the server's status and headers with only the first `bytes` of its body, framed as complete. */
+  | {kind: 'truncate-body-framed'; bytes: number}
+  /** Forward, send the status and headers at once, then hold the body this long (slow body). */
+  | {kind: 'slow-body'; ms: number}
+  /** Forward, then answer the server's answer with this Content-Type instead of its own. */
+  | {kind: 'content-type-after-forward'; contentType: string}
 
 export interface FaultRule {
   method?: string
   /** Matched against the path (without the query). */
   path?: RegExp
   fault: Fault
+  /** How many matching requests this rule serves (default 1): e.g. every attempt of a retried request. */
+  times?: number
 }
 
 export interface FaultyProxy {
@@ -38,7 +46,7 @@ export interface FaultyProxy {
 
 export async function startFaultyProxy(target: string, rules: FaultRule[]): Promise<FaultyProxy> {
   const upstream = new URL(target)
-  const waiting = [...rules]
+  const waiting = rules.map((rule) => ({...rule}))
   const seen: string[] = []
   const sockets = new Set<Socket>()
 
@@ -64,7 +72,13 @@ export async function startFaultyProxy(target: string, rules: FaultRule[]): Prom
     const path = (req.url ?? '/').split('?')[0]
     seen.push(`${req.method} ${path}`)
     const index = waiting.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path.test(path)))
-    const fault = index === -1 ? undefined : waiting.splice(index, 1)[0].fault
+    let fault: Fault | undefined
+    if (index !== -1) {
+      const rule = waiting[index]!
+      fault = rule.fault
+      rule.times = (rule.times ?? 1) - 1
+      if (rule.times <= 0) waiting.splice(index, 1)
+    }
     try {
       if (fault?.kind === 'reset-before-forward') return req.socket.destroy()
       if (fault?.kind === 'status') {
@@ -80,6 +94,20 @@ export async function startFaultyProxy(target: string, rules: FaultRule[]): Prom
       if (fault?.kind === 'delay-after-forward') await new Promise((r) => setTimeout(r, fault.ms))
       const headers = {...answer.headers}
       delete headers['transfer-encoding']
+      if (fault?.kind === 'truncate-body-framed') {
+        const cut = answer.body.subarray(0, fault.bytes)
+        res.writeHead(answer.status, {...headers, 'content-length': String(cut.length)})
+        return res.end(cut)
+      }
+      if (fault?.kind === 'slow-body') {
+        res.writeHead(answer.status, {...headers, 'content-length': String(answer.body.length)})
+        const half = Math.floor(answer.body.length / 2)
+        res.write(answer.body.subarray(0, half))
+        await new Promise((r) => setTimeout(r, fault.ms))
+        if (!res.destroyed) res.end(answer.body.subarray(half))
+        return
+      }
+      if (fault?.kind === 'content-type-after-forward') headers['content-type'] = fault.contentType
       if (fault?.kind === 'truncate') {
         res.writeHead(answer.status, {...headers, 'content-length': String(answer.body.length)})
         res.write(answer.body.subarray(0, fault.bytes))
