@@ -1,0 +1,354 @@
+/**
+ * The fault matrix: every fault of FAULTS against every command family of FAMILIES, through the
+ * faulty proxy in front of a fresh in-process sandbox per case (so counts are exact). Each case
+ * asserts the exit code of cli.md, a message fit for a person, and the sandbox's state after
+ * (nothing created twice; a write that was lost is either found or reported as unknown).
+ *
+ * Bounded run time: SVC_TIMEOUT=1s, SVC_MAX_RETRIES=1, watch --timeout 2s.
+ */
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {describe, expect, it} from 'vitest'
+
+import {runCli, type CliResult} from '../helpers/cli.js'
+import {startFaultyProxy, type Fault, type FaultRule} from '../helpers/faulty-proxy.js'
+import {allInvoices, allPayments, closedPortUrl, direct, freshSandbox, makeInvoice, makePayment, unreadable, type TestSandbox} from './fixtures.js'
+
+/** What the server saw, and what kind of failure the client meets. */
+type Effect = 'network' | 'timeout' | '5xx' | '429' | 'bad-2xx' | 'ok' | 'transient'
+
+export interface FaultCase {
+  id: string
+  /** Refused connection: no proxy, a closed port. */
+  refused?: true
+  fault?: Fault
+  /** Matching requests it serves (default: all of them, i.e. every retry too). */
+  times?: number
+  /** The request reached the sandbox (it acted). */
+  reached: boolean
+  effect: Effect
+}
+
+const ALL = 20
+const HTML_PAGE =
+  '<!DOCTYPE html><html><head><title>503 Service Temporarily Unavailable</title><style>body{color:red}</style></head>' +
+  '<body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>'
+const PORTAL_PAGE = '<html><head><title>Wi-Fi login</title></head><body><form action="/login"><input name="user"></form></body></html>'
+
+export const FAULTS: FaultCase[] = [
+  {id: 'connection refused', refused: true, reached: false, effect: 'network'},
+  {id: 'reset before the request is forwarded', fault: {kind: 'reset-before-forward'}, reached: false, effect: 'network'},
+  {id: 'reset mid-body (after the server acted)', fault: {kind: 'truncate', bytes: 5}, reached: true, effect: 'network'},
+  {id: 'slow headers (2 s > SVC_TIMEOUT 1 s)', fault: {kind: 'delay-after-forward', ms: 1600}, reached: true, effect: 'timeout'},
+  {id: 'slow body (half, then 2 s)', fault: {kind: 'slow-body', ms: 1600}, reached: true, effect: 'timeout'},
+  {id: '500 with a JSON error body', fault: {kind: 'status', status: 500, body: '{"message":"Internal error","code":"server_error"}'}, reached: false, effect: '5xx'},
+  {id: '502 with no body', fault: {kind: 'status', status: 502, body: ''}, reached: false, effect: '5xx'},
+  {id: '503 HTML error page', fault: {kind: 'status', status: 503, body: HTML_PAGE, contentType: 'text/html'}, reached: false, effect: '5xx'},
+  {id: '504 with no body', fault: {kind: 'status', status: 504, body: '', contentType: 'text/plain'}, reached: false, effect: '5xx'},
+  {id: '503 HTML after the server acted', fault: {kind: 'status-after-forward', status: 503, body: HTML_PAGE, contentType: 'text/html'}, reached: true, effect: '5xx'},
+  {id: '2xx with truncated JSON (after the server acted)', fault: {kind: 'truncate-body-framed', bytes: 12}, reached: true, effect: 'bad-2xx'},
+  {id: '200 HTML page (captive portal: wrong content type)', fault: {kind: 'status', status: 200, body: PORTAL_PAGE, contentType: 'text/html'}, reached: false, effect: 'bad-2xx'},
+  {id: '429 with Retry-After: 1', fault: {kind: 'status', status: 429, body: '{"message":"Too many requests","code":"rate_limited"}', headers: {'retry-after': '1'}}, reached: false, effect: '429'},
+  {id: '429 without Retry-After or body', fault: {kind: 'status', status: 429, body: ''}, reached: false, effect: '429'},
+  {id: 'JSON labelled text/plain (wrong content type)', fault: {kind: 'content-type-after-forward', contentType: 'text/plain; charset=latin1'}, times: 1, reached: true, effect: 'ok'},
+  {id: 'one 503, then the service recovers', fault: {kind: 'status', status: 503, body: '{"message":"Try again","code":"unavailable"}'}, times: 1, reached: false, effect: 'transient'},
+]
+
+/** The faults every family meets; families marked `full` meet all of FAULTS. */
+export const CORE = new Set([
+  'connection refused',
+  'reset mid-body (after the server acted)',
+  'slow headers (2 s > SVC_TIMEOUT 1 s)',
+  '503 HTML error page',
+  '2xx with truncated JSON (after the server acted)',
+  '429 with Retry-After: 1',
+  'one 503, then the service recovers',
+])
+
+/** How a family's requests may be repeated (retry.ts), which decides the expected outcome. */
+type Kind = 'read' | 'idempotent-write' | 'payment-create' | 'watch' | 'import'
+
+export interface Run {
+  sb: TestSandbox
+  dir: string
+  fixture: any
+}
+
+export interface Family {
+  name: string
+  kind: Kind
+  /** Every fault of FAULTS (true) or the CORE ones (the others behave as their kind's full run shows). */
+  full?: true
+  target: {method: string; path: RegExp}
+  setup?: (sb: TestSandbox, dir: string) => Promise<any>
+  args: (run: Run) => string[]
+  /** Checks of the sandbox (and files) after the run. */
+  check?: (run: Run, fault: FaultCase, result: CliResult) => Promise<void>
+}
+
+/** The exit code cli.md gives this fault for this kind of command. */
+export function expectedExit(kind: Kind, fault: FaultCase): number {
+  const {effect, reached} = fault
+  if (effect === 'ok') return 0
+  if (kind === 'import') return effect === 'transient' ? 0 : 1 // failed rows: exit 1, listed in the results file
+  if (kind === 'watch') {
+    // Watch rides out network errors, 5xx and 429 until --timeout (exit 8); an unreadable answer stops it.
+    if (effect === 'transient') return 0
+    return effect === 'bad-2xx' ? 7 : 8
+  }
+  if (kind === 'payment-create') {
+    // Never retried. A lost answer after the server acted is found in the list (exit as created).
+    if (effect === '429') return 6
+    if (reached) return 0
+    return 7
+  }
+  if (effect === 'transient') return 0
+  if (effect === '429') return 6
+  return 7
+}
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+
+async function oneOrNone(list: any[], what: string, exit: number | null, reached: boolean, effect: Effect): Promise<void> {
+  expect(list.length, `${what}: never twice`).toBeLessThanOrEqual(1)
+  if (exit === 0 || reached) expect(list.length, `${what}: created once`).toBe(1)
+  if (!reached && effect !== 'transient' && effect !== 'ok') expect(list.length, `${what}: the service never saw it`).toBe(0)
+}
+
+export const FAMILIES: Family[] = [
+  {
+    name: 'pay create',
+    full: true,
+    kind: 'payment-create',
+    target: {method: 'POST', path: /^\/v1\/payments$/},
+    args: () => ['pay', 'create', '--amount', '4321', '--phone', '670000001'],
+    async check({sb}, fault, r) {
+      const payments = (await allPayments(sb)).filter((p) => p.amount === 4321)
+      await oneOrNone(payments, 'payment', r.exitCode, fault.reached, fault.effect)
+      if (r.exitCode === 0 && fault.reached && fault.effect !== 'ok') expect(r.stderr).toMatch(/Warning/)
+      if (r.exitCode === 7) expect(r.stderr).toMatch(/svc pay list|unknown/i)
+    },
+  },
+  {
+    name: 'pay status',
+    full: true,
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/payments\/[^/]+\/status$/},
+    setup: (sb) => makePayment(sb),
+    args: ({fixture}) => ['pay', 'status', fixture.id],
+  },
+  {
+    name: 'pay list',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/payments$/},
+    setup: (sb) => makePayment(sb),
+    args: () => ['pay', 'list', '--limit', '5'],
+  },
+  {
+    name: 'pay watch',
+    kind: 'watch',
+    target: {method: 'GET', path: /^\/v1\/payments\/[^/]+\/status$/},
+    setup: (sb) => makePayment(sb, '237670000001'),
+    args: ({fixture}) => ['pay', 'watch', fixture.id, '--interval', '250ms', '--timeout', '2s'],
+  },
+  {
+    name: 'invoice create',
+    full: true,
+    kind: 'idempotent-write',
+    target: {method: 'POST', path: /^\/v1\/invoices$/},
+    args: () => ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', '--item', 'Bread:500:3'],
+    async check({sb}, fault, r) {
+      const invoices = (await allInvoices(sb)).filter((i) => i.customer_name === 'Awa Bakery')
+      await oneOrNone(invoices, 'invoice', r.exitCode, fault.reached, fault.effect)
+    },
+  },
+  {
+    name: 'invoice get',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/invoices\/[^/]+$/},
+    setup: (sb) => makeInvoice(sb),
+    args: ({fixture}) => ['invoice', 'get', fixture.id],
+  },
+  {
+    name: 'invoice list',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/invoices$/},
+    setup: (sb) => makeInvoice(sb),
+    args: () => ['invoice', 'list'],
+  },
+  {
+    name: 'invoice publish',
+    kind: 'idempotent-write',
+    target: {method: 'POST', path: /^\/v1\/invoices\/[^/]+\/publish$/},
+    setup: (sb) => makeInvoice(sb),
+    args: ({fixture}) => ['invoice', 'publish', fixture.id],
+    async check({sb, fixture}, fault, r) {
+      const after = (await direct(sb, 'GET', `/v1/invoices/${fixture.id}`)).data
+      if (r.exitCode === 0 || fault.reached) expect(after.status).toBe('UNPAID')
+      else expect(after.status).toBe('DRAFT')
+    },
+  },
+  {
+    name: 'invoice cancel',
+    kind: 'idempotent-write',
+    target: {method: 'POST', path: /^\/v1\/invoices\/[^/]+\/cancel$/},
+    setup: (sb) => makeInvoice(sb, {publish: true}),
+    args: ({fixture}) => ['invoice', 'cancel', fixture.id],
+    async check({sb, fixture}, fault, r) {
+      const after = (await direct(sb, 'GET', `/v1/invoices/${fixture.id}`)).data
+      if (r.exitCode === 0 || fault.reached) expect(after.status).toBe('CANCELLED')
+      else expect(after.status).toBe('UNPAID')
+    },
+  },
+  {
+    name: 'invoice pdf',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/invoices\/[^/]+\/pdf$/},
+    setup: (sb) => makeInvoice(sb, {publish: true}),
+    args: ({fixture, dir}) => ['invoice', 'pdf', fixture.id, '-o', join(dir, 'out.pdf')],
+    async check({dir}, _fault, r) {
+      const file = join(dir, 'out.pdf')
+      if (r.exitCode === 0) expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-')
+      else expect(existsSync(file), 'no half-written PDF').toBe(false)
+    },
+  },
+  {
+    name: 'invoice import',
+    full: true,
+    kind: 'import',
+    target: {method: 'POST', path: /^\/v1\/invoices$/},
+    async setup(_sb, dir) {
+      const file = join(dir, 'rows.csv')
+      writeFileSync(file, 'customer_name,due_date,items\r\nRow One,2099-12-31,Bread:500:3\r\nRow Two,2099-12-31,Cake:2500:1\r\n')
+      return {file}
+    },
+    args: ({fixture}) => ['invoice', 'import', fixture.file, '--concurrency', '1'],
+    async check({sb, fixture, dir}, fault, r) {
+      const rows = async () => (await allInvoices(sb)).filter((i) => /^Row (One|Two)$/.test(i.customer_name))
+      const first = await rows()
+      for (const name of ['Row One', 'Row Two']) expect(first.filter((i) => i.customer_name === name).length, name).toBeLessThanOrEqual(1)
+      expect(existsSync(`${fixture.file}.results.csv`) || existsSync(fixture.file.replace(/\.csv$/, '.results.csv')), 'a results file').toBe(true)
+      if (r.exitCode !== 0) expect(r.stderr).toMatch(/results|again|re-?run/i)
+      // Nothing lost, nothing twice: the same file again, without faults, ends with each row once.
+      const again = await runCli(['invoice', 'import', fixture.file, '--concurrency', '1'], {
+        configDir: join(dir, 'config'),
+        env: {...sb.env(), SVC_RATE_LIMIT: '0'},
+      })
+      expect(again.exitCode, again.stderr).toBe(0)
+      const second = await rows()
+      expect(second.map((i) => i.customer_name).sort()).toEqual(['Row One', 'Row Two'])
+      if (fault.reached) expect(second.length).toBe(2)
+    },
+  },
+  {
+    name: 'files upload',
+    kind: 'idempotent-write',
+    target: {method: 'POST', path: /^\/v1\/files\/upload-url$/},
+    async setup(_sb, dir) {
+      const file = join(dir, 'logo.png')
+      writeFileSync(file, PNG)
+      return {file}
+    },
+    args: ({fixture}) => ['files', 'upload', fixture.file],
+    async check(_run, _fault, r) {
+      if (r.exitCode === 0) expect(r.stdout).toMatch(/^https?:\/\/\S+/)
+    },
+  },
+  {
+    name: 'webhooks trigger',
+    kind: 'payment-create',
+    target: {method: 'POST', path: /^\/v1\/payments$/},
+    args: () => ['webhooks', 'trigger', 'payment.success'],
+    async check({sb}, fault, r) {
+      await oneOrNone(await allPayments(sb), 'payment', r.exitCode, fault.reached, fault.effect)
+    },
+  },
+  {
+    name: 'api GET /v1/payments',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/payments$/},
+    args: () => ['api', 'GET', '/v1/payments', '-F', 'limit=2'],
+  },
+  {
+    name: 'login',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/payments$/},
+    args: () => ['login', '--api-key-stdin', '--profile', 'work'],
+    async check({dir}, _fault, r) {
+      const config = join(dir, 'config', 'config.json')
+      const saved = existsSync(config) ? JSON.parse(readFileSync(config, 'utf8')).profiles?.work : undefined
+      if (r.exitCode === 0) expect(saved?.api_key).toBeTruthy()
+      else expect(saved, 'a key the service did not accept is not saved').toBeUndefined()
+    },
+  },
+  {
+    name: 'report collections',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/payments$/},
+    setup: (sb) => makePayment(sb),
+    args: () => ['report', 'collections', '--since', '2d'],
+  },
+  {
+    name: 'report receivables',
+    kind: 'read',
+    target: {method: 'GET', path: /^\/v1\/invoices$/},
+    setup: (sb) => makeInvoice(sb, {publish: true}),
+    args: () => ['report', 'receivables'],
+  },
+]
+
+export async function runCase(family: Family, fault: FaultCase): Promise<{result: CliResult; expected: number}> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-fault-'))
+  const sb = await freshSandbox()
+  let proxy: Awaited<ReturnType<typeof startFaultyProxy>> | undefined
+  try {
+    const fixture = await family.setup?.(sb, dir)
+    const rules: FaultRule[] = fault.fault ? [{...family.target, fault: fault.fault, times: fault.times ?? ALL}] : []
+    proxy = fault.refused ? undefined : await startFaultyProxy(sb.sb.url, rules)
+    const baseUrl = proxy ? proxy.url : await closedPortUrl()
+    const run: Run = {sb, dir, fixture}
+    const isLogin = family.name === 'login'
+    const result = await runCli(family.args(run), {
+      configDir: join(dir, 'config'),
+      env: {
+        SVC_BASE_URL: baseUrl,
+        SVC_API_KEY: isLogin ? undefined : sb.sb.keys.sandbox,
+        SVC_TIMEOUT: '1s',
+        SVC_MAX_RETRIES: '1',
+        SVC_RATE_LIMIT: '0',
+      },
+      input: isLogin ? sb.sb.keys.sandbox : undefined,
+      timeoutMs: 20_000,
+    })
+    const expected = expectedExit(family.kind, fault)
+    const context = `${family.name} × ${fault.id}\nstdout: ${result.stdout.slice(0, 400)}\nstderr: ${result.stderr.slice(0, 600)}`
+    expect(result.exitCode, context).toBe(expected)
+    if (result.exitCode !== 0) expect(unreadable(result.stderr), context).toEqual([])
+    // The key never appears whole, whatever went wrong.
+    expect(result.stdout + result.stderr, context).not.toContain(sb.sb.keys.sandbox)
+    if (fault.fault && fault.effect !== 'ok' && fault.effect !== 'transient') {
+      expect(proxy!.pending().length === 0 || (proxy!.pending()[0]!.times ?? 0) < ALL, `${context}\nthe fault was never hit`).toBe(true)
+    }
+    await family.check?.(run, fault, result)
+    return {result, expected}
+  } finally {
+    await proxy?.close()
+    await sb.close()
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
+
+/** One describe per family: every fault, concurrently (they wait on timers more than the CPU). */
+export function faultSuite(names: string[]): void {
+  for (const family of FAMILIES.filter((f) => names.includes(f.name))) {
+    describe.concurrent(`${family.name} under faults`, () => {
+      for (const fault of FAULTS.filter((f) => family.full || CORE.has(f.id))) {
+        it(`${fault.id} → exit ${expectedExit(family.kind, fault)}`, async () => {
+          await runCase(family, fault)
+        })
+      }
+    })
+  }
+}
