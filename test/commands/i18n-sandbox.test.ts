@@ -1,0 +1,75 @@
+/**
+ * `svc sandbox business set --language fr` against a running `svc sandbox serve`: the business's
+ * customers then get the invoice PDF in French, whatever language svc itself speaks.
+ */
+import type {ChildProcess} from 'node:child_process'
+import {execFileSync} from 'node:child_process'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {runCli, type CliResult} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+
+const temp = tempConfigDir()
+let serve: ChildProcess
+let served: Promise<CliResult>
+
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {configDir: temp.dir, env})
+
+beforeAll(async () => {
+  let started!: () => void
+  const ready = new Promise<void>((resolve) => (started = resolve))
+  let out = ''
+  served = runCli(['sandbox', 'serve', '--port', '0', '--json'], {
+    configDir: temp.dir,
+    timeoutMs: 120_000,
+    onSpawn(child) {
+      serve = child
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString()
+        try {
+          JSON.parse(out)
+          started()
+        } catch {
+          // Not the whole document yet.
+        }
+      })
+    },
+  })
+  await ready
+})
+
+afterAll(async () => {
+  serve?.kill('SIGINT')
+  await served
+  temp.cleanup()
+})
+
+describe('svc sandbox business', () => {
+  it('set --language fr: the PDF a customer downloads is in French; show reports it; a bad value is exit 2', async () => {
+    const before = await cli(['sandbox', 'business', 'show', '--json'])
+    expect(before.exitCode, before.stderr).toBe(0)
+    expect(JSON.parse(before.stdout)).toMatchObject({language: 'en'})
+
+    const set = await cli(['sandbox', 'business', 'set', '--language', 'fr'])
+    expect(set.exitCode, set.stderr).toBe(0)
+    expect(set.stdout).toMatch(/language\s+fr/)
+    expect(JSON.parse((await cli(['sandbox', 'business', 'show', '--json'])).stdout)).toMatchObject({language: 'fr'})
+
+    const bad = await cli(['sandbox', 'business', 'set', '--language', 'de'])
+    expect(bad.exitCode).toBe(2)
+
+    // svc itself speaks English here; the customer's document is French.
+    const created = await cli(['--profile', 'local', 'invoice', 'create', '--customer-name', 'Awa', '--due-date', '2026-12-31', '--item', 'Pain:500:3', '--publish', '--json'])
+    expect(created.exitCode, created.stderr).toBe(0)
+    const id = JSON.parse(created.stdout).id as string
+    const file = join(temp.dir, '..', 'facture.pdf')
+    const saved = await cli(['--profile', 'local', 'invoice', 'pdf', id, '-o', file])
+    expect(saved.exitCode, saved.stderr).toBe(0)
+    expect(saved.stderr).toContain('Saved the PDF')
+    const text = execFileSync('/usr/bin/pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], {encoding: 'utf8'})
+    expect(text).toContain(`Facture ${id}`)
+    expect(text).toContain('Échéance : 31/12/2026')
+    expect(text).toMatch(/Reste à payer\s+1 500 FCFA/)
+  })
+})
