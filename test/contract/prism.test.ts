@@ -1,0 +1,149 @@
+/**
+ * The contract, checked by someone else: CLI commands run through `prism proxy <the sandbox's
+ * /v1/openapi.json> <sandbox URL> --errors`, which validates every request and response against
+ * the published document (a violation becomes a 500 and a log line). Zero violations expected,
+ * on success and on the error paths the CLI meets (401, 404, 409). A last, deliberately invalid
+ * request checks that prism does catch one (so this test can fail).
+ */
+import {spawn, type ChildProcess} from 'node:child_process'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {runCli, type CliResult} from '../helpers/cli.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {freePort} from '../hardening/fixtures.js'
+
+const PRISM = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url))
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+
+let sandbox: TestSandbox
+let prism: ChildProcess
+let prismUrl: string
+let log = ''
+let dir: string
+
+/** Lines of prism's log that report a problem with a request or a response. */
+function violations(text: string): string[] {
+  return text.split('\n').filter((line) => /violation|✖|⚠|\berror\b|warning/i.test(line))
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-prism-'))
+  sandbox = await startTestSandbox({settleAfterMs: 200})
+  const doc = await (await fetch(`${sandbox.sb.url}/v1/openapi.json`)).text()
+  const docPath = join(dir, 'openapi.json')
+  writeFileSync(docPath, doc)
+  writeFileSync(join(dir, 'logo.png'), PNG)
+  // prism has no port 0: take a free port (bound, then released).
+  const port = await freePort()
+  prismUrl = `http://127.0.0.1:${port}`
+  prism = spawn(PRISM, ['proxy', docPath, sandbox.sb.url, '--errors', '-h', '127.0.0.1', '-p', String(port)], {stdio: ['ignore', 'pipe', 'pipe']})
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`prism did not start:\n${log}`)), 25_000)
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString('utf8')
+      if (log.includes('Prism is listening')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    prism.stdout!.on('data', onData)
+    prism.stderr!.on('data', onData)
+    prism.on('exit', (code) => reject(new Error(`prism exited ${code}:\n${log}`)))
+  })
+}, 40_000)
+
+afterAll(async () => {
+  if (prism && prism.exitCode === null) {
+    const exited = new Promise((resolve) => prism.once('exit', resolve))
+    prism.kill('SIGTERM')
+    await exited
+  }
+  await sandbox?.close()
+  rmSync(dir, {recursive: true, force: true})
+})
+
+const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+  runCli(args, {
+    configDir: join(dir, 'config'),
+    env: {SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_BASE_URL: prismUrl, SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '10s', ...env},
+  })
+
+/** Prism logs asynchronously: wait until its log has been quiet for a moment. */
+async function settled(): Promise<void> {
+  let length = -1
+  for (let i = 0; i < 30 && length !== log.length; i++) {
+    length = log.length
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+async function expectExit(args: string[], code: number, env?: Record<string, string>): Promise<CliResult> {
+  const before = log.length
+  const r = await cli(args, env)
+  await settled()
+  const seen = log.slice(before)
+  expect(r.exitCode, `svc ${args.join(' ')}\n${r.stdout.slice(0, 800)}\n${r.stderr}\nprism:\n${seen}`).toBe(code)
+  expect(violations(seen), `svc ${args.join(' ')}: prism found violations`).toEqual([])
+  expect(seen, `svc ${args.join(' ')} went through prism`).toMatch(/Request received/)
+  expect(seen).not.toMatch(/has returned 5\d\d/)
+  return r
+}
+
+describe('the CLI against prism proxy --errors (requests and responses validated against /v1/openapi.json)', () => {
+  it('payments: create, status, list, watch, api, openapi; 401 and 404 answers', async () => {
+    const created = JSON.parse((await expectExit(['pay', 'create', '--amount', '5000', '--phone', '670000001', '--json'], 0)).stdout)
+    await expectExit(['pay', 'status', created.id], 0)
+    await expectExit(['pay', 'list', '--limit', '5', '--status', 'PENDING'], 0)
+    await expectExit(['pay', 'watch', created.id, '--interval', '250ms', '--timeout', '20s'], 0)
+    await expectExit(['pay', 'create', '--amount', '700', '--phone', '670000099', '--watch', '--interval', '250ms'], 1)
+    await expectExit(['api', 'GET', '/v1/payments', '-F', 'limit=2', '-F', 'offset=1'], 0)
+    await expectExit(['openapi', '--operations'], 0)
+    await expectExit(['pay', 'status', 'svcpay_test_doesnotexist'], 4)
+    await expectExit(['pay', 'list'], 3, {SVC_API_KEY: 'svc_sk_test_notarealkey0000'})
+    await expectExit(['report', 'collections', '--since', '1d'], 0)
+  }, 90_000)
+
+  it('invoices: create (with a cover), list, get, publish, send, pdf, cancel; 404 and 409 answers', async () => {
+    await expectExit(['files', 'upload', join(dir, 'logo.png')], 0)
+    const invoice = JSON.parse(
+      (
+        await expectExit(
+          ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--item', 'Cake:2500:1',
+            '--discount', '10', '--email', 'awa@example.com', '--phone', '+237670000001', '--notes', 'Merci', '--external-reference', 'REF-1',
+            '--cover', join(dir, 'logo.png'), '--json'],
+          0,
+        )
+      ).stdout,
+    )
+    await expectExit(['invoice', 'pdf', invoice.id, '-o', join(dir, 'draft.pdf')], 5)
+    await expectExit(['invoice', 'send', invoice.id], 5)
+    await expectExit(['invoice', 'list', '--status', 'DRAFT', '--page-size', '5'], 0)
+    await expectExit(['invoice', 'get', invoice.id], 0)
+    await expectExit(['invoice', 'publish', invoice.id, '--channel', 'EMAIL', '--to-email', 'boss@example.com'], 0)
+    await expectExit(['invoice', 'send', invoice.id, '--channel', 'WHATSAPP'], 0)
+    await expectExit(['invoice', 'pdf', invoice.id, '-o', join(dir, 'invoice.pdf')], 0)
+    await expectExit(['invoice', 'cancel', invoice.id], 0)
+    await expectExit(['invoice', 'cancel', invoice.id], 0)
+    await expectExit(['invoice', 'get', 'inv_test_doesnotexist'], 4)
+    await expectExit(['report', 'receivables'], 0)
+    const csv = join(dir, 'rows.csv')
+    writeFileSync(csv, 'customer_name,due_date,items,discount_percent\nRow One,2099-12-31,Bread:500:3,5\nRow Two,2099-12-31,Cake:2500:1;Tea:300:2,\n')
+    await expectExit(['invoice', 'import', csv, '--publish'], 0)
+  }, 120_000)
+
+  it('control: a request the document forbids is caught by prism (so the checks above can fail)', async () => {
+    const before = log.length
+    const r = await cli(['api', 'POST', '/v1/payments', '-F', 'amount=0', '-f', 'phone_number=237670000001', '-f', 'operator=MTN'])
+    await settled()
+    expect(r.exitCode).not.toBe(0)
+    expect(violations(log.slice(before)).length).toBeGreaterThan(0)
+    // Nothing reached the sandbox.
+    const payments = await sandbox.get('/v1/payments?limit=100')
+    expect(payments.data.filter((p: any) => p.amount === 0)).toEqual([])
+  })
+})
