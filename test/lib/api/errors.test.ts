@@ -121,14 +121,19 @@ describe('error bodies that are not the JSON error of the contract', () => {
 })
 
 describe('network failures and deadlines', () => {
-  it('connection refused → NetworkError network_error, outcome may be unknown', async () => {
+  it('connection refused → NetworkError network_error; nothing was sent, so the hint is about connectivity', async () => {
     const port = await closedPort()
     const error = (await failure(client(`http://127.0.0.1:${port}`))) as NetworkError
     expect(error).toBeInstanceOf(NetworkError)
     expect(error.code).toBe('network_error')
     expect(error.exitCode).toBe(7)
     expect(error.message).toContain('ECONNREFUSED')
-    expect(error.message).toMatch(/outcome may be unknown/)
+    expect(error.hint).toMatch(/base URL/)
+    expect(`${error.message} ${error.hint}`).not.toMatch(/outcome may be unknown/)
+    const write = (await client(`http://127.0.0.1:${port}`)
+      .request({method: 'POST', path: '/v1/payments', body: {}})
+      .catch((e: unknown) => e)) as NetworkError
+    expect(write.hint).toMatch(/base URL/)
   })
 
   it('a server that never answers headers → timeout at the attempt deadline', async () => {
@@ -139,7 +144,8 @@ describe('network failures and deadlines', () => {
     expect(error).toBeInstanceOf(NetworkError)
     expect(error.code).toBe('timeout')
     expect(error.message).toContain('0.2 s')
-    expect(error.message).toMatch(/outcome may be unknown/)
+    // A read changes nothing: the hint is about connectivity, not an unknown outcome.
+    expect(error.hint).toMatch(/base URL/)
     expect(elapsed).toBeGreaterThanOrEqual(180)
     expect(elapsed).toBeLessThan(3000)
   })
@@ -174,14 +180,14 @@ describe('network failures and deadlines', () => {
     const error = (await failure(client(server.url))) as NetworkError
     expect(error).toBeInstanceOf(NetworkError)
     expect(error.code).toBe('network_error')
-    expect(error.message).toMatch(/outcome may be unknown/)
+    expect(error.hint).toMatch(/base URL/)
   })
 
   it('the caller aborting (Ctrl-C) is exit 130 and not retried', async () => {
-    const server = await serve(() => undefined)
     const controller = new AbortController()
+    // Abort once the request has arrived (a fixed delay could fire before, on a loaded machine).
+    const server = await serve(() => void setTimeout(() => controller.abort(), 10))
     const c = client(server.url, {retry: {maxRetries: 4}})
-    setTimeout(() => controller.abort(), 50)
     const error = (await c.request({method: 'GET', path: '/v1/payments', signal: controller.signal}).catch((e: unknown) => e)) as SvcError
     expect(error.exitCode).toBe(130)
     expect(server.received).toHaveLength(1)

@@ -142,7 +142,7 @@ describe('POST /v1/payments is never retried', () => {
     const error = (await client.request({method: 'POST', path: '/v1/payments', body: {amount: 100}}).catch((e: unknown) => e)) as NetworkError
     expect(error).toBeInstanceOf(NetworkError)
     expect(error.code).toBe('network_error')
-    expect(error.message).toMatch(/outcome may be unknown/)
+    expect(error.hint).toMatch(/outcome may be unknown/)
     expect(server.received).toHaveLength(1)
   })
 

@@ -6,9 +6,9 @@ export const api = {
   'api.error.badJson':
     'The service answered {status} {reason} to {method} {url} but its body is not valid JSON ({contentType}): "{excerpt}". The outcome may be unknown.',
   'api.error.timeout':
-    '{method} {url} got no complete answer within {seconds} s. The outcome may be unknown: the request may still have been processed.',
+    '{method} {url} got no complete answer within {seconds} s.',
   'api.error.network':
-    '{method} {url} failed: {reason}. The outcome may be unknown: the request may still have been processed.',
+    '{method} {url} failed: {reason}.',
   'api.error.refused': 'could not connect ({code})',
   'api.error.reset': 'the connection was closed before the answer was complete ({code})',
   'api.error.aborted': '{method} {url} was interrupted. The outcome may be unknown.',
@@ -18,7 +18,8 @@ export const api = {
   'api.hint.auth': 'Check the API key (X-API-Key) and that it belongs to the environment of the data addressed.',
   'api.hint.rateLimited': 'Rate limited by the service: wait {seconds} s and try again.',
   'api.hint.rateLimitedNoDelay': 'Rate limited by the service: wait a little and try again.',
-  'api.hint.unknownOutcome': 'Check whether the operation took effect before repeating it.',
+  'api.hint.unreachable': "Check the base URL (--base-url, SVC_BASE_URL), your network and any proxy (HTTPS_PROXY, NO_PROXY); then run the command again.",
+  'api.hint.unknownOutcome': 'The outcome may be unknown: the request may still have been processed. Check whether it took effect before repeating it.',
   'api.hint.requestId': 'Request id: {requestId}',
   'api.trace.request': '> {method} {url}{attempt}',
   'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} bytes)',

@@ -7,9 +7,9 @@ export const api: {[K in keyof typeof en]: string} = {
   'api.error.badJson':
     'Le service a répondu {status} {reason} à {method} {url}, mais son corps n’est pas du JSON valide ({contentType}) : « {excerpt} ». Le résultat est peut-être inconnu.',
   'api.error.timeout':
-    '{method} {url} n’a pas reçu de réponse complète en {seconds} s. Le résultat est inconnu : la requête a peut-être quand même été traitée.',
+    '{method} {url} n’a pas reçu de réponse complète en {seconds} s.',
   'api.error.network':
-    'Échec de {method} {url} : {reason}. Le résultat est inconnu : la requête a peut-être quand même été traitée.',
+    'Échec de {method} {url} : {reason}.',
   'api.error.refused': 'connexion impossible ({code})',
   'api.error.reset': 'la connexion a été fermée avant la fin de la réponse ({code})',
   'api.error.aborted': '{method} {url} a été interrompu. Le résultat est peut-être inconnu.',
@@ -19,7 +19,8 @@ export const api: {[K in keyof typeof en]: string} = {
   'api.hint.auth': 'Vérifiez la clé d’API (X-API-Key) et qu’elle appartient bien à l’environnement des données demandées.',
   'api.hint.rateLimited': 'Limite de requêtes du service atteinte : attendez {seconds} s puis réessayez.',
   'api.hint.rateLimitedNoDelay': 'Limite de requêtes du service atteinte : attendez un peu puis réessayez.',
-  'api.hint.unknownOutcome': 'Vérifiez si l’opération a eu lieu avant de la relancer.',
+  'api.hint.unreachable': "Vérifiez l'URL de base (--base-url, SVC_BASE_URL), votre réseau et le proxy éventuel (HTTPS_PROXY, NO_PROXY), puis relancez la commande.",
+  'api.hint.unknownOutcome': 'Le résultat est peut-être inconnu : la requête a peut-être quand même été traitée. Vérifiez si l’opération a eu lieu avant de la relancer.',
   'api.hint.requestId': 'Identifiant de requête : {requestId}',
   'api.trace.request': '> {method} {url}{attempt}',
   'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} octets)',
