@@ -3,7 +3,7 @@
  * fees, balance and ledger, live approvals, the clock, event deliveries). Bearer admin token; JSON;
  * never under /v1 and never in the OpenAPI document. docs/sandbox.md documents every route.
  */
-import {t} from '../i18n/index.js'
+import {t} from './text.js'
 import {maskSecret} from '../secrets.js'
 import {keyView, type Allowlist, type KeyRing} from './auth.js'
 import {businessLanguage, LANGUAGES, setBusinessLanguage} from './business.js'

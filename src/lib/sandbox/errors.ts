@@ -2,7 +2,7 @@
  * The one error type of the sandbox's HTTP layer. Every error body is
  * `{message, code, errors?: [{field, message}]}` (service-contract.md, "Errors").
  */
-import {t} from '../i18n/index.js'
+import {t} from './text.js'
 import type {FieldError} from './schema.js'
 
 export class ApiError extends Error {

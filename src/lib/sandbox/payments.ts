@@ -11,7 +11,7 @@
  * With the `faults.unspecified` option the provider's answer is first UNSPECIFIED (a provider
  * timeout) and resolves to the real outcome `settleAfterMs` later; no event for UNSPECIFIED.
  */
-import {t} from '../i18n/index.js'
+import {t} from './text.js'
 import {OPERATORS, testOutcome, type Operator} from '../payments/test-numbers.js'
 import type {SandboxContext} from './context.js'
 import {ApiError, invalidState, notFound} from './errors.js'

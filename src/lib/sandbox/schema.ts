@@ -8,7 +8,8 @@
  * additionalProperties (false or a schema), items, minItems, maxItems, default (filled in for a
  * missing property), description, examples. `named()` marks a schema as a reusable component.
  */
-import {t, type MessageKey} from '../i18n/index.js'
+import {type MessageKey} from '../i18n/index.js'
+import {t} from './text.js'
 
 export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
 

@@ -6,7 +6,7 @@
  */
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {t} from '../i18n/index.js'
+import {t} from './text.js'
 import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
 import {ApiError, validationError} from './errors.js'
 import {idEnvironment} from './ids.js'

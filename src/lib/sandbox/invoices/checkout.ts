@@ -14,7 +14,8 @@
  *   setting). Each request is rendered in its own language (t(key, params, locale), never the
  *   process's locale: one server serves both at once).
  */
-import {t, type Locale, type MessageKey, type Params} from '../../i18n/index.js'
+import {type Locale, type MessageKey, type Params} from '../../i18n/index.js'
+import {t} from '../text.js'
 import {OPERATORS, type Operator} from '../../payments/test-numbers.js'
 import {businessLanguage, fromAcceptLanguage, LANGUAGES} from '../business.js'
 import type {SandboxContext} from '../context.js'

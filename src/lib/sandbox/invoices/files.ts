@@ -7,7 +7,7 @@
  * idempotent). The `file_url` is then served publicly by GET (like a CDN), and is the only kind
  * of URL accepted as an invoice's `cover_image_url`: this host, this environment, uploaded.
  */
-import {t} from '../../i18n/index.js'
+import {t} from '../text.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, validationError} from '../errors.js'
 import {idEnvironment, newId} from '../ids.js'

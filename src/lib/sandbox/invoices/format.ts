@@ -4,7 +4,8 @@
  * `12 500 XAF` / `12 500 FCFA` (the unit from the catalogue), `2026-12-31` / `31/12/2026`.
  */
 import {fr} from '../../i18n/fr/index.js'
-import {registerCatalogue, t, type Locale} from '../../i18n/index.js'
+import {registerCatalogue, type Locale} from '../../i18n/index.js'
+import {t} from '../text.js'
 import {formatDate} from '../../time/date.js'
 
 export function formatXaf(amount: number, locale: Locale = 'en'): string {

@@ -10,7 +10,7 @@
  * leaves the key free, as does one that failed unexpectedly, so the client can fix it and retry.
  */
 import {createHash} from 'node:crypto'
-import {t} from '../../i18n/index.js'
+import {t} from '../text.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError} from '../errors.js'
 import type {Collection} from '../store.js'

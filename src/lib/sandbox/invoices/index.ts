@@ -3,7 +3,7 @@
  * host, PDF documents, the hosted checkout, the inventory link and the delivery outbox, plus their
  * admin routes (`/_admin/inventory`, `/_admin/outbox`, documented in docs/sandbox.md).
  */
-import {t} from '../../i18n/index.js'
+import {t} from '../text.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, notFound} from '../errors.js'
 import type {SandboxDomain, SandboxServices} from '../index.js'

@@ -11,7 +11,7 @@
  * available_quantity = quantity − reserved_quantity; below zero, open invoices promise more than
  * is on hand (nothing is refused for it: stock is the merchant's business, not the customer's).
  */
-import {t} from '../../i18n/index.js'
+import {t} from '../text.js'
 import type {SandboxContext} from '../context.js'
 import {newPlainId} from '../ids.js'
 import type {Collection} from '../store.js'

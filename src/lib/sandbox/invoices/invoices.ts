@@ -16,7 +16,8 @@
  * - Payments reach an invoice only through its hosted checkout (checkout.ts), as real sandbox
  *   payments; the invoice learns their outcome from the event bus.
  */
-import {t, type Locale} from '../../i18n/index.js'
+import {type Locale} from '../../i18n/index.js'
+import {t} from '../text.js'
 import {computeTotals} from '../../invoices/totals.js'
 import type {Operator} from '../../payments/test-numbers.js'
 import {businessLanguage} from '../business.js'

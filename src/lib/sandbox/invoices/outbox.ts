@@ -4,7 +4,7 @@
  * override), the pay link (checkout_url), a signed PDF link and the message text, and is shown by
  * `GET /_admin/outbox` (`svc sandbox outbox`). Overrides never touch the invoice's stored contact.
  */
-import {t} from '../../i18n/index.js'
+import {t} from '../text.js'
 import {businessLanguage} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {validationError} from '../errors.js'
