@@ -85,6 +85,9 @@ export interface RawFlags {
 export async function rawRequest(ctx: Context, methodInput: string, pathInput: string, flags: RawFlags): Promise<void> {
   const method = parseMethod(methodInput)
   const {path, query} = parsePath(pathInput)
+  // A raw write may create a payment, deliver or cancel an invoice: on a LIVE key it is confirmed
+  // like pay create and invoice send are (refused without --yes when not interactive).
+  if (method !== 'GET' && method !== 'HEAD') await ctx.confirmLive(t('raw.live', {method, path}))
   const hasFields = Boolean(flags.field?.length || flags['raw-field']?.length)
   if (flags.data !== undefined && hasFields) throw new InputError(t('raw.dataAndField'), {field: 'data'})
   const fields = Object.fromEntries([

@@ -6,6 +6,7 @@ export const raw = {
   'raw.file': 'Cannot read {path}: {reason}',
   'raw.json': 'The request body is not valid JSON: {reason}',
   'raw.dataAndField': 'Use either --data or --field, not both.',
+  'raw.live': 'send {method} {path} (a raw request that may move money or reach customers)',
   'raw.ops.method': 'METHOD',
   'raw.ops.path': 'PATH',
   'raw.ops.operation': 'OPERATION',

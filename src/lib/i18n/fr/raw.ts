@@ -8,6 +8,7 @@ export const raw: {[K in keyof typeof en]: string} = {
   'raw.file': 'Impossible de lire {path} : {reason}',
   'raw.json': 'Le corps de la requête n’est pas du JSON valide : {reason}',
   'raw.dataAndField': 'Utilisez --data ou --field, pas les deux.',
+  'raw.live': "envoyer {method} {path} (une requête brute qui peut déplacer de l'argent ou joindre des clients)",
   'raw.ops.method': 'MÉTHODE',
   'raw.ops.path': 'CHEMIN',
   'raw.ops.operation': 'OPÉRATION',
