@@ -1,0 +1,114 @@
+/**
+ * LIVE safety, checked on the sandbox's live environment: every command that moves money or tells
+ * customers refuses on a LIVE key without --yes when not interactive (exit 2, nothing sent: the
+ * sandbox's live payments, invoices and delivery outbox are unchanged), asks on a terminal
+ * (answering no sends nothing), and goes ahead with --yes (so the refusal is what stopped it).
+ * `webhooks trigger` is refused on LIVE outright, --yes or not.
+ */
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
+import {allInvoices, allPayments, freshSandbox, makeInvoice, unreadable, type TestSandbox} from './fixtures.js'
+
+let sb: TestSandbox
+let dir: string
+let csv: string
+
+beforeAll(async () => {
+  sb = await freshSandbox()
+  dir = mkdtempSync(join(tmpdir(), 'svc-live-'))
+  csv = join(dir, 'rows.csv')
+  writeFileSync(csv, 'customer_name,due_date,items,customer_email\nLive Row,2099-12-31,Tea:300:2,row@example.com\n')
+})
+afterAll(async () => {
+  await sb.close()
+  rmSync(dir, {recursive: true, force: true})
+})
+
+const liveEnv = () => ({SVC_API_KEY: sb.sb.keys.live, SVC_BASE_URL: sb.sb.url, SVC_RATE_LIMIT: '0'})
+
+/** What the live environment holds: payments, invoices by status, deliveries. */
+async function liveState(): Promise<{payments: number; invoices: string[]; outbox: number}> {
+  const invoices = await allInvoices(sb, 'live')
+  const outbox = await sb.admin('GET', '/outbox?environment=live&limit=100')
+  return {
+    payments: (await allPayments(sb, 'live')).length,
+    invoices: invoices.map((i) => `${i.customer_name}:${i.status}`).sort(),
+    outbox: outbox.total,
+  }
+}
+
+interface LiveCase {
+  name: string
+  args: (fx: {draft: any; published: any}) => string[]
+}
+
+const CASES: LiveCase[] = [
+  {name: 'pay create', args: () => ['pay', 'create', '--amount', '5000', '--phone', '670000001']},
+  {name: 'invoice publish --channel', args: ({draft}) => ['invoice', 'publish', draft.id, '--channel', 'EMAIL']},
+  {name: 'invoice send', args: ({published}) => ['invoice', 'send', published.id]},
+  {name: 'invoice cancel', args: ({published}) => ['invoice', 'cancel', published.id]},
+  {name: 'invoice create --publish --channel', args: () => ['invoice', 'create', '--customer-name', 'Live New', '--due-date', '2099-12-31', '--item', 'Tea:300:2', '--email', 'n@example.com', '--publish', '--channel', 'EMAIL']},
+  {name: 'invoice import --publish --channel', args: () => ['invoice', 'import', csv, '--publish', '--channel', 'EMAIL']},
+  {name: 'api POST /v1/payments', args: () => ['api', 'POST', '/v1/payments', '-F', 'amount=5000', '-f', 'phone_number=237670000001', '-f', 'operator=MTN']},
+]
+
+describe('LIVE key, not interactive, no --yes: refused, exit 2, nothing sent', () => {
+  it.each(CASES)('$name', async ({args}) => {
+    const fx = {draft: await makeInvoice(sb, {key: 'live'}), published: await makeInvoice(sb, {key: 'live', publish: true})}
+    const before = await liveState()
+    for (const json of [false, true]) {
+      const r = await runCli([...args(fx), ...(json ? ['--json'] : [])], {configDir: join(dir, 'c1'), env: liveEnv()})
+      expect(r.exitCode, r.stderr + r.stdout).toBe(2)
+      if (json) expect(JSON.parse(r.stdout).error.code).toBe('confirmation_required')
+      else {
+        expect(r.stderr).toMatch(/LIVE key \(svc_sk_live_…\w{4}\).*--yes/)
+        expect(unreadable(r.stderr)).toEqual([])
+      }
+    }
+    expect(await liveState()).toEqual(before)
+  })
+
+  it('webhooks trigger is refused on LIVE even with --yes', async () => {
+    const before = await liveState()
+    const r = await runCli(['webhooks', 'trigger', 'payment.success', '--yes'], {configDir: join(dir, 'c2'), env: liveEnv()})
+    expect(r.exitCode).toBe(2)
+    expect(unreadable(r.stderr)).toEqual([])
+    expect(await liveState()).toEqual(before)
+  })
+
+  it('control: with --yes the same commands do act on LIVE (the refusal was what stopped them)', async () => {
+    const fx = {draft: await makeInvoice(sb, {key: 'live'}), published: await makeInvoice(sb, {key: 'live', publish: true})}
+    const before = await liveState()
+    for (const c of CASES.filter((x) => ['pay create', 'invoice send', 'api POST /v1/payments'].includes(x.name))) {
+      const r = await runCli([...c.args(fx), '--yes'], {configDir: join(dir, 'c3'), env: liveEnv()})
+      expect(r.exitCode, `${c.name}: ${r.stderr}`).toBe(0)
+    }
+    const after = await liveState()
+    expect(after.payments).toBe(before.payments + 2)
+    expect(after.outbox).toBe(before.outbox + 1)
+  })
+})
+
+describe('LIVE key on a terminal: asks; answering no sends nothing', () => {
+  it.each(CASES.filter((c) => ['pay create', 'invoice send', 'invoice cancel', 'api POST /v1/payments'].includes(c.name)))('$name: no → exit 2, nothing sent', async ({args}) => {
+    const fx = {draft: await makeInvoice(sb, {key: 'live'}), published: await makeInvoice(sb, {key: 'live', publish: true})}
+    const before = await liveState()
+    const session = runInPty(args(fx), {configDir: join(dir, 'pty'), env: liveEnv()})
+    try {
+      await session.waitFor(/LIVE key[\s\S]*Continue\?/, 15_000)
+      session.type('n\r')
+      const {exitCode} = await session.exit
+      expect(exitCode, stripAnsi(session.output())).toBe(2)
+      expect(stripAnsi(session.output())).toMatch(/nothing was sent/i)
+    } finally {
+      session.kill()
+    }
+    expect(await liveState()).toEqual(before)
+  })
+})
