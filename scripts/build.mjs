@@ -13,9 +13,10 @@ import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {join, relative} from 'node:path'
+import {isAbsolute, join, relative, sep} from 'node:path'
+import {fileURLToPath} from 'node:url'
 
-const root = new URL('..', import.meta.url).pathname
+const root = fileURLToPath(new URL('..', import.meta.url))
 const src = join(root, 'src')
 
 function walk(dir) {
@@ -107,15 +108,16 @@ const bundleOclifCore = {
       return {contents: code.replace(CORE_SORT, '.sort((a, b) => __svcCompareIds(a.id, b.id))') + COMPARE_IDS, loader: 'js'}
     })
     b.onResolve({filter: /^[^./]/}, (args) => {
-      if (args.path.startsWith('node:')) return undefined
-      if (LAZY_CORE_DEPENDENCIES.has(args.path) && args.importer.includes(IN_OCLIF_CORE)) {
+      if (args.path.startsWith('node:') || args.namespace === 'bundled-undici' || isAbsolute(args.path)) return undefined
+      const importer = args.importer.split(sep).join('/')
+      if (LAZY_CORE_DEPENDENCIES.has(args.path) && importer.includes(IN_OCLIF_CORE)) {
         return {path: args.path, namespace: 'lazy-core-dependency'}
       }
       if (args.path === 'typescript' || args.path.startsWith('typescript/')) return {path: args.path, external: true}
-      if (args.path === '@oclif/core' && !args.importer.includes(IN_NODE_MODULES)) return {path: coreEntry}
+      if (args.path === '@oclif/core' && !importer.includes(IN_NODE_MODULES)) return {path: coreEntry}
       if (args.path.startsWith('@oclif/core/')) return undefined
-      if (args.path === 'undici' && !args.importer.includes(IN_NODE_MODULES)) return {path: 'undici', namespace: 'bundled-undici'}
-      if (args.importer.includes(IN_NODE_MODULES)) return undefined
+      if (args.path === 'undici' && !importer.includes(IN_NODE_MODULES)) return {path: 'undici', namespace: 'bundled-undici'}
+      if (importer.includes(IN_NODE_MODULES)) return undefined
       return {path: args.path, external: true}
     })
   },
