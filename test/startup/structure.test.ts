@@ -43,14 +43,14 @@ afterAll(() => {
 
 let runs = 0
 /** Runs the built CLI under the tracer (asynchronously: a sandbox in this process must answer it). */
-async function traced(args: string[]): Promise<Trace> {
+async function traced(args: string[], env: Record<string, string> = {}): Promise<Trace> {
   runs += 1
   const traceFile = join(tmp, `trace-${runs}.txt`)
   const configDir = mkdtempSync(join(tmp, 'config-'))
   const child = spawn(process.execPath, ['--import', tracer, bin, ...args], {
     cwd: tmp,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: configDir, SVC_TRACE_LOADS: traceFile},
+    env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: configDir, SVC_TRACE_LOADS: traceFile, ...env},
   })
   let stdout = ''
   let stderr = ''
@@ -142,7 +142,7 @@ describe('start-up structure of the built CLI', () => {
     expect([...trace.packages].filter((p) => p.startsWith('@oclif/'))).toEqual([])
   })
 
-  it('`svc pay status ID` (one API call to a local sandbox) loads the HTTP client, not the sandbox, prompts or spinners', async () => {
+  it('`svc pay status ID` (one API call to a local sandbox) loads neither undici (unless a proxy is set), the sandbox, prompts nor spinners', async () => {
     const {startSandbox} = (await import(pathToFileURL(join(root, 'dist/lib/sandbox/index.js')).href)) as typeof import('../../src/lib/sandbox/index.js')
     const sandbox = await startSandbox({port: 0, rateLimit: 0, seed: 1})
     try {
@@ -155,9 +155,18 @@ describe('start-up structure of the built CLI', () => {
       const trace = await traced(['pay', 'status', id, '--api-key', sandbox.keys.sandbox, '--base-url', sandbox.url, '--json'])
       expect(trace.exitCode, trace.stderr).toBe(0)
       expect(JSON.parse(trace.stdout).id).toBe(id)
-      // undici, bundled into its own chunk (scripts/build.mjs), loads with the first request.
-      expect(trace.own.some((f) => /^dist\/chunks\/undici-[^/]+\.js$/.test(f))).toBe(true)
+      // A direct connection goes over node:http: undici (its chunk, or the package) never loads.
+      const undiciChunk = (t: Trace) => t.own.some((f) => /^dist\/chunks\/undici-[^/]+\.js$/.test(f))
+      expect(undiciChunk(trace)).toBe(false)
       expect(trace.packages.has('undici')).toBe(false)
+      // Through a proxy, undici's EnvHttpProxyAgent carries it (NO_PROXY lets this one through direct).
+      const proxied = await traced(['pay', 'status', id, '--api-key', sandbox.keys.sandbox, '--base-url', sandbox.url, '--json'], {
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        HTTP_PROXY: 'http://127.0.0.1:9',
+        NO_PROXY: '127.0.0.1',
+      })
+      expect(proxied.exitCode, proxied.stderr).toBe(0)
+      expect(undiciChunk(proxied)).toBe(true)
       for (const name of ['ora', '@inquirer/prompts', 'chalk', 'conf', 'pdfkit', 'cli-table3']) expect(trace.packages.has(name), name).toBe(false)
       expect(loadsSandbox(trace)).toBe(false)
       expect([...trace.packages].filter((p) => p.startsWith('@oclif/'))).toEqual([])

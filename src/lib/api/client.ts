@@ -1,5 +1,6 @@
 /**
- * The HTTP client of the CLI, on undici 7. Cheap to import: undici is loaded by the first request.
+ * The HTTP client of the CLI. Cheap to import: nothing network-related loads before the first
+ * request, and the wire is chosen in transport.ts (node:http directly, undici 7 through a proxy).
  *
  * One request = pacer slot, then one attempt under its own deadline, repeated only as retry.ts
  * allows. Errors come out as the CLI's own (ApiError, NetworkError, or an `invalid_response`
@@ -12,6 +13,7 @@ import {Pacer, realSleep, type HeaderBag} from './pacer.js'
 import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
 import {DEFAULT_RETRY, retryDecision, withRetries, type OperationName, type RetryOptions} from './retry.js'
 import {createRedactor, Tracer, traceRequestLine, type TraceSink} from './trace.js'
+import {chooseTransport} from './transport.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -30,8 +32,8 @@ export interface ClientOptions {
   random?: () => number
   now?: () => number
   /**
-   * The undici dispatcher. Default: an EnvHttpProxyAgent when HTTP(S)_PROXY is set, otherwise
-   * undici's global dispatcher (so a test's `setGlobalDispatcher(new MockAgent())` reaches it).
+   * An undici dispatcher to carry every request (e.g. a MockAgent in a test). Default: undici's
+   * EnvHttpProxyAgent when HTTP(S)_PROXY is set, node:http/https otherwise (transport.ts).
    */
   dispatcher?: Dispatcher
 }
@@ -90,10 +92,6 @@ export const userAgent = buildUserAgent
 const MAX_REDIRECTS = 5
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
-function hasProxyEnv(): boolean {
-  const env = process.env
-  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)
-}
 
 function parseBaseUrl(baseUrl: string): URL {
   try {
@@ -127,22 +125,7 @@ export function createClient(options: ClientOptions): ApiClient {
   const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, now, sleep})
   const redact = createRedactor(apiKey)
   const tracer = new Tracer(options.trace, redact)
-  let undici: typeof import('undici') | undefined
-  let dispatcher: Dispatcher | undefined = options.dispatcher
-  let ownDispatcher = false
-
-  async function load(): Promise<{undici: typeof import('undici'); dispatcher: Dispatcher}> {
-    undici ??= await import('undici')
-    if (!dispatcher) {
-      if (hasProxyEnv()) {
-        dispatcher = new undici.EnvHttpProxyAgent()
-        ownDispatcher = true
-      } else {
-        dispatcher = undici.getGlobalDispatcher()
-      }
-    }
-    return {undici, dispatcher}
-  }
+  const transport = chooseTransport(options.dispatcher)
 
   function resolve(path: string, query: Query | undefined): URL {
     let url: URL
@@ -172,7 +155,6 @@ export function createClient(options: ClientOptions): ApiClient {
     attempt: number,
     maxAttempts: number,
   ): Promise<ApiResponse<T>> {
-    const {undici: lib, dispatcher: agent} = await load()
     const waited = await pacer.acquire(request.signal)
     if (waited > 0) tracer.line(t('api.trace.pacing', {delay: waited}))
     const deadlineMs = request.timeoutMs ?? timeoutMs
@@ -191,10 +173,10 @@ export function createClient(options: ClientOptions): ApiClient {
       let responseHeaders: HeaderBag
       let raw: Buffer
       try {
-        const response = await lib.request(url, {method: currentMethod as Dispatcher.HttpMethod, headers, body, signal, dispatcher: agent})
-        status = response.statusCode
-        responseHeaders = response.headers
-        raw = Buffer.from(await response.body.arrayBuffer())
+        const exchange = await transport.send(url, {method: currentMethod, headers, body, signal})
+        status = exchange.status
+        responseHeaders = exchange.headers
+        raw = exchange.body
       } catch (error) {
         if (request.signal?.aborted) {
           tracer.line(t('api.trace.failed', {ms: now() - started, reason: 'interrupted'}))
@@ -325,12 +307,7 @@ export function createClient(options: ClientOptions): ApiClient {
     },
 
     async close(): Promise<void> {
-      if (ownDispatcher && dispatcher) {
-        const own = dispatcher
-        dispatcher = undefined
-        ownDispatcher = false
-        await own.close()
-      }
+      await transport.close()
     },
   }
 }
