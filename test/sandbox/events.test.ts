@@ -131,7 +131,9 @@ describe('events and webhook deliveries', () => {
     expect(rotated.secret).not.toBe(endpoint.secret)
     expect(rotated.rotating).toBe(true)
     await h.createPayment({amount: 100, phone_number: '237670000001', operator: 'MTN'})
+    // With settleAfterMs 0 the settlement may also start on the real timer: wait for in-flight work.
     await h.sb.clock.advance(0)
+    await h.sb.clock.idle()
     const first = hook.received[0]
     expect(String(first.headers['webhook-signature']).split(' ')).toHaveLength(2)
     expect(() => new Webhook(endpoint.secret).verify(first.body, headersOf(first))).not.toThrow()
@@ -139,6 +141,7 @@ describe('events and webhook deliveries', () => {
     await h.sb.clock.advance(60_000)
     await h.createPayment({amount: 100, phone_number: '237670000001', operator: 'MTN'})
     await h.sb.clock.advance(0)
+    await h.sb.clock.idle()
     const second = hook.received[1]
     expect(String(second.headers['webhook-signature']).split(' ')).toHaveLength(1)
     expect(() => new Webhook(endpoint.secret).verify(second.body, headersOf(second))).toThrow()

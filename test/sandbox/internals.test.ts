@@ -50,6 +50,32 @@ describe('schema validator', () => {
 })
 
 describe('scheduler', () => {
+  it('advance: time stands still while tasks run, so a follow-up due at the target runs even when the task is slow', async () => {
+    const clock = new SandboxClock()
+    const scheduler = new Scheduler(clock)
+    const ran: string[] = []
+    scheduler.define('slow', async (_payload, task) => {
+      ran.push('slow')
+      // Real time passes while the task runs (a receiver that takes 30 ms to refuse).
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      scheduler.schedule(task.at + 5000, 'follow-up')
+    })
+    scheduler.define('follow-up', () => {
+      ran.push('follow-up')
+    })
+    const start = clock.now()
+    scheduler.schedule(start, 'slow')
+    const state = await scheduler.advance(5000)
+    expect(ran).toEqual(['slow', 'follow-up'])
+    expect(state.now_ms).toBeGreaterThanOrEqual(start + 5000)
+    expect(state.now_ms).toBeLessThan(start + 5000 + 1000)
+    // After the advance, time flows again from where it stood.
+    const before = clock.now()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(clock.now()).toBeGreaterThan(before)
+    scheduler.stop()
+  })
+
   it('runs due tasks in time order (ties in scheduling order) as the clock advances, and tasks may schedule more', async () => {
     const clock = new SandboxClock()
     const scheduler = new Scheduler(clock)

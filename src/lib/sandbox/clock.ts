@@ -29,10 +29,25 @@ export interface ClockState {
 }
 
 export class SandboxClock {
+  /** While an advance runs, sandbox time stands still at this value (see Scheduler.advance). */
+  private frozenAt: number | undefined
+
   constructor(public offsetMs = 0) {}
 
   now(): number {
-    return Date.now() + this.offsetMs
+    return this.frozenAt ?? Date.now() + this.offsetMs
+  }
+
+  /** Stop sandbox time at `at` (never backwards). */
+  freeze(at: number): void {
+    this.frozenAt = Math.max(at, this.frozenAt ?? at)
+  }
+
+  /** Let sandbox time flow again from where it stood. */
+  thaw(): void {
+    if (this.frozenAt === undefined) return
+    this.offsetMs = this.frozenAt - Date.now()
+    this.frozenAt = undefined
   }
 
   iso(at: number = this.now()): string {
@@ -165,20 +180,23 @@ export class Scheduler {
     // Let tasks already started by the real timer finish first: they may schedule follow-ups.
     await this.idle()
     this.advancing = true
+    // Time stands still while the due tasks run, each at its own due time: a follow-up scheduled
+    // "5 s after this attempt" must land where it would in real time, not a few real
+    // milliseconds (of running the tasks) later, past the target.
+    const target = this.clock.now() + ms
+    this.clock.freeze(this.clock.now())
     try {
-      const target = this.clock.now() + ms
       for (;;) {
         const task = this.heap.peek()
         if (!task || task.at > target) break
         this.heap.pop()
         if (this.cancelled.delete(task.id)) continue
-        const now = this.clock.now()
-        if (task.at > now) this.clock.offsetMs += task.at - now
+        this.clock.freeze(task.at)
         await this.run(task)
       }
-      const now = this.clock.now()
-      if (target > now) this.clock.offsetMs += target - now
+      this.clock.freeze(target)
     } finally {
+      this.clock.thaw()
       this.advancing = false
       this.onChange()
       this.arm()
