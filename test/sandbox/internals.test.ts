@@ -54,10 +54,15 @@ describe('scheduler', () => {
     const clock = new SandboxClock()
     const scheduler = new Scheduler(clock)
     const ran: string[] = []
-    scheduler.define('slow', async (_payload, task) => {
+    // As a settlement does: real time passes while it runs, then it queues a delivery "now".
+    scheduler.define('slow', async () => {
       ran.push('slow')
-      // Real time passes while the task runs (a receiver that takes 30 ms to refuse).
       await new Promise((resolve) => setTimeout(resolve, 30))
+      scheduler.schedule(clock.now(), 'deliver')
+    })
+    // As a refused delivery does: a retry 5 s after its own due time.
+    scheduler.define('deliver', (_payload, task) => {
+      ran.push('deliver')
       scheduler.schedule(task.at + 5000, 'follow-up')
     })
     scheduler.define('follow-up', () => {
@@ -66,7 +71,7 @@ describe('scheduler', () => {
     const start = clock.now()
     scheduler.schedule(start, 'slow')
     const state = await scheduler.advance(5000)
-    expect(ran).toEqual(['slow', 'follow-up'])
+    expect(ran).toEqual(['slow', 'deliver', 'follow-up'])
     expect(state.now_ms).toBeGreaterThanOrEqual(start + 5000)
     expect(state.now_ms).toBeLessThan(start + 5000 + 1000)
     // After the advance, time flows again from where it stood.
