@@ -2,46 +2,25 @@
  * `svc sandbox business set --language fr` against a running `svc sandbox serve`: the business's
  * customers then get the invoice PDF in French, whatever language svc itself speaks.
  */
-import type {ChildProcess} from 'node:child_process'
 import {execFileSync} from 'node:child_process'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli, type CliResult} from '../helpers/cli.js'
+import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {startServe, type ServedSandbox} from '../helpers/serve.js'
 
 const temp = tempConfigDir()
-let serve: ChildProcess
-let served: Promise<CliResult>
+let served: ServedSandbox
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {configDir: temp.dir, env})
 
 beforeAll(async () => {
-  let started!: () => void
-  const ready = new Promise<void>((resolve) => (started = resolve))
-  let out = ''
-  served = runCli(['sandbox', 'serve', '--port', '0', '--json'], {
-    configDir: temp.dir,
-    timeoutMs: 120_000,
-    onSpawn(child) {
-      serve = child
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString()
-        try {
-          JSON.parse(out)
-          started()
-        } catch {
-          // Not the whole document yet.
-        }
-      })
-    },
-  })
-  await ready
+  served = await startServe(temp.dir)
 })
 
 afterAll(async () => {
-  serve?.kill('SIGINT')
-  await served
+  await served?.stop()
   temp.cleanup()
 })
 

@@ -1,14 +1,13 @@
-import type {ChildProcess} from 'node:child_process'
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {ANSI, runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {startServe, type ServedSandbox} from '../helpers/serve.js'
 
 const temp = tempConfigDir()
-let serve: ChildProcess
-let served: Promise<CliResult>
+let served: ServedSandbox
 let info: any
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {configDir: temp.dir, env})
@@ -19,31 +18,13 @@ const json = async (args: string[], env: Record<string, string> = {}) => {
 }
 
 beforeAll(async () => {
-  let started!: () => void
-  const ready = new Promise<void>((resolve) => (started = resolve))
-  let out = ''
-  served = runCli(['sandbox', 'serve', '--port', '0', '--settle-after', '200ms', '--json'], {
-    configDir: temp.dir,
-    timeoutMs: 120_000,
-    onSpawn(child) {
-      serve = child
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString()
-        try {
-          info = JSON.parse(out)
-          started()
-        } catch {
-          // Not the whole document yet.
-        }
-      })
-    },
-  })
-  await ready
+  served = await startServe(temp.dir, ['--settle-after', '200ms'])
+  info = served.info
 })
 
+let stopped: Promise<CliResult> | undefined
 afterAll(async () => {
-  serve?.kill('SIGINT')
-  await served
+  await (stopped ??= served?.stop())
   temp.cleanup()
 })
 
@@ -152,8 +133,7 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
 
 describe('after Ctrl-C', () => {
   it('exits 130 and removes its admin address; the commands then say no sandbox is running', async () => {
-    serve.kill('SIGINT')
-    const result = await served
+    const result = await (stopped ??= served.stop())
     expect(result.exitCode, `${result.signal} ${result.stderr}`).toBe(130)
     expect(existsSync(join(temp.dir, 'sandbox.json'))).toBe(false)
     const r = await cli(['sandbox', 'balance'])
