@@ -125,7 +125,7 @@ const bundleOclifCore = {
 
 const commandEntries = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts'))
 // Library entries that other processes import directly (tests, benchmarks, the sandbox host).
-const libEntries = ['lib/sandbox/index.ts', 'lib/index.ts']
+const libEntries = ['lib/sandbox/index.ts', 'lib/index.ts', 'help.ts']
   .map((f) => join(src, f))
   .filter((f) => {
     try {

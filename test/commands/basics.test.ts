@@ -33,6 +33,9 @@ describe('svc basics, as a child process without a TTY', () => {
   it('every command has examples in its --help', async () => {
     const r = await runCli(['--help'], {configDir: temp.dir})
     expect(r.exitCode).toBe(0)
+    // The root page has examples of its own, and each topic its own description.
+    expect(r.stdout).toMatch(/EXAMPLES\n[\s\S]*\$ svc sandbox walkthrough/)
+    expect(r.stdout).toMatch(/invoice\s+Itemised invoices/)
     const manifest = JSON.parse((await import('node:fs')).readFileSync(join(import.meta.dirname, '../../oclif.manifest.json'), 'utf8'))
     const ids = Object.keys(manifest.commands)
     expect(ids.length).toBeGreaterThan(5)
