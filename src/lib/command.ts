@@ -103,9 +103,10 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
       return
     }
     const paint = this.ctx?.io.paintSync()
-    const label = `${t('core.error.prefix')}:`
+    // The label carries its own punctuation: 'Error:' but 'Erreur :'.
+    const label = t('core.error.prefix')
     let text = `${paint ? paint.red(label) : label} ${messageOf(error)}`
-    if (svcError?.hint) text += `\n${t('core.error.hint')}: ${svcError.hint}`
+    if (svcError?.hint) text += `\n${t('core.error.hint')} ${svcError.hint}`
     process.stderr.write(`${text}\n`)
   }
 }

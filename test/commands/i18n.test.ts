@@ -56,7 +56,7 @@ describe('errors', () => {
   it('pay create --amount 50.5 --lang fr: the message in French, exit 2; in English without it', async () => {
     const fr = await run(['pay', 'create', '--amount', '50.5', '--phone', '670000001', '--lang', 'fr'])
     expect(fr.exitCode).toBe(2)
-    expect(fr.stderr).toContain('Erreur')
+    expect(fr.stderr).toContain('Erreur :')
     expect(fr.stderr).toContain('--amount « 50.5 » invalide : le franc CFA n’a ni décimales ni exposant')
     expect(fr.stderr).not.toMatch(/Invalid|whole francs/)
 

@@ -82,7 +82,7 @@ export class IO {
   }
 
   warn(message: string): void {
-    const label = `${t('core.warning.prefix')}:`
+    const label = t('core.warning.prefix')
     this.err(`${this.paintSync().yellow(label)} ${message}`)
   }
 

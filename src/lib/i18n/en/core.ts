@@ -1,12 +1,12 @@
 // Messages of the core section: the base command, profiles, login, terminal IO. Keys start with 'core.'.
 export const core = {
-  'core.error.prefix': 'Error',
-  'core.error.hint': 'Hint',
+  'core.error.prefix': 'Error:',
+  'core.error.hint': 'Hint:',
   'core.error.unexpected': 'Unexpected error: {message}',
   'core.error.interrupted': 'Interrupted.',
   'core.error.missingFlag': 'Missing {what}: pass {flag} (no prompt when not interactive).',
   'core.error.invalidFlag': 'Invalid value for {flag}: {reason}',
-  'core.warning.prefix': 'Warning',
+  'core.warning.prefix': 'Warning:',
   'core.noKey': 'No API key. Run `svc login`, pass --api-key, or set SVC_API_KEY.',
   'core.key.badPrefix': 'Unrecognised API key: keys start with svc_sk_test_ (sandbox) or svc_sk_live_ (live).',
   'core.baseUrl.invalid': 'Invalid base URL "{url}": give an http:// or https:// address.',

@@ -2,13 +2,13 @@
 import type {core as en} from '../en/core.js'
 
 export const core: {[K in keyof typeof en]: string} = {
-  'core.error.prefix': 'Erreur',
-  'core.error.hint': 'Conseil',
+  'core.error.prefix': 'Erreur :',
+  'core.error.hint': 'Conseil :',
   'core.error.unexpected': 'Erreur inattendue : {message}',
   'core.error.interrupted': 'Interrompu.',
   'core.error.missingFlag': 'Il manque {what} : passez {flag} (aucune question n’est posée hors d’un terminal interactif).',
   'core.error.invalidFlag': 'Valeur invalide pour {flag} : {reason}',
-  'core.warning.prefix': 'Attention',
+  'core.warning.prefix': 'Attention :',
   'core.noKey': 'Aucune clé d’API. Lancez `svc login`, passez --api-key ou définissez SVC_API_KEY.',
   'core.key.badPrefix': 'Clé d’API non reconnue : une clé commence par svc_sk_test_ (sandbox) ou svc_sk_live_ (production).',
   'core.baseUrl.invalid': 'URL de base invalide « {url} » : donnez une adresse http:// ou https://.',
