@@ -40,3 +40,5 @@ export type {
   Operation,
   ServiceDescription,
 } from './discovery.js'
+export {listPages} from './paging.js'
+export type {Page, PageRequest} from './paging.js'

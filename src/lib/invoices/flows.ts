@@ -102,22 +102,25 @@ export interface ListResult {
 }
 
 export async function listInvoices(api: InvoiceApi, options: ListOptions): Promise<ListResult> {
-  const {extractList} = await import('../api/index.js')
-  const shape: ListShape = api.service.lists.invoices
-  const pageSize = options.all ? 100 : (options.pageSize ?? 20)
-  let page = options.all ? 1 : (options.page ?? 1)
+  const {listPages} = await import('../api/index.js')
+  const operation = api.service.operations['invoice.list']
   const items: Invoice[] = []
-  for (;;) {
-    const response = await call<unknown>(api, 'invoice.list', {query: {page, page_size: pageSize, status: options.status}})
-    const list = extractList<Invoice>(response.data, shape)
-    items.push(...list.items)
-    options.onPage?.(items.length, list.total)
-    const more =
-      list.hasMore ??
-      (list.total !== undefined ? (page - 1) * pageSize + list.items.length < list.total : list.items.length === pageSize)
-    if (!options.all || !more || list.items.length === 0) return {items, total: list.total, hasMore: more}
-    page += 1
+  const pages = listPages<Invoice>(api.client, {
+    method: operation.method,
+    path: operation.path,
+    operation: 'invoice.list',
+    query: {status: options.status},
+    shape: api.service.lists.invoices,
+    pageSize: options.all ? 100 : (options.pageSize ?? 20),
+    style: 'page',
+    start: options.all ? 1 : (options.page ?? 1),
+  })
+  for await (const page of pages) {
+    items.push(...page.items)
+    options.onPage?.(items.length, page.total)
+    if (!options.all || !page.hasMore) return {items, total: page.total, hasMore: page.hasMore}
   }
+  return {items, hasMore: false}
 }
 
 /** `%PDF-`: the first bytes of every PDF file. */

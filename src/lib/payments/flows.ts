@@ -94,23 +94,24 @@ export interface ListOptions {
 }
 
 export async function listPayments(client: ApiClient, options: ListOptions): Promise<{items: Payment[]; total?: number; hasMore: boolean}> {
-  const {extractList} = await import('../api/index.js')
-  const pageSize = options.all ? 100 : (options.limit ?? 20)
-  let offset = options.offset ?? 0
+  const {listPages} = await import('../api/index.js')
   const items: Payment[] = []
-  for (;;) {
-    const response = await client.request<unknown>({
-      method: 'GET',
-      path: '/v1/payments',
-      query: {limit: pageSize, offset, ...(options.status ? {status: options.status} : {})},
-    })
-    const page = extractList<Payment>(response.data, options.listShape)
+  const pages = listPages<Payment>(client, {
+    method: 'GET',
+    path: '/v1/payments',
+    operation: 'payment.list',
+    query: options.status ? {status: options.status} : undefined,
+    shape: options.listShape,
+    pageSize: options.all ? 100 : (options.limit ?? 20),
+    style: 'offset',
+    start: options.offset,
+  })
+  for await (const page of pages) {
     items.push(...page.items)
     options.onPage?.(items.length, page.total)
-    const more = page.hasMore ?? (page.total !== undefined ? offset + page.items.length < page.total : page.items.length === pageSize)
-    if (!options.all || !more || page.items.length === 0) return {items, total: page.total, hasMore: more}
-    offset += page.items.length
+    if (!options.all || !page.hasMore) return {items, total: page.total, hasMore: page.hasMore}
   }
+  return {items, hasMore: false}
 }
 
 export interface WatchOptions {

@@ -2,7 +2,7 @@
  * Reading whole lists for a report: every page, at the page size asked for, through the client
  * (which paces itself under the rate limit and retries safe reads). Paths and envelopes come from
  * the service's description (ctx.service()). The list functions of payments/ and invoices/ read
- * every page at 100 only; a report also takes --page-size, so it pages here.
+ * every page at 100 only; a report also takes --page-size, so it drives the pages itself.
  */
 import type {ApiClient, ServiceDescription} from '../api/index.js'
 import type {Invoice} from '../invoices/types.js'
@@ -21,23 +21,22 @@ export interface FetchOptions {
  * falling past due meanwhile): the aggregation counts an id once.
  */
 export async function fetchOpenInvoices(client: ApiClient, service: ServiceDescription, options: FetchOptions): Promise<Invoice[]> {
-  const {extractList} = await import('../api/index.js')
+  const {listPages} = await import('../api/index.js')
   const operation = service.operations['invoice.list']
   const items: Invoice[] = []
   for (const status of OPEN_STATUSES) {
-    for (let page = 1; ; page++) {
-      const response = await client.request<unknown>({
-        method: operation.method,
-        path: operation.path,
-        operation: 'invoice.list',
-        query: {status, page, page_size: options.pageSize},
-      })
-      const list = extractList<Invoice>(response.data, service.lists.invoices)
-      items.push(...list.items)
+    const pages = listPages<Invoice>(client, {
+      method: operation.method,
+      path: operation.path,
+      operation: 'invoice.list',
+      query: {status},
+      shape: service.lists.invoices,
+      pageSize: options.pageSize,
+      style: 'page',
+    })
+    for await (const page of pages) {
+      items.push(...page.items)
       options.onPage?.(items.length)
-      const more =
-        list.hasMore ?? (list.total !== undefined ? (page - 1) * options.pageSize + list.items.length < list.total : list.items.length === options.pageSize)
-      if (!more || list.items.length === 0) break
     }
   }
   return items
@@ -48,25 +47,23 @@ export async function fetchOpenInvoices(client: ApiClient, service: ServiceDescr
  * ends before `since`, so an old account is not read to its first payment.
  */
 export async function fetchPaymentsSince(client: ApiClient, service: ServiceDescription, since: Date, options: FetchOptions): Promise<Payment[]> {
-  const {extractList} = await import('../api/index.js')
+  const {listPages} = await import('../api/index.js')
   const operation = service.operations['payment.list']
   const items: Payment[] = []
   const from = since.getTime()
-  for (let offset = 0; ; ) {
-    const response = await client.request<unknown>({
-      method: operation.method,
-      path: operation.path,
-      operation: 'payment.list',
-      query: {limit: options.pageSize, offset},
-    })
-    const list = extractList<Payment>(response.data, service.lists.payments)
-    items.push(...list.items)
+  const pages = listPages<Payment>(client, {
+    method: operation.method,
+    path: operation.path,
+    operation: 'payment.list',
+    shape: service.lists.payments,
+    pageSize: options.pageSize,
+    style: 'offset',
+  })
+  for await (const page of pages) {
+    items.push(...page.items)
     options.onPage?.(items.length)
-    const more =
-      list.hasMore ?? (list.total !== undefined ? offset + list.items.length < list.total : list.items.length === options.pageSize)
-    const last = list.items.at(-1)
-    const reachedSince = last !== undefined && Date.parse(last.created_at) < from
-    if (!more || list.items.length === 0 || reachedSince) return items
-    offset += list.items.length
+    const last = page.items.at(-1)
+    if (last !== undefined && Date.parse(last.created_at) < from) break
   }
+  return items
 }
