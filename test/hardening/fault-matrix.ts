@@ -56,17 +56,6 @@ export const FAULTS: FaultCase[] = [
   {id: 'one 503, then the service recovers', fault: {kind: 'status', status: 503, body: '{"message":"Try again","code":"unavailable"}'}, times: 1, reached: false, effect: 'transient'},
 ]
 
-/** The faults every family meets; families marked `full` meet all of FAULTS. */
-export const CORE = new Set([
-  'connection refused',
-  'reset mid-body (after the server acted)',
-  'slow headers (2 s > SVC_TIMEOUT 1 s)',
-  '503 HTML error page',
-  '2xx with truncated JSON (after the server acted)',
-  '429 with Retry-After: 1',
-  'one 503, then the service recovers',
-])
-
 /** How a family's requests may be repeated (retry.ts), which decides the expected outcome. */
 type Kind = 'read' | 'idempotent-write' | 'payment-create' | 'watch' | 'import'
 
@@ -79,8 +68,6 @@ export interface Run {
 export interface Family {
   name: string
   kind: Kind
-  /** Every fault of FAULTS (true) or the CORE ones (the others behave as their kind's full run shows). */
-  full?: true
   target: {method: string; path: RegExp}
   setup?: (sb: TestSandbox, dir: string) => Promise<any>
   args: (run: Run) => string[]
@@ -120,7 +107,6 @@ async function oneOrNone(list: any[], what: string, exit: number | null, reached
 export const FAMILIES: Family[] = [
   {
     name: 'pay create',
-    full: true,
     kind: 'payment-create',
     target: {method: 'POST', path: /^\/v1\/payments$/},
     args: () => ['pay', 'create', '--amount', '4321', '--phone', '670000001'],
@@ -133,7 +119,6 @@ export const FAMILIES: Family[] = [
   },
   {
     name: 'pay status',
-    full: true,
     kind: 'read',
     target: {method: 'GET', path: /^\/v1\/payments\/[^/]+\/status$/},
     setup: (sb) => makePayment(sb),
@@ -155,7 +140,6 @@ export const FAMILIES: Family[] = [
   },
   {
     name: 'invoice create',
-    full: true,
     kind: 'idempotent-write',
     target: {method: 'POST', path: /^\/v1\/invoices$/},
     args: () => ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', '--item', 'Bread:500:3'],
@@ -216,7 +200,6 @@ export const FAMILIES: Family[] = [
   },
   {
     name: 'invoice import',
-    full: true,
     kind: 'import',
     target: {method: 'POST', path: /^\/v1\/invoices$/},
     async setup(_sb, dir) {
@@ -344,7 +327,7 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
 export function faultSuite(names: string[]): void {
   for (const family of FAMILIES.filter((f) => names.includes(f.name))) {
     describe.concurrent(`${family.name} under faults`, () => {
-      for (const fault of FAULTS.filter((f) => family.full || CORE.has(f.id))) {
+      for (const fault of FAULTS) {
         it(`${fault.id} → exit ${expectedExit(family.kind, fault)}`, async () => {
           await runCase(family, fault)
         })
