@@ -1,22 +1,11 @@
 import {readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {buildUserAgent, createClient, type ApiClient} from '../../../src/lib/api/index.js'
 import {ApiError} from '../../../src/lib/errors.js'
-import {fakeClock, json, startServer, TEST_KEY, USER_AGENT, type TestServer} from './helpers.js'
+import {fakeClock, json, TEST_KEY, USER_AGENT, useServers} from './helpers.js'
 
-const servers: TestServer[] = []
-const clients: ApiClient[] = []
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()))
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
-
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler)
-  servers.push(server)
-  return server
-}
+const {clients, serve} = useServers()
 
 function client(baseUrl: string, extra: Partial<Parameters<typeof createClient>[0]> = {}): ApiClient {
   const clock = fakeClock()

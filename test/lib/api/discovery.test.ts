@@ -2,19 +2,9 @@ import {mkdtemp, readdir, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {
-  cacheFileFor,
-  clearDiscoveryMemory,
-  createClient,
-  describeFromOpenApi,
-  discoverService,
-  extractList,
-  FALLBACK_OPERATIONS,
-  fillPath,
-  type ApiClient,
-} from '../../../src/lib/api/index.js'
+import {cacheFileFor, clearDiscoveryMemory, createClient, describeFromOpenApi, discoverService, extractList, FALLBACK_OPERATIONS, fillPath, type ApiClient} from '../../../src/lib/api/index.js'
 import {SvcError} from '../../../src/lib/errors.js'
-import {closedPort, fakeClock, json, startServer, TEST_KEY, USER_AGENT, type Handler, type TestServer} from './helpers.js'
+import {closedPort, fakeClock, json, TEST_KEY, USER_AGENT, type TestServer, useServers} from './helpers.js'
 
 /** A service that made other choices than service-contract.md, in another style. */
 const OTHER_SERVICE = {
@@ -140,24 +130,16 @@ describe('describeFromOpenApi', () => {
 
 describe('discoverService: fetch, cache, fallback', () => {
   let cacheDir: string
-  const servers: TestServer[] = []
-  const clients: ApiClient[] = []
+  const {clients, serve} = useServers()
 
   beforeEach(async () => {
     clearDiscoveryMemory()
     cacheDir = await mkdtemp(join(tmpdir(), 'svc-discovery-'))
   })
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()))
-    await Promise.all(servers.splice(0).map((s) => s.close()))
     await rm(cacheDir, {recursive: true, force: true})
   })
 
-  async function serve(handler: Handler): Promise<TestServer> {
-    const server = await startServer(handler)
-    servers.push(server)
-    return server
-  }
   function client(baseUrl: string): ApiClient {
     const clock = fakeClock()
     const c = createClient({baseUrl, apiKey: TEST_KEY, userAgent: USER_AGENT, ratePerMinute: 0, sleep: clock.sleep, now: clock.now})

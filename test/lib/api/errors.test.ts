@@ -1,20 +1,9 @@
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {cleanExcerpt, createClient, type ApiClient, type ClientOptions} from '../../../src/lib/api/index.js'
 import {ApiError, NetworkError, SvcError} from '../../../src/lib/errors.js'
-import {closedPort, fakeClock, startServer, TEST_KEY, USER_AGENT, type Handler, type TestServer} from './helpers.js'
+import {closedPort, fakeClock, TEST_KEY, USER_AGENT, type Handler, useServers} from './helpers.js'
 
-const servers: TestServer[] = []
-const clients: ApiClient[] = []
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()))
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler)
-  servers.push(server)
-  return server
-}
+const {clients, serve} = useServers()
 
 function client(baseUrl: string, extra: Partial<ClientOptions> = {}): ApiClient {
   const clock = fakeClock()

@@ -1,3 +1,4 @@
+import {afterEach} from 'vitest'
 // Real sockets for the API client tests: a local HTTP server that records what it received, a
 // tiny forward proxy that counts what went through it, and a fake clock.
 import http from 'node:http'
@@ -141,3 +142,29 @@ export function fakeClock(start = Date.parse('2026-03-01T10:00:00Z')) {
 
 export const TEST_KEY = 'svc_sk_test_abcdefghijklmnopqrstuv1234'
 export const USER_AGENT = 'svc/0.0.0-test node/20'
+
+/**
+ * The servers (and proxies) and clients a test starts, all closed after each test: call once at
+ * the top of a file (or describe) and start things through `serve` / push onto the lists.
+ */
+export function useServers(): {
+  servers: {close(): Promise<void>}[]
+  clients: {close(): Promise<void>}[]
+  serve(handler: Handler): Promise<TestServer>
+} {
+  const servers: {close(): Promise<void>}[] = []
+  const clients: {close(): Promise<void>}[] = []
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()))
+    await Promise.all(servers.splice(0).map((s) => s.close()))
+  })
+  return {
+    servers,
+    clients,
+    async serve(handler) {
+      const server = await startServer(handler)
+      servers.push(server)
+      return server
+    },
+  }
+}

@@ -1,28 +1,9 @@
-import {afterEach, describe, expect, it} from 'vitest'
-import {
-  backoffDelayMs,
-  createClient,
-  DEFAULT_RETRY,
-  parseRetryAfter,
-  retryDecision,
-  type ApiClient,
-  type ClientOptions,
-} from '../../../src/lib/api/index.js'
+import {describe, expect, it} from 'vitest'
+import {backoffDelayMs, createClient, DEFAULT_RETRY, parseRetryAfter, retryDecision, type ClientOptions} from '../../../src/lib/api/index.js'
 import {ApiError, NetworkError} from '../../../src/lib/errors.js'
-import {fakeClock, json, startServer, TEST_KEY, USER_AGENT, type Handler, type TestServer} from './helpers.js'
+import {fakeClock, json, TEST_KEY, USER_AGENT, type Handler, useServers} from './helpers.js'
 
-const servers: TestServer[] = []
-const clients: ApiClient[] = []
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()))
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler)
-  servers.push(server)
-  return server
-}
+const {clients, serve} = useServers()
 
 function setup(baseUrl: string, extra: Partial<ClientOptions> = {}) {
   const clock = fakeClock()

@@ -2,10 +2,9 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {createClient, createRedactor, type ApiClient, type ClientOptions} from '../../../src/lib/api/index.js'
 import {ApiError} from '../../../src/lib/errors.js'
 import {maskSecret} from '../../../src/lib/secrets.js'
-import {fakeClock, json, startProxy, startServer, TEST_KEY, USER_AGENT, type Handler, type TestProxy, type TestServer} from './helpers.js'
+import {fakeClock, json, startProxy, TEST_KEY, USER_AGENT, useServers} from './helpers.js'
 
-const servers: (TestServer | TestProxy)[] = []
-const clients: ApiClient[] = []
+const {servers, clients, serve} = useServers()
 const PROXY_VARS = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const
 const savedEnv = Object.fromEntries(PROXY_VARS.map((name) => [name, process.env[name]]))
 
@@ -14,15 +13,7 @@ afterEach(async () => {
     if (savedEnv[name] === undefined) delete process.env[name]
     else process.env[name] = savedEnv[name]
   }
-  await Promise.all(clients.splice(0).map((c) => c.close()))
-  await Promise.all(servers.splice(0).map((s) => s.close()))
 })
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler)
-  servers.push(server)
-  return server
-}
 
 function client(baseUrl: string, extra: Partial<ClientOptions> = {}): ApiClient {
   const clock = fakeClock()
