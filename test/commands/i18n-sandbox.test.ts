@@ -2,10 +2,10 @@
  * `svc sandbox business set --language fr` against a running `svc sandbox serve`: the business's
  * customers then get the invoice PDF in French, whatever language svc itself speaks.
  */
-import {execFileSync} from 'node:child_process'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {pdfFileText} from '../helpers/documents.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startServe, type ServedSandbox} from '../helpers/serve.js'
@@ -46,7 +46,7 @@ describe('svc sandbox business', () => {
     const saved = await cli(['--profile', 'local', 'invoice', 'pdf', id, '-o', file])
     expect(saved.exitCode, saved.stderr).toBe(0)
     expect(saved.stderr).toContain('Saved the PDF')
-    const text = execFileSync('/usr/bin/pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], {encoding: 'utf8'})
+    const text = pdfFileText(file)
     expect(text).toContain(`Facture ${id}`)
     expect(text).toContain('Échéance : 31/12/2026')
     expect(text).toMatch(/Reste à payer\s+1 500 FCFA/)

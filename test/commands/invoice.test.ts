@@ -1,9 +1,9 @@
-import {execFileSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
+import {pdfFileText} from '../helpers/documents.js'
 import {ANSI} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {allInvoices, cli, PNG, resettingProxy, sandbox, type Sandbox} from './invoice-helpers.js'
@@ -211,7 +211,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect(saved.exitCode, saved.stderr).toBe(0)
     const file = join(work, `${draft.id}.pdf`)
     expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-')
-    const text = execFileSync('/usr/bin/pdftotext', [file, '-'], {encoding: 'utf8'})
+    const text = pdfFileText(file, {layout: false})
     expect(text).toContain(draft.id)
     expect(text).toContain('Awa Bakery')
     expect(text).toMatch(/4\s?000/)

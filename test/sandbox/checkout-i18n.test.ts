@@ -3,28 +3,12 @@
  * Accept-Language, its own switch, the business's language as fallback), and the PDF and
  * email/WhatsApp texts in the business's language (dashboard setting, GET/PUT /_admin/business).
  */
-import {execFileSync} from 'node:child_process'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {chromium, type Browser} from 'playwright-core'
+import type {Browser} from 'playwright-core'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
+import {launchChromium, pdfText} from '../helpers/documents.js'
 import {harness, type Harness} from './helpers.js'
 import {pay, publishInvoice, submitCheckout} from './invoices-helpers.js'
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
-
-function pdfText(bytes: Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-pdf-i18n-'))
-  try {
-    const file = join(dir, 'invoice.pdf')
-    writeFileSync(file, bytes)
-    return execFileSync('/usr/bin/pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], {encoding: 'utf8'})
-  } finally {
-    rmSync(dir, {recursive: true, force: true})
-  }
-}
 
 let h: Harness
 beforeAll(async () => {
@@ -134,7 +118,7 @@ describe('checkout page language, over HTTP', () => {
 describe('checkout in headless Chromium, in French', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await chromium.launch({executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS})
+    browser = await launchChromium()
   })
   afterAll(() => browser?.close())
 

@@ -1,9 +1,8 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {chromium, type Browser} from 'playwright-core'
+import type {Browser} from 'playwright-core'
+import {launchChromium} from '../helpers/documents.js'
 import {harness, type Harness} from './helpers.js'
 import {createInvoice, getInvoice, invoiceIn, publishInvoice, submitCheckout} from './invoices-helpers.js'
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
 
 describe('hosted checkout', () => {
   let h: Harness
@@ -125,7 +124,7 @@ describe('hosted checkout', () => {
   describe('in headless Chromium', () => {
     let browser: Browser
     beforeAll(async () => {
-      browser = await chromium.launch({executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS})
+      browser = await launchChromium()
     })
     afterAll(() => browser?.close())
 

@@ -1,22 +1,7 @@
-import {execFileSync} from 'node:child_process'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {pdfText} from '../helpers/documents.js'
 import {harness, type Harness} from './helpers.js'
 import {createInvoice, pay, publishInvoice} from './invoices-helpers.js'
-
-/** The text of a PDF, by poppler's pdftotext (an implementation independent of pdfkit). */
-function pdfText(bytes: Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-pdf-'))
-  try {
-    const file = join(dir, 'invoice.pdf')
-    writeFileSync(file, bytes)
-    return execFileSync('/usr/bin/pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], {encoding: 'utf8'})
-  } finally {
-    rmSync(dir, {recursive: true, force: true})
-  }
-}
 
 describe('invoice PDF', () => {
   let h: Harness
