@@ -20,7 +20,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
 } else {
   const argv = globalFlagsLast(args)
   const {fileURLToPath} = await import('node:url')
-  const {flush, handle, run} = await import('../dist/oclif-core.js')
+  const {flush, handle, run} = await import('../dist/main.js')
   const dir = fileURLToPath(root)
   const loadOptions = ownCommandId(argv) ? rootOnly(dir) : dir
   await run(argv, loadOptions)

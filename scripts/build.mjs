@@ -13,7 +13,7 @@ import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {isAbsolute, join, relative, sep} from 'node:path'
+import {dirname, isAbsolute, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -44,8 +44,41 @@ function lazyModule(name) {
   // `__importDefault(require(name))` asks for __esModule at require time: answer it without loading.
   const esModule = Boolean(requireFromCore(name).__esModule)
   return `// ${name}, loaded from node_modules on first use (scripts/build.mjs, LAZY_CORE_DEPENDENCIES).
-let real
-const load = () => (real ??= require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(name)}))
+${lazyExports(`require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(name)})`, esModule)}`
+}
+
+/**
+ * Modules that @oclif/core requires at the top of a file but uses only off the hot path: help
+ * (to show help, and by the error handler for some errors), debug (only with DEBUG set: see
+ * NO_DEBUG), line wrapping (for errors), stdin reading for
+ * flags (readline), performance marks (off unless asked for), child_process (only on Windows to
+ * find the shell). Still bundled; each loads on first use instead of at start-up.
+ * Keyed by the requiring file under @oclif/core/lib/.
+ */
+const LAZY_IN_CORE = {
+  'errors/handle.js': ['../help/index'],
+  'flags.js': ['./help'],
+  'main.js': ['./help'],
+  'parser/index.js': ['./help'],
+  'logger.js': ['debug'],
+  'errors/errors/cli.js': ['wrap-ansi'],
+  'errors/errors/pretty-print.js': ['wrap-ansi'],
+  'parser/parse.js': ['node:readline'],
+  'performance.js': ['node:perf_hooks'],
+  'util/os.js': ['node:child_process'],
+}
+const LAZY_REQUESTS = new Set(Object.values(LAZY_IN_CORE).flat())
+
+function lazyBundledModule({importer, request}) {
+  const esModule = Boolean(createRequire(importer)(request).__esModule)
+  return `// ${request}, required by ${relative(root, importer)}: loaded on first use (scripts/build.mjs, LAZY_IN_CORE).
+${lazyExports(`require(${JSON.stringify(request)})`, esModule)}`
+}
+
+/** A CommonJS module whose exports are `load`'s result, evaluated on first use. */
+function lazyExports(load, esModule) {
+  return `let real
+const load = () => (real ??= ${load})
 module.exports = new Proxy(function () {}, {
   get: (_, key) => (key === '__esModule' ? ${esModule} : load()[key]),
   has: (_, key) => key in load(),
@@ -66,7 +99,6 @@ module.exports = new Proxy(function () {}, {
  * plugins') ICU's root order is plain character order with punctuation ('-' then ':') before
  * digits before letters; compareIds gives exactly that, and asks localeCompare for anything else.
  */
-const CORE_SORT = '.sort((a, b) => a.id.localeCompare(b.id))'
 const COMPARE_IDS = `
 const __svcIdRank = (c) => (c === 45 ? 1 : c === 58 ? 2 : c >= 48 && c <= 57 ? c - 38 : c >= 97 && c <= 122 ? c - 77 : -1);
 function __svcCompareIds(a, b) {
@@ -82,6 +114,61 @@ function __svcCompareIds(a, b) {
   return a.length - b.length;
 }
 `
+
+/**
+ * oclif asks wsl-utils whether it runs under WSL on every start-up (Config.load → getPlatform), and
+ * importing it costs a few ms (child_process, fs/promises, four packages). is-wsl, behind it, can
+ * answer yes only on Linux when the kernel release or /proc/version names Microsoft or a WSL path
+ * exists; only then do we ask wsl-utils for its full answer (which also rules out containers).
+ */
+const MAYBE_WSL = `
+function __svcMaybeWsl() {
+  if (process.platform !== 'linux') return false;
+  const fs = require('node:fs');
+  if (require('node:os').release().toLowerCase().includes('microsoft')) return true;
+  try {
+    if (fs.readFileSync('/proc/version', 'utf8').toLowerCase().includes('microsoft')) return true;
+  } catch {}
+  return fs.existsSync('/proc/sys/fs/binfmt_misc/WSLInterop') || fs.existsSync('/run/WSL');
+}
+`
+
+/**
+ * oclif's logger makes a `debug` instance per namespace, so loading the debug package (with
+ * supports-color and tty) is part of every start-up though it prints only when DEBUG is set: the
+ * one place it reads (debug/src/node.js `load`). Without DEBUG, a logger that does nothing.
+ */
+const NO_DEBUG = `
+function __svcNoDebug() {}
+`
+
+/**
+ * Source patches to files under @oclif/core/lib/: each `[find, replace]` must match exactly once,
+ * or the build fails (a new oclif version must be looked at, not silently patched wrong).
+ */
+const CORE_PATCHES = {
+  'config/plugin.js': {
+    replace: [['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => __svcCompareIds(a.id, b.id))']],
+    append: COMPARE_IDS,
+  },
+  'util/os.js': {
+    replace: [["(await import('wsl-utils')).isWsl", "(__svcMaybeWsl() && (await import('wsl-utils')).isWsl)"]],
+    append: MAYBE_WSL,
+  },
+  'logger.js': {
+    replace: [['const debug = (0, debug_1.default)(namespace);', 'const debug = process.env.DEBUG ? (0, debug_1.default)(namespace) : __svcNoDebug;']],
+    append: NO_DEBUG,
+  },
+  // Every run asks help's two argv helpers (in help/util.js); the rest of help (formatter, command
+  // and root help, their packages) loads only to show help (LAZY_IN_CORE).
+  'main.js': {
+    replace: [
+      ['(0, help_1.getHelpFlagAdditions)', '(0, require("./help/util").getHelpFlagAdditions)'],
+      ['(0, help_1.normalizeArgv)', '(0, require("./help/util").normalizeArgv)'],
+    ],
+    append: '',
+  },
+}
 
 /**
  * undici (the API client's HTTP layer, loaded on the first request) is ~100 CommonJS files; bundled
@@ -100,12 +187,26 @@ const bundleOclifCore = {
   setup(b) {
     b.onLoad({filter: /.*/, namespace: 'bundled-undici'}, () => ({contents: undiciModule(), loader: 'js', resolveDir: root}))
     b.onLoad({filter: /.*/, namespace: 'lazy-core-dependency'}, (args) => ({contents: lazyModule(args.path), loader: 'js'}))
-    b.onLoad({filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/}, (args) => {
-      const code = readFileSync(args.path, 'utf8')
-      if (!code.includes(CORE_SORT)) {
-        return {contents: code, loader: 'js', warnings: [{text: `${CORE_SORT} not found: the ICU-free sort is not applied`}]}
+    b.onResolve({filter: /./}, (args) => {
+      if (!LAZY_REQUESTS.has(args.path) || args.namespace !== 'file') return undefined
+      const inCore = args.importer.split(sep).join('/').split(IN_OCLIF_CORE + 'lib/')[1]
+      if (!LAZY_IN_CORE[inCore]?.includes(args.path)) return undefined
+      return {path: `${args.importer}?lazy=${args.path}`, namespace: 'lazy-in-core', pluginData: {importer: args.importer, request: args.path}}
+    })
+    b.onLoad({filter: /.*/, namespace: 'lazy-in-core'}, (args) => ({
+      contents: lazyBundledModule(args.pluginData),
+      loader: 'js',
+      resolveDir: dirname(args.pluginData.importer),
+    }))
+    b.onLoad({filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/}, (args) => {
+      const patch = CORE_PATCHES[args.path.split(sep).join('/').split(IN_OCLIF_CORE + 'lib/')[1]]
+      if (!patch) return undefined
+      let code = readFileSync(args.path, 'utf8')
+      for (const [find, replace] of patch.replace) {
+        if (code.split(find).length !== 2) throw new Error(`${args.path}: "${find}" not found once (scripts/build.mjs, CORE_PATCHES)`)
+        code = code.replace(find, replace)
       }
-      return {contents: code.replace(CORE_SORT, '.sort((a, b) => __svcCompareIds(a.id, b.id))') + COMPARE_IDS, loader: 'js'}
+      return {contents: code + patch.append, loader: 'js'}
     })
     b.onResolve({filter: /^[^./]/}, (args) => {
       if (args.path.startsWith('node:') || args.namespace === 'bundled-undici' || isAbsolute(args.path)) return undefined
@@ -123,9 +224,79 @@ const bundleOclifCore = {
   },
 }
 
+/**
+ * One core chunk. esbuild's code splitting puts each module in a chunk keyed by the set of entry
+ * points that reach it, and every dynamic import() is an entry point too. Our base command's graph
+ * (src/lib/command.ts: context, config, i18n, io, errors; and @oclif/core through it) is reached by
+ * every command, but some of its modules also by a lazily imported module (the API client, the
+ * French catalogue...), and so it came out as ~14 small chunks, each costing a command's start-up
+ * an ESM resolve, read and compile (~1 ms each). So every other module of ours imports the base
+ * command's module too (appended; it is loaded before any of them in practice, by bin/run.js →
+ * dist/main.js): then every entry point reaches the whole core graph and it is one chunk.
+ */
+const BASE_COMMAND = join(src, 'lib/command.ts')
+
+/** The files of the base command's static module graph (ours and @oclif/core's). */
+async function coreModules() {
+  const {metafile} = await build({
+    entryPoints: [BASE_COMMAND],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    plugins: [bundleOclifCore],
+    logLevel: 'warning',
+  })
+  // The bundle holds what import() reaches too: keep what static imports and require() reach.
+  const reached = new Set()
+  const visit = (input) => {
+    if (reached.has(input) || !metafile.inputs[input]) return
+    reached.add(input)
+    for (const i of metafile.inputs[input].imports) if (i.kind !== 'dynamic-import') visit(i.path)
+  }
+  visit(relative(root, BASE_COMMAND).split(sep).join('/'))
+  return new Set([...reached].map((input) => join(root, input)))
+}
+
+function oneCoreChunk(core) {
+  const importCore = `\nimport ${JSON.stringify(BASE_COMMAND)}\n`
+  return {
+    name: 'one-core-chunk',
+    setup(b) {
+      // undici's chunk too, or esbuild's CommonJS helpers (shared with @oclif/core) are a chunk apart.
+      b.onLoad({filter: /.*/, namespace: 'bundled-undici'}, () => ({contents: undiciModule() + importCore, loader: 'js', resolveDir: root}))
+      b.onLoad({filter: /\.ts$/}, (args) => {
+        if (core.has(args.path) || !args.path.startsWith(src + sep)) return undefined
+        return {contents: readFileSync(args.path, 'utf8') + importCore, loader: 'ts'}
+      })
+      // import() of a core module (it is loaded already, so this only picks a name) would make it
+      // an entry point of its own that does not reach the base command: import it through a
+      // module that does.
+      // So would oclif's import('wsl-utils') (bundled; see MAYBE_WSL for when it loads).
+      b.onResolve({filter: /^(\.|wsl-utils$)/}, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === 'one-core-chunk') return undefined
+        const resolved = await b.resolve(args.path, {kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'one-core-chunk'})
+        if (resolved.errors.length > 0 || !(core.has(resolved.path) || args.path === 'wsl-utils')) return undefined
+        return {path: resolved.path, namespace: 'core-import'}
+      })
+      b.onLoad({filter: /.*/, namespace: 'core-import'}, (args) => {
+        const hasDefault = /^export default /m.test(readFileSync(args.path, 'utf8'))
+        const path = JSON.stringify(args.path)
+        return {
+          contents: `export * from ${path}\n${hasDefault ? `export {default} from ${path}\n` : ''}${importCore}`,
+          loader: 'js',
+          resolveDir: src,
+        }
+      })
+    },
+  }
+}
+
 const commandEntries = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts'))
 // Library entries that other processes import directly (tests, benchmarks, the sandbox host).
-const libEntries = ['lib/sandbox/index.ts', 'lib/index.ts', 'help.ts']
+const libEntries = ['main.ts', 'help.ts']
   .map((f) => join(src, f))
   .filter((f) => {
     try {
@@ -139,7 +310,6 @@ rmSync(join(root, 'dist'), {recursive: true, force: true})
 await build({
   entryPoints: {
     ...Object.fromEntries([...commandEntries, ...libEntries].map((f) => [relative(src, f).replace(/\.ts$/, ''), f])),
-    'oclif-core': coreEntry,
   },
   outdir: join(root, 'dist'),
   bundle: true,
@@ -147,8 +317,19 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [bundleOclifCore],
+  plugins: [oneCoreChunk(await coreModules()), bundleOclifCore],
   chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: false,
+  logLevel: 'warning',
+})
+await build({
+  entryPoints: {'lib/sandbox/index': join(src, 'lib/sandbox/index.ts')},
+  outdir: join(root, 'dist'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  plugins: [bundleOclifCore],
   sourcemap: false,
   logLevel: 'warning',
 })
