@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
  * The launcher. Start-up is paid on every call (shell loops, CI), so this file keeps it small
- * (README, "Start-up"; bench/startup/run.sh measures it):
+ * (README, "Start-up"; bench/startup/run.mjs measures it):
  * - `svc --version` is answered here, before oclif loads.
- * - oclif comes from dist/oclif-core.js, @oclif/core bundled into one chunk shared with the
- *   commands (scripts/build.mjs), not ~160 CommonJS files.
- * - When argv names one of our own commands (oclif.manifest.json), oclif loads with the root plugin
- *   only: the plugins (help, not-found, autocomplete) have no hooks or commands that such a call
- *   could reach, so reading their package.json and manifests is skipped. Everything else (`svc`,
+ * - oclif comes from dist/main.js: @oclif/core and our base command's module graph bundled into one
+ *   chunk shared with the commands (scripts/build.mjs), not ~160 CommonJS files and a dozen chunks.
+ * - When argv names one of our own commands (dist/command-ids.json, from the manifest), oclif loads
+ *   with the root plugin only: the plugins (help, not-found, autocomplete) have no hooks or
+ *   commands that such a call could reach, so reading their package.json and manifests is skipped. Everything else (`svc`,
  *   `svc help`, a topic, `svc autocomplete`, an unknown command) goes through oclif's full load.
  */
 import {readFileSync} from 'node:fs'
@@ -58,16 +58,18 @@ function globalFlagsLast(argv) {
 
 /**
  * The command id oclif will derive from argv (its collateSpacedCmdIDFromArgs, topic separator
- * ' '), when that id is one of our commands; undefined otherwise (or without a manifest).
+ * ' '), when that id is one of our commands; undefined otherwise (or without a build's index).
+ * dist/command-ids.json (scripts/build.mjs, from the manifest): id → 1 when the command takes
+ * arguments (or is not strict), else 0.
  */
 function ownCommandId(argv) {
   let commands
   try {
-    commands = JSON.parse(readFileSync(new URL('oclif.manifest.json', root), 'utf8')).commands
+    commands = JSON.parse(readFileSync(new URL('dist/command-ids.json', root), 'utf8'))
   } catch {
     return undefined
   }
-  const own = (id) => (Object.hasOwn(commands, id) ? commands[id] : undefined)
+  const own = (id) => Object.hasOwn(commands, id)
   if (argv.length === 0) return undefined
   if (argv.length === 1) return own(argv[0]) ? argv[0] : undefined
   const usable = new Set()
@@ -77,10 +79,7 @@ function ownCommandId(argv) {
   }
   const final = []
   const idOf = (next) => [...final, next].filter(Boolean).join(':')
-  const hasArgs = () => {
-    const command = own(idOf())
-    return Boolean(command && (command.strict === false || Object.keys(command.args ?? {}).length > 0))
-  }
+  const hasArgs = () => own(idOf()) && commands[idOf()] === 1
   for (const arg of argv) {
     if (usable.has(idOf(arg))) final.push(arg)
     else if (arg.includes('=') || arg.startsWith('-') || hasArgs()) break

@@ -50,9 +50,10 @@ ${lazyExports(`require('node:module').createRequire(require.resolve('@oclif/core
 /**
  * Modules that @oclif/core requires at the top of a file but uses only off the hot path: help
  * (to show help, and by the error handler for some errors), debug (only with DEBUG set: see
- * NO_DEBUG), line wrapping (for errors), stdin reading for
- * flags (readline), performance marks (off unless asked for), child_process (only on Windows to
- * find the shell). Still bundled; each loads on first use instead of at start-up.
+ * NO_DEBUG), line wrapping (for errors), colours (ansis, supports-color: oclif colours only its
+ * own help, errors and spinner; supports-color also loads tty and net), JSON colouring, stdin
+ * reading for flags (readline), performance marks (off unless asked for), child_process (only on
+ * Windows to find the shell). Still bundled; each loads on first use instead of at start-up.
  * Keyed by the requiring file under @oclif/core/lib/.
  */
 const LAZY_IN_CORE = {
@@ -61,6 +62,10 @@ const LAZY_IN_CORE = {
   'main.js': ['./help'],
   'parser/index.js': ['./help'],
   'logger.js': ['debug'],
+  'ux/theme.js': ['ansis'],
+  'ux/action/spinner.js': ['ansis'],
+  'ux/supports-color.js': ['supports-color'],
+  'ux/index.js': ['./colorize-json'],
   'errors/errors/cli.js': ['wrap-ansi'],
   'errors/errors/pretty-print.js': ['wrap-ansi'],
   'parser/parse.js': ['node:readline'],
@@ -166,6 +171,16 @@ const CORE_PATCHES = {
       ['(0, help_1.getHelpFlagAdditions)', '(0, require("./help/util").getHelpFlagAdditions)'],
       ['(0, help_1.normalizeArgv)', '(0, require("./help/util").normalizeArgv)'],
     ],
+    append: '',
+  },
+  'ux/index.js': {
+    replace: [['colorizeJson: colorize_json_1.default,', 'get colorizeJson() { return colorize_json_1.default; },']],
+    append: '',
+  },
+  // Help renders each description, usage and example as an EJS template; ours have no tags, and
+  // text without `<%` renders to itself. EJS (~40 KB) loads only for text that has one.
+  'help/util.js': {
+    replace: [['return ejs_1.default.render(t, context);', "return t.includes('<%') ? ejs_1.default.render(t, context) : t;"]],
     append: '',
   },
 }
@@ -319,6 +334,8 @@ await build({
   target: 'node20',
   plugins: [oneCoreChunk(await coreModules()), bundleOclifCore],
   chunkNames: 'chunks/[name]-[hash]',
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: false,
   logLevel: 'warning',
 })
@@ -339,7 +356,7 @@ await build({
 const REQUIRE_SHIM = "import {createRequire as __svcCreateRequire} from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);\n"
 for (const file of walk(join(root, 'dist')).filter((f) => f.endsWith('.js'))) {
   const code = readFileSync(file, 'utf8')
-  if (/typeof require !== "undefined" \? require/.test(code)) writeFileSync(file, REQUIRE_SHIM + code)
+  if (/typeof require ?(!== ?"undefined"|<"u") ?\? ?require/.test(code)) writeFileSync(file, REQUIRE_SHIM + code)
 }
 
 rmSync(join(root, 'oclif.manifest.json'), {force: true})
@@ -347,3 +364,12 @@ execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'ma
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
 })
+
+// bin/run.js decides from argv whether a call names one of our commands before oclif loads; it
+// reads this index (~2 KB) rather than the manifest (~190 KB, which oclif then reads again).
+// Per id: whether the command takes arguments (or any argv), where a command id must end.
+const {commands} = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
+const index = Object.fromEntries(
+  Object.entries(commands).map(([id, c]) => [id, c.strict === false || Object.keys(c.args ?? {}).length > 0 ? 1 : 0]),
+)
+writeFileSync(join(root, 'dist/command-ids.json'), JSON.stringify(index))

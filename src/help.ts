@@ -2,7 +2,7 @@
  * oclif's help, with what `svc --help` lacked: a few examples of the whole tool on the root page
  * (each command's own examples are on its page). Loaded only when help is shown.
  */
-import {Help} from '@oclif/core'
+import {Help} from '@oclif/core/help'
 
 const ROOT_EXAMPLES = [
   ['Tour the whole flow against a built-in sandbox (no key, no network)', 'svc sandbox walkthrough'],
