@@ -3,6 +3,7 @@
  * the streams everything writes to. stdout carries data only; messages go to stderr.
  */
 import {t} from '../i18n/index.js'
+import {plainTable} from './table.js'
 
 export interface StreamsLike {
   stdin: NodeJS.ReadStream | (NodeJS.ReadableStream & {isTTY?: boolean})
@@ -111,29 +112,14 @@ export class IO {
     return this.painter ?? plain
   }
 
-  /** A table (cli-table3) with no borders or colour when colour is off. */
+  /** A table: cli-table3 with grey borders in colour; plain aligned columns otherwise (io/table.ts). */
   async table(head: string[], rows: string[][]): Promise<string> {
+    if (!this.color) return plainTable(head, rows)
     const {default: Table} = await import('cli-table3')
     const paint = await this.paint()
-    const table = new Table({
-      head: head.map((h) => paint.bold(h)),
-      style: this.color ? {head: [], border: ['grey']} : {head: [], border: [], compact: true},
-      chars: this.color
-        ? undefined
-        : {
-            top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-            bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-            left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-            right: '', 'right-mid': '', middle: '  ',
-          },
-    })
+    const table = new Table({head: head.map((h) => paint.bold(h)), style: {head: [], border: ['grey']}})
     table.push(...rows)
-    // Without borders, cli-table3 pads each cell with one space on each side: trim line ends.
-    return table
-      .toString()
-      .split('\n')
-      .map((line) => (this.color ? line : line.replace(/^ /, '').trimEnd()))
-      .join('\n')
+    return table.toString()
   }
 
   /** A spinner on stderr when interactive; silent otherwise (and always with --json). */
