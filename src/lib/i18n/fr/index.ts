@@ -2,6 +2,7 @@
 // section est typée sur sa section anglaise (ni clé manquante, ni clé en trop), et l’ensemble sur
 // `Catalogue` : une traduction manquante fait échouer la vérification de types.
 // Chargé paresseusement (SvcCommand.init) : une exécution en anglais ne le lit jamais.
+import {merge} from '../en/index.js'
 import type {Catalogue} from '../index.js'
 import {api} from './api.js'
 import {core} from './core.js'
@@ -19,4 +20,4 @@ import {webhooks} from './webhooks.js'
 
 export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report}
 
-export const fr: Catalogue = {...core, ...api, ...domain, ...pay, ...invoice, ...files, ...webhooks, ...sandbox, ...sandboxInvoices, ...local, ...raw, ...walk, ...report}
+export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report)
