@@ -16,6 +16,8 @@ import {createRequire} from 'node:module'
 import {dirname, isAbsolute, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {ONE_COLUMN} from './string-width-fast.mjs'
+
 const root = fileURLToPath(new URL('..', import.meta.url))
 const src = join(root, 'src')
 
@@ -148,39 +150,45 @@ function __svcNoDebug() {}
 `
 
 /**
- * Source patches to files under @oclif/core/lib/: each `[find, replace]` must match exactly once,
- * or the build fails (a new oclif version must be looked at, not silently patched wrong).
+ * Source patches to bundled files, by path under node_modules/: each `[find, replace]` must match
+ * exactly once, or the build fails (a new version must be looked at, not silently patched wrong).
  */
-const CORE_PATCHES = {
-  'config/plugin.js': {
+const BUNDLE_PATCHES = {
+  '@oclif/core/lib/config/plugin.js': {
     replace: [['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => __svcCompareIds(a.id, b.id))']],
     append: COMPARE_IDS,
   },
-  'util/os.js': {
+  '@oclif/core/lib/util/os.js': {
     replace: [["(await import('wsl-utils')).isWsl", "(__svcMaybeWsl() && (await import('wsl-utils')).isWsl)"]],
     append: MAYBE_WSL,
   },
-  'logger.js': {
+  '@oclif/core/lib/logger.js': {
     replace: [['const debug = (0, debug_1.default)(namespace);', 'const debug = process.env.DEBUG ? (0, debug_1.default)(namespace) : __svcNoDebug;']],
     append: NO_DEBUG,
   },
   // Every run asks help's two argv helpers (in help/util.js); the rest of help (formatter, command
   // and root help, their packages) loads only to show help (LAZY_IN_CORE).
-  'main.js': {
+  '@oclif/core/lib/main.js': {
     replace: [
       ['(0, help_1.getHelpFlagAdditions)', '(0, require("./help/util").getHelpFlagAdditions)'],
       ['(0, help_1.normalizeArgv)', '(0, require("./help/util").normalizeArgv)'],
     ],
     append: '',
   },
-  'ux/index.js': {
+  '@oclif/core/lib/ux/index.js': {
     replace: [['colorizeJson: colorize_json_1.default,', 'get colorizeJson() { return colorize_json_1.default; },']],
     append: '',
   },
   // Help renders each description, usage and example as an EJS template; ours have no tags, and
   // text without `<%` renders to itself. EJS (~40 KB) loads only for text that has one.
-  'help/util.js': {
+  '@oclif/core/lib/help/util.js': {
     replace: [['return ejs_1.default.render(t, context);', "return t.includes('<%') ? ejs_1.default.render(t, context) : t;"]],
+    append: '',
+  },
+  // Help measures and wraps every word with string-width, which strips ANSI codes and replaces
+  // emoji with a large pattern for each: text of one-column characters is as wide as it is long.
+  'string-width/index.js': {
+    replace: [['\tstring = stripAnsi(string);', `\tif (/^${ONE_COLUMN}*$/.test(string)) {\n\t\treturn string.length;\n\t}\n\n\tstring = stripAnsi(string);`]],
     append: '',
   },
 }
@@ -224,12 +232,12 @@ const bundleOclifCore = {
       loader: 'js',
       resolveDir: dirname(args.pluginData.importer),
     }))
-    b.onLoad({filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/}, (args) => {
-      const patch = CORE_PATCHES[args.path.split(sep).join('/').split(IN_OCLIF_CORE + 'lib/')[1]]
+    b.onLoad({filter: /[\\/]node_modules[\\/].*\.js$/}, (args) => {
+      const patch = BUNDLE_PATCHES[args.path.split(sep).join('/').split(IN_NODE_MODULES).at(-1)]
       if (!patch) return undefined
       let code = readFileSync(args.path, 'utf8')
       for (const [find, replace] of patch.replace) {
-        if (code.split(find).length !== 2) throw new Error(`${args.path}: "${find}" not found once (scripts/build.mjs, CORE_PATCHES)`)
+        if (code.split(find).length !== 2) throw new Error(`${args.path}: "${find}" not found once (scripts/build.mjs, BUNDLE_PATCHES)`)
         code = code.replace(find, replace)
       }
       return {contents: code + patch.append, loader: 'js'}
