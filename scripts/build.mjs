@@ -1,14 +1,20 @@
-// Build: one esbuild entry per command (and per public library entry), ESM with code splitting,
-// every npm package left external except @oclif/core; then oclif's manifest, so start-up never
-// scans dist/commands.
+// Build: one esbuild entry per command (and dist/main.js for bin/run.js, dist/help.js for oclif's
+// help class), ESM with code splitting, every npm package left external except @oclif/core and
+// undici; the local sandbox's library entry on its own; then oclif's manifest (start-up never
+// scans dist/commands) and dist/command-ids.json (what bin/run.js reads). README "Start-up" has
+// the figures; test/startup/structure.test.ts guards what each call loads.
 //
-// @oclif/core (with its own dependencies) is bundled into a shared chunk: as ~160 CommonJS files it
-// is the largest start-up cost (resolving, reading and wrapping each file); as one chunk it loads
-// in about a third of the time. Our imports of '@oclif/core' go to scripts/oclif-core.js (its
-// index's exports, from its subpaths, without the index's semver-based Node check). bin/run.js
-// and the commands share that one copy (dist/oclif-core.js). The plugins (help, not-found,
-// autocomplete) keep their own @oclif/core from node_modules, as plugins on another core version
-// do; they load only for the commands they serve.
+// Start-up, in the order it matters:
+// - One core chunk: @oclif/core (bundled, not ~160 CommonJS files) and our base command's whole
+//   module graph in one file that every command shares ("one core chunk" below).
+// - Our imports of '@oclif/core' go to scripts/oclif-core.js: only what src/ uses, from oclif's
+//   subpaths (its index evaluates help, ux, a semver-based Node check...).
+// - What oclif requires at load but uses off the hot path loads on first use: its dependencies
+//   from node_modules (LAZY_CORE_DEPENDENCIES), its own modules and built-ins within the bundle
+//   (LAZY_IN_CORE); a few source patches make that possible (BUNDLE_PATCHES, each checked).
+// - Node built-ins through process.getBuiltinModule, not ESM facades; minified whitespace.
+// The plugins (help, not-found, autocomplete) keep their own @oclif/core from node_modules, as
+// plugins on another core version do; they load only for the commands they serve.
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
