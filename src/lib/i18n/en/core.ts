@@ -37,4 +37,10 @@ export const core = {
   'core.yes': 'yes',
   'core.no': 'no',
   'core.none': '(none)',
+  'core.help.examples': 'EXAMPLES',
+  'core.help.tour': 'Tour the whole flow against a built-in sandbox (no key, no network)',
+  'core.help.local': 'Run a local sandbox and collect from a test number',
+  'core.help.invoice': 'Invoice a customer and send it by email',
+  'core.help.forward': 'Forward signed events to your app',
+  'core.help.login': 'Use your own key',
 } as const

@@ -39,4 +39,10 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.yes': 'oui',
   'core.no': 'non',
   'core.none': '(aucun)',
+  'core.help.examples': 'EXEMPLES',
+  'core.help.tour': 'Parcourir tout le flux contre un bac à sable intégré (sans clé, sans réseau)',
+  'core.help.local': 'Lancer un bac à sable local et encaisser depuis un numéro de test',
+  'core.help.invoice': 'Facturer un client et lui envoyer la facture par e-mail',
+  'core.help.forward': 'Transférer les événements signés vers votre application',
+  'core.help.login': 'Utiliser votre propre clé',
 }
