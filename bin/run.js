@@ -7,8 +7,9 @@
  *   chunk shared with the commands (scripts/build.mjs), not ~160 CommonJS files and a dozen chunks.
  * - When argv names one of our own commands (dist/command-ids.json, from the manifest), oclif loads
  *   with the root plugin only: the plugins (help, not-found, autocomplete) have no hooks or
- *   commands that such a call could reach, so reading their package.json and manifests is skipped. Everything else (`svc`,
- *   `svc help`, a topic, `svc autocomplete`, an unknown command) goes through oclif's full load.
+ *   commands that such a call could reach, so reading their package.json and manifests is
+ *   skipped. Everything else (`svc`, `svc help`, a topic, `svc autocomplete`, an unknown command)
+ *   goes through oclif's full load.
  */
 // Built-ins through process.getBuiltinModule, not `import`: Node's ESM facade of node:fs alone costs ~2.5 ms.
 const {readFileSync} = process.getBuiltinModule('node:fs')

@@ -324,10 +324,9 @@ function oneCoreChunk(core) {
         if (core.has(args.path) || !args.path.startsWith(src + sep)) return undefined
         return {contents: readFileSync(args.path, 'utf8') + importCore, loader: 'ts'}
       })
-      // import() of a core module (it is loaded already, so this only picks a name) would make it
-      // an entry point of its own that does not reach the base command: import it through a
-      // module that does.
-      // So would oclif's import('wsl-utils') (bundled; see MAYBE_WSL for when it loads).
+      // import() of a core module (it is loaded already, so this only picks a name), or oclif's
+      // import('wsl-utils') (see MAYBE_WSL), would make an entry point of its own that does not
+      // reach the base command: import it through a module that does.
       b.onResolve({filter: /^(\.|wsl-utils$)/}, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData === 'one-core-chunk') return undefined
         const resolved = await b.resolve(args.path, {kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'one-core-chunk'})
@@ -348,16 +347,8 @@ function oneCoreChunk(core) {
 }
 
 const commandEntries = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts'))
-// Library entries that other processes import directly (tests, benchmarks, the sandbox host).
-const libEntries = ['main.ts', 'help.ts']
-  .map((f) => join(src, f))
-  .filter((f) => {
-    try {
-      return statSync(f).isFile()
-    } catch {
-      return false
-    }
-  })
+// What oclif loads besides the commands: bin/run.js's entry and the help class (package.json).
+const libEntries = ['main.ts', 'help.ts'].map((f) => join(src, f))
 
 rmSync(join(root, 'dist'), {recursive: true, force: true})
 await build({
@@ -379,6 +370,9 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 })
+// The local sandbox as a library for other processes (tests, benchmarks), in one file of its own:
+// in the build above it would share its i18n modules with the commands and split the core chunk.
+// The CLI's own `sandbox serve` runs the copy in the chunks above.
 await build({
   entryPoints: {'lib/sandbox/index': join(src, 'lib/sandbox/index.ts')},
   outdir: join(root, 'dist'),
