@@ -2,7 +2,12 @@
 /**
  * The launcher. Start-up is paid on every call (shell loops, CI), so this file keeps it small
  * (README, "Start-up"; bench/startup/run.mjs measures it):
+ * - It is CommonJS (bin/package.json), as is dist/ (scripts/build.mjs): a call that stays in
+ *   CommonJS never starts Node's ESM loader (~9 ms). Packages that are ES modules only (chalk,
+ *   ora, the prompts, conf) are still reached by import(), where a command needs them.
  * - `svc --version` is answered here, before oclif loads.
+ * - dist/ is compiled through V8's code cache (bin/compile-cache.js): after the first call, the
+ *   core chunk and the command are not compiled again (~15 ms a call).
  * - oclif comes from dist/main.js: @oclif/core and our base command's module graph bundled into one
  *   chunk shared with the commands (scripts/build.mjs), not ~160 CommonJS files and a dozen chunks.
  * - When argv names one of our own commands (dist/command-ids.json, from the manifest), oclif loads
@@ -11,21 +16,21 @@
  *   skipped. Everything else (`svc`, `svc help`, a topic, `svc autocomplete`, an unknown command)
  *   goes through oclif's full load.
  */
-// Built-ins through process.getBuiltinModule, not `import`: Node's ESM facade of node:fs alone costs ~2.5 ms.
-const {readFileSync} = process.getBuiltinModule('node:fs')
+'use strict'
+const {readFileSync} = require('node:fs')
+const {join} = require('node:path')
 
-const root = new URL('..', import.meta.url)
+const root = join(__dirname, '..')
 const args = process.argv.slice(2)
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === 'version')) {
-  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   process.stdout.write(`${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
 } else {
+  require('./compile-cache.js').install(join(root, 'dist'))
+  const {flush, handle, run} = require('../dist/main.js')
   const argv = globalFlagsLast(args)
-  const {fileURLToPath} = process.getBuiltinModule('node:url')
-  const {flush, handle, run} = await import('../dist/main.js')
-  const dir = fileURLToPath(root)
-  const loadOptions = ownCommandId(argv) ? rootOnly(dir) : dir
-  await run(argv, loadOptions)
+  const loadOptions = ownCommandId(argv) ? rootOnly(root) : root
+  run(argv, loadOptions)
     .then(() => flush())
     .catch(async (error) => handle(error))
 }
@@ -67,7 +72,7 @@ function globalFlagsLast(argv) {
 function ownCommandId(argv) {
   let commands
   try {
-    commands = JSON.parse(readFileSync(new URL('dist/command-ids.json', root), 'utf8'))
+    commands = JSON.parse(readFileSync(join(root, 'dist/command-ids.json'), 'utf8'))
   } catch {
     return undefined
   }
@@ -93,6 +98,6 @@ function ownCommandId(argv) {
 
 /** oclif's load options for the root plugin alone (no core, user or dev plugins). */
 function rootOnly(dir) {
-  const pjson = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   return {root: dir, pjson: {...pjson, oclif: {...pjson.oclif, plugins: []}}, userPlugins: false, devPlugins: false}
 }

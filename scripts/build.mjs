@@ -15,8 +15,10 @@
 // - Node built-ins through process.getBuiltinModule, not ESM facades; minified whitespace.
 // The plugins (help, not-found, autocomplete) keep their own @oclif/core from node_modules, as
 // plugins on another core version do; they load only for the commands they serve.
+import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
+import {createHash} from 'node:crypto'
 import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, isAbsolute, join, relative, sep} from 'node:path'
@@ -384,14 +386,84 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 })
-// The bundled CommonJS code calls require() (built-ins, lazy loads) through esbuild's __require,
-// which needs a real require in scope; ESM has none. Only the chunk defining __require gets one
-// (a banner on every file would cost each command chunk a createRequire at start-up).
-const REQUIRE_SHIM = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n"
-for (const file of walk(join(root, 'dist')).filter((f) => f.endsWith('.js'))) {
+// CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
+// rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
+// getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS
+// never starts Node's ESM loader (~9 ms at every start-up), and V8's code cache, which skips
+// compiling the core chunk at every call, exists in Node 20 only for scripts, not ES modules
+// (bin/compile-cache.js). import() of one of our files becomes a require; import() of a package
+// (chalk, ora, the prompts, conf: ESM only) stays an import().
+const DYNAMIC_IMPORT = join(root, 'dist/dynamic-import.js')
+await initImportLexer
+const distFiles = walk(join(root, 'dist')).filter((f) => f.endsWith('.js'))
+await Promise.all(distFiles.map((file) => toCommonJs(file)))
+writeFileSync(DYNAMIC_IMPORT, `'use strict'\n// import() for dist/ (scripts/build.mjs, throughDynamicImport).\nmodule.exports = (specifier) => import(specifier)\n`)
+distFiles.push(DYNAMIC_IMPORT)
+// The build id keys the compile cache (bin/compile-cache.js): a hash of everything in dist/.
+const buildId = createHash('sha256')
+for (const file of distFiles.sort()) buildId.update(relative(root, file)).update(readFileSync(file))
+writeFileSync(join(root, 'dist/package.json'), `${JSON.stringify({type: 'commonjs', svcBuild: buildId.digest('hex').slice(0, 16)})}\n`)
+
+async function toCommonJs(file) {
   const code = readFileSync(file, 'utf8')
-  if (/typeof require ?(!== ?"undefined"|<"u") ?\? ?require/.test(code)) writeFileSync(file, REQUIRE_SHIM + code)
+  // CommonJS has no import.meta; no source of ours uses it, and a new use must be looked at.
+  if (code.includes('import.meta')) throw new Error(`${relative(root, file)}: import.meta has no CommonJS equivalent (scripts/build.mjs, toCommonJs)`)
+  const result = await build({
+    stdin: {contents: code, sourcefile: file, resolveDir: dirname(file), loader: 'js'},
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: !process.env.SVC_BUILD_READABLE,
+    minifySyntax: !process.env.SVC_BUILD_READABLE,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'imports-stay-imports',
+        setup(b) {
+          // Every import stays a file apart (each is a chunk or a package); import() of our own
+          // chunk or of a built-in goes through a one-line module that requires it, which esbuild
+          // loads with require.
+          b.onResolve({filter: /.*/}, (args) => {
+            const ours = args.path.startsWith('.') || args.path.startsWith('node:')
+            if (args.kind === 'dynamic-import' && ours) return {path: args.path, namespace: 'require-chunk'}
+            return {path: args.path, external: true}
+          })
+          b.onLoad({filter: /.*/, namespace: 'require-chunk'}, (args) => ({
+            contents: `module.exports = require(${JSON.stringify(args.path)})`,
+            loader: 'js',
+          }))
+        },
+      },
+    ],
+  })
+  writeFileSync(file, throughDynamicImport(file, result.outputFiles[0].text))
 }
+
+/**
+ * What still calls import() (a package that is an ES module only, a URL oclif builds) calls
+ * dist/dynamic-import.js instead: in Node 20, a script V8 restores from its code cache has lost
+ * the callback import() needs (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; bin/compile-cache.js), and
+ * that one file is always compiled by Node itself. es-module-lexer finds the calls (not the word
+ * in a string or comment).
+ */
+function throughDynamicImport(file, code) {
+  const [imports] = parseImports(code)
+  const calls = imports.filter((i) => i.d > -1)
+  if (calls.length === 0) return code
+  let out = ''
+  let at = 0
+  for (const call of calls) {
+    if (code.slice(call.ss, call.ss + 7) !== 'import(') throw new Error(`${relative(root, file)}: unexpected import() at ${call.ss}`)
+    out += `${code.slice(at, call.ss)}__svcImport`
+    at = call.ss + 'import'.length
+  }
+  let path = relative(dirname(file), DYNAMIC_IMPORT).split(sep).join('/')
+  if (!path.startsWith('.')) path = `./${path}`
+  return `var __svcImport=(specifier)=>require(${JSON.stringify(path)})(specifier);\n${out}${code.slice(at)}`
+}
+
 
 rmSync(join(root, 'oclif.manifest.json'), {force: true})
 execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'manifest'], {
