@@ -20,7 +20,8 @@
  * - Only dist/'s files: packages from node_modules load as Node loads them.
  */
 'use strict'
-const Module = require('node:module')
+// The CommonJS Module class, without require('node:module'), which also loads the ESM loader's modules.
+const Module = module.constructor
 const {join, dirname, sep} = require('node:path')
 const fs = require('node:fs')
 

@@ -5,7 +5,7 @@
  * (`npm test` builds first) with a module-load trace (trace-loads.mjs).
  */
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, sep} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
@@ -113,10 +113,12 @@ describe('start-up structure of the built CLI', () => {
     expect([...trace.packages].filter((p) => p.startsWith('@oclif/'))).toEqual([])
     // Only the command that runs: a manifest, not a scan of dist/commands.
     expect(trace.own.filter((f) => f.startsWith('dist/commands/'))).toEqual(['dist/commands/profiles/list.js'])
-    // A handful of files, each an ESM resolve, read and compile: bin/run.js, dist/main.js, the one
-    // core chunk (oclif and the base command's graph), the command, and what it shares with a few
-    // other commands (scripts/build.mjs, "one core chunk"). It was 18 before that.
-    expect(trace.own.length, trace.own.join('\n')).toBeLessThanOrEqual(6)
+    // A handful of files, each a resolve, read and compile (or a code-cache read): the launcher
+    // and its compile cache, dist/main.js, the one core chunk (oclif and the base command's graph),
+    // the command, and what it shares with a few other commands (scripts/build.mjs, "one core
+    // chunk"). It was 18 before that.
+    expect(trace.own.filter((f) => f.startsWith('bin/')).sort()).toEqual(['bin/compile-cache.js', 'bin/run.js'])
+    expect(trace.own.filter((f) => f.startsWith('dist/')).length, trace.own.join('\n')).toBeLessThanOrEqual(5)
     // @oclif/core's dependencies that only serve other paths stay unloaded.
     for (const name of ['semver', 'tinyglobby', 'minimatch', 'ejs', 'lilconfig', 'cli-spinners']) {
       expect(trace.packages.has(name), name).toBe(false)
@@ -181,6 +183,30 @@ describe('start-up structure of the built CLI', () => {
       expect([...trace.packages].filter((p) => p.startsWith('@oclif/'))).toEqual([])
     } finally {
       await sandbox.close()
+    }
+  })
+
+  it('the calls above stay in CommonJS: Node never starts its ESM loader (~9 ms)', async () => {
+    const probe = join(root, 'test/startup/esm-probe.cjs')
+    const loaderModules = async (args: string[]) => {
+      const out = join(tmp, `esm-${runs++}.txt`)
+      const child = spawn(process.execPath, ['-r', probe, bin, ...args], {
+        cwd: tmp,
+        stdio: 'ignore',
+        env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'config-')), SVC_ESM_PROBE: out},
+      })
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+      expect(code, args.join(' ')).toBe(0)
+      return readFileSync(out, 'utf8').split('\n').filter(Boolean)
+    }
+    // The probe does see the loader when it starts (a check of the check): an ES module entry.
+    const esm = join(tmp, 'entry.mjs')
+    writeFileSync(esm, '')
+    const probed = spawn(process.execPath, ['-r', probe, esm], {stdio: 'ignore', env: {SVC_ESM_PROBE: join(tmp, 'esm-entry.txt')}})
+    await new Promise((resolve) => probed.on('close', resolve))
+    expect(readFileSync(join(tmp, 'esm-entry.txt'), 'utf8')).toContain('internal/modules/esm/loader')
+    for (const args of [['--version'], ['profiles', 'list'], ['sandbox', 'numbers'], ['pay', 'list', '--help']]) {
+      expect(await loaderModules(args), args.join(' ')).toEqual([])
     }
   })
 
