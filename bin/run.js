@@ -17,14 +17,20 @@
  *   goes through oclif's full load.
  */
 'use strict'
-const {readFileSync} = require('node:fs')
+const {readFileSync, writeSync} = require('node:fs')
 const {join} = require('node:path')
 
 const root = join(__dirname, '..')
 const args = process.argv.slice(2)
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === 'version')) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  process.stdout.write(`${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+  const line = `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`
+  // Straight to fd 1: process.stdout would build a stream first (~2 ms), for one short line.
+  try {
+    writeSync(1, line)
+  } catch (error) {
+    if (error.code !== 'EPIPE') process.stdout.write(line)
+  }
 } else {
   require('./compile-cache.js').install(join(root, 'dist'))
   const {flush, handle, run} = require('../dist/main.js')

@@ -13,6 +13,7 @@
  *
  * `svc pay status ID` runs against a local sandbox started in this process (dist/lib/sandbox,
  * rate limit off) holding one payment created over HTTP with its sandbox key: one API call.
+ * The compile cache lives in the run's temp directory; a last row times a call without it.
  * The machine's load moves every figure; compare ratios within one run, not across runs.
  */
 import {spawn, spawnSync} from 'node:child_process'
@@ -61,6 +62,9 @@ try {
       command: `${svc} pay status ${paymentId} --api-key ${sandbox.keys.sandbox} --base-url ${sandbox.url}`,
       goal: 2.5,
     },
+    // For comparison, no goal: a call that compiles dist/ (the first after an install or an
+    // upgrade, or with the cache turned off; `env` itself adds ~1 ms).
+    {name: 'svc profiles list, no compile cache', command: `env SVC_DISABLE_COMPILE_CACHE=1 ${svc} profiles list`},
   ]
   // Every command must succeed, or we would be timing an error path.
   for (const c of cases) await mustSucceed(c)
@@ -155,7 +159,9 @@ async function mustSucceed(c) {
 }
 
 function benchEnv() {
-  return {...process.env, SVC_CONFIG_DIR: configDir}
+  // The compile cache (bin/compile-cache.js) in the work directory: the first successful run of
+  // each case (mustSucceed) writes it, as a user's first call would.
+  return {...process.env, SVC_CONFIG_DIR: configDir, SVC_CACHE_DIR: join(work, 'cache')}
 }
 
 function run(file, args, spawnOptions) {
