@@ -1,10 +1,13 @@
-// Build: one esbuild entry per command (and dist/main.js for bin/run.js, dist/help.js for oclif's
+// Build: one esbuild entry per command (and dist/main.js for bin/run.cjs, dist/help.js for oclif's
 // help class), ESM with code splitting, every npm package left external except @oclif/core and
-// undici; the local sandbox's library entry on its own; then oclif's manifest (start-up never
-// scans dist/commands) and dist/command-ids.json (what bin/run.js reads). README "Start-up" has
-// the figures; test/startup/structure.test.ts guards what each call loads.
+// undici; the local sandbox's library entry on its own; every output file then rewritten as
+// CommonJS (toCommonJs); then oclif's manifest (start-up never scans dist/commands) and
+// dist/command-ids.json (what bin/run.cjs reads). README "Start-up" has the figures;
+// test/startup/structure.test.ts guards what each call loads.
 //
 // Start-up, in the order it matters:
+// - CommonJS output, compiled through V8's code cache after the first call (bin/compile-cache.cjs),
+//   and no ESM loader on the hot path ("CommonJS output" below).
 // - One core chunk: @oclif/core (bundled, not ~160 CommonJS files) and our base command's whole
 //   module graph in one file that every command shares ("one core chunk" below).
 // - Our imports of '@oclif/core' go to scripts/oclif-core.js: only what src/ uses, from oclif's
@@ -286,7 +289,7 @@ const bundleOclifCore = {
  * every command, but some of its modules also by a lazily imported module (the API client, the
  * French catalogue...), and so it came out as ~14 small chunks, each costing a command's start-up
  * an ESM resolve, read and compile (~1 ms each). So every other module of ours imports the base
- * command's module too (appended; it is loaded before any of them in practice, by bin/run.js →
+ * command's module too (appended; it is loaded before any of them in practice, by bin/run.cjs →
  * dist/main.js): then every entry point reaches the whole core graph and it is one chunk.
  */
 const BASE_COMMAND = join(src, 'lib/command.ts')
@@ -349,7 +352,7 @@ function oneCoreChunk(core) {
 }
 
 const commandEntries = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts'))
-// What oclif loads besides the commands: bin/run.js's entry and the help class (package.json).
+// What oclif loads besides the commands: bin/run.cjs's entry and the help class (package.json).
 const libEntries = ['main.ts', 'help.ts'].map((f) => join(src, f))
 
 rmSync(join(root, 'dist'), {recursive: true, force: true})
@@ -391,7 +394,7 @@ await build({
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS
 // never starts Node's ESM loader (~9 ms at every start-up), and V8's code cache, which skips
 // compiling the core chunk at every call, exists in Node 20 only for scripts, not ES modules
-// (bin/compile-cache.js). import() of one of our files becomes a require; import() of a package
+// (bin/compile-cache.cjs). import() of one of our files becomes a require; import() of a package
 // (chalk, ora, the prompts, conf: ESM only) stays an import().
 const DYNAMIC_IMPORT = join(root, 'dist/dynamic-import.js')
 await initImportLexer
@@ -399,7 +402,7 @@ const distFiles = walk(join(root, 'dist')).filter((f) => f.endsWith('.js'))
 await Promise.all(distFiles.map((file) => toCommonJs(file)))
 writeFileSync(DYNAMIC_IMPORT, `'use strict'\n// import() for dist/ (scripts/build.mjs, throughDynamicImport).\nmodule.exports = (specifier) => import(specifier)\n`)
 distFiles.push(DYNAMIC_IMPORT)
-// The build id keys the compile cache (bin/compile-cache.js): a hash of everything in dist/.
+// The build id keys the compile cache (bin/compile-cache.cjs): a hash of everything in dist/.
 const buildId = createHash('sha256')
 for (const file of distFiles.sort()) buildId.update(relative(root, file)).update(readFileSync(file))
 writeFileSync(join(root, 'dist/package.json'), `${JSON.stringify({type: 'commonjs', svcBuild: buildId.digest('hex').slice(0, 16)})}\n`)
@@ -444,7 +447,7 @@ async function toCommonJs(file) {
 /**
  * What still calls import() (a package that is an ES module only, a URL oclif builds) calls
  * dist/dynamic-import.js instead: in Node 20, a script V8 restores from its code cache has lost
- * the callback import() needs (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; bin/compile-cache.js), and
+ * the callback import() needs (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; bin/compile-cache.cjs), and
  * that one file is always compiled by Node itself. es-module-lexer finds the calls (not the word
  * in a string or comment).
  */
@@ -471,7 +474,7 @@ execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'ma
   stdio: ['ignore', 'ignore', 'inherit'],
 })
 
-// bin/run.js decides from argv whether a call names one of our commands before oclif loads; it
+// bin/run.cjs decides from argv whether a call names one of our commands before oclif loads; it
 // reads this index (~2 KB) rather than the manifest (~190 KB, which oclif then reads again).
 // Per id: whether the command takes arguments (or any argv), where a command id must end.
 const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))

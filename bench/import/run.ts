@@ -29,7 +29,7 @@ const arg = (name: string, fallback: number) => {
 const rows = arg('rows', 1000)
 const limit = arg('limit', 600)
 const concurrency = arg('concurrency', 4)
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
 
 const sb = await startSandbox({port: 0, settleAfterMs: 0, rateLimit: limit, seed: 1})
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-import-'))

@@ -50,7 +50,7 @@ const sandbox = await startSandbox({port: 0, rateLimit: 0, seed: 1})
 let exitCode = 0
 try {
   const paymentId = await createPayment(sandbox)
-  const svc = `${process.execPath} ${join(cli, 'bin/run.js')}`
+  const svc = `${process.execPath} ${join(cli, 'bin/run.cjs')}`
   const cases = [
     {name: 'node -e 0', command: `${process.execPath} -e 0`},
     {name: 'svc --version', command: `${svc} --version`, goal: 1.3},
@@ -159,7 +159,7 @@ async function mustSucceed(c) {
 }
 
 function benchEnv() {
-  // The compile cache (bin/compile-cache.js) in the work directory: the first successful run of
+  // The compile cache (bin/compile-cache.cjs) in the work directory: the first successful run of
   // each case (mustSucceed) writes it, as a user's first call would.
   return {...process.env, SVC_CONFIG_DIR: configDir, SVC_CACHE_DIR: join(work, 'cache')}
 }

@@ -1,11 +1,11 @@
 /**
- * Runs the built CLI (`bin/run.js` over `dist/`) as a child process, as a user would: no TTY,
+ * Runs the built CLI (`bin/run.cjs` over `dist/`) as a child process, as a user would: no TTY,
  * a clean environment, a temp SVC_CONFIG_DIR. `npm test` builds first.
  */
 import {spawn} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
 
-export const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+export const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
 
 export interface CliResult {
   stdout: string

@@ -1,5 +1,5 @@
 /**
- * V8's code cache for dist/ (bin/compile-cache.js): what a user would see is only the same output,
+ * V8's code cache for dist/ (bin/compile-cache.cjs): what a user would see is only the same output,
  * faster. These tests hold it to that: the cache is written once, in the user's own directory,
  * read back unchanged, survives being corrupted, unwritable or foreign, and import() (packages
  * that are ES modules only) still works from code restored from it. Runs the built CLI.

@@ -1,7 +1,7 @@
 /**
  * Start-up structure (issue 8): what the built CLI loads for the calls shell loops and CI make
  * most. Times are noisy on a shared machine (bench/startup/run.mjs measures them); the modules a
- * call loads are not, and they are what the time is made of. Runs `node bin/run.js` over dist/
+ * call loads are not, and they are what the time is made of. Runs `node bin/run.cjs` over dist/
  * (`npm test` builds first) with a module-load trace (trace-loads.mjs).
  */
 import {spawn} from 'node:child_process'
@@ -12,7 +12,7 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const bin = join(root, 'bin/run.js')
+const bin = join(root, 'bin/run.cjs')
 const tracer = join(root, 'test/startup/trace-loads.mjs')
 
 /** Packages no read-only, offline call should pay for; each is loaded where it is needed. */
@@ -89,17 +89,17 @@ describe('start-up structure of the built CLI', () => {
   it('the tracer sees what a call loads (a check of the check)', async () => {
     const trace = await traced(['sandbox', 'numbers'])
     expect(trace.exitCode).toBe(0)
-    expect(trace.own).toContain('bin/run.js')
+    expect(trace.own).toContain('bin/run.cjs')
     expect(trace.own).toContain('dist/commands/sandbox/numbers.js')
     const help = await traced(['help', 'pay'])
     expect(help.packages.has('@oclif/plugin-help')).toBe(true) // a package from node_modules
   })
 
-  it('`svc --version` loads nothing but bin/run.js', async () => {
+  it('`svc --version` loads nothing but bin/run.cjs', async () => {
     const trace = await traced(['--version'])
     expect(trace.exitCode).toBe(0)
     expect(trace.stdout).toMatch(/^svc-momo-cli\/\d+\.\d+\.\d+ /)
-    expect(trace.own).toEqual(['bin/run.js'])
+    expect(trace.own).toEqual(['bin/run.cjs'])
     expect([...trace.packages]).toEqual([])
   })
 
@@ -117,7 +117,7 @@ describe('start-up structure of the built CLI', () => {
     // and its compile cache, dist/main.js, the one core chunk (oclif and the base command's graph),
     // the command, and what it shares with a few other commands (scripts/build.mjs, "one core
     // chunk"). It was 18 before that.
-    expect(trace.own.filter((f) => f.startsWith('bin/')).sort()).toEqual(['bin/compile-cache.js', 'bin/run.js'])
+    expect(trace.own.filter((f) => f.startsWith('bin/')).sort()).toEqual(['bin/compile-cache.cjs', 'bin/run.cjs'])
     expect(trace.own.filter((f) => f.startsWith('dist/')).length, trace.own.join('\n')).toBeLessThanOrEqual(5)
     // @oclif/core's dependencies that only serve other paths stay unloaded.
     for (const name of ['semver', 'tinyglobby', 'minimatch', 'ejs', 'lilconfig', 'cli-spinners']) {

@@ -2,11 +2,11 @@
 /**
  * The launcher. Start-up is paid on every call (shell loops, CI), so this file keeps it small
  * (README, "Start-up"; bench/startup/run.mjs measures it):
- * - It is CommonJS (bin/package.json), as is dist/ (scripts/build.mjs): a call that stays in
+ * - It is CommonJS (.cjs), as is dist/ (dist/package.json, scripts/build.mjs): a call that stays in
  *   CommonJS never starts Node's ESM loader (~9 ms). Packages that are ES modules only (chalk,
  *   ora, the prompts, conf) are still reached by import(), where a command needs them.
  * - `svc --version` is answered here, before oclif loads.
- * - dist/ is compiled through V8's code cache (bin/compile-cache.js): after the first call, the
+ * - dist/ is compiled through V8's code cache (bin/compile-cache.cjs): after the first call, the
  *   core chunk and the command are not compiled again (~15 ms a call).
  * - oclif comes from dist/main.js: @oclif/core and our base command's module graph bundled into one
  *   chunk shared with the commands (scripts/build.mjs), not ~160 CommonJS files and a dozen chunks.
@@ -32,7 +32,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
     if (error.code !== 'EPIPE') process.stdout.write(line)
   }
 } else {
-  require('./compile-cache.js').install(join(root, 'dist'))
+  require('./compile-cache.cjs').install(join(root, 'dist'))
   const {flush, handle, run} = require('../dist/main.js')
   const argv = globalFlagsLast(args)
   const loadOptions = ownCommandId(argv) ? rootOnly(root) : root
