@@ -12,7 +12,9 @@
  *   0600): V8 trusts what it reads back.
  * - When: a file loaded without a usable cache is compiled as usual and its cache written when the
  *   process exits, so it holds what the call compiled on the way (the functions it ran), written
- *   to a temporary name and renamed into place (concurrent calls never read half a file). A new
+ *   to a temporary name and renamed into place (concurrent calls never read half a file). Help
+ *   runs other parts of the core chunk than a command does, so each kind of call keeps its own
+ *   cache of a file (`…@run.v8`, `…@help.v8`). A new
  *   build's directory replaces older ones, keeping the three most recent (two installs of svc,
  *   say a global and a project one, do not evict each other).
  * - Never in the way: any failure (read-only home, a full disk, a rejected cache) means compiling
@@ -30,7 +32,12 @@ const mainModule = require.main
 /** Directories of other builds (or Node versions) kept beside the current one. */
 const KEEP = 3
 
-exports.install = function install(dist) {
+/**
+ * @param dist the directory whose files are cached
+ * @param kind which kind of call this is ('run', 'help'): V8 caches the functions a call compiled,
+ *   and calls of one kind share most of them, so each kind has its own cache of each file
+ */
+exports.install = function install(dist, kind = 'run') {
   if (process.env.SVC_DISABLE_COMPILE_CACHE === '1') return
   const vm = require('node:vm')
   let build
@@ -54,7 +61,7 @@ exports.install = function install(dist) {
 
   Module.prototype._compile = function (content, filename) {
     if (!filename.startsWith(prefix) || filename === dynamicImport) return compile.call(this, content, filename)
-    const file = join(dir, `${filename.slice(prefix.length).split(sep).join('__')}.v8`)
+    const file = join(dir, `${filename.slice(prefix.length).split(sep).join('__')}@${kind}.v8`)
     let cachedData
     try {
       cachedData = fs.readFileSync(file)

@@ -32,11 +32,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
     if (error.code !== 'EPIPE') process.stdout.write(line)
   }
 } else {
-  require('./compile-cache.cjs').install(join(root, 'dist'))
-  const {flush, handle, run} = require('../dist/main.js')
   const argv = globalFlagsLast(args)
-  const loadOptions = ownCommandId(argv) ? rootOnly(root) : root
-  run(argv, loadOptions)
+  const own = ownCommandId(argv) !== undefined
+  // Help (and the calls that go through the plugins) runs other code of the core chunk than a
+  // command does: each kind keeps a cache of what it compiles.
+  require('./compile-cache.cjs').install(join(root, 'dist'), own && !argv.includes('--help') ? 'run' : 'help')
+  const {flush, handle, run} = require('../dist/main.js')
+  run(argv, own ? rootOnly(root) : root)
     .then(() => flush())
     .catch(async (error) => handle(error))
 }

@@ -64,9 +64,9 @@ describe('compile cache', () => {
     expect(first.stderr).toBe(reference.stderr)
     const written = cacheFiles()
     // The launcher's entry, the core chunk (oclif and the base command) and the command itself.
-    expect([...written.keys()]).toContain('main.js.v8')
-    expect([...written.keys()]).toContain('commands__sandbox__numbers.js.v8')
-    expect([...written.keys()].some((name) => /^chunks__chunk-.+\.js\.v8$/.test(name))).toBe(true)
+    expect([...written.keys()]).toContain('main.js@run.v8')
+    expect([...written.keys()]).toContain('commands__sandbox__numbers.js@run.v8')
+    expect([...written.keys()].some((name) => /^chunks__chunk-.+\.js@run\.v8$/.test(name))).toBe(true)
     expect(statSync(buildDir()).mode & 0o777).toBe(0o700)
     for (const name of written.keys()) expect(statSync(join(buildDir(), name)).mode & 0o777, name).toBe(0o600)
 
@@ -76,6 +76,22 @@ describe('compile cache', () => {
     expect(second.stderr).toBe(reference.stderr)
     // Accepted by V8: a file is written again only when it was missing or rejected.
     expect(cacheFiles()).toEqual(written)
+  })
+
+  it('help keeps caches of its own: a help call and a command call do not replace each other’s', async () => {
+    const command = await svc(['sandbox', 'numbers'])
+    expect(command.exitCode).toBe(0)
+    const afterCommand = cacheFiles()
+    const help = await svc(['sandbox', 'numbers', '--help'])
+    expect(help.exitCode).toBe(0)
+    expect(help.stdout).toContain('USAGE')
+    const afterHelp = cacheFiles()
+    const helpFiles = [...afterHelp.keys()].filter((name) => name.endsWith('@help.v8'))
+    expect(helpFiles).toContain('main.js@help.v8')
+    for (const [name, bytes] of afterCommand) expect(afterHelp.get(name)?.equals(bytes), name).toBe(true)
+    await svc(['help', 'sandbox'])
+    await svc(['sandbox', 'numbers'])
+    for (const name of helpFiles) expect(cacheFiles().get(name)?.equals(afterHelp.get(name)!), name).toBe(true)
   })
 
   it('a corrupted cache file is rejected by V8 and written again; the call is unaffected', async () => {
@@ -125,7 +141,7 @@ describe('compile cache', () => {
     const old = ['aaaa0000aaaa0000', 'bbbb0000bbbb0000', 'cccc0000cccc0000', 'dddd0000dddd0000'].map((id, i) => {
       const dir = join(parent, `${id}-${process.version}-${process.arch}`)
       mkdirSync(dir, {recursive: true, mode: 0o700})
-      writeFileSync(join(dir, 'main.js.v8'), 'old')
+      writeFileSync(join(dir, 'main.js@run.v8'), 'old')
       const time = new Date(Date.UTC(2026, 0, 1 + i))
       utimesSync(dir, time, time)
       return dir
@@ -153,7 +169,7 @@ describe('import() from code restored from the cache', () => {
     }
     const list = await svc(['profiles', 'list', '--json'])
     expect((JSON.parse(list.stdout) as Array<{name: string}>).map((p) => p.name).sort()).toEqual(['first', 'second'])
-    expect(cacheFiles().has('commands__login.js.v8')).toBe(true)
+    expect(cacheFiles().has('commands__login.js@run.v8')).toBe(true)
   })
 
   it('the build leaves no import() in dist/ but the one in dist/dynamic-import.js', async () => {
