@@ -14,9 +14,9 @@
  *   process exits, so it holds what the call compiled on the way (the functions it ran), written
  *   to a temporary name and renamed into place (concurrent calls never read half a file). Help
  *   runs other parts of the core chunk than a command does, so each kind of call keeps its own
- *   cache of a file (`…@run.v8`, `…@help.v8`). A new
- *   build's directory replaces older ones, keeping the three most recent (two installs of svc,
- *   say a global and a project one, do not evict each other).
+ *   cache of a file (`…@run.v8`, `…@help.v8`). A new build's directory replaces older ones,
+ *   keeping the three most recent (two installs of svc, say a global and a project one, do not
+ *   evict each other).
  * - Never in the way: any failure (read-only home, a full disk, a rejected cache) means compiling
  *   as Node would, silently. `SVC_DISABLE_COMPILE_CACHE=1` turns it off.
  * - Only dist/'s files: packages from node_modules load as Node loads them.

@@ -458,7 +458,8 @@ function throughDynamicImport(file, code) {
   let out = ''
   let at = 0
   for (const call of calls) {
-    if (code.slice(call.ss, call.ss + 7) !== 'import(') throw new Error(`${relative(root, file)}: unexpected import() at ${call.ss}`)
+    // __svcImport passes the specifier only: import attributes (a second argument) would be lost.
+    if (code.slice(call.ss, call.ss + 7) !== 'import(' || call.a > -1) throw new Error(`${relative(root, file)}: unexpected import() at ${call.ss}`)
     out += `${code.slice(at, call.ss)}__svcImport`
     at = call.ss + 'import'.length
   }
@@ -466,7 +467,6 @@ function throughDynamicImport(file, code) {
   if (!path.startsWith('.')) path = `./${path}`
   return `var __svcImport=(specifier)=>require(${JSON.stringify(path)})(specifier);\n${out}${code.slice(at)}`
 }
-
 
 rmSync(join(root, 'oclif.manifest.json'), {force: true})
 execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'manifest'], {
