@@ -22,7 +22,7 @@ import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, isAbsolute, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -355,12 +355,16 @@ const commandEntries = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts
 // What oclif loads besides the commands: bin/run.cjs's entry and the help class (package.json).
 const libEntries = ['main.ts', 'help.ts'].map((f) => join(src, f))
 
-rmSync(join(root, 'dist'), {recursive: true, force: true})
+// Built in a directory of its own, then renamed to dist/: a test run or a benchmark reading dist/
+// while this runs sees the old build or the new one, never half of one.
+const out = join(root, `.dist-build-${process.pid}`)
+// What a failed or interrupted build left.
+for (const name of readdirSync(root)) if (/^\.dist-(build|old)-\d+$/.test(name)) rmSync(join(root, name), {recursive: true, force: true})
 await build({
   entryPoints: {
     ...Object.fromEntries([...commandEntries, ...libEntries].map((f) => [relative(src, f).replace(/\.ts$/, ''), f])),
   },
-  outdir: join(root, 'dist'),
+  outdir: out,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -380,7 +384,7 @@ await build({
 // The CLI's own `sandbox serve` runs the copy in the chunks above.
 await build({
   entryPoints: {'lib/sandbox/index': join(src, 'lib/sandbox/index.ts')},
-  outdir: join(root, 'dist'),
+  outdir: out,
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -396,16 +400,20 @@ await build({
 // compiling the core chunk at every call, exists in Node 20 only for scripts, not ES modules
 // (bin/compile-cache.cjs). import() of one of our files becomes a require; import() of a package
 // (chalk, ora, the prompts, conf: ESM only) stays an import().
-const DYNAMIC_IMPORT = join(root, 'dist/dynamic-import.js')
+const DYNAMIC_IMPORT = join(out, 'dynamic-import.js')
 await initImportLexer
-const distFiles = walk(join(root, 'dist')).filter((f) => f.endsWith('.js'))
+const distFiles = walk(out).filter((f) => f.endsWith('.js'))
 await Promise.all(distFiles.map((file) => toCommonJs(file)))
 writeFileSync(DYNAMIC_IMPORT, `'use strict'\n// import() for dist/ (scripts/build.mjs, throughDynamicImport).\nmodule.exports = (specifier) => import(specifier)\n`)
 distFiles.push(DYNAMIC_IMPORT)
 // The build id keys the compile cache (bin/compile-cache.cjs): a hash of everything in dist/.
 const buildId = createHash('sha256')
-for (const file of distFiles.sort()) buildId.update(relative(root, file)).update(readFileSync(file))
-writeFileSync(join(root, 'dist/package.json'), `${JSON.stringify({type: 'commonjs', svcBuild: buildId.digest('hex').slice(0, 16)})}\n`)
+for (const file of distFiles.sort()) buildId.update(relative(out, file)).update(readFileSync(file))
+writeFileSync(join(out, 'package.json'), `${JSON.stringify({type: 'commonjs', svcBuild: buildId.digest('hex').slice(0, 16)})}\n`)
+const previous = join(root, `.dist-old-${process.pid}`)
+if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), previous)
+renameSync(out, join(root, 'dist'))
+rmSync(previous, {recursive: true, force: true})
 
 async function toCommonJs(file) {
   const code = readFileSync(file, 'utf8')
