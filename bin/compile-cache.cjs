@@ -60,7 +60,8 @@ exports.install = function install(dist, kind = 'run') {
   const compile = Module.prototype._compile
 
   Module.prototype._compile = function (content, filename) {
-    if (!filename.startsWith(prefix) || filename === dynamicImport) return compile.call(this, content, filename)
+    // Anything else as Node would (all its arguments: newer Nodes pass a format too).
+    if (!filename.startsWith(prefix) || filename === dynamicImport) return Reflect.apply(compile, this, arguments)
     const file = join(dir, `${filename.slice(prefix.length).split(sep).join('__')}@${kind}.v8`)
     let cachedData
     try {
