@@ -76,6 +76,21 @@ async function traced(args: string[], env: Record<string, string> = {}): Promise
   return {exitCode: status, stdout, stderr, packages, own}
 }
 
+const probe = join(root, 'test/startup/esm-probe.cjs')
+
+/** The internal modules of Node's ESM loader that a call of the built CLI loaded (esm-probe.cjs). */
+async function esmLoaderModules(args: string[]): Promise<string[]> {
+  const out = join(tmp, `esm-${runs++}.txt`)
+  const child = spawn(process.execPath, ['-r', probe, bin, ...args], {
+    cwd: tmp,
+    stdio: 'ignore',
+    env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'config-')), SVC_ESM_PROBE: out},
+  })
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  expect(code, args.join(' ')).toBe(0)
+  return readFileSync(out, 'utf8').split('\n').filter(Boolean)
+}
+
 function loadedHeavy(trace: Trace): string[] {
   return HEAVY.filter((name) => trace.packages.has(name))
 }
@@ -170,6 +185,8 @@ describe('start-up structure of the built CLI', () => {
       const undiciChunk = (t: Trace) => t.own.some((f) => /^dist\/chunks\/undici-[^/]+\.js$/.test(f))
       expect(undiciChunk(trace)).toBe(false)
       expect(trace.packages.has('undici')).toBe(false)
+      // node:http comes through require, not import(): no ESM loader either.
+      expect(await esmLoaderModules(['pay', 'status', id, '--api-key', sandbox.keys.sandbox, '--base-url', sandbox.url, '--json'])).toEqual([])
       // Through a proxy, undici's EnvHttpProxyAgent carries it (NO_PROXY lets this one through direct).
       const proxied = await traced(['pay', 'status', id, '--api-key', sandbox.keys.sandbox, '--base-url', sandbox.url, '--json'], {
         HTTPS_PROXY: 'http://127.0.0.1:9',
@@ -187,18 +204,6 @@ describe('start-up structure of the built CLI', () => {
   })
 
   it('the calls above stay in CommonJS: Node never starts its ESM loader (~9 ms)', async () => {
-    const probe = join(root, 'test/startup/esm-probe.cjs')
-    const loaderModules = async (args: string[]) => {
-      const out = join(tmp, `esm-${runs++}.txt`)
-      const child = spawn(process.execPath, ['-r', probe, bin, ...args], {
-        cwd: tmp,
-        stdio: 'ignore',
-        env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'config-')), SVC_ESM_PROBE: out},
-      })
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-      expect(code, args.join(' ')).toBe(0)
-      return readFileSync(out, 'utf8').split('\n').filter(Boolean)
-    }
     // The probe does see the loader when it starts (a check of the check): an ES module entry.
     const esm = join(tmp, 'entry.mjs')
     writeFileSync(esm, '')
@@ -206,7 +211,7 @@ describe('start-up structure of the built CLI', () => {
     await new Promise((resolve) => probed.on('close', resolve))
     expect(readFileSync(join(tmp, 'esm-entry.txt'), 'utf8')).toContain('internal/modules/esm/loader')
     for (const args of [['--version'], ['profiles', 'list'], ['sandbox', 'numbers'], ['pay', 'list', '--help']]) {
-      expect(await loaderModules(args), args.join(' ')).toEqual([])
+      expect(await esmLoaderModules(args), args.join(' ')).toEqual([])
     }
   })
 
