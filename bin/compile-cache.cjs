@@ -9,7 +9,8 @@
  *   `compile-cache/<build id>-<node version>-<arch>/`. The build id is a hash of dist/'s contents
  *   (dist/package.json, written by the build), so a cache never meets code it was not made from:
  *   V8 itself checks only the source's length. Directories and files are the user's alone (0700,
- *   0600): V8 trusts what it reads back.
+ *   0600): V8 trusts what it reads back. Root (`sudo svc`, keeping the user's HOME) creates none
+ *   inside a directory that is not root's (rootMayWrite).
  * - When: a file loaded without a usable cache is compiled as usual and its cache written when the
  *   process exits, so it holds what the call compiled on the way (the functions it ran), written
  *   to a temporary name and renamed into place (concurrent calls never read half a file). Help
@@ -51,7 +52,7 @@ exports.install = function install(dist, kind = 'run') {
   if (!base) return
   const parent = join(base, 'compile-cache')
   const dir = join(parent, `${build}-${process.version}-${process.arch}`)
-  if (!trusted(dir)) return
+  if (!trusted(dir) || !rootMayWrite(dir)) return
   const prefix = dist.endsWith(sep) ? dist : dist + sep
   // In Node 20 a script restored from V8's cache loses the callback its import() needs, so the
   // build sends every import() in dist/ through this one file, which Node compiles itself.
@@ -120,6 +121,24 @@ function trusted(dir) {
   if (typeof process.getuid !== 'function') return true
   return stat.isDirectory() && stat.uid === process.getuid() && (stat.mode & 0o022) === 0
 }
+
+/**
+ * `sudo svc …` often keeps the user's HOME (macOS does): root must not create a cache directory
+ * inside a directory that is not root's, or the user's own calls find a directory they cannot
+ * write to (theirs and oclif's cache alike). So root uses a cache only below a directory of its
+ * own: the nearest one that exists on the way up from `dir`.
+ */
+function rootMayWrite(dir, uid = process.getuid?.()) {
+  if (uid !== 0) return true
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      return fs.statSync(at).uid === 0
+    } catch {
+      if (dirname(at) === at) return false
+    }
+  }
+}
+exports.rootMayWrite = rootMayWrite
 
 /** Removes the directories of other builds beyond the KEEP most recently written. */
 function prune(parent, current) {

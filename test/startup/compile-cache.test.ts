@@ -4,7 +4,8 @@
  * read back unchanged, survives being corrupted, unwritable or foreign, and import() (packages
  * that are ES modules only) still works from code restored from it. Runs the built CLI.
  */
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -134,6 +135,24 @@ describe('compile cache', () => {
     const readOnly = await svc(['profiles', 'list', '--json'])
     expect(readOnly.exitCode).toBe(0)
     expect(readOnly.stderr).toBe('')
+  })
+
+  it('root creates no cache inside a directory that is not root’s (sudo keeping the user’s HOME)', async () => {
+    const home = join(tmp, 'home')
+    mkdirSync(home)
+    const {rootMayWrite} = createRequire(import.meta.url)('../../bin/compile-cache.cjs') as {rootMayWrite: (dir: string, uid?: number) => boolean}
+    if (process.getuid?.() === 0) {
+      // As CI runs: a real call, as root, with a cache location in another user's home.
+      chownSync(home, 12345, 12345)
+      const call = await runCli(['profiles', 'list'], {configDir, env: {SVC_CACHE_DIR: join(home, '.cache', 'svc')}})
+      expect(call.exitCode).toBe(0)
+      expect(call.stderr).toContain('No profiles yet')
+      expect(readdirSync(home)).toEqual([])
+    }
+    // The rule itself, for any test user: root may write below a directory of root's only.
+    expect(rootMayWrite(join(home, '.cache', 'svc', 'compile-cache', 'x'), 0)).toBe(false)
+    expect(rootMayWrite(join(tmp, 'cache', 'compile-cache', 'x'), 0)).toBe(statSync(tmp).uid === 0)
+    expect(rootMayWrite(join(home, '.cache'), 1000)).toBe(true)
   })
 
   it('keeps the three most recent build directories: the current one and the two newest others', async () => {
