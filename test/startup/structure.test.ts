@@ -42,6 +42,11 @@ afterAll(() => {
 })
 
 let runs = 0
+
+/** A call's environment: nothing of the developer's own, HOME and the config in this test's temp dir. */
+function callEnv(configDir: string): Record<string, string> {
+  return {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: configDir}
+}
 /** Runs the built CLI under the tracer (asynchronously: a sandbox in this process must answer it). */
 async function traced(args: string[], env: Record<string, string> = {}): Promise<Trace> {
   runs += 1
@@ -50,7 +55,7 @@ async function traced(args: string[], env: Record<string, string> = {}): Promise
   const child = spawn(process.execPath, ['--import', tracer, bin, ...args], {
     cwd: tmp,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: configDir, SVC_TRACE_LOADS: traceFile, ...env},
+    env: {...callEnv(configDir), SVC_TRACE_LOADS: traceFile, ...env},
   })
   let stdout = ''
   let stderr = ''
@@ -84,7 +89,7 @@ async function esmLoaderModules(args: string[]): Promise<string[]> {
   const child = spawn(process.execPath, ['-r', probe, bin, ...args], {
     cwd: tmp,
     stdio: 'ignore',
-    env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, LANG: 'C.UTF-8', SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'config-')), SVC_ESM_PROBE: out},
+    env: {...callEnv(mkdtempSync(join(tmp, 'config-'))), SVC_ESM_PROBE: out},
   })
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
   expect(code, args.join(' ')).toBe(0)
