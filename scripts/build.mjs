@@ -384,7 +384,7 @@ await build({
 // in the build above it would share its i18n modules with the commands and split the core chunk.
 // The CLI's own `sandbox serve` runs the copy in the chunks above.
 await build({
-  entryPoints: {'lib/sandbox/index': join(src, 'lib/sandbox/index.ts')},
+  entryPoints: {'sandbox/index': join(src, 'sandbox/index.ts')},
   outdir: out,
   bundle: true,
   format: 'esm',

@@ -19,7 +19,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {startSandbox} from '../../src/lib/sandbox/index.js'
+import {startSandbox} from '../../src/sandbox/index.js'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: number) => {

@@ -1,6 +1,6 @@
 // The sandbox under benchmark, in its own process (so that autocannon does not share its core and
 // its RSS is the sandbox's alone). Prints one JSON line: url, keys, admin token, pid.
-import {startSandbox} from '../../src/lib/sandbox/index.js'
+import {startSandbox} from '../../src/sandbox/index.js'
 
 const sb = await startSandbox({rateLimit: 0, seed: 1, settleAfterMs: 2000})
 process.stdout.write(`${JSON.stringify({url: sb.url, key: sb.keys.sandbox, adminToken: sb.adminToken, pid: process.pid})}\n`)

@@ -11,7 +11,7 @@
  * Needs hyperfine (Debian/Ubuntu: `sudo apt-get install hyperfine`; elsewhere `cargo install
  * hyperfine` or https://github.com/sharkdp/hyperfine/releases).
  *
- * `svc pay status ID` runs against a local sandbox started in this process (dist/lib/sandbox,
+ * `svc pay status ID` runs against a local sandbox started in this process (dist/sandbox,
  * rate limit off) holding one payment created over HTTP with its sandbox key: one API call.
  * The compile cache lives in the run's temp directory; a last row times a call without it.
  * The machine's load moves every figure; compare ratios within one run, not across runs.
@@ -45,7 +45,7 @@ const configDir = join(work, 'config')
 const cli = join(work, 'svc')
 for (const name of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(root, name), join(cli, name), {recursive: true})
 symlinkSync(join(root, 'node_modules'), join(cli, 'node_modules'))
-const {startSandbox} = await import(join(cli, 'dist/lib/sandbox/index.js'))
+const {startSandbox} = await import(join(cli, 'dist/sandbox/index.js'))
 const sandbox = await startSandbox({port: 0, rateLimit: 0, seed: 1})
 let exitCode = 0
 try {

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../lib/command.js'
-import {resolveBaseUrl} from '../lib/config/resolve.js'
 import {t} from '../lib/i18n/index.js'
 
 export default class Login extends SvcCommand<typeof Login> {
@@ -19,28 +18,10 @@ export default class Login extends SvcCommand<typeof Login> {
   }
 
   async run(): Promise<void> {
-    const {obtainKey, checkKey} = await import('../lib/config/login.js')
-    const {saveProfile, validateProfileName} = await import('../lib/config/profiles.js')
+    const {login} = await import('../lib/login/flow.js')
+    const view = await login(this.ctx, {fromStdin: this.flags['api-key-stdin'], baseUrl: this.flags['base-url'], lang: this.flags.lang})
     const {io} = this.ctx
-    const config = this.ctx.config()
-    const name = validateProfileName(
-      this.flags.profile ??
-        (io.interactive && !this.flags['api-key']
-          ? await this.ctx.prompter().input(t('core.login.promptProfile'), {default: config.current ?? 'default'})
-          : 'default'),
-    )
-    const key = await obtainKey(this.ctx, {fromStdin: this.flags['api-key-stdin']})
-    const baseUrl = resolveBaseUrl({baseUrl: this.flags['base-url']}, this.ctx.env, config.profiles[name])
-    const spinner = await io.spinner(t('core.login.checking', {url: baseUrl}))
-    let warning: string | undefined
-    try {
-      warning = (await checkKey(this.ctx, baseUrl, key)).warning
-    } finally {
-      spinner.stop()
-    }
-    if (warning) io.warn(warning)
-    const view = await saveProfile(this.ctx.configDir, name, {api_key: key, base_url: baseUrl, ...(this.flags.lang ? {lang: this.flags.lang} : {})})
     if (io.json) io.outJson(view)
-    else io.err(t('core.profile.saved', {name, environment: view.environment ?? '', key: view.api_key ?? ''}))
+    else io.err(t('core.profile.saved', {name: view.name, environment: view.environment ?? '', key: view.api_key ?? ''}))
   }
 }

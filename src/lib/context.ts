@@ -11,7 +11,7 @@ import {createPrompter, type Prompter} from './io/prompt.js'
 import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {configDir, readConfig, type ConfigData} from './config/store.js'
-import {maskSecret} from './secrets.js'
+import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
 import type {ApiClient, ServiceDescription} from './api/index.js'
 
@@ -42,6 +42,8 @@ export interface Context {
   prompter(): Prompter
   /** The API client for these credentials (created once). */
   client(options?: {auth?: boolean}): Promise<ApiClient>
+  /** A new API client for another key and base URL (e.g. `svc login` checking a key before saving it). */
+  clientFor(apiKey: string | undefined, baseUrl: string): Promise<ApiClient>
   /**
    * The service's operations and list envelopes, read from its /v1/openapi.json (cached per base
    * URL in the config dir) and falling back to service-contract.md.
@@ -110,17 +112,20 @@ export function createContext(options: ContextOptions): Context {
     async client(clientOptions = {}) {
       client ??= (async () => {
         const creds = context.credentials()
-        const apiKey = clientOptions.auth === false ? creds.apiKey : context.requireKey()
-        const {createClient, userAgent} = await import('./api/index.js')
-        return createClient({
-          baseUrl: creds.baseUrl,
-          apiKey,
-          userAgent: userAgent(options.version),
-          trace: flags.verbose ? (line: string) => io.err(line) : undefined,
-          ...clientSettingsFromEnv(env),
-        })
+        return context.clientFor(clientOptions.auth === false ? creds.apiKey : context.requireKey(), creds.baseUrl)
       })()
       return client
+    },
+    async clientFor(apiKey, baseUrl) {
+      const {createClient, userAgent} = await import('./api/index.js')
+      return createClient({
+        baseUrl,
+        apiKey,
+        userAgent: userAgent(options.version),
+        trace: flags.verbose ? (line: string) => io.err(line) : undefined,
+        // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
+        ...clientSettingsFromEnv(env),
+      })
     },
     async service() {
       service ??= (async () => {

@@ -1,7 +1,7 @@
 /** Shared by the invoice command tests: a sandbox, the CLI env for it, and reads of its state. */
 import {createServer, connect, type Server, type Socket} from 'node:net'
 
-import {startSandbox, type Sandbox} from '../../src/lib/sandbox/index.js'
+import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
 import {runCli, type CliOptions} from '../helpers/cli.js'
 
 export type {Sandbox}

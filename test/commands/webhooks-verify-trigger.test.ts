@@ -6,7 +6,7 @@ import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
-import {generateSecret, signPayload} from '../../src/lib/webhooks/signature.js'
+import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'

@@ -13,7 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {startFaultyProxy} from '../helpers/faulty-proxy.js'
-import {generateSecret} from '../../src/lib/webhooks/signature.js'
+import {generateSecret} from '../../src/contract/signature.js'
 import {freshSandbox, makeInvoice, type TestSandbox} from './fixtures.js'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')

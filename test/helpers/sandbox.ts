@@ -2,7 +2,7 @@
  * A local sandbox for CLI tests: started in-process on 127.0.0.1:0, with the environment a CLI
  * child process needs to talk to it, and closed after.
  */
-import {startSandbox, type Sandbox, type StartOptions} from '../../src/lib/sandbox/index.js'
+import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
 
 export interface TestSandbox {
   sb: Sandbox

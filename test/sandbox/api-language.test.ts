@@ -4,7 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {getLocale, registerCatalogue, setLocale} from '../../src/lib/i18n/index.js'
 import {fr} from '../../src/lib/i18n/fr/index.js'
-import {startSandbox, type Sandbox} from '../../src/lib/sandbox/index.js'
+import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
 
 let sb: Sandbox | undefined
 const before = getLocale()

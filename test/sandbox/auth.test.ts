@@ -1,5 +1,5 @@
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {ipInRange, parseCidr} from '../../src/lib/sandbox/auth.js'
+import {ipInRange, parseCidr} from '../../src/sandbox/auth.js'
 import {harness, type Harness} from './helpers.js'
 
 const pay = {amount: 1000, phone_number: '237670000001', operator: 'MTN'}

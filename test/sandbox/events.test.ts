@@ -1,6 +1,6 @@
 import {Webhook} from 'standardwebhooks'
 import {afterEach, describe, expect, it} from 'vitest'
-import {RETRY_SCHEDULE_MS} from '../../src/lib/sandbox/events.js'
+import {RETRY_SCHEDULE_MS} from '../../src/sandbox/events.js'
 import {harness, type Harness} from './helpers.js'
 import {startReceiver, type Receiver} from './receiver.js'
 

@@ -1,6 +1,6 @@
 // Shared by the sandbox tests: start a sandbox, call it over real HTTP, and check every /v1
 // response against the OpenAPI document it publishes.
-import {startSandbox, type Sandbox, type StartOptions} from '../../src/lib/sandbox/index.js'
+import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
 import {OpenApiResponses} from '../helpers/openapi-response.js'
 
 export interface Reply {

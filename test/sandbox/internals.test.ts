@@ -1,11 +1,11 @@
 // The building blocks other domains reuse: the schema validator, the scheduler on the sandbox
 // clock, the store, ids.
 import {describe, expect, it} from 'vitest'
-import {SandboxClock, Scheduler} from '../../src/lib/sandbox/clock.js'
-import {idEnvironment, newId} from '../../src/lib/sandbox/ids.js'
-import {normalisePhone} from '../../src/lib/sandbox/phone.js'
-import {validate, type Schema} from '../../src/lib/sandbox/schema.js'
-import {Store} from '../../src/lib/sandbox/store.js'
+import {SandboxClock, Scheduler} from '../../src/sandbox/clock.js'
+import {idEnvironment, newId} from '../../src/sandbox/ids.js'
+import {normalisePhone} from '../../src/contract/phone.js'
+import {validate, type Schema} from '../../src/sandbox/schema.js'
+import {Store} from '../../src/sandbox/store.js'
 
 describe('schema validator', () => {
   const schema: Schema = {

@@ -1,6 +1,6 @@
 import {randomUUID} from 'node:crypto'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {invoiceDomainOf} from '../../src/lib/sandbox/invoices/index.js'
+import {invoiceDomainOf} from '../../src/sandbox/invoices/index.js'
 import {harness, type Harness} from './helpers.js'
 import {invoiceBody} from './invoices-helpers.js'
 

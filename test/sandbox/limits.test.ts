@@ -74,7 +74,7 @@ describe('rate limit', () => {
   })
 
   it('defaults to 100 per minute', async () => {
-    const {startSandbox} = await import('../../src/lib/sandbox/index.js')
+    const {startSandbox} = await import('../../src/sandbox/index.js')
     const sb = await startSandbox()
     try {
       const response = await fetch(`${sb.url}/v1/payments`, {headers: {'x-api-key': sb.keys.sandbox}})

@@ -1,5 +1,5 @@
 import {afterEach, describe, expect, it} from 'vitest'
-import {computeFee} from '../../src/lib/sandbox/fees.js'
+import {computeFee} from '../../src/sandbox/fees.js'
 import {harness, type Harness} from './helpers.js'
 
 describe('live payments: the simulated handset', () => {

@@ -1,6 +1,6 @@
 import {Validator} from '@seriousme/openapi-schema-validator'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CreatePaymentSchema, PaymentSchema} from '../../src/lib/sandbox/payments.js'
+import {CreatePaymentSchema, PaymentSchema} from '../../src/sandbox/payments.js'
 import {harness, type Harness} from './helpers.js'
 
 describe('GET /v1/openapi.json', () => {

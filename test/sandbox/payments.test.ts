@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {TEST_NUMBERS} from '../../src/lib/payments/test-numbers.js'
-import {FAILURE_CODES} from '../../src/lib/sandbox/payments.js'
+import {TEST_NUMBERS} from '../../src/contract/test-numbers.js'
+import {FAILURE_CODES} from '../../src/sandbox/payments.js'
 import {harness, type Harness} from './helpers.js'
 
 describe('payments', () => {

@@ -174,7 +174,7 @@ describe('start-up structure of the built CLI', () => {
   })
 
   it('`svc pay status ID` (one API call to a local sandbox) loads neither undici (unless a proxy is set), the sandbox, prompts nor spinners', async () => {
-    const {startSandbox} = (await import(pathToFileURL(join(root, 'dist/lib/sandbox/index.js')).href)) as typeof import('../../src/lib/sandbox/index.js')
+    const {startSandbox} = (await import(pathToFileURL(join(root, 'dist/sandbox/index.js')).href)) as typeof import('../../src/sandbox/index.js')
     const sandbox = await startSandbox({port: 0, rateLimit: 0, seed: 1})
     try {
       const response = await fetch(`${sandbox.url}/v1/payments`, {

@@ -1,6 +1,6 @@
 import {SvcCommand} from '../../lib/command.js'
 import {t} from '../../lib/i18n/index.js'
-import {TEST_NUMBERS} from '../../lib/payments/test-numbers.js'
+import {TEST_NUMBERS} from '../../contract/test-numbers.js'
 
 export default class SandboxNumbers extends SvcCommand<typeof SandboxNumbers> {
   static override summary = "The sandbox's test numbers and the outcome each one always gives."

@@ -14,7 +14,7 @@ export default class SandboxOutbox extends SvcCommand<typeof SandboxOutbox> {
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../lib/local/dashboard.js')
+    const dashboard = await import('../../lib/sandbox/dashboard.js')
     await dashboard.outbox(this.ctx, this.flags)
   }
 }

@@ -3,7 +3,7 @@
  * `maskSecret(key)`, in the X-API-Key header and anywhere else it might appear (a URL, an echoed
  * body excerpt). Other credentials in headers are hidden whole.
  */
-import {maskSecret} from '../secrets.js'
+import {maskSecret} from '../../contract/keys.js'
 import {t} from '../i18n/index.js'
 import type {HeaderBag} from './pacer.js'
 

@@ -4,7 +4,7 @@
  */
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t, type Locale} from '../i18n/index.js'
-import {keyEnvironment, maskSecret, type KeyEnvironment} from '../secrets.js'
+import {keyEnvironment, maskSecret, type KeyEnvironment} from '../../contract/keys.js'
 import {DEFAULT_BASE_URL} from './defaults.js'
 import {isValidProfileName, readConfig, updateConfig, type ConfigData, type ProfileRecord} from './store.js'
 

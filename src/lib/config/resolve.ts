@@ -5,7 +5,7 @@
  */
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {keyEnvironment, type KeyEnvironment} from '../secrets.js'
+import {keyEnvironment, type KeyEnvironment} from '../../contract/keys.js'
 import {DEFAULT_BASE_URL} from './defaults.js'
 import type {ConfigData, ProfileRecord} from './store.js'
 

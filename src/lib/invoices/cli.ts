@@ -10,7 +10,7 @@ import {t} from '../i18n/index.js'
 import {readCover, coverUrl} from '../files/cli.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {normalisePhone} from '../payments/phone.js'
-import {quoteInput} from '../payments/amount.js'
+import {quoteInput} from '../io/quote.js'
 import type {InvoiceDraft} from './draft.js'
 import {
   cancelInvoice,

@@ -7,10 +7,11 @@
  */
 import {InputError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
-import {formatNumber, formatXaf, quoteInput} from '../payments/amount.js'
+import {formatNumber, formatXaf} from '../payments/amount.js'
+import {quoteInput} from '../io/quote.js'
 import {parseDueDate} from '../time/date.js'
 import type {LineItem} from './items.js'
-import {computeTotalsExact, type Totals} from './totals.js'
+import {computeTotalsExact, type Totals} from '../../contract/totals.js'
 
 /** The service refuses invoices whose total after discount is below this (service-interface.md). */
 export const MIN_INVOICE_TOTAL = 100

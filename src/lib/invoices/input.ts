@@ -5,12 +5,12 @@
  */
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {quoteInput} from '../payments/amount.js'
+import {quoteInput} from '../io/quote.js'
 import {normalisePhone} from '../payments/phone.js'
 import {parseDueDate} from '../time/date.js'
 import {validateInvoiceDraft, type InvoiceDraft} from './draft.js'
 import {parseItemSpec, type LineItem} from './items.js'
-import type {Totals} from './totals.js'
+import type {Totals} from '../../contract/totals.js'
 import {CHANNELS, type Channel} from './types.js'
 
 /** The fields of the contract's create body, and nothing else (totals are never sent). */

@@ -12,7 +12,8 @@
  */
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {parseWholeXaf, quoteInput} from '../payments/amount.js'
+import {parseWholeXaf} from '../payments/amount.js'
+import {quoteInput} from '../io/quote.js'
 
 /** One line item as the service takes it (service-contract.md, "Invoice line items"). */
 export interface LineItem {

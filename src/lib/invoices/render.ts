@@ -3,7 +3,7 @@ import {getLocale, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatXaf} from '../payments/amount.js'
 import {formatDate, formatDateTime} from '../time/date.js'
-import type {Totals} from './totals.js'
+import type {Totals} from '../../contract/totals.js'
 import type {Invoice, SendResult} from './types.js'
 
 export function paintInvoiceStatus(paint: Painter, status: string): string {

@@ -122,19 +122,42 @@ export class IO {
     return table.toString()
   }
 
+  /** The spinner now on screen, so that an error or a signal can clear it before printing. */
+  private activeSpinner: Spinner | undefined
+
   /** A spinner on stderr when interactive; silent otherwise (and always with --json). */
   async spinner(text: string): Promise<Spinner> {
     if (!this.interactive || this.json) return {update() {}, stop() {}}
     const {default: ora} = await import('ora')
-    const spinner = ora({text, stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan'}).start()
-    return {
+    // ora hides the cursor and, by default, takes stdin (discardStdin) which stops Ctrl-C reaching
+    // the process on some terminals: leave stdin alone.
+    const spinner = ora({text, stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false}).start()
+    const handle: Spinner = {
       update(next) {
         spinner.text = next
       },
-      stop(finalText) {
+      stop: (finalText) => {
+        if (this.activeSpinner === handle) this.activeSpinner = undefined
         if (finalText) spinner.stopAndPersist({symbol: '', text: finalText})
         else spinner.stop()
       },
     }
+    this.activeSpinner = handle
+    return handle
+  }
+
+  /** Runs `work` with a spinner showing `text`, and stops the spinner however `work` ends. */
+  async withSpinner<T>(text: string, work: (spinner: Spinner) => Promise<T>): Promise<T> {
+    const spinner = await this.spinner(text)
+    try {
+      return await work(spinner)
+    } finally {
+      spinner.stop()
+    }
+  }
+
+  /** Clears a spinner still on screen (the base command calls this before it prints an error). */
+  stopSpinner(): void {
+    this.activeSpinner?.stop()
   }
 }

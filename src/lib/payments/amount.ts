@@ -12,6 +12,7 @@
  * "0,500"), signs ("-5", "+5"), hexadecimal ("0x10"), other units or words, zero or less than the
  * minimum, and anything above Number.MAX_SAFE_INTEGER. Never multiplied by 100.
  */
+import {quoteInput} from '../io/quote.js'
 import {InputError} from '../errors.js'
 import {t, type Locale, type MessageKey} from '../i18n/index.js'
 
@@ -91,19 +92,4 @@ export function formatNumber(n: number): string {
  */
 export function formatXaf(n: number, locale: Locale = 'en'): string {
   return `${formatNumber(n)} ${t('domain.xaf.unit', undefined, locale)}`
-}
-
-/**
- * What the user typed, made safe to echo inside a message: control and bidirectional characters
- * escaped (a pasted escape sequence must not reach the terminal), long input shortened.
- */
-export function quoteInput(input: unknown, max = 60): string {
-  const text = typeof input === 'string' ? input : String(input)
-  const chars = [...text]
-  const shown = chars.length > max ? chars.slice(0, max - 1).join('') + '…' : text
-  return shown.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
 }

@@ -16,11 +16,12 @@
  */
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {quoteInput} from './amount.js'
+import {quoteInput} from '../io/quote.js'
 import {nationalDigits, normalisePhone} from './phone.js'
-import {findTestNumber, OPERATORS, type Operator} from './test-numbers.js'
+import {networkOfPrefix, type Network} from '../../contract/phone.js'
+import {findTestNumber, OPERATORS, type Operator} from '../../contract/test-numbers.js'
 
-export type Network = Operator | 'Nexttel' | 'Camtel'
+export type {Network} from '../../contract/phone.js'
 
 export interface PrefixInfo {
   /** The first three national digits, e.g. `670`. */
@@ -41,27 +42,11 @@ export interface ResolvedOperator {
   warnings: string[]
 }
 
-/** Inclusive ranges of three-digit national prefixes. */
-const PREFIX_TABLE: ReadonlyArray<readonly [from: number, to: number, network: Network]> = [
-  [650, 654, 'MTN'],
-  [670, 679, 'MTN'],
-  [680, 683, 'MTN'],
-  [655, 659, 'ORANGE'],
-  [690, 699, 'ORANGE'],
-  [686, 689, 'ORANGE'],
-  [640, 642, 'ORANGE'],
-  [660, 669, 'Nexttel'],
-  [684, 685, 'Nexttel'],
-  [620, 629, 'Camtel'],
-  [200, 299, 'Camtel'], // 242–243 in the carrier data; every 2… number is a Camtel line
-]
-
 /** The prefix of a number (any accepted form) and the network it belongs to. */
 export function networkOf(phone: string, field = 'phone'): PrefixInfo {
   const prefix = nationalDigits(normalisePhone(phone, field)).slice(0, 3)
-  const value = Number(prefix)
-  const row = PREFIX_TABLE.find(([from, to]) => value >= from && value <= to)
-  return row ? {prefix, network: row[2]} : {prefix}
+  const network = networkOfPrefix(prefix)
+  return network ? {prefix, network} : {prefix}
 }
 
 /** The operator of a number: the spec's test-number table first, then the prefix table. */

@@ -10,9 +10,11 @@
  */
 import {InputError} from '../errors.js'
 import {t, type MessageKey} from '../i18n/index.js'
-import {quoteInput} from './amount.js'
+import {quoteInput} from '../io/quote.js'
+import {COUNTRY_CODE} from '../../contract/phone.js'
 
-export const COUNTRY_CODE = '237'
+export {COUNTRY_CODE}
+
 
 /** Layout characters people put in numbers: whitespace, dots, dashes of any kind, parentheses. */
 const LAYOUT = /[\s.\-\u2010-\u2015\u2212()]/g

@@ -1,4 +1,4 @@
-import type {Operator} from './test-numbers.js'
+import type {Operator} from '../../contract/test-numbers.js'
 
 export type PaymentStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'UNSPECIFIED'
 export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED']

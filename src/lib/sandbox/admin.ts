@@ -1,311 +1,62 @@
 /**
- * The admin surface under `/_admin`: the dashboard's stand-in (keys, webhook endpoints, allowlist,
- * fees, balance and ledger, live approvals, the clock, event deliveries). Bearer admin token; JSON;
- * never under /v1 and never in the OpenAPI document. docs/sandbox.md documents every route.
+ * The dashboard stand-ins: `svc sandbox keys|webhooks|allowlist|fees|balance|approve|decline|clock|…`
+ * talk to the running local sandbox's admin surface (outside /v1, its own bearer token), found
+ * through `sandbox.json` (written by `svc sandbox serve`). The trace hides the Authorization header.
  */
-import {t} from './text.js'
-import {maskSecret} from '../secrets.js'
-import {keyView, type Allowlist, type KeyRing} from './auth.js'
-import {businessLanguage, LANGUAGES, setBusinessLanguage} from './business.js'
-import type {Scheduler} from './clock.js'
-import type {ResolvedOptions} from './context.js'
-import {ApiError, notFound, validationError} from './errors.js'
-import type {EventBus, WebhookEndpoint} from './events.js'
-import type {Ledger} from './fees.js'
-import type {Payments} from './payments.js'
-import type {Router} from './router.js'
-import type {Schema} from './schema.js'
-import type {Store} from './store.js'
-import {SCOPES, type Environment} from './types.js'
+import type {ApiClient} from '../api/index.js'
+import type {Context} from '../context.js'
+import {ExitCode, NetworkError, SvcError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {readSandboxState} from './state.js'
 
-const ENV_VALUES = ['SANDBOX', 'LIVE', 'sandbox', 'live'] as const
-const envSchema: Schema = {type: 'string', enum: ENV_VALUES}
-const pageQuery = {
-  limit: {type: 'integer', minimum: 1, maximum: 100, default: 20},
-  offset: {type: 'integer', minimum: 0, default: 0},
-} satisfies Record<string, Schema>
-
-function env(value: unknown, fallback?: Environment): Environment | undefined {
-  return typeof value === 'string' ? (value.toUpperCase() as Environment) : fallback
+export interface AdminClient {
+  request<T = unknown>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T>
 }
 
-function page<T>(items: T[], total: number, limit: number, offset: number) {
-  return {data: items, limit, offset, total, has_more: offset + items.length < total}
-}
-
-export function endpointView(endpoint: WebhookEndpoint) {
+export function adminClientFor(client: ApiClient, token: string): AdminClient {
   return {
-    id: endpoint.id,
-    url: endpoint.url,
-    environment: endpoint.environment,
-    secret: maskSecret(endpoint.secret),
-    rotating: Boolean(endpoint.previous_secret),
-    ...(endpoint.previous_secret_expires_at ? {previous_secret_expires_at: endpoint.previous_secret_expires_at} : {}),
-    created_at: endpoint.created_at,
+    async request<T>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>) {
+      const response = await client.request<T>({
+        method,
+        path: `/_admin${path}`,
+        body,
+        query,
+        auth: false,
+        headers: {Authorization: `Bearer ${token}`},
+      })
+      return response.data
+    },
   }
 }
 
-export interface AdminDependencies {
-  router: Router
-  keys: KeyRing
-  allowlist: Allowlist
-  events: EventBus
-  ledger: Ledger
-  payments: Payments
-  scheduler: Scheduler
-  options: ResolvedOptions
-  /** The business's settings (its customers' language) live with its data. */
-  store: Store
-  urls: () => {url: string; payUrl: string; adminUrl: string}
-}
-
-export function registerAdminRoutes(deps: AdminDependencies): void {
-  const {router, keys, allowlist, events, ledger, payments, scheduler, options, store} = deps
-  const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
-
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin',
-    handler: () => ({
-      status: 200,
-      body: {
-        business_name: options.businessName,
-        language: businessLanguage(store),
-        ...deps.urls(),
-        settle_after_ms: options.settleAfterMs,
-        rate_limit: options.rateLimit,
-        seed: options.seed,
-        persistent: Boolean(options.dataFile),
-        clock: scheduler.state(),
-      },
-    }),
+/** The admin client of the sandbox `svc sandbox serve` started. */
+export async function localAdmin(ctx: Context): Promise<AdminClient> {
+  const state = readSandboxState(ctx.configDir)
+  if (!state) throw new SvcError(t('local.notRunning'), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
+  const {createClient, userAgent} = await import('../api/index.js')
+  const client = createClient({
+    baseUrl: state.base_url,
+    userAgent: userAgent(ctx.version),
+    ratePerMinute: 0,
+    retry: {maxRetries: 0},
+    timeoutMs: 60_000,
+    trace: ctx.flags.verbose ? (line: string) => ctx.io.err(line) : undefined,
   })
-
-  // The business: the language its customers read (invoice PDFs, email and WhatsApp texts; the
-  // fallback of checkout pages when the browser asks for neither language) ---------------------
-  const businessView = () => ({name: options.businessName, language: businessLanguage(store)})
-  router.add({...admin, method: 'GET', path: '/_admin/business', handler: () => ({status: 200, body: businessView()})})
-  router.add({
-    ...admin,
-    method: 'PUT',
-    path: '/_admin/business',
-    body: {type: 'object', required: ['language'], additionalProperties: false, properties: {language: {type: 'string', enum: [...LANGUAGES]}}},
-    handler: (req) => {
-      setBusinessLanguage(store, req.body.language)
-      return {status: 200, body: businessView()}
-    },
-  })
-
-  // Keys --------------------------------------------------------------------------------------
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/keys',
-    query: {type: 'object', properties: {environment: envSchema}},
-    handler: (req) => ({status: 200, body: {data: keys.list(env(req.query.environment)).map(keyView)}}),
-  })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/keys',
-    body: {
-      type: 'object',
-      required: ['environment'],
-      additionalProperties: false,
-      properties: {environment: envSchema, scopes: {type: 'array', items: {type: 'string', enum: SCOPES}}},
-    },
-    handler: (req) => {
-      const {record, secret} = keys.mint(env(req.body.environment)!, req.body.scopes)
-      return {status: 201, body: {...keyView(record), secret}}
-    },
-  })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/keys/{keyId}/revoke',
-    handler: (req) => {
-      const record = keys.revoke(req.params.keyId)
-      if (!record) throw notFound('key', req.params.keyId)
-      return {status: 200, body: keyView(record)}
-    },
-  })
-
-  // Webhook endpoints -------------------------------------------------------------------------
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/webhook-endpoints',
-    query: {type: 'object', properties: {environment: envSchema}},
-    handler: (req) => ({status: 200, body: {data: events.listEndpoints(env(req.query.environment)).map(endpointView)}}),
-  })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/webhook-endpoints',
-    body: {
-      type: 'object',
-      required: ['url'],
-      additionalProperties: false,
-      properties: {url: {type: 'string', pattern: '^https?://[^\\s/]+', 'x-pattern-message': 'sandbox.admin.url'}, environment: envSchema},
-    },
-    handler: (req) => {
-      const endpoint = events.addEndpoint(req.body.url, env(req.body.environment, 'SANDBOX')!)
-      return {status: 201, body: {...endpointView(endpoint), secret: endpoint.secret}}
-    },
-  })
-  router.add({
-    ...admin,
-    method: 'DELETE',
-    path: '/_admin/webhook-endpoints/{endpointId}',
-    handler: (req) => {
-      if (!events.removeEndpoint(req.params.endpointId)) throw notFound('webhook endpoint', req.params.endpointId)
-      return {status: 200, body: {id: req.params.endpointId, deleted: true}}
-    },
-  })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/webhook-endpoints/{endpointId}/rotate',
-    body: {type: 'object', additionalProperties: false, properties: {overlap_ms: {type: 'integer', minimum: 0}}},
-    bodyOptional: true,
-    handler: (req) => {
-      const endpoint = events.rotate(req.params.endpointId, req.body.overlap_ms)
-      if (!endpoint) throw notFound('webhook endpoint', req.params.endpointId)
-      return {status: 200, body: {...endpointView(endpoint), secret: endpoint.secret}}
-    },
-  })
-
-  // IP allowlist ------------------------------------------------------------------------------
-  router.add({...admin, method: 'GET', path: '/_admin/allowlist', handler: () => ({status: 200, body: {data: allowlist.list()}})})
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/allowlist',
-    body: {type: 'object', required: ['cidr'], additionalProperties: false, properties: {cidr: {type: 'string', minLength: 1}}},
-    handler: (req) => {
-      const entry = allowlist.add(req.body.cidr)
-      if (!entry) throw validationError([{field: 'cidr', message: t('sandbox.admin.cidr', {cidr: req.body.cidr})}])
-      return {status: 201, body: entry}
-    },
-  })
-  router.add({
-    ...admin,
-    method: 'DELETE',
-    path: '/_admin/allowlist',
-    query: {type: 'object', required: ['cidr'], properties: {cidr: {type: 'string', minLength: 1}}},
-    handler: (req) => {
-      const cidr: string = req.query.cidr
-      if (!allowlist.remove(cidr)) throw new ApiError(404, 'not_found', t('sandbox.admin.cidrNotFound', {cidr}))
-      return {status: 200, body: {cidr, deleted: true}}
-    },
-  })
-
-  // Fees, balance, ledger ---------------------------------------------------------------------
-  router.add({...admin, method: 'GET', path: '/_admin/fees', handler: () => ({status: 200, body: ledger.fees()})})
-  router.add({
-    ...admin,
-    method: 'PUT',
-    path: '/_admin/fees',
-    body: {
-      type: 'object',
-      required: ['mode', 'value'],
-      additionalProperties: false,
-      properties: {
-        mode: {type: 'string', enum: ['percent', 'fixed']},
-        value: {type: 'number', minimum: 0},
-        absorb_fees: {type: 'boolean'},
-      },
-    },
-    handler: (req) => {
-      const {mode, value} = req.body as {mode: 'percent' | 'fixed'; value: number}
-      if (mode === 'percent' && value > 100) throw validationError([{field: 'value', message: t('sandbox.admin.percent')}])
-      if (mode === 'fixed' && !Number.isInteger(value)) throw validationError([{field: 'value', message: t('sandbox.admin.fixed')}])
-      const absorb = req.body.absorb_fees ?? ledger.fees().absorb_fees
-      return {status: 200, body: ledger.setFees({mode, value, absorb_fees: absorb})}
-    },
-  })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/balance',
-    query: {type: 'object', properties: {environment: envSchema}},
-    handler: (req) => {
-      const only = env(req.query.environment)
-      const list = (['SANDBOX', 'LIVE'] as const).filter((e) => !only || e === only).map((e) => ledger.balance(e))
-      return {status: 200, body: {data: list}}
-    },
-  })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/ledger',
-    query: {type: 'object', properties: {environment: envSchema, ...pageQuery}},
-    handler: (req) => {
-      const {limit, offset} = req.query as {limit: number; offset: number}
-      const result = ledger.entries(env(req.query.environment, 'SANDBOX')!, offset, limit)
-      return {status: 200, body: page(result.items, result.total, limit, offset)}
-    },
-  })
-
-  // Live payments: the simulated customer's handset ---------------------------------------------
-  for (const decision of ['approve', 'decline'] as const) {
-    router.add({
-      ...admin,
-      method: 'POST',
-      path: `/_admin/payments/{paymentId}/${decision}`,
-      handler: (req) => ({status: 200, body: payments.decide(req.params.paymentId, decision)}),
-    })
-  }
-
-  // Clock -------------------------------------------------------------------------------------
-  router.add({...admin, method: 'GET', path: '/_admin/clock', handler: () => ({status: 200, body: scheduler.state()})})
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/clock/advance',
-    body: {type: 'object', required: ['ms'], additionalProperties: false, properties: {ms: {type: 'integer', minimum: 0}}},
-    handler: async (req) => ({status: 200, body: await scheduler.advance(req.body.ms)}),
-  })
-
-  // Events and deliveries ---------------------------------------------------------------------
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/events',
-    query: {type: 'object', properties: {environment: envSchema, type: {type: 'string'}, ...pageQuery}},
-    handler: (req) => {
-      const environment = env(req.query.environment, 'SANDBOX')!
-      const {limit, offset} = req.query as {limit: number; offset: number}
-      const result = events.listEvents(environment, offset, limit, req.query.type)
-      const items = result.items.map((event) => ({...event, deliveries: events.deliveriesOf(environment, event.id)}))
-      return {status: 200, body: page(items, result.total, limit, offset)}
-    },
-  })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/events/{eventId}',
-    handler: (req) => {
-      for (const environment of ['SANDBOX', 'LIVE'] as const) {
-        const event = events.getEvent(environment, req.params.eventId)
-        if (event) return {status: 200, body: {...event, deliveries: events.deliveriesOf(environment, event.id)}}
+  const admin = adminClientFor(client, state.admin_token)
+  return {
+    async request(method, path, body, query) {
+      try {
+        return await admin.request(method, path, body, query)
+      } catch (error) {
+        if (error instanceof NetworkError) {
+          throw new SvcError(t('local.unreachable', {url: state.base_url}), {
+            exitCode: ExitCode.UNAVAILABLE,
+            code: 'sandbox_unreachable',
+            cause: error,
+          })
+        }
+        throw error
       }
-      throw notFound('event', req.params.eventId)
     },
-  })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/deliveries',
-    query: {
-      type: 'object',
-      properties: {environment: envSchema, status: {type: 'string', enum: ['pending', 'succeeded', 'failed']}, ...pageQuery},
-    },
-    handler: (req) => {
-      const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
-      const result = events.listDeliveries(env(req.query.environment, 'SANDBOX')!, offset, limit, status ? (d) => d.status === status : undefined)
-      return {status: 200, body: page(result.items, result.total, limit, offset)}
-    },
-  })
+  }
 }

@@ -15,7 +15,7 @@
  */
 import {InputError} from '../errors.js'
 import {t, type Locale, type MessageKey} from '../i18n/index.js'
-import {quoteInput} from '../payments/amount.js'
+import {quoteInput} from '../io/quote.js'
 import {parseDuration} from './duration.js'
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/

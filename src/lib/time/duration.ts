@@ -11,7 +11,7 @@
  */
 import {InputError} from '../errors.js'
 import {t, type MessageKey} from '../i18n/index.js'
-import {quoteInput} from '../payments/amount.js'
+import {quoteInput} from '../io/quote.js'
 
 export const SECOND = 1000
 export const MINUTE = 60 * SECOND

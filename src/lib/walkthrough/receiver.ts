@@ -5,7 +5,7 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
-import {verifyPayload} from '../webhooks/signature.js'
+import {verifyPayload} from '../../contract/signature.js'
 
 export interface ReceivedEvent {
   id: string

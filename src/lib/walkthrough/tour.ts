@@ -12,8 +12,8 @@ import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {ExitCode} from '../errors.js'
 import {t, type MessageKey} from '../i18n/index.js'
-import {adminClientFor, type AdminClient} from '../local/admin.js'
-import {readSandboxState} from '../local/state.js'
+import {adminClientFor, type AdminClient} from '../sandbox/admin.js'
+import {readSandboxState} from '../sandbox/state.js'
 import {formatXaf} from '../payments/amount.js'
 import {createPayment, watchPayment} from '../payments/flows.js'
 import type {Payment} from '../payments/types.js'
@@ -54,7 +54,7 @@ async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<
     }
     return {kind: 'profile', baseUrl: creds.baseUrl, apiKey: creds.apiKey, admin, close: async () => {}}
   }
-  const {startSandbox} = await import('../sandbox/index.js')
+  const {startSandbox} = await import('../../sandbox/index.js')
   const sandbox = await startSandbox({port: 0, settleAfterMs: options.settleAfterMs, seed: 2026})
   const client = createClient({baseUrl: sandbox.url, userAgent: userAgent(ctx.version), ratePerMinute: 0})
   return {

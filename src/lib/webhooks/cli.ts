@@ -6,18 +6,18 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
-import {readSandboxState} from '../local/state.js'
-import {maskSecret} from '../secrets.js'
+import {readSandboxState} from '../sandbox/state.js'
+import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {openEventLog} from './event-log.js'
-import {EVENT_TYPES, type EventType} from './events.js'
+import {EVENT_TYPES, type EventType} from '../../contract/events.js'
 import {formatClock, formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
 import type {ListenSession, ListenSource} from './listen-session.js'
 import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './listener.js'
 import {replayEvent} from './replay.js'
 import {FORWARD_TO_FLAG, parseExtraHeaders, parseForwardTo, parseListenRouting, type ForwardRoutes, type ListenRouting} from './routes.js'
 import {webhookScope, type SavedRoutes, type WebhookScope} from './scope.js'
-import {secretKey} from './signature.js'
+import {secretKey} from '../../contract/signature.js'
 import {readPayload, verifyDelivery} from './verify-input.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ async function resolveSource(
   const endpointSecret = givenSecret ?? scope.endpointSecret()
   const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
   if (local) {
-    const {localAdmin} = await import('../local/admin.js')
+    const {localAdmin} = await import('../sandbox/admin.js')
     return {kind: 'sandbox', admin: await localAdmin(ctx), adminUrl: local.admin_url, environment: ctx.credentials().environment ?? 'SANDBOX'}
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
@@ -374,7 +374,7 @@ export async function webhooksTrigger(ctx: Context, type: string, flags: Trigger
   }
   const outcome = eventType === 'payment.success' ? 'SUCCESS' : 'FAILED'
   const operator = flags.operator ?? 'MTN'
-  const {TEST_NUMBERS} = await import('../payments/test-numbers.js')
+  const {TEST_NUMBERS} = await import('../../contract/test-numbers.js')
   const number = TEST_NUMBERS.find((row) => row.operator === operator && row.outcome === outcome)
   if (!number) throw new SvcError(t('webhooks.trigger.noTestNumber', {operator, outcome}), {exitCode: ExitCode.FAILURE, code: 'no_test_number'})
 

@@ -3,7 +3,7 @@
  * sentences the webhooks commands print, from the catalogue. Colour is the command's business.
  */
 import {t} from '../i18n/index.js'
-import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './listener.js'
+import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
 
 /** `850 ms`, `12 s`, `7 min 12 s`, `2 h 5 min`. */
 export function formatDuration(ms: number): string {

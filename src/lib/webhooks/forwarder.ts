@@ -5,7 +5,7 @@
  * millisecond. Used by the listener (with retries on top) and by `svc webhooks replay`.
  */
 import type {Dispatcher, Pool} from 'undici'
-import {signPayload} from './signature.js'
+import {signPayload} from '../../contract/signature.js'
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 10_000
 const USER_AGENT = 'svc-webhooks-listener'

@@ -1,7 +1,7 @@
 // The webhooks room: sign and verify (signature), listen and forward (listener, forwarder), the
 // local event log and replay, the poll source, and the flag parsing of `svc webhooks …`.
-export * from './signature.js'
-export * from './events.js'
+export * from '../../contract/signature.js'
+export * from '../../contract/events.js'
 export * from './routes.js'
 export * from './forwarder.js'
 export * from './listener.js'

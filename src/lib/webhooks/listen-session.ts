@@ -12,10 +12,10 @@
  *   settlement ingested as an event.
  */
 import type {ApiClient, ListShape} from '../api/index.js'
-import type {AdminClient} from '../local/admin.js'
+import type {AdminClient} from '../sandbox/admin.js'
 import {listPayments} from '../payments/flows.js'
 import {openEventLog, type EventLog} from './event-log.js'
-import type {PaymentLike} from './events.js'
+import type {PaymentLike} from '../../contract/events.js'
 import {
   startListener,
   type ForwardReport,
@@ -28,7 +28,7 @@ import {
 import {createPollSource, type PollSource} from './poll-source.js'
 import type {ListenRouting} from './routes.js'
 import type {WebhookScope} from './scope.js'
-import {generateSecret} from './signature.js'
+import {generateSecret} from '../../contract/signature.js'
 
 export type ListenSource =
   | {kind: 'sandbox'; admin: AdminClient; adminUrl: string; environment: 'SANDBOX' | 'LIVE'}

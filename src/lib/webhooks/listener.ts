@@ -18,12 +18,15 @@
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import type {EventLog, EventSource} from './event-log.js'
-import {asWebhookEvent, type EventType, type WebhookEvent} from './events.js'
+import {asWebhookEvent, type EventType, type WebhookEvent} from '../../contract/events.js'
 import {createForwarder, type Forwarder} from './forwarder.js'
 import {t} from '../i18n/index.js'
 import {routeFor, type ForwardRoutes} from './routes.js'
-import {type VerifyFailure, type WebhookHeaders, verifyPayload} from './signature.js'
+import {type VerifyFailure, type WebhookHeaders, verifyPayload} from '../../contract/signature.js'
 import {describeVerifyFailure} from './verify-input.js'
+import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
+
+export type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
 
 export interface RetryPolicy {
   /** First delay, ms (default 500). */
@@ -67,51 +70,6 @@ export interface ListenerOptions {
   onReceived?: (report: ReceivedReport) => void
   onForward?: (report: ForwardReport) => void
   onRejected?: (report: RejectedReport) => void
-}
-
-export interface ReceivedReport {
-  at: Date
-  eventId: string
-  webhookId: string
-  type: string
-  source: EventSource
-  outcome: 'accepted' | 'duplicate' | 'filtered' | 'no_route' | 'resumed'
-}
-
-export interface ForwardReport {
-  at: Date
-  eventId: string
-  type: string
-  url: string
-  attempt: number
-  ok: boolean
-  status?: number
-  error?: string
-  latencyMs: number
-  /** When it failed: the delay before the next attempt. */
-  retryInMs?: number
-}
-
-export interface RejectedReport {
-  at: Date
-  reason: VerifyFailure | 'bad_body' | 'too_large'
-  message: string
-  header?: keyof WebhookHeaders
-  skewSeconds?: number
-  webhookId?: string
-  remoteAddress?: string
-}
-
-export interface PendingDelivery {
-  eventId: string
-  webhookId: string
-  type: string
-  url: string
-  attempts: number
-  receivedAt: Date
-  nextAttemptAt?: Date
-  lastStatus?: number
-  lastError?: string
 }
 
 export interface ListenerStats {

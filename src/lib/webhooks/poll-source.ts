@@ -21,7 +21,7 @@ import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
 import {dirname} from 'node:path'
 import {ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {type PaymentLike, type WebhookEvent, eventTypeForStatus, settlementEvent, settlementEventId} from './events.js'
+import {type PaymentLike, type WebhookEvent, eventTypeForStatus, settlementEvent, settlementEventId} from '../../contract/events.js'
 
 export interface PaymentsPage {
   data: PaymentLike[]

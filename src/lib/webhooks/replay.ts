@@ -5,7 +5,7 @@
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {EventLog} from './event-log.js'
-import {asWebhookEvent} from './events.js'
+import {asWebhookEvent} from '../../contract/events.js'
 import {createForwarder, type ForwardOutcome} from './forwarder.js'
 import {FORWARD_TO_FLAG, routeFor, type ForwardRoutes} from './routes.js'
 

@@ -5,7 +5,7 @@
  */
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {EVENT_TYPES, type EventType, isEventType} from './events.js'
+import {EVENT_TYPES, type EventType, isEventType} from '../../contract/events.js'
 
 export interface ForwardRoutes {
   /** Where events of a type without its own route go; undefined: only the typed routes. */

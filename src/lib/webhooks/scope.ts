@@ -17,9 +17,9 @@ import {join} from 'node:path'
 
 import type {Context} from '../context.js'
 import {ensureConfigDir, updateConfig} from '../config/store.js'
-import type {EventType} from './events.js'
+import type {EventType} from '../../contract/events.js'
 import type {ForwardRoutes} from './routes.js'
-import {generateSecret, secretKey} from './signature.js'
+import {generateSecret, secretKey} from '../../contract/signature.js'
 
 export interface WebhookScope {
   /** The profile name, or `key-<hash>` without a profile. */

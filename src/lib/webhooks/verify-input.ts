@@ -8,7 +8,7 @@ import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {formatDuration} from './format.js'
 import {parseHeaderLine} from './routes.js'
-import {DEFAULT_TOLERANCE_SECONDS, type VerifyFailure, type WebhookHeaders, verifyPayload} from './signature.js'
+import {DEFAULT_TOLERANCE_SECONDS, type VerifyFailure, type WebhookHeaders, verifyPayload} from '../../contract/signature.js'
 
 export const VERIFY_FLAGS = {secret: '--secret', payload: '--payload', header: '--header'} as const
 

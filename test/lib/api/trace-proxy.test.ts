@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {createClient, createRedactor, type ApiClient, type ClientOptions} from '../../../src/lib/api/index.js'
 import {ApiError} from '../../../src/lib/errors.js'
-import {maskSecret} from '../../../src/lib/secrets.js'
+import {maskSecret} from '../../../src/contract/keys.js'
 import {fakeClock, json, startProxy, TEST_KEY, USER_AGENT, useServers} from './helpers.js'
 
 const {servers, clients, serve} = useServers()

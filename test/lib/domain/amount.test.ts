@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {formatNumber, formatXaf, parseAmount, parseWholeXaf, quoteInput} from '../../../src/lib/payments/amount.js'
+import {formatNumber, formatXaf, parseAmount, parseWholeXaf} from '../../../src/lib/payments/amount.js'
+import {quoteInput} from '../../../src/lib/io/quote.js'
 import {onlyInputErrors, expectRefused} from './refusal.js'
 
 const NBSP = '\u00a0'

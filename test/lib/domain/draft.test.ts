@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
 import {type InvoiceDraft, MIN_INVOICE_TOTAL, validateInvoiceDraft} from '../../../src/lib/invoices/draft.js'
-import {computeTotals} from '../../../src/lib/invoices/totals.js'
+import {computeTotals} from '../../../src/contract/totals.js'
 import {expectRefused} from './refusal.js'
 
 const base: InvoiceDraft = {

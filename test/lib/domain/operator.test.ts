@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
 import {inferOperator, networkOf, parseOperator, resolveOperator} from '../../../src/lib/payments/operator.js'
-import {TEST_NUMBERS} from '../../../src/lib/payments/test-numbers.js'
+import {TEST_NUMBERS} from '../../../src/contract/test-numbers.js'
 import {expectRefused, onlyInputErrors} from './refusal.js'
 
 const mtnPrefixes = ['650', '651', '652', '653', '654', ...range(670, 679), '680', '681', '682', '683']

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {computeTotals, computeTotalsExact} from '../../../src/lib/invoices/totals.js'
+import {computeTotals, computeTotalsExact} from '../../../src/contract/totals.js'
 
 const totals = (subtotal: number, discount: number, total: number) => ({
   subtotal_amount: subtotal,
@@ -128,7 +128,7 @@ describe('computeTotals: properties', () => {
 describe('totals.ts stays pure', () => {
   it('imports nothing (the local sandbox imports it too)', async () => {
     const {readFile} = await import('node:fs/promises')
-    const source = await readFile(new URL('../../../src/lib/invoices/totals.ts', import.meta.url), 'utf8')
+    const source = await readFile(new URL('../../../src/contract/totals.ts', import.meta.url), 'utf8')
     expect(source).not.toMatch(/^\s*import\s/m)
     expect(source).not.toMatch(/\bimport\(|\brequire\(/)
   })

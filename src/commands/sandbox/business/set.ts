@@ -13,7 +13,7 @@ export default class SandboxBusinessSet extends SvcCommand<typeof SandboxBusines
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/local/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox/dashboard.js')
     await dashboard.businessSet(this.ctx, this.flags)
   }
 }

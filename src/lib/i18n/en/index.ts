@@ -9,12 +9,10 @@ import {local} from './local.js'
 import {pay} from './pay.js'
 import {raw} from './raw.js'
 import {report} from './report.js'
-import {sandbox} from './sandbox.js'
-import {sandboxInvoices} from './sandbox-invoices.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report}
 
 type Merged<T> = (T extends unknown ? (part: T) => void : never) extends (part: infer I) => void ? I : never
 
@@ -23,4 +21,4 @@ export function merge<T extends object[]>(...parts: T): Merged<T[number]> {
   return Object.assign({}, ...parts) as Merged<T[number]>
 }
 
-export const en = merge(core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report)
+export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report)

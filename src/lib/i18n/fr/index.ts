@@ -13,11 +13,9 @@ import {local} from './local.js'
 import {pay} from './pay.js'
 import {raw} from './raw.js'
 import {report} from './report.js'
-import {sandbox} from './sandbox.js'
-import {sandboxInvoices} from './sandbox-invoices.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report}
 
-export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, sandbox, sandboxInvoices, local, raw, walk, report)
+export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report)

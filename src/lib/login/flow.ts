@@ -1,0 +1,70 @@
+/**
+ * `svc login`: the profile name, where the key comes from (flag, stdin, password prompt), the
+ * check against the service before anything is saved, and the save.
+ */
+import {ApiError, InputError} from '../errors.js'
+import {saveProfile, validateKey, validateProfileName, type ProfileView} from '../config/profiles.js'
+import {resolveBaseUrl} from '../config/resolve.js'
+import {t, type Locale} from '../i18n/index.js'
+import type {Context} from '../context.js'
+import {missingValue} from '../io/prompt.js'
+import {keyEnvironment} from '../../contract/keys.js'
+
+export async function readKeyFromStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer))
+  const key = Buffer.concat(chunks).toString('utf8').trim()
+  if (!key) throw new InputError(t('core.login.stdinEmpty'), {field: 'api-key-stdin'})
+  return key
+}
+
+/** The key to log in with: --api-key, --api-key-stdin, or a password prompt on a TTY. */
+export async function obtainKey(ctx: Context, options: {fromStdin: boolean}): Promise<string> {
+  if (ctx.flags.apiKey) return validateKey(ctx.flags.apiKey).key
+  if (options.fromStdin) return validateKey(await readKeyFromStdin(ctx.io.streams.stdin)).key
+  if (!ctx.io.interactive) throw missingValue(t('core.login.promptKey'), '--api-key-stdin')
+  const key = await ctx.prompter().password(t('core.login.promptKey'), {
+    validate: (value) => (keyEnvironment(value.trim()) ? true : t('core.key.badPrefix')),
+  })
+  return validateKey(key).key
+}
+
+/**
+ * Checks the key with one cheap read. A 403 for a missing scope still proves the key (a
+ * read-only invoices key, say), so it is accepted with a warning; 401 and other errors refuse.
+ */
+export async function checkKey(ctx: Context, baseUrl: string, apiKey: string): Promise<{warning?: string}> {
+  const client = await ctx.clientFor(apiKey, baseUrl)
+  try {
+    await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}})
+    return {}
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403 && error.code === 'insufficient_scope') {
+      return {warning: error.message}
+    }
+    throw error
+  }
+}
+
+export interface LoginOptions {
+  fromStdin: boolean
+  baseUrl?: string
+  lang?: Locale
+}
+
+/** The whole of `svc login`: name, key, check, save. Returns what was saved (key masked). */
+export async function login(ctx: Context, options: LoginOptions): Promise<ProfileView> {
+  const {io} = ctx
+  const config = ctx.config()
+  const name = validateProfileName(
+    ctx.flags.profile ??
+      (io.interactive && !ctx.flags.apiKey
+        ? await ctx.prompter().input(t('core.login.promptProfile'), {default: config.current ?? 'default'})
+        : 'default'),
+  )
+  const key = await obtainKey(ctx, {fromStdin: options.fromStdin})
+  const baseUrl = resolveBaseUrl({baseUrl: options.baseUrl}, ctx.env, config.profiles[name])
+  const {warning} = await io.withSpinner(t('core.login.checking', {url: baseUrl}), () => checkKey(ctx, baseUrl, key))
+  if (warning) io.warn(warning)
+  return saveProfile(ctx.configDir, name, {api_key: key, base_url: baseUrl, ...(options.lang ? {lang: options.lang} : {})})
+}

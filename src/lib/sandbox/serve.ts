@@ -1,0 +1,80 @@
+/**
+ * `svc sandbox serve`: the local sandbox in the foreground. It prints what a developer needs
+ * (base URL, keys and webhook secrets whole: handing them over is its job), saves the `local`
+ * profile and the admin address, and runs until Ctrl-C.
+ */
+import type {Context} from '../context.js'
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {saveProfile} from '../config/profiles.js'
+import {parseDuration} from '../time/duration.js'
+import {clearSandboxState, LOCAL_PROFILE, writeSandboxState} from './state.js'
+
+export interface ServeFlags {
+  port: number
+  host: string
+  'settle-after': string
+  seed?: number
+  'rate-limit': number
+  data?: string
+}
+
+export interface RunningSandbox {
+  close(): Promise<void>
+}
+
+export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<RunningSandbox> {
+  const settleAfterMs = parseDuration(flags['settle-after'], 'settle-after')
+  if (flags['rate-limit'] < 0) throw new InputError(t('local.serve.rateLimit'), {field: 'rate-limit'})
+  const {startSandbox} = await import('../../sandbox/index.js')
+  const sandbox = await startSandbox({
+    port: flags.port,
+    host: flags.host,
+    settleAfterMs,
+    seed: flags.seed,
+    rateLimit: flags['rate-limit'],
+    dataFile: flags.data,
+  })
+  await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
+  writeSandboxState(ctx.configDir, {
+    base_url: sandbox.url,
+    admin_url: sandbox.adminUrl,
+    admin_token: sandbox.adminToken,
+    pay_url: sandbox.payUrl,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+  })
+  const info = {
+    base_url: sandbox.url,
+    pay_url: sandbox.payUrl,
+    admin_url: sandbox.adminUrl,
+    admin_token: sandbox.adminToken,
+    sandbox_key: sandbox.keys.sandbox,
+    live_key: sandbox.keys.live,
+    webhook_secrets: sandbox.webhookSecrets,
+    profile: LOCAL_PROFILE,
+    settle_after_ms: settleAfterMs,
+    rate_limit: flags['rate-limit'],
+    persistent: Boolean(flags.data),
+  }
+  if (ctx.io.json) ctx.io.outJson(info)
+  else {
+    const rows: [string, string][] = [
+      [t('local.serve.baseUrl'), sandbox.url],
+      [t('local.serve.sandboxKey'), sandbox.keys.sandbox],
+      [t('local.serve.liveKey'), sandbox.keys.live],
+      [t('local.serve.payUrl'), sandbox.payUrl],
+      [t('local.serve.admin'), sandbox.adminUrl],
+      ...sandbox.webhookSecrets.map((w): [string, string] => [t('local.serve.secret', {url: w.url}), w.secret]),
+    ]
+    const width = Math.max(...rows.map(([label]) => label.length))
+    ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
+    ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
+  }
+  return {
+    async close() {
+      clearSandboxState(ctx.configDir, process.pid)
+      await sandbox.close()
+    },
+  }
+}

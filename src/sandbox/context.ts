@@ -1,0 +1,58 @@
+/**
+ * What every domain module receives when it registers with the sandbox: the store, the clock and
+ * scheduler, the router (to add routes), the event bus and the options. Part-2 domains (invoices,
+ * files, checkout, inventory, outbox) take the same object.
+ */
+import type {Clock, Scheduler} from './clock.js'
+import type {EventBus} from './events.js'
+import type {Random} from './random.js'
+import type {Router} from './router.js'
+import type {Store} from './store.js'
+import type {Environment} from './types.js'
+
+export type {Clock} from './clock.js'
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number
+  /** Address to bind; default 127.0.0.1. */
+  host?: string
+  /** Sandbox payments settle this long (sandbox time) after creation; default 2000. */
+  settleAfterMs?: number
+  /** Seed of the random outcomes of non-test numbers; same seed, same outcomes. */
+  seed?: number
+  /** Requests per key per rolling minute; default 100; 0 turns the limit off. */
+  rateLimit?: number
+  /** Keep the data in this JSON file across restarts; in memory when absent. */
+  dataFile?: string
+  /** Simulated provider trouble. `unspecified`: true for every payment, or a rate in [0, 1]. */
+  faults?: {unspecified?: boolean | number}
+  /** The one business's name (shown on checkout pages and documents in part 2). */
+  businessName?: string
+  /** Fixed admin token (default: random). */
+  adminToken?: string
+}
+
+export interface ResolvedOptions {
+  port: number
+  host: string
+  settleAfterMs: number
+  seed: number
+  rateLimit: number
+  dataFile?: string
+  unspecifiedRate: number
+  businessName: string
+}
+
+export interface SandboxContext {
+  readonly options: ResolvedOptions
+  readonly store: Store
+  readonly clock: Clock
+  readonly scheduler: Scheduler
+  readonly router: Router
+  readonly events: EventBus
+  /** The seeded generator of an environment (separate streams, so live traffic never shifts sandbox outcomes). */
+  random(environment: Environment): Random
+  /** Base URL once listening, e.g. http://127.0.0.1:8787 (routes registered before listen read it lazily). */
+  baseUrl(): string
+}

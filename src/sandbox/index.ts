@@ -1,0 +1,221 @@
+/**
+ * The local sandbox: a faithful, stateful implementation of the service's public interface on the
+ * user's machine (like Firebase's emulators). One port serves `/v1/...` (the public API),
+ * `/_admin/...` (the dashboard stand-in, Bearer admin token), and leaves `/pay/...` (checkout) and
+ * `/storage/...` (uploads) to the domains that register them.
+ *
+ * A domain is a function of the SandboxContext that adds its routes (router), collections (store),
+ * task kinds (scheduler) and events (event bus): see `BUILTIN_DOMAINS` and docs/sandbox.md.
+ */
+import {randomBytes, randomInt} from 'node:crypto'
+import {createServer, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {registerAdminRoutes} from './admin.js'
+import {Allowlist, KeyRing} from './auth.js'
+import {SandboxClock, Scheduler, type ClockState, type ScheduledTask} from './clock.js'
+import type {ResolvedOptions, SandboxContext, SandboxOptions} from './context.js'
+import type {SandboxDomain, SandboxServices} from './domain.js'
+import {EventBus} from './events.js'
+import {Ledger} from './fees.js'
+import {registerSandboxFrench} from './i18n/index.js'
+import {invoicesDomain} from './invoices/index.js'
+import {registerOpenApiRoute} from './openapi.js'
+import {Payments} from './payments.js'
+import {seededRandom, type Random} from './random.js'
+import {RateLimiter} from './rate-limit.js'
+import {Router} from './router.js'
+import {createRequestHandler} from './server.js'
+import {Store} from './store.js'
+import type {Environment, JsonValue} from './types.js'
+
+export type {ClockState} from './clock.js'
+export type {SandboxContext, SandboxOptions} from './context.js'
+export type {Environment, Scope} from './types.js'
+export type {Payment} from './payments.js'
+export type {SandboxEvent, Delivery} from './events.js'
+
+export type {SandboxDomain, SandboxServices} from './domain.js'
+
+/** Domains started with every sandbox, after payments. Part 2 appends its own here. */
+export const BUILTIN_DOMAINS: SandboxDomain[] = [invoicesDomain]
+
+export interface StartOptions extends SandboxOptions {
+  /** Webhook endpoints to register at start (their secrets come back in `webhookSecrets`). */
+  webhookEndpoints?: Array<{url: string; environment?: Environment}>
+  /** Extra domains (tests, embedders), after the built-in ones. */
+  domains?: SandboxDomain[]
+}
+
+export interface WebhookSecret {
+  id: string
+  url: string
+  environment: Environment
+  secret: string
+}
+
+export interface SandboxClockControls {
+  /** Sandbox time, ms since the epoch. */
+  now(): number
+  state(): ClockState
+  /** Move sandbox time forward, running everything that falls due on the way, in order. */
+  advance(ms: number): Promise<ClockState>
+  /** Resolves once tasks started by the real timer (e.g. deliveries) have finished. */
+  idle(): Promise<void>
+}
+
+export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:8787 (paths are /v1/...). */
+  url: string
+  /** `${url}/pay`: hosted checkout pages (part 2). */
+  payUrl: string
+  /** `${url}/_admin`. */
+  adminUrl: string
+  adminToken: string
+  /** Keys minted at this start, with every scope. */
+  keys: {sandbox: string; live: string}
+  webhookSecrets: WebhookSecret[]
+  clock: SandboxClockControls
+  /** The internals, for domains and tests. */
+  context: SandboxContext
+  services: SandboxServices
+  close(): Promise<void>
+}
+
+function resolveOptions(options: SandboxOptions): ResolvedOptions {
+  const unspecified = options.faults?.unspecified
+  const rate = unspecified === true ? 1 : typeof unspecified === 'number' ? unspecified : 0
+  if (!(rate >= 0 && rate <= 1)) throw new RangeError('faults.unspecified must be a boolean or a rate between 0 and 1')
+  const rateLimit = options.rateLimit ?? 100
+  if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new RangeError('rateLimit must be an integer >= 0')
+  const settleAfterMs = options.settleAfterMs ?? 2000
+  if (!Number.isFinite(settleAfterMs) || settleAfterMs < 0) throw new RangeError('settleAfterMs must be >= 0')
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    settleAfterMs,
+    seed: options.seed ?? randomInt(2 ** 31),
+    rateLimit,
+    dataFile: options.dataFile,
+    unspecifiedRate: rate,
+    businessName: options.businessName ?? 'Sandbox Business',
+  }
+}
+
+export async function startSandbox(options: StartOptions = {}): Promise<Sandbox> {
+  registerSandboxFrench()
+  const resolved = resolveOptions(options)
+  const store = new Store(resolved.dataFile)
+  const clock = new SandboxClock()
+  store.persist('clock_offset_ms', () => clock.offsetMs, (value) => {
+    if (typeof value === 'number') clock.offsetMs = Math.max(clock.offsetMs, value)
+  })
+  const scheduler = new Scheduler(clock)
+  scheduler.onChange = () => store.markDirty()
+
+  // Separate streams per environment, so live traffic never shifts sandbox outcomes.
+  const randoms: Record<Environment, Random> = {
+    SANDBOX: seededRandom(resolved.seed),
+    LIVE: seededRandom(resolved.seed ^ 0x5bd1e995),
+  }
+  store.persist(
+    'random_state',
+    () => ({SANDBOX: randoms.SANDBOX.state(), LIVE: randoms.LIVE.state()}),
+    (value) => {
+      const state = value as {SANDBOX?: number; LIVE?: number}
+      if (typeof state?.SANDBOX === 'number') randoms.SANDBOX = seededRandom(state.SANDBOX)
+      if (typeof state?.LIVE === 'number') randoms.LIVE = seededRandom(state.LIVE)
+    },
+  )
+
+  const router = new Router()
+  const events = new EventBus(store, clock, scheduler)
+  let base = ''
+  const context: SandboxContext = {
+    options: resolved,
+    store,
+    clock,
+    scheduler,
+    router,
+    events,
+    random: (environment) => randoms[environment],
+    baseUrl: () => base,
+  }
+  const keys = new KeyRing(store, clock)
+  const allowlist = new Allowlist(store, clock)
+  const ledger = new Ledger(store, clock)
+  const payments = new Payments(context, ledger)
+  const services: SandboxServices = {payments, ledger, keys}
+  for (const domain of [...BUILTIN_DOMAINS, ...(options.domains ?? [])]) domain(context, services)
+  registerOpenApiRoute(router, resolved, () => base)
+  registerAdminRoutes({
+    router,
+    keys,
+    allowlist,
+    events,
+    ledger,
+    payments,
+    scheduler,
+    options: resolved,
+    store,
+    urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
+  })
+  // Every task kind is defined by now: resume the queue saved with dataFile.
+  store.persist('scheduler', () => scheduler.snapshot() as unknown as JsonValue, (value) => {
+    if (Array.isArray(value)) scheduler.restore(value as unknown as ScheduledTask[])
+  })
+
+  const sandboxKey = keys.mint('SANDBOX')
+  const liveKey = keys.mint('LIVE')
+  const webhookSecrets: WebhookSecret[] = (options.webhookEndpoints ?? []).map(({url, environment}) => {
+    const endpoint = events.addEndpoint(url, environment ?? 'SANDBOX')
+    return {id: endpoint.id, url: endpoint.url, environment: endpoint.environment, secret: endpoint.secret}
+  })
+  const adminToken = options.adminToken ?? `svc_admin_${randomBytes(24).toString('base64url')}`
+
+  const server: Server = createServer(
+    {keepAliveTimeout: 5_000},
+    createRequestHandler({router, keys, allowlist, limiter: new RateLimiter(resolved.rateLimit, () => clock.now()), adminToken}),
+  )
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(resolved.port, resolved.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  base = `http://${host}:${address.port}`
+  store.flush()
+
+  let closed: Promise<void> | undefined
+  return {
+    url: base,
+    payUrl: `${base}/pay`,
+    adminUrl: `${base}/_admin`,
+    adminToken,
+    keys: {sandbox: sandboxKey.secret, live: liveKey.secret},
+    webhookSecrets,
+    clock: {
+      now: () => clock.now(),
+      state: () => scheduler.state(),
+      advance: (ms) => scheduler.advance(ms),
+      idle: () => scheduler.idle(),
+    },
+    context,
+    services,
+    close() {
+      closed ??= (async () => {
+        scheduler.stop()
+        events.shutdown()
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
+        await scheduler.idle()
+        store.flush()
+      })()
+      return closed
+    },
+  }
+}

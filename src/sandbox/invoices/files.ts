@@ -1,0 +1,179 @@
+/**
+ * Files: `POST /v1/files/upload-url` and the sandbox's storage host (`${url}/storage/...`).
+ *
+ * The upload URL is signed and expires after 15 minutes of sandbox time. The PUT must carry the
+ * declared content type and exactly the declared size, and its first bytes must be an image of
+ * that type (PNG, JPEG or WebP signature); it may be repeated until the URL expires (PUT is
+ * idempotent). The `file_url` is then served publicly by GET (like a CDN), and is the only kind
+ * of URL accepted as an invoice's `cover_image_url`: this host, this environment, uploaded.
+ */
+import {t} from '../i18n/index.js'
+import type {SandboxContext} from '../context.js'
+import {ApiError, validationError} from '../errors.js'
+import {idEnvironment, newId} from '../ids.js'
+import type {Collection} from '../store.js'
+import type {Environment} from '../types.js'
+import {IMAGE_TYPES, MAX_FILE_BYTES, UploadUrlRequestSchema, UploadUrlSchema, type ImageType} from './schemas.js'
+import type {UrlSigner} from './signing.js'
+
+export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000
+
+export interface StoredFile {
+  id: string
+  environment: Environment
+  filename: string
+  content_type: ImageType
+  size: number
+  status: 'pending' | 'uploaded'
+  created_at: string
+  upload_expires_at: string
+  uploaded_at?: string
+  /** The bytes, base64 (kept with the rest of the data file). */
+  data?: string
+}
+
+const MAGIC: Record<ImageType, (bytes: Buffer) => boolean> = {
+  'image/png': (b) => b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  'image/webp': (b) => b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP',
+}
+
+/** What the bytes are, by their signature. */
+export function sniffImage(bytes: Buffer): ImageType | undefined {
+  return IMAGE_TYPES.find((type) => MAGIC[type](bytes))
+}
+
+/** A file name safe in a URL path segment (the original is kept on the record). */
+function urlName(filename: string): string {
+  const cleaned = filename.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
+  return cleaned === '' ? 'file' : cleaned.slice(0, 100)
+}
+
+export class Files {
+  constructor(private readonly ctx: SandboxContext, private readonly signer: UrlSigner) {
+    this.routes()
+  }
+
+  collection(environment: Environment): Collection<StoredFile> {
+    return this.ctx.store.env(environment).collection<StoredFile>('files')
+  }
+
+  fileUrl(file: StoredFile): string {
+    return `${this.ctx.baseUrl()}/storage/files/${file.id}/${urlName(file.filename)}`
+  }
+
+  /**
+   * The uploaded file `url` names, for `cover_image_url` in `environment`; a 400 naming `field`
+   * otherwise (another host, not a file URL, another environment's file, not uploaded).
+   */
+  resolveFileUrl(environment: Environment, url: string, field: string): StoredFile {
+    const prefix = `${this.ctx.baseUrl()}/storage/files/`
+    const refuse = (key: 'sandboxInvoices.files.otherHost' | 'sandboxInvoices.files.missing') =>
+      validationError([{field, message: t(key, {field, url, host: `${this.ctx.baseUrl()}/storage/files/`})}])
+    if (!url.startsWith(prefix)) throw refuse('sandboxInvoices.files.otherHost')
+    const [id, name, ...rest] = url.slice(prefix.length).split('/')
+    if (!id || !name || rest.length > 0 || idEnvironment('file', id) !== environment) throw refuse('sandboxInvoices.files.missing')
+    const file = this.collection(environment).get(id)
+    if (!file || file.status !== 'uploaded' || this.fileUrl(file) !== url) throw refuse('sandboxInvoices.files.missing')
+    return file
+  }
+
+  /** The bytes of an uploaded file (for documents that embed the cover). */
+  bytes(file: StoredFile): Buffer | undefined {
+    return file.data === undefined ? undefined : Buffer.from(file.data, 'base64')
+  }
+
+  private routes(): void {
+    const {router, clock} = this.ctx
+    router.add({
+      method: 'POST',
+      path: '/v1/files/upload-url',
+      auth: 'key',
+      scope: 'files:write',
+      operationId: 'createUploadUrl',
+      summary: 'Get a signed URL to upload an image',
+      description:
+        'PUT the bytes to upload_url (with the given headers, exactly `size` bytes, before expires_at), then use file_url as an invoice cover_image_url. PNG, JPEG or WebP, at most 5 MB.',
+      tags: ['Files'],
+      body: UploadUrlRequestSchema,
+      responses: {201: {description: 'A signed upload URL and the future file URL.', schema: UploadUrlSchema}},
+      errors: [400, 401, 403, 429],
+      handler: (req) => {
+        const {filename, content_type, size} = req.body as {filename: string; content_type: ImageType; size: number}
+        const now = clock.now()
+        const file = this.collection(req.environment).insert({
+          id: newId('file', req.environment),
+          environment: req.environment,
+          filename,
+          content_type,
+          size,
+          status: 'pending',
+          created_at: clock.iso(now),
+          upload_expires_at: clock.iso(now + UPLOAD_URL_TTL_MS),
+        })
+        const signed = this.signer.sign(`/storage/uploads/${file.id}`, UPLOAD_URL_TTL_MS)
+        this.collection(req.environment).update(file.id, (f) => {
+          f.upload_expires_at = clock.iso(signed.expiresAt)
+        })
+        return {
+          status: 201,
+          body: {
+            upload_url: `${this.ctx.baseUrl()}${signed.url}`,
+            method: 'PUT',
+            headers: {'content-type': content_type},
+            file_url: this.fileUrl(file),
+            expires_at: clock.iso(signed.expiresAt),
+          },
+        }
+      },
+    })
+
+    router.add({
+      method: 'PUT',
+      path: '/storage/uploads/{fileId}',
+      auth: 'none',
+      query: {type: 'object', properties: {expires: {type: 'string'}, signature: {type: 'string'}}},
+      body: 'raw',
+      maxBodyBytes: MAX_FILE_BYTES,
+      responses: {200: {description: 'Stored.'}},
+      handler: (req) => {
+        const id = req.params.fileId
+        const check = this.signer.check(`/storage/uploads/${id}`, req.query)
+        if (check === 'invalid') throw new ApiError(403, 'invalid_signature', t('sandboxInvoices.files.badSignature'))
+        if (check === 'expired') throw new ApiError(403, 'url_expired', t('sandboxInvoices.files.expired'))
+        const environment = idEnvironment('file', id)
+        const file = environment && this.collection(environment).get(id)
+        if (!environment || !file) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: 'file', id}))
+        const bytes = req.body as Buffer
+        const declaredType = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+        if (declaredType !== file.content_type)
+          throw validationError([{field: 'content-type', message: t('sandboxInvoices.files.contentType', {expected: file.content_type, got: declaredType || 'none'})}])
+        if (bytes.length !== file.size)
+          throw validationError([{field: 'body', message: t('sandboxInvoices.files.size', {expected: file.size, got: bytes.length})}])
+        if (!MAGIC[file.content_type](bytes))
+          throw validationError([{field: 'body', message: t('sandboxInvoices.files.notImage', {expected: file.content_type, got: sniffImage(bytes) ?? 'unknown'})}])
+        this.collection(environment).update(id, (f) => {
+          f.status = 'uploaded'
+          f.uploaded_at = clock.iso()
+          f.data = bytes.toString('base64')
+        })
+        return {status: 200, body: {file_url: this.fileUrl(file), size: bytes.length, content_type: file.content_type}}
+      },
+    })
+
+    router.add({
+      method: 'GET',
+      path: '/storage/files/{fileId}/{filename}',
+      auth: 'none',
+      responses: {200: {description: 'The file.'}},
+      handler: (req) => {
+        const id = req.params.fileId
+        const environment = idEnvironment('file', id)
+        const file = environment && this.collection(environment).get(id)
+        if (!environment || !file || file.status !== 'uploaded' || urlName(file.filename) !== req.params.filename)
+          throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: 'file', id}))
+        return {status: 200, raw: this.bytes(file)!, contentType: file.content_type, headers: {'cache-control': 'public, max-age=3600'}}
+      },
+    })
+  }
+}

@@ -1,0 +1,529 @@
+/**
+ * Invoices: create (with `Idempotency-Key`), list, read, publish, send, cancel and the PDF link,
+ * with every state rule of the spec's Invoice parts and service-contract.md where it is silent:
+ *
+ *   DRAFT ──publish──▶ UNPAID ──due date passes──▶ PAST_DUE
+ *     │                  │  └─payments add up to total_amount─▶ PAID (from UNPAID or PAST_DUE)
+ *     └──cancel──▶ CANCELLED ◀──cancel── (UNPAID, PAST_DUE, partly paid included)
+ *
+ * - Totals are computed here (src/lib/invoices/totals.ts, shared with the CLI) and never accepted.
+ * - A DRAFT is invisible to the customer and cannot be paid; amounts are fixed at publish (there is
+ *   no edit endpoint, so they never change after creation either).
+ * - PAST_DUE is applied lazily on every read, at the first instant past the due date on the
+ *   sandbox clock: the end of the due day (UTC) for a date, the instant itself for a date-time.
+ * - Partly paid: status stays UNPAID/PAST_DUE, amount_paid grows and amount_due shrinks; PAID with
+ *   paid_at when amount_due reaches 0.
+ * - Payments reach an invoice only through its hosted checkout (checkout.ts), as real sandbox
+ *   payments; the invoice learns their outcome from the event bus.
+ */
+import {type Locale} from '../i18n/index.js'
+import {t} from '../i18n/index.js'
+import {computeTotals} from '../../contract/totals.js'
+import type {Operator} from '../../contract/test-numbers.js'
+import {businessLanguage} from '../business.js'
+import type {SandboxContext} from '../context.js'
+import {ApiError, invalidState, notFound, validationError} from '../errors.js'
+import {newId} from '../ids.js'
+import type {Payment, Payments} from '../payments.js'
+import {normalisePhone} from '../../contract/phone.js'
+import type {RequestContext} from '../router.js'
+import type {Collection} from '../store.js'
+import type {Environment} from '../types.js'
+import type {Files} from './files.js'
+import {IdempotencyKeys} from './idempotency.js'
+import type {Inventory} from './inventory.js'
+import {resolveRecipient, type DeliveryRequest, type Outbox} from './outbox.js'
+import {renderInvoicePdf} from './pdf.js'
+import {
+  CreateInvoiceSchema,
+  InvoiceListSchema,
+  InvoiceSchema,
+  ListInvoicesQuery,
+  MIN_INVOICE_TOTAL,
+  PdfLinkSchema,
+  PublishedInvoiceSchema,
+  PublishInvoiceSchema,
+  SendInvoiceSchema,
+  SendResultSchema,
+  type Invoice,
+  type InvoiceStatus,
+  type LineItem,
+} from './schemas.js'
+import type {UrlSigner} from './signing.js'
+
+/** The PDF link of the API and of publish: short-lived. */
+export const PDF_URL_TTL_MS = 15 * 60 * 1000
+/** The PDF link in a delivered message, which the customer may open days later. */
+export const DELIVERED_PDF_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export interface InvoicePayment {
+  /** The payment id. */
+  id: string
+  invoice_id: string
+  amount: number
+  status: Payment['status']
+  created_at: string
+  settled_at?: string
+}
+
+interface CreateBody {
+  customer_name: string
+  due_date: string
+  items: LineItem[]
+  customer_email?: string
+  customer_phone?: string
+  discount_percent: number
+  notes?: string
+  currency: 'XAF'
+  cover_image_url?: string
+  external_reference?: string
+}
+
+/** The first instant at which the invoice is past due, or undefined when `due` is no real date. */
+export function dueInstant(due: string): number | undefined {
+  const date = due.slice(0, 10)
+  const midnight = Date.parse(`${date}T00:00:00Z`)
+  if (Number.isNaN(midnight) || new Date(midnight).toISOString().slice(0, 10) !== date) return undefined
+  if (due.length === 10) return midnight + DAY_MS
+  const instant = Date.parse(due)
+  return Number.isNaN(instant) ? undefined : instant
+}
+
+/** `+237XXXXXXXXX` for a Cameroon number in any accepted form, else `+` and the digits. */
+export function internationalPhone(input: string): string {
+  const cameroon = normalisePhone(input)
+  return cameroon ? `+${cameroon}` : `+${input.replace(/\D/g, '')}`
+}
+
+const idParam = {invoiceId: {schema: {type: 'string' as const}, description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv'}}
+
+export class Invoices {
+  readonly idempotency: IdempotencyKeys
+  /**
+   * Awaited while a create holds its idempotency key, before the invoice is stored: a seam for
+   * embedders (and for tests, to hold a request in flight). Throwing aborts the create and frees the key.
+   */
+  beforeCreate?: (environment: Environment, body: unknown) => Promise<void>
+
+  constructor(
+    private readonly ctx: SandboxContext,
+    private readonly deps: {payments: Payments; files: Files; inventory: Inventory; outbox: Outbox; signer: UrlSigner},
+  ) {
+    this.idempotency = new IdempotencyKeys(ctx)
+    ctx.events.subscribe((event) => {
+      if (event.type === 'payment.success' || event.type === 'payment.failed') this.paymentSettled(event.environment, event.data as Payment)
+    })
+    this.routes()
+  }
+
+  collection(environment: Environment): Collection<Invoice> {
+    return this.ctx.store.env(environment).collection<Invoice>('invoices')
+  }
+
+  links(environment: Environment): Collection<InvoicePayment> {
+    return this.ctx.store.env(environment).collection<InvoicePayment>('invoice_payments')
+  }
+
+  checkoutUrl(environment: Environment, id: string): string {
+    return `${this.ctx.baseUrl()}/pay/i/${id}${environment === 'SANDBOX' ? '?type=sandbox' : ''}`
+  }
+
+  /** Apply what time alone changes (PAST_DUE) and return the stored invoice. */
+  private refresh(invoice: Invoice): Invoice {
+    if (invoice.status !== 'UNPAID') return invoice
+    const due = dueInstant(invoice.due_date)
+    if (due !== undefined && this.ctx.clock.now() >= due)
+      this.collection(invoice.environment).update(invoice.id, (i) => {
+        i.status = 'PAST_DUE'
+        i.updated_at = this.ctx.clock.iso(Math.max(due, Date.parse(i.updated_at)))
+      })
+    return invoice
+  }
+
+  /** The invoice as it stands now, or undefined. */
+  find(environment: Environment, id: string): Invoice | undefined {
+    const invoice = this.collection(environment).get(id)
+    return invoice && this.refresh(invoice)
+  }
+
+  get(environment: Environment, id: string): Invoice {
+    const invoice = this.find(environment, id)
+    if (!invoice) throw notFound('invoice', id)
+    return invoice
+  }
+
+  // Create ------------------------------------------------------------------------------------
+
+  /** Rules the schema cannot say (a 400 leaves an idempotency key free, so the client can fix the body and retry). */
+  private prepare(environment: Environment, body: CreateBody): Omit<Invoice, 'id' | 'checkout_url' | 'created_at' | 'updated_at'> {
+    const errors: Array<{field: string; message: string}> = []
+    if (dueInstant(body.due_date) === undefined) errors.push({field: 'due_date', message: t('sandboxInvoices.validation.dueDate', {field: 'due_date', got: JSON.stringify(body.due_date)})})
+    if (body.customer_name.trim() === '') errors.push({field: 'customer_name', message: t('sandbox.validation.empty', {field: 'customer_name'})})
+    body.items.forEach((item, index) => {
+      if (item.name.trim() === '') errors.push({field: `items[${index}].name`, message: t('sandbox.validation.empty', {field: `items[${index}].name`})})
+    })
+    if (errors.length > 0) throw validationError(errors)
+    let totals: ReturnType<typeof computeTotals>
+    try {
+      totals = computeTotals(body.items, body.discount_percent)
+    } catch {
+      throw validationError([{field: 'items', message: t('sandboxInvoices.validation.tooLarge')}])
+    }
+    if (totals.total_amount < MIN_INVOICE_TOTAL)
+      throw validationError([
+        {field: 'total_amount', message: t('sandboxInvoices.validation.minimumTotal', {minimum: MIN_INVOICE_TOTAL, total: totals.total_amount})},
+      ])
+    if (body.cover_image_url !== undefined) this.deps.files.resolveFileUrl(environment, body.cover_image_url, 'cover_image_url')
+    return {
+      status: 'DRAFT',
+      customer_name: body.customer_name.trim(),
+      customer_email: body.customer_email ?? null,
+      customer_phone: body.customer_phone === undefined ? null : internationalPhone(body.customer_phone),
+      due_date: body.due_date,
+      items: body.items.map((item) => ({
+        name: item.name.trim(),
+        ...(item.description !== undefined ? {description: item.description} : {}),
+        price: item.price,
+        quantity: item.quantity,
+      })),
+      subtotal_amount: totals.subtotal_amount,
+      discount_percent: body.discount_percent,
+      discount_amount: totals.discount_amount,
+      total_amount: totals.total_amount,
+      amount_paid: 0,
+      amount_due: totals.total_amount,
+      currency: 'XAF',
+      notes: body.notes ?? null,
+      cover_image_url: body.cover_image_url ?? null,
+      external_reference: body.external_reference ?? null,
+      environment,
+    }
+  }
+
+  private store(environment: Environment, fields: ReturnType<Invoices['prepare']>): Invoice {
+    const id = newId('inv', environment)
+    const now = this.ctx.clock.iso()
+    const invoice: Invoice = {id, ...fields, checkout_url: this.checkoutUrl(environment, id), created_at: now, updated_at: now}
+    this.deps.inventory.syncItems(environment, invoice.items)
+    return this.collection(environment).insert(invoice)
+  }
+
+  private async create(req: RequestContext) {
+    const environment = req.environment
+    const header = req.headers['idempotency-key']
+    const key = Array.isArray(header) ? header[0] : header
+    if (key !== undefined && (key.trim() === '' || key.length > 255))
+      throw validationError([{field: 'Idempotency-Key', message: t('sandboxInvoices.idempotency.invalidKey')}])
+    if (key === undefined) {
+      const fields = this.prepare(environment, req.body as CreateBody)
+      await this.beforeCreate?.(environment, req.body)
+      return {status: 201, body: this.store(environment, fields)}
+    }
+    // A completed key replays whatever has changed since (e.g. a cover file), so look it up first.
+    const claim = this.idempotency.begin(environment, key, req.body)
+    if ('replay' in claim) return {status: claim.replay.status, body: claim.replay.body, headers: {'idempotent-replayed': 'true'}}
+    try {
+      const fields = this.prepare(environment, req.body as CreateBody)
+      await this.beforeCreate?.(environment, req.body)
+      const invoice = this.store(environment, fields)
+      claim.commit(201, invoice)
+      return {status: 201, body: invoice}
+    } catch (error) {
+      claim.abandon()
+      throw error
+    }
+  }
+
+  // Publish, send, cancel, PDF -------------------------------------------------------------------
+
+  pdfLink(invoice: Invoice, ttlMs: number): {url: string; expiresAt: number} {
+    const signed = this.deps.signer.sign(`/storage/invoices/${invoice.id}/invoice.pdf`, ttlMs)
+    return {url: `${this.ctx.baseUrl()}${signed.url}`, expiresAt: signed.expiresAt}
+  }
+
+  async renderPdf(invoice: Invoice): Promise<Buffer> {
+    let cover: Buffer | undefined
+    if (invoice.cover_image_url) {
+      try {
+        const file = this.deps.files.resolveFileUrl(invoice.environment, invoice.cover_image_url, 'cover_image_url')
+        if (file.content_type !== 'image/webp') cover = this.deps.files.bytes(file)
+      } catch {
+        cover = undefined
+      }
+    }
+    return renderInvoicePdf({invoice, businessName: this.ctx.options.businessName, cover, locale: businessLanguage(this.ctx.store)})
+  }
+
+  private checkDelivery(req: RequestContext, body: DeliveryRequest): void {
+    const channel = body.channel ?? 'EMAIL'
+    if (body.override_email !== undefined && channel !== 'EMAIL')
+      throw validationError([{field: 'override_email', message: t('sandboxInvoices.delivery.overrideChannel', {field: 'override_email', channel})}])
+    if (body.override_phone !== undefined && channel !== 'WHATSAPP')
+      throw validationError([{field: 'override_phone', message: t('sandboxInvoices.delivery.overrideChannel', {field: 'override_phone', channel})}])
+    if (!req.key?.scopes.includes('invoices:send')) throw new ApiError(403, 'insufficient_scope', t('sandbox.auth.scope', {scope: 'invoices:send'}))
+  }
+
+  private normaliseDelivery(body: DeliveryRequest): DeliveryRequest {
+    return body.override_phone === undefined ? body : {...body, override_phone: internationalPhone(body.override_phone)}
+  }
+
+  private publish(req: RequestContext) {
+    const environment = req.environment
+    const body = req.body as DeliveryRequest
+    const invoice = this.get(environment, req.params.invoiceId)
+    if (invoice.status === 'PAID' || invoice.status === 'CANCELLED')
+      throw invalidState(t('sandboxInvoices.state.publish', {id: invoice.id, status: invoice.status}))
+    const published = () => ({status: 200, body: {...invoice, published: true, pdf_url: this.pdfLink(invoice, PDF_URL_TTL_MS).url}})
+    // Already published: unchanged, and nothing is delivered again (send is for that).
+    if (invoice.status !== 'DRAFT') return published()
+    if (body.channel === undefined && (body.override_email !== undefined || body.override_phone !== undefined)) {
+      const field = body.override_email !== undefined ? 'override_email' : 'override_phone'
+      throw validationError([{field, message: t('sandboxInvoices.delivery.overrideWithoutChannel', {field})}])
+    }
+    let target: ReturnType<typeof resolveRecipient> | undefined
+    if (body.channel !== undefined) {
+      this.checkDelivery(req, body)
+      target = resolveRecipient(invoice, this.normaliseDelivery(body))
+    }
+    const now = this.ctx.clock.iso()
+    this.collection(environment).update(invoice.id, (i) => {
+      i.status = 'UNPAID'
+      i.published_at = now
+      i.updated_at = now
+    })
+    this.refresh(invoice)
+    this.deps.inventory.reserve(environment, invoice.id, invoice.items)
+    if (target) this.deps.outbox.record(invoice, target, 'publish', this.pdfLink(invoice, DELIVERED_PDF_TTL_MS))
+    return published()
+  }
+
+  private send(req: RequestContext) {
+    const body = req.body as DeliveryRequest
+    const invoice = this.get(req.environment, req.params.invoiceId)
+    if (invoice.status === 'DRAFT' || invoice.status === 'PAID' || invoice.status === 'CANCELLED')
+      throw invalidState(t(invoice.status === 'DRAFT' ? 'sandboxInvoices.state.sendDraft' : 'sandboxInvoices.state.send', {id: invoice.id, status: invoice.status}))
+    this.checkDelivery(req, body)
+    const target = resolveRecipient(invoice, this.normaliseDelivery(body))
+    const message = this.deps.outbox.record(invoice, target, 'send', this.pdfLink(invoice, DELIVERED_PDF_TTL_MS))
+    return {status: 200, body: {invoice_id: invoice.id, channel: message.channel, recipient: message.recipient, sent_at: message.created_at}}
+  }
+
+  private cancel(req: RequestContext) {
+    const invoice = this.get(req.environment, req.params.invoiceId)
+    if (invoice.status === 'CANCELLED') return {status: 200, body: invoice}
+    if (invoice.status === 'PAID') throw invalidState(t('sandboxInvoices.state.cancelPaid', {id: invoice.id}))
+    const now = this.ctx.clock.iso()
+    this.collection(req.environment).update(invoice.id, (i) => {
+      i.status = 'CANCELLED'
+      i.cancelled_at = now
+      i.updated_at = now
+    })
+    this.deps.inventory.release(req.environment, invoice.id)
+    return {status: 200, body: invoice}
+  }
+
+  // Payments of an invoice ------------------------------------------------------------------------
+
+  /** The payment of this invoice still waiting for its outcome, if any. */
+  pendingPayment(environment: Environment, invoiceId: string): InvoicePayment | undefined {
+    return this.links(environment)
+      .values()
+      .find((link) => link.invoice_id === invoiceId && (link.status === 'PENDING' || link.status === 'UNSPECIFIED'))
+  }
+
+  /**
+   * The customer pays (part of) the invoice on its checkout page: a real payment of the payments
+   * domain, linked to the invoice. One payment at a time, never more than amount_due.
+   */
+  startPayment(environment: Environment, invoiceId: string, input: {amount: number; phone_number: string; operator: Operator}, locale?: Locale): Payment {
+    const invoice = this.get(environment, invoiceId)
+    if (invoice.status !== 'UNPAID' && invoice.status !== 'PAST_DUE')
+      throw invalidState(t(invoice.status === 'DRAFT' ? 'sandboxInvoices.state.payDraft' : 'sandboxInvoices.state.pay', {id: invoice.id, status: invoice.status}, locale))
+    if (this.pendingPayment(environment, invoiceId)) throw invalidState(t('sandboxInvoices.checkout.inProgress', undefined, locale))
+    if (!Number.isInteger(input.amount) || input.amount < 1 || input.amount > invoice.amount_due)
+      throw validationError([{field: 'amount', message: t('sandboxInvoices.checkout.amountRange', {max: invoice.amount_due}, locale)}])
+    const payment = this.deps.payments.create(environment, input)
+    this.links(environment).insert({id: payment.id, invoice_id: invoiceId, amount: payment.amount, status: payment.status, created_at: payment.created_at})
+    return payment
+  }
+
+  private paymentSettled(environment: Environment, payment: Payment): void {
+    const link = this.links(environment).get(payment.id)
+    if (!link || (link.status !== 'PENDING' && link.status !== 'UNSPECIFIED')) return
+    const now = this.ctx.clock.iso()
+    this.links(environment).update(link.id, (l) => {
+      l.status = payment.status
+      l.settled_at = now
+    })
+    if (payment.status !== 'SUCCESS') return
+    const invoice = this.find(environment, link.invoice_id)
+    if (!invoice) return
+    let paidInFull = false
+    this.collection(environment).update(invoice.id, (i) => {
+      i.amount_paid += link.amount
+      i.amount_due = Math.max(0, i.total_amount - i.amount_paid)
+      i.updated_at = now
+      // A payment already in flight when the invoice was cancelled is recorded, the status kept.
+      if (i.amount_due === 0 && (i.status === 'UNPAID' || i.status === 'PAST_DUE')) {
+        i.status = 'PAID'
+        i.paid_at = now
+        paidInFull = true
+      }
+    })
+    if (paidInFull) this.deps.inventory.confirm(environment, invoice.id, invoice.items)
+  }
+
+  // Routes ----------------------------------------------------------------------------------------
+
+  private routes(): void {
+    const {router} = this.ctx
+    router.add({
+      method: 'POST',
+      path: '/v1/invoices',
+      auth: 'key',
+      scope: 'invoices:write',
+      operationId: 'createInvoice',
+      summary: 'Create an invoice (DRAFT)',
+      description:
+        'Totals are computed by the service (subtotal, discount as a percentage, total at least 100 XAF) and cannot be supplied. Send an Idempotency-Key (a UUID): a completed key replays the original response with Idempotent-Replayed: true; the same key with another body is 422; while the first request is in progress, 409. Keys live 24 hours. A create without a key is accepted but cannot be retried safely.',
+      tags: ['Invoices'],
+      headers: {
+        'Idempotency-Key': {schema: {type: 'string', minLength: 1, maxLength: 255}, description: 'A unique key per operation (a UUID is recommended). Remembered for 24 hours.'},
+      },
+      body: CreateInvoiceSchema,
+      responses: {
+        201: {
+          description: 'The invoice in DRAFT, with checkout_url (or the replayed original response).',
+          schema: InvoiceSchema,
+          headers: {'Idempotent-Replayed': {description: '"true" when this is the replay of a completed request with the same key.', schema: {type: 'string', enum: ['true']}}},
+        },
+      },
+      errors: [400, 401, 403, 409, 422, 429],
+      handler: (req) => this.create(req),
+    })
+    router.add({
+      method: 'GET',
+      path: '/v1/invoices',
+      auth: 'key',
+      scope: 'invoices:read',
+      operationId: 'listInvoices',
+      summary: 'List invoices, newest first',
+      tags: ['Invoices'],
+      query: ListInvoicesQuery,
+      responses: {200: {description: 'A page of invoices.', schema: InvoiceListSchema}},
+      errors: [400, 401, 403, 429],
+      handler: (req) => {
+        const {status, page, page_size} = req.query as {status?: InvoiceStatus; page: number; page_size: number}
+        const invoices = this.collection(req.environment)
+        for (const invoice of invoices.values()) this.refresh(invoice)
+        const result = invoices.newestFirst((page - 1) * page_size, page_size, status ? (i) => i.status === status : undefined)
+        return {status: 200, body: {data: result.items, page, page_size, total: result.total, total_pages: Math.ceil(result.total / page_size)}}
+      },
+    })
+    router.add({
+      method: 'GET',
+      path: '/v1/invoices/{invoiceId}',
+      auth: 'key',
+      scope: 'invoices:read',
+      operationId: 'getInvoice',
+      summary: 'Read an invoice',
+      tags: ['Invoices'],
+      params: idParam,
+      responses: {200: {description: 'The invoice.', schema: InvoiceSchema}},
+      errors: [401, 403, 404, 429],
+      handler: (req) => ({status: 200, body: this.get(req.environment, req.params.invoiceId)}),
+    })
+    router.add({
+      method: 'POST',
+      path: '/v1/invoices/{invoiceId}/publish',
+      auth: 'key',
+      scope: 'invoices:write',
+      operationId: 'publishInvoice',
+      summary: 'Publish a draft: it becomes payable (UNPAID)',
+      description:
+        'Amounts are fixed and stock is reserved for 7 days. Without channel the invoice is published quietly; with channel (EMAIL or WHATSAPP) it is also delivered in the same call, which needs the invoices:send scope. Publishing an UNPAID or PAST_DUE invoice again returns it unchanged and delivers nothing (use send); PAID or CANCELLED is 409.',
+      tags: ['Invoices'],
+      params: idParam,
+      body: PublishInvoiceSchema,
+      bodyOptional: true,
+      responses: {200: {description: 'The invoice plus published and pdf_url.', schema: PublishedInvoiceSchema}},
+      errors: [400, 401, 403, 404, 409, 429],
+      handler: (req) => this.publish(req),
+    })
+    router.add({
+      method: 'POST',
+      path: '/v1/invoices/{invoiceId}/send',
+      auth: 'key',
+      scope: 'invoices:send',
+      operationId: 'sendInvoice',
+      summary: 'Deliver a published invoice with its pay link',
+      description:
+        'Repeatable; the status does not change. Default recipients are customer_email (EMAIL) and customer_phone (WHATSAPP); overrides redirect this one delivery. A DRAFT, PAID or CANCELLED invoice is 409.',
+      tags: ['Invoices'],
+      params: idParam,
+      body: SendInvoiceSchema,
+      bodyOptional: true,
+      responses: {200: {description: 'Where the invoice went.', schema: SendResultSchema}},
+      errors: [400, 401, 403, 404, 409, 429],
+      handler: (req) => this.send(req),
+    })
+    router.add({
+      method: 'POST',
+      path: '/v1/invoices/{invoiceId}/cancel',
+      auth: 'key',
+      scope: 'invoices:write',
+      operationId: 'cancelInvoice',
+      summary: 'Cancel an invoice',
+      description: 'DRAFT, UNPAID and PAST_DUE (partly paid included) become CANCELLED; cancelling a CANCELLED invoice returns it unchanged; a PAID invoice is 409.',
+      tags: ['Invoices'],
+      params: idParam,
+      responses: {200: {description: 'The invoice in CANCELLED.', schema: InvoiceSchema}},
+      errors: [401, 403, 404, 409, 429],
+      handler: (req) => this.cancel(req),
+    })
+    router.add({
+      method: 'GET',
+      path: '/v1/invoices/{invoiceId}/pdf',
+      auth: 'key',
+      scope: 'invoices:read',
+      operationId: 'getInvoicePdf',
+      summary: 'A link to the invoice as a PDF',
+      description:
+        'A signed, short-lived pdf_url that works without the API key: the same document the customer receives, rendered from the current state when fetched. A DRAFT has no PDF (409).',
+      tags: ['Invoices'],
+      params: idParam,
+      responses: {200: {description: 'The PDF link.', schema: PdfLinkSchema}},
+      errors: [401, 403, 404, 409, 429],
+      handler: (req) => {
+        const invoice = this.get(req.environment, req.params.invoiceId)
+        if (invoice.status === 'DRAFT') throw invalidState(t('sandboxInvoices.state.pdfDraft', {id: invoice.id}))
+        const link = this.pdfLink(invoice, PDF_URL_TTL_MS)
+        return {status: 200, body: {pdf_url: link.url, expires_at: this.ctx.clock.iso(link.expiresAt)}}
+      },
+    })
+    router.add({
+      method: 'GET',
+      path: '/storage/invoices/{invoiceId}/invoice.pdf',
+      auth: 'none',
+      query: {type: 'object', properties: {expires: {type: 'string'}, signature: {type: 'string'}}},
+      responses: {200: {description: 'The PDF.', contentType: 'application/pdf'}},
+      handler: async (req) => {
+        const id = req.params.invoiceId
+        const check = this.deps.signer.check(`/storage/invoices/${id}/invoice.pdf`, req.query)
+        if (check === 'invalid') throw new ApiError(403, 'invalid_signature', t('sandboxInvoices.files.badSignature'))
+        if (check === 'expired') throw new ApiError(403, 'url_expired', t('sandboxInvoices.pdf.expired'))
+        const environment: Environment = id.startsWith('inv_test_') ? 'SANDBOX' : 'LIVE'
+        const invoice = this.find(environment, id)
+        if (!invoice || invoice.status === 'DRAFT') throw notFound('invoice', id)
+        return {
+          status: 200,
+          raw: await this.renderPdf(invoice),
+          contentType: 'application/pdf',
+          headers: {'content-disposition': `inline; filename="${invoice.id}.pdf"`, 'cache-control': 'no-store'},
+        }
+      },
+    })
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * Payments (collections): create, list, status; settlement on the sandbox clock; live approval by
+ * the simulated handset; fees credited on SUCCESS; `payment.success` / `payment.failed` events.
+ *
+ * SANDBOX: the spec's test numbers, matched to their operator, have a fixed outcome (always-FAILED
+ * numbers fail with CUSTOMER_DECLINED); any other number is drawn from the environment's seeded
+ * generator at creation (so a seed reproduces a run), failures drawing their code from the
+ * contract's list. The payment settles `settleAfterMs` of sandbox time after creation.
+ * LIVE: test numbers mean nothing; the payment stays PENDING until the admin surface approves or
+ * declines it (the customer's handset) or five minutes of sandbox time pass (FAILED, EXPIRED).
+ * With the `faults.unspecified` option the provider's answer is first UNSPECIFIED (a provider
+ * timeout) and resolves to the real outcome `settleAfterMs` later; no event for UNSPECIFIED.
+ */
+import {t} from './i18n/index.js'
+import {OPERATORS, testOutcome, type Operator} from '../contract/test-numbers.js'
+import type {SandboxContext} from './context.js'
+import {ApiError, invalidState, notFound} from './errors.js'
+import type {Ledger} from './fees.js'
+import {idEnvironment, newId, randomToken} from './ids.js'
+import {normalisePhone, PHONE_PATTERN} from '../contract/phone.js'
+import type {Schema} from './schema.js'
+import {named} from './schema.js'
+import type {Collection} from './store.js'
+import type {Environment} from './types.js'
+
+export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+export const FAILURE_CODES = [
+  'INSUFFICIENT_FUNDS',
+  'CUSTOMER_DECLINED',
+  'EXPIRED',
+  'PAYER_NOT_FOUND',
+  'LIMIT_EXCEEDED',
+  'ACCOUNT_INACTIVE',
+  'PROVIDER_UNAVAILABLE',
+  'PROVIDER_ERROR',
+] as const
+export type FailureCode = (typeof FAILURE_CODES)[number]
+
+/** Share of non-test sandbox numbers that succeed. */
+export const RANDOM_SUCCESS_RATE = 0.75
+/** A live payment not approved within this much sandbox time fails with EXPIRED. */
+export const LIVE_APPROVAL_WINDOW_MS = 5 * 60 * 1000
+
+/** The public object: exactly the spec's Payment fields (the provider never appears). */
+export interface Payment {
+  id: string
+  status: PaymentStatus
+  amount: number
+  currency: 'XAF'
+  payment_method: 'mobile_money'
+  environment: Environment
+  created_at: string
+  internal_transaction_id: string
+  phone_number: string
+  failure_code?: FailureCode
+}
+
+/** What the sandbox keeps: the public object plus what the provider would know. */
+export interface PaymentRecord {
+  id: string
+  payment: Payment
+  operator: Operator
+  /** The provider's eventual answer, decided at creation in SANDBOX, at approve/decline in LIVE. */
+  outcome?: {status: 'SUCCESS' | 'FAILED'; failure_code?: FailureCode}
+  /** Answer UNSPECIFIED first (faults option). */
+  unspecified?: boolean
+}
+
+// Outcomes are shared constants: 100,000 payments do not need 100,000 copies of {status: 'SUCCESS'}.
+const SUCCESS: NonNullable<PaymentRecord['outcome']> = Object.freeze({status: 'SUCCESS'})
+const FAILED = Object.fromEntries(FAILURE_CODES.map((code) => [code, Object.freeze({status: 'FAILED', failure_code: code})])) as Record<
+  FailureCode,
+  NonNullable<PaymentRecord['outcome']>
+>
+
+// Schemas: validated against by the HTTP layer and published as is in /v1/openapi.json.
+
+export const PaymentSchema = named('Payment', {
+  type: 'object',
+  description: 'A collection (pull payment) from a customer mobile money wallet.',
+  required: ['id', 'status', 'amount', 'currency', 'payment_method', 'environment', 'created_at', 'internal_transaction_id', 'phone_number'],
+  additionalProperties: false,
+  properties: {
+    id: {type: 'string', pattern: '^svcpay_', description: 'svcpay_test_… in sandbox, svcpay_… in live.'},
+    status: {type: 'string', enum: PAYMENT_STATUSES, description: 'UNSPECIFIED: the provider answer is not known yet; not final.'},
+    amount: {type: 'integer', minimum: 1, description: 'Whole XAF.'},
+    currency: {type: 'string', enum: ['XAF']},
+    payment_method: {type: 'string', enum: ['mobile_money']},
+    environment: {type: 'string', enum: ['SANDBOX', 'LIVE']},
+    created_at: {type: 'string', format: 'date-time'},
+    internal_transaction_id: {type: 'string'},
+    phone_number: {type: 'string', pattern: '^237[0-9]{9}$', description: 'Customer wallet number, 237XXXXXXXXX.'},
+    failure_code: {type: 'string', enum: FAILURE_CODES, description: 'Present when status is FAILED. Stable and provider-independent.'},
+  },
+} satisfies Schema)
+
+export const CreatePaymentSchema = named('CreatePaymentRequest', {
+  type: 'object',
+  required: ['amount', 'phone_number', 'operator'],
+  additionalProperties: false,
+  properties: {
+    amount: {type: 'integer', minimum: 1, description: 'Whole XAF (never multiplied by 100), at least 1.'},
+    phone_number: {
+      type: 'string',
+      pattern: PHONE_PATTERN,
+      'x-pattern-message': 'sandbox.payment.phone',
+      description: 'Cameroon number: 9 national digits, 237XXXXXXXXX or +237…; spaces allowed. Returned as 237XXXXXXXXX.',
+      examples: ['237670000001', '670000001', '+237 6 70 00 00 01'],
+    },
+    operator: {type: 'string', enum: OPERATORS, description: 'The wallet operator. Numbers are portable: the prefix is not checked.'},
+    payment_method: {type: 'string', enum: ['mobile_money'], default: 'mobile_money'},
+  },
+} satisfies Schema)
+
+export const PaymentListSchema = named('PaymentList', {
+  type: 'object',
+  required: ['data', 'limit', 'offset', 'total', 'has_more'],
+  additionalProperties: false,
+  properties: {
+    data: {type: 'array', items: PaymentSchema, description: 'Newest first.'},
+    limit: {type: 'integer', minimum: 1, maximum: 100},
+    offset: {type: 'integer', minimum: 0},
+    total: {type: 'integer', minimum: 0, description: 'Payments matching the filter.'},
+    has_more: {type: 'boolean'},
+  },
+} satisfies Schema)
+
+export const ListPaymentsQuery = {
+  type: 'object',
+  properties: {
+    status: {type: 'string', enum: PAYMENT_STATUSES, description: 'Only payments in this status.'},
+    limit: {type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100.'},
+    offset: {type: 'integer', minimum: 0, default: 0, description: 'Payments to skip.'},
+  },
+} satisfies Schema
+
+export class Payments {
+  constructor(private readonly ctx: SandboxContext, private readonly ledger: Ledger) {
+    const {scheduler} = ctx
+    scheduler.define('payment.settle', (p: {environment: Environment; id: string}) => this.providerAnswers(p.environment, p.id))
+    scheduler.define('payment.resolve', (p: {environment: Environment; id: string}) => this.resolveUnspecified(p.environment, p.id))
+    scheduler.define('payment.expire', (p: {environment: Environment; id: string}) => this.expire(p.environment, p.id))
+    this.routes()
+  }
+
+  private statusCounts: Partial<Record<Environment, Record<PaymentStatus, number>>> = {}
+
+  /** Payments per status, kept up to date so that a filtered list knows its total without a full scan. */
+  private counts(environment: Environment): Record<PaymentStatus, number> {
+    let counts = this.statusCounts[environment]
+    if (!counts) {
+      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0}
+      for (const record of this.collection(environment).values()) counts[record.payment.status]++
+      this.statusCounts[environment] = counts
+    }
+    return counts
+  }
+
+  collection(environment: Environment): Collection<PaymentRecord> {
+    return this.ctx.store.env(environment).collection<PaymentRecord>('payments')
+  }
+
+  get(environment: Environment, id: string): PaymentRecord | undefined {
+    return this.collection(environment).get(id)
+  }
+
+  create(environment: Environment, input: {amount: number; phone_number: string; operator: Operator}): Payment {
+    const {clock, scheduler, options} = this.ctx
+    const phone = normalisePhone(input.phone_number)
+    if (!phone) throw new ApiError(400, 'validation_error', t('sandbox.payment.phone', {field: 'phone_number'}), [
+      {field: 'phone_number', message: t('sandbox.payment.phone', {field: 'phone_number'})},
+    ])
+    const now = clock.now()
+    const payment: Payment = {
+      id: newId('svcpay', environment),
+      status: 'PENDING',
+      amount: input.amount,
+      currency: 'XAF',
+      payment_method: 'mobile_money',
+      environment,
+      created_at: clock.iso(now),
+      internal_transaction_id: `txn_${randomToken(20)}`,
+      phone_number: phone,
+    }
+    const record: PaymentRecord = {id: payment.id, payment, operator: input.operator}
+    this.counts(environment).PENDING++
+    if (environment === 'SANDBOX') {
+      record.outcome = this.sandboxOutcome(phone, input.operator)
+      if (this.drawUnspecified(environment)) record.unspecified = true
+      this.collection(environment).insert(record)
+      scheduler.schedule(now + options.settleAfterMs, 'payment.settle', {environment, id: payment.id})
+    } else {
+      this.collection(environment).insert(record)
+      scheduler.schedule(now + LIVE_APPROVAL_WINDOW_MS, 'payment.expire', {environment, id: payment.id})
+    }
+    return payment
+  }
+
+  /** The simulated handset of a live payment: the customer approves or declines. */
+  decide(id: string, decision: 'approve' | 'decline'): Payment {
+    const environment = idEnvironment('svcpay', id)
+    const record = environment && this.get(environment, id)
+    if (!environment || !record) throw notFound('payment', id)
+    if (environment !== 'LIVE') throw invalidState(t('sandbox.payment.approveSandbox', {id}))
+    if (record.payment.status !== 'PENDING') throw invalidState(t('sandbox.payment.notPending', {id, status: record.payment.status}))
+    this.collection(environment).update(id, (r) => {
+      r.outcome = decision === 'approve' ? SUCCESS : FAILED.CUSTOMER_DECLINED
+      if (this.drawUnspecified(environment)) r.unspecified = true
+    })
+    this.providerAnswers(environment, id)
+    return record.payment
+  }
+
+  private sandboxOutcome(phone: string, operator: Operator): NonNullable<PaymentRecord['outcome']> {
+    const fixed = testOutcome(phone, operator)
+    if (fixed === 'SUCCESS') return SUCCESS
+    if (fixed === 'FAILED') return FAILED.CUSTOMER_DECLINED
+    const random = this.ctx.random('SANDBOX')
+    if (random.next() < RANDOM_SUCCESS_RATE) return SUCCESS
+    return FAILED[random.pick(FAILURE_CODES)]
+  }
+
+  private drawUnspecified(environment: Environment): boolean {
+    const rate = this.ctx.options.unspecifiedRate
+    if (rate <= 0) return false
+    if (rate >= 1) return true
+    return this.ctx.random(environment).next() < rate
+  }
+
+  /** The provider's answer arrives: the final status, or UNSPECIFIED first under the faults option. */
+  private providerAnswers(environment: Environment, id: string): void {
+    const record = this.get(environment, id)
+    if (!record || record.payment.status !== 'PENDING' || !record.outcome) return
+    if (record.unspecified) {
+      this.collection(environment).update(id, (r) => {
+        r.payment.status = 'UNSPECIFIED'
+      })
+      this.counts(environment).PENDING--
+      this.counts(environment).UNSPECIFIED++
+      this.ctx.scheduler.schedule(this.ctx.clock.now() + this.ctx.options.settleAfterMs, 'payment.resolve', {environment, id})
+      return
+    }
+    this.settle(environment, record, record.outcome)
+  }
+
+  private resolveUnspecified(environment: Environment, id: string): void {
+    const record = this.get(environment, id)
+    if (!record || record.payment.status !== 'UNSPECIFIED' || !record.outcome) return
+    this.settle(environment, record, record.outcome)
+  }
+
+  private expire(environment: Environment, id: string): void {
+    const record = this.get(environment, id)
+    if (!record || record.payment.status !== 'PENDING') return
+    this.settle(environment, record, FAILED.EXPIRED)
+  }
+
+  private settle(environment: Environment, record: PaymentRecord, outcome: NonNullable<PaymentRecord['outcome']>): void {
+    const previous = record.payment.status
+    this.collection(environment).update(record.id, (r) => {
+      r.payment.status = outcome.status
+      if (outcome.failure_code) r.payment.failure_code = outcome.failure_code
+      this.counts(environment)[outcome.status]++
+      this.counts(environment)[previous]--
+    })
+    if (outcome.status === 'SUCCESS') this.ledger.credit(environment, record.id, record.payment.amount)
+    // SUCCESS and FAILED are final: the event can share the object.
+    this.ctx.events.emit(environment, outcome.status === 'SUCCESS' ? 'payment.success' : 'payment.failed', record.payment, {final: true})
+  }
+
+  private routes(): void {
+    const {router} = this.ctx
+    router.add({
+      method: 'POST',
+      path: '/v1/payments',
+      auth: 'key',
+      scope: 'payments:write',
+      operationId: 'createPayment',
+      summary: 'Collect from a mobile money wallet',
+      description:
+        'Starts a collection. Returns PENDING at once; the payment settles to SUCCESS or FAILED asynchronously. Not idempotent: a retry prompts the customer again, so check the list or status first.',
+      tags: ['Payments'],
+      body: CreatePaymentSchema,
+      responses: {201: {description: 'Created, status PENDING.', schema: PaymentSchema}},
+      errors: [400, 401, 403, 429],
+      handler: (req) => ({status: 201, body: this.create(req.environment, req.body)}),
+    })
+    router.add({
+      method: 'GET',
+      path: '/v1/payments',
+      auth: 'key',
+      scope: 'payments:read',
+      operationId: 'listPayments',
+      summary: 'List payments, newest first',
+      tags: ['Payments'],
+      query: ListPaymentsQuery,
+      responses: {200: {description: 'A page of payments.', schema: PaymentListSchema}},
+      errors: [400, 401, 403, 429],
+      handler: (req) => {
+        const {status, limit, offset} = req.query as {status?: PaymentStatus; limit: number; offset: number}
+        const collection = this.collection(req.environment)
+        const page = status
+          ? collection.newestFirst(offset, limit, (r) => r.payment.status === status, this.counts(req.environment)[status])
+          : collection.newestFirst(offset, limit)
+        return {
+          status: 200,
+          body: {data: page.items.map((r) => r.payment), limit, offset, total: page.total, has_more: offset + page.items.length < page.total},
+        }
+      },
+    })
+    router.add({
+      method: 'GET',
+      path: '/v1/payments/{paymentId}/status',
+      auth: 'key',
+      scope: 'payments:read',
+      operationId: 'getPaymentStatus',
+      summary: 'A payment and its status',
+      description: 'Read-only and safe to repeat. Poll every few seconds and stop on SUCCESS or FAILED.',
+      tags: ['Payments'],
+      params: {paymentId: {schema: {type: 'string'}, description: 'The payment id returned at creation.', idPrefix: 'svcpay'}},
+      responses: {200: {description: 'The Payment object.', schema: PaymentSchema}},
+      errors: [401, 403, 404, 429],
+      handler: (req) => {
+        const record = this.get(req.environment, req.params.paymentId)
+        if (!record) throw notFound('payment', req.params.paymentId)
+        return {status: 200, body: record.payment}
+      },
+    })
+  }
+}
