@@ -113,3 +113,34 @@ describe('7. confirmations in French', () => {
     expect((await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total).toBe(before)
   })
 })
+
+describe('9. enumerated values in any case', () => {
+  it('pay list --status failed and invoice list --status=past_due are accepted; an unknown value still lists the accepted ones (exit 2)', async () => {
+    const env = sandbox.env()
+    const failed = await runCli(['pay', 'list', '--status', 'failed', '--json'], {configDir: temp.dir, env})
+    expect(failed.stderr).toBe('')
+    expect(failed.exitCode).toBe(0)
+    const pastDue = await runCli(['invoice', 'list', '--status=past_due', '--json'], {configDir: temp.dir, env})
+    expect(pastDue.exitCode).toBe(0)
+    const wrong = await runCli(['pay', 'list', '--status', 'nope'], {configDir: temp.dir, env})
+    expect(wrong.exitCode).toBe(2)
+    expect(wrong.stderr).toMatch(/PENDING, SUCCESS, FAILED, UNSPECIFIED/)
+  })
+
+  it('reads in-process: flags, short flags, = forms and arguments', async () => {
+    const {canonicalOptionValues} = await import('../../src/lib/option-case.js')
+    const flags = {status: {type: 'option', options: ['PAST_DUE', 'PAID']}, operator: {type: 'option', char: 'o', options: ['MTN', 'ORANGE']}, profile: {type: 'option'}, json: {type: 'boolean'}}
+    const args = {event: {options: ['payment.success', 'payment.failed']}}
+    expect(canonicalOptionValues(['--status', 'past_due', '-o', 'mtn', '--profile', 'PAID', '--json', 'PAYMENT.SUCCESS'], flags, args)).toEqual([
+      '--status',
+      'PAST_DUE',
+      '-o',
+      'MTN',
+      '--profile',
+      'PAID',
+      '--json',
+      'payment.success',
+    ])
+    expect(canonicalOptionValues(['--status=paid', '--', '--status', 'paid'], flags, args)).toEqual(['--status=PAID', '--', '--status', 'paid'])
+  })
+})
