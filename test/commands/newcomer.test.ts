@@ -191,3 +191,35 @@ describe('12. a due date in the past', () => {
     expect(fine.stderr).not.toMatch(/already past/)
   })
 })
+
+describe('3. reports and the walkthrough go by the service clock', () => {
+  it('after the sandbox clock moves on 40 days: receivables age the invoices, collections find the payments, the walkthrough passes', async () => {
+    const local = await startTestSandbox()
+    try {
+      const env = local.env()
+      for (let i = 0; i < 3; i++) {
+        const r = await runCli(['invoice', 'create', '--customer-name', `Shop ${i}`, '--due-date', new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+        expect(r.exitCode, r.stderr).toBe(0)
+      }
+      await local.admin('POST', '/clock/advance', {ms: 40 * 86_400_000})
+      for (let i = 0; i < 4; i++) {
+        const r = await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
+        expect(r.exitCode, r.stderr).toBe(0)
+      }
+      const receivables = await runCli(['report', 'receivables', '--json'], {configDir: temp.dir, env})
+      expect(receivables.exitCode, receivables.stderr).toBe(0)
+      const report = JSON.parse(receivables.stdout)
+      const serviceDay = new Date(Date.now() + 40 * 86_400_000)
+      expect(Math.abs(new Date(report.as_of).getTime() - serviceDay.getTime())).toBeLessThan(2 * 86_400_000)
+      expect(JSON.stringify(report.buckets ?? report)).toMatch(/"count":3/)
+      const collections = await runCli(['report', 'collections', '--json'], {configDir: temp.dir, env})
+      expect(collections.exitCode, collections.stderr).toBe(0)
+      expect(JSON.parse(collections.stdout).totals.count).toBe(4)
+      const walk = await runCli(['sandbox', 'walkthrough', '--lang', 'fr'], {configDir: temp.dir, env, timeoutMs: 60_000})
+      expect(walk.stderr + walk.stdout).toMatch(/attendu UNPAID, obtenu UNPAID/)
+      expect(walk.exitCode, walk.stdout + walk.stderr).toBe(0)
+    } finally {
+      await local.close()
+    }
+  })
+})
