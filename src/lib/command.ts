@@ -6,8 +6,9 @@
 import {Command, Flags, type Interfaces} from '@oclif/core'
 
 import {createContext, type Context} from './context.js'
-import {ExitCode, SvcError} from './errors.js'
-import {registerCatalogue, setLocale, t, type MessageKey} from './i18n/index.js'
+import {ExitCode, Failure, SvcError} from './errors.js'
+import {registerCatalogue, setLocale, t} from './i18n/index.js'
+import {IO, type StreamsLike} from './io/terminal.js'
 
 export type SvcFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SvcCommand)['baseFlags'] & T['flags']>
 export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -72,43 +73,46 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   private async interrupted(): Promise<void> {
     if (this.interrupting) return
     this.interrupting = true
+    const {io} = this.ctx
+    io.stopSpinner()
     try {
       await this.onInterrupt()
     } finally {
-      if (!this.ctx?.io.json) process.stderr.write(`\n${t('core.error.interrupted')}\n`)
+      io.note(`\n${t('core.error.interrupted')}`)
       process.exit(ExitCode.INTERRUPTED)
     }
-  }
-
-  /**
-   * A command that moves money or tells customers, on a LIVE key: ask when interactive; refuse
-   * with exit 2 unless --yes when not.
-   */
-  protected async confirmLive(action: MessageKey, params?: Record<string, string | number>): Promise<void> {
-    await this.ctx.confirmLive(t(action, params))
   }
 
   public override async catch(error: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
-    const json = this.ctx?.io.json ?? this.argv.includes('--json')
+    // No context when parsing the flags failed: plain streams, no colour, --json as argv says.
+    const io = this.ctx?.io ?? new IO(processStreams(), {interactive: false, color: false, json: this.argv.includes('--json')})
+    // A spinner left on screen would draw over (or erase) what follows.
+    io.stopSpinner()
+    // Already shown (e.g. --json printed the final object): only the exit code is left to give.
+    if (error instanceof Failure) return
     const svcError = error instanceof SvcError ? error : undefined
-    if (json) {
+    if (io.json) {
       const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: messageOf(error)}
-      process.stdout.write(`${currentRedact(JSON.stringify({error: body}, null, 2))}\n`)
+      io.out(currentRedact(JSON.stringify({error: body}, null, 2)))
       return
     }
     if (exitCode === ExitCode.INTERRUPTED) {
-      process.stderr.write(`${t('core.error.interrupted')}\n`)
+      io.err(t('core.error.interrupted'))
       return
     }
-    const paint = this.ctx?.io.paintSync()
+    const paint = io.paintSync()
     // The label carries its own punctuation: 'Error:' but 'Erreur :'.
     const label = t('core.error.prefix')
-    let text = `${paint ? paint.red(label) : label} ${messageOf(error)}`
+    let text = `${paint.red(label)} ${messageOf(error)}`
     if (svcError?.hint) text += `\n${t('core.error.hint')} ${svcError.hint}`
-    process.stderr.write(`${text}\n`)
+    io.err(text)
   }
+}
+
+function processStreams(): StreamsLike {
+  return {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr}
 }
 
 /** Inquirer's Ctrl-C at a prompt, and aborts, mean the user interrupted. */

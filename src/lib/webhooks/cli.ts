@@ -46,8 +46,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   const scope = webhookScope(ctx)
   if (flags['print-secret']) {
     const secret = await scope.localSecret()
-    if (io.json) io.outJson({local_secret: secret})
-    else io.out(secret)
+    await io.result({local_secret: secret}, () => io.out(secret))
     return undefined
   }
 
@@ -55,7 +54,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   if (flags['endpoint-secret-stdin']) {
     givenEndpointSecret = await readEndpointSecret(stdin)
     await scope.saveEndpointSecret(givenEndpointSecret)
-    if (!io.json) io.err(t('webhooks.listen.endpointSecretSaved', {scope: scope.name, secret: maskSecret(givenEndpointSecret)}))
+    io.note(t('webhooks.listen.endpointSecretSaved', {scope: scope.name, secret: maskSecret(givenEndpointSecret)}))
     if (!flags['forward-to']?.length) {
       if (io.json) io.outJson({endpoint_secret: maskSecret(givenEndpointSecret), saved: true})
       return undefined
@@ -294,15 +293,11 @@ export async function webhooksReplay(ctx: Context, eventId: string, flags: Repla
     error: result.error,
     latencyMs: result.latencyMs,
   }
-  if (io.json) io.outJson({...forwardJson(report), kind: 'replay'})
-  else io.out(formatReplayLine(report))
+  await io.result({...forwardJson(report), kind: 'replay'}, () => io.out(formatReplayLine(report)))
   if (result.ok) return
   const reason = result.status === undefined ? (result.error ?? '') : `HTTP ${result.status}`
-  if (io.json) {
-    process.exitCode = ExitCode.FAILURE
-    return
-  }
-  throw new OutcomeError(t('webhooks.replay.failed', {id: result.eventId, url: result.url, reason}), {code: 'replay_failed'})
+  const failure = new OutcomeError(t('webhooks.replay.failed', {id: result.eventId, url: result.url, reason}), {code: 'replay_failed'})
+  throw io.afterResult(failure)
 }
 
 function formatReplayLine(report: ForwardReport): string {
@@ -336,16 +331,12 @@ export async function webhooksVerify(ctx: Context, flags: VerifyFlags, stdin: As
     headers: flags.header ?? [],
     toleranceSeconds: Math.floor(toleranceMs / 1000),
   })
-  if (io.json) {
-    io.outJson(report)
-    if (!report.ok) process.exitCode = ExitCode.FAILURE
-    return
-  }
-  if (report.ok) {
-    io.out(report.message)
-    return
-  }
-  throw new OutcomeError(report.message, {code: report.reason, hint: report.hint})
+  await io.result(report, () => {
+    if (report.ok) io.out(report.message)
+  })
+  if (report.ok) return
+  const failure = new OutcomeError(report.message, {code: report.reason, hint: report.hint})
+  throw io.afterResult(failure)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -381,28 +372,21 @@ export async function webhooksTrigger(ctx: Context, type: string, flags: Trigger
   const {createPayment, watchPayment} = await import('../payments/flows.js')
   const {formatXaf} = await import('../payments/amount.js')
   const client = await ctx.client()
-  const spinner = await io.spinner(t('webhooks.trigger.sending', {type: eventType, phone: number.phone, operator}))
-  let payment
-  try {
-    ;({payment} = await createPayment(
+  const payment = await io.withSpinner(t('webhooks.trigger.sending', {type: eventType, phone: number.phone, operator}), async (spinner) => {
+    const {payment: created} = await createPayment(
       client,
       {amount: TRIGGER_AMOUNT, phone: number.phone, operator},
       {listShape: async () => (await ctx.service()).lists.payments},
-    ))
-    if (flags.watch) {
-      spinner.update(t('webhooks.trigger.waiting', {id: payment.id}))
-      payment = await watchPayment(client, payment.id, {intervalMs: 250, timeoutMs: 5 * 60 * 1000})
-    }
-  } finally {
-    spinner.stop()
-  }
-  if (io.json) io.outJson(payment)
-  else {
+    )
+    if (!flags.watch) return created
+    spinner.update(t('webhooks.trigger.waiting', {id: created.id}))
+    return watchPayment(client, created.id, {intervalMs: 250, timeoutMs: 5 * 60 * 1000})
+  })
+  await io.result(payment, async () => {
     const {renderPayment} = await import('../payments/render.js')
     io.out(await renderPayment(io, payment))
-  }
-  if (io.json) return
-  const params = {id: payment.id, type: eventType, phone: number.phone, operator, outcome, amount: formatXaf(TRIGGER_AMOUNT, getLocale())}
-  io.err(t(payment.status === 'PENDING' || payment.status === 'UNSPECIFIED' ? 'webhooks.trigger.created' : 'webhooks.trigger.settled', {...params, status: payment.status}))
-  io.err(t('webhooks.trigger.listenHint'))
+    const params = {id: payment.id, type: eventType, phone: number.phone, operator, outcome, amount: formatXaf(TRIGGER_AMOUNT, getLocale())}
+    io.err(t(payment.status === 'PENDING' || payment.status === 'UNSPECIFIED' ? 'webhooks.trigger.created' : 'webhooks.trigger.settled', {...params, status: payment.status}))
+    io.err(t('webhooks.trigger.listenHint'))
+  })
 }
