@@ -9,6 +9,7 @@
  * endpoint); otherwise a local sandbox started in-process, so it needs no key and no network.
  */
 import type {ApiClient} from '../api/index.js'
+import {eventTypeForStatus} from '../../contract/events.js'
 import type {Context} from '../context.js'
 import {ExitCode, Failure} from '../errors.js'
 import {t, type MessageKey} from '../i18n/index.js'
@@ -132,8 +133,8 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
     if (receiver && success && failed) {
       say('walk.events.waiting')
       const wanted = [
-        {type: 'payment.success', paymentId: success.id},
-        {type: 'payment.failed', paymentId: failed.id},
+        {type: eventTypeForStatus('SUCCESS'), paymentId: success.id},
+        {type: eventTypeForStatus('FAILED'), paymentId: failed.id},
       ]
       const arrived = await receiver.waitFor(
         (events) => wanted.every((w) => events.some((e) => e.type === w.type && e.paymentId === w.paymentId && e.verified)),

@@ -10,7 +10,7 @@ import {readSandboxState} from '../sandbox/state.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {openEventLog} from './event-log.js'
-import {EVENT_TYPES, type EventType} from '../../contract/events.js'
+import {EVENT_TYPES, EVENTS, type EventType} from '../../contract/events.js'
 import {formatClock, formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
 import type {ListenSession, ListenSource} from './listen-session.js'
 import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './listener.js'
@@ -363,7 +363,8 @@ export async function webhooksTrigger(ctx: Context, type: string, flags: Trigger
   if (ctx.credentials().environment !== 'SANDBOX') {
     throw new InputError(t('webhooks.trigger.liveRefused', {key: maskSecret(key)}), {field: 'api-key', code: 'live_key'})
   }
-  const outcome = eventType === 'payment.success' ? 'SUCCESS' : 'FAILED'
+  // The spec's test numbers settle SUCCESS or FAILED: the settlement this event announces.
+  const outcome = EVENTS[eventType].status
   const operator = flags.operator ?? 'MTN'
   const {TEST_NUMBERS} = await import('../../contract/test-numbers.js')
   const number = TEST_NUMBERS.find((row) => row.operator === operator && row.outcome === outcome)
