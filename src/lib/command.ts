@@ -1,7 +1,18 @@
 /**
- * The one base command (sf-plugins-core's SfCommand): global flags, the per-invocation context,
- * the --json error envelope, live-key confirmation and the mapping of every error to the exit
- * codes of cli.md, in one place. Commands stay thin: flags in, one call into src/lib, render out.
+ * The lib room (`src/lib/`): the CLI's domains, one folder each (api, config, io, payments,
+ * invoices, files, reports, webhooks, raw, login, walkthrough, time, i18n; `sandbox/` is the CLI
+ * side of `svc sandbox …`). It may import itself and the contract (`src/contract/`); the sandbox
+ * only by `import()` of src/sandbox/index.ts; never a command. No import circles, file by file or
+ * folder by folder (test/structure/boundaries.test.ts). Library code throws and returns; it never
+ * sets `process.exitCode` or writes to process streams: `ctx.io` does the writing, this file ends
+ * the run.
+ *
+ * The one base command (sf-plugins-core's SfCommand): global flags, the per-invocation context, and
+ * the one exit path: every error from a command, whatever threw it, arrives in `catch()`, which
+ * stops a spinner still on screen, prints through `ctx.io` (the `{"error": …}` envelope on stdout
+ * with --json), and sets the exit code of cli.md. A `Failure` (errors.ts) carries only its exit
+ * code: its outcome was already shown. Commands stay thin: flags in, one call into src/lib, render
+ * out (`ctx.io.result(data, human)` chooses between --json and people).
  */
 import {Command, Flags, type Interfaces} from '@oclif/core'
 
