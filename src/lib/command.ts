@@ -18,6 +18,7 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 
 import {createContext, type Context} from './context.js'
 import {ExitCode, Failure, SvcError} from './errors.js'
+import {canonicalOptionValues} from './option-case.js'
 import {registerCatalogue, setLocale, t} from './i18n/index.js'
 import {IO, type StreamsLike} from './io/terminal.js'
 
@@ -44,6 +45,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
 
   public override async init(): Promise<void> {
     await super.init()
+    this.argv = canonicalOptionValues(this.argv, {...(super.ctor as typeof SvcCommand).baseFlags, ...this.ctor.flags}, this.ctor.args)
     const {args, flags} = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof SvcCommand).baseFlags,
