@@ -9,7 +9,7 @@ export const api = {
     '{method} {url} got no complete answer within {seconds} s.',
   'api.error.network':
     '{method} {url} failed: {reason}.',
-  'api.error.refused': 'could not connect ({code})',
+  'api.error.notConnected': 'Could not connect to {url} ({code}): nothing was sent.',
   'api.error.reset': 'the connection was closed before the answer was complete ({code})',
   'api.error.aborted': '{method} {url} was interrupted. The outcome may be unknown.',
   'api.error.tooManyRedirects': '{method} {url} was redirected more than {max} times.',

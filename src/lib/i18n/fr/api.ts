@@ -10,7 +10,7 @@ export const api: {[K in keyof typeof en]: string} = {
     '{method} {url} n’a pas reçu de réponse complète en {seconds} s.',
   'api.error.network':
     'Échec de {method} {url} : {reason}.',
-  'api.error.refused': 'connexion impossible ({code})',
+  'api.error.notConnected': "Connexion impossible à {url} ({code}) : rien n'a été envoyé.",
   'api.error.reset': 'la connexion a été fermée avant la fin de la réponse ({code})',
   'api.error.aborted': '{method} {url} a été interrompu. Le résultat est peut-être inconnu.',
   'api.error.tooManyRedirects': '{method} {url} a été redirigé plus de {max} fois.',
