@@ -62,7 +62,7 @@ export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-
   }
   const report = aggregateReceivables(invoices, asOf)
   if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(receivablesCsv(report))
+  if (flags.csv) return ctx.io.outData(receivablesCsv(report))
   ctx.io.out(await renderReceivables(ctx.io, report))
 }
 
@@ -85,6 +85,6 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
   }
   const report = aggregateCollections(payments, {since, until, by: flags.by})
   if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(collectionsCsv(report))
+  if (flags.csv) return ctx.io.outData(collectionsCsv(report))
   ctx.io.out(await renderCollections(ctx.io, report))
 }
