@@ -207,7 +207,8 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
   const {writeFile, rename} = await import('node:fs/promises')
   const temporary = `${target}.${process.pid}.tmp`
   try {
-    await writeFile(temporary, bytes)
+    // An invoice names its customer: 0600, like every file the CLI writes with customer data.
+    await writeFile(temporary, bytes, {mode: 0o600})
     await rename(temporary, target)
   } catch (error) {
     throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {
