@@ -109,6 +109,8 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   let result
   try {
     result = await createInvoice(invoices, draft, key)
+  } catch (error) {
+    throw await (await import('../api/safe-retry.js')).withSafeRetry(error, key)
   } finally {
     spinner.stop()
   }

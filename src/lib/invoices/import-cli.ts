@@ -125,7 +125,7 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
     throw fatal
   }
   if (summary.failed > 0) {
-    const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {file})})
+    const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {command: (await import('../io/shell.js')).retryCommand()})})
     if (ctx.io.json) {
       process.exitCode = failure.exitCode
       return
