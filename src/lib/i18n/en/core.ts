@@ -1,6 +1,9 @@
 // Messages of the core section: the base command, profiles, login, terminal IO. Keys start with 'core.'.
 export const core = {
   'core.error.prefix': 'Error:',
+  'core.notFound.suggest': '"{command}" is not a svc command. Did you mean `svc {suggestion}`?',
+  'core.notFound.none': '"{command}" is not a svc command.',
+  'core.notFound.hint': 'Run `svc help` for the list of commands.',
   'core.error.hint': 'Hint:',
   'core.error.unexpected': 'Unexpected error: {message}',
   'core.error.interrupted': 'Interrupted.',

@@ -3,6 +3,9 @@ import type {core as en} from '../en/core.js'
 
 export const core: {[K in keyof typeof en]: string} = {
   'core.error.prefix': 'Erreur :',
+  'core.notFound.suggest': '« {command} » n’est pas une commande svc. Vouliez-vous dire `svc {suggestion}` ?',
+  'core.notFound.none': '« {command} » n’est pas une commande svc.',
+  'core.notFound.hint': 'Lancez `svc help` pour la liste des commandes.',
   'core.error.hint': 'Conseil :',
   'core.error.unexpected': 'Erreur inattendue : {message}',
   'core.error.interrupted': 'Interrompu.',
