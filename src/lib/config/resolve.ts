@@ -63,5 +63,7 @@ export function normaliseBaseUrl(input: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InputError(t('core.baseUrl.invalid', {url: input}), {field: 'base-url'})
   }
-  return url.toString().replace(/\/+$/, '')
+  // The spec's paths start with /v1: a base URL copied with it (`https://api.example.com/v1`) is
+  // read as the service root, rather than calling /v1/v1/….
+  return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '')
 }
