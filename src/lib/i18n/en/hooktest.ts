@@ -82,7 +82,7 @@ export const hooktest = {
   // Before sending (stderr).
   'hooktest.intro': 'Testing {url}: {count} case(s) of signed test deliveries (SANDBOX environment, ids evt_test_…), timeout {timeout}.',
   'hooktest.secret.flag': 'Signing with the secret given by --secret ({secret}).',
-  'hooktest.secret.local': 'Signing with the local signing secret of {scope} ({secret}), the one svc webhooks listen signs with; --secret to use another.',
+  'hooktest.secret.local': 'Signing with the local signing secret {secret} ({scope}), the one svc webhooks listen signs with; --secret to use another.',
   'hooktest.sending': 'Sending {name}…',
   'hooktest.remote.confirm': 'Send {count} signed test deliveries to {host}? It is not on this machine.',
   'hooktest.remote.refused': 'svc webhooks test would send test deliveries to {host}, which is not on this machine: pass --yes to send them anyway.',

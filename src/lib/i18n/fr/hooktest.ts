@@ -61,7 +61,7 @@ export const hooktest: {[K in keyof typeof en]: string} = {
   'hooktest.detail.slow':
     'Réponse en {latency}, plus de 5 s : c’est près des 15 s après lesquelles le service abandonne et relivre l’événement ; répondez d’abord, travaillez ensuite.',
   'hooktest.note.duplicate':
-    'Les deux livraisons de {id} ont reçu une réponse 2xx, comme il se doit. Que votre application ait agi deux fois ne se voit pas à ses réponses : vérifiez que {id} a été traité une seule fois (une commande marquée payée, un reçu envoyé), en dédoublonnant sur webhook-id.',
+    'Les deux livraisons de l’événement {id} ont reçu une réponse 2xx, comme il se doit. Que votre application ait agi deux fois ne se voit pas à ses réponses : vérifiez que l’événement {id} a été traité une seule fois (une commande marquée payée, un reçu envoyé), en dédoublonnant sur webhook-id.',
   'hooktest.note.refusesAll': 'Votre gestionnaire refuse aussi les événements valides, ses refus ne prouvent donc encore rien : corrigez d’abord valid-success.',
 
   // Le rapport.
@@ -84,7 +84,7 @@ export const hooktest: {[K in keyof typeof en]: string} = {
   // Avant l’envoi (stderr).
   'hooktest.intro': 'Test de {url} : {count} cas de livraisons de test signées (environnement SANDBOX, identifiants evt_test_…), délai {timeout}.',
   'hooktest.secret.flag': 'Signature avec le secret donné par --secret ({secret}).',
-  'hooktest.secret.local': 'Signature avec le secret de signature local de {scope} ({secret}), celui dont signe svc webhooks listen ; --secret pour en utiliser un autre.',
+  'hooktest.secret.local': 'Signature avec le secret de signature local {secret} ({scope}), celui dont signe svc webhooks listen ; --secret pour en utiliser un autre.',
   'hooktest.sending': 'Envoi de {name}…',
   'hooktest.remote.confirm': 'Envoyer {count} livraisons de test signées à {host} ? Cet hôte n’est pas sur cette machine.',
   'hooktest.remote.refused': 'svc webhooks test enverrait des livraisons de test à {host}, qui n’est pas sur cette machine : passez --yes pour les envoyer quand même.',
