@@ -27,15 +27,16 @@ export function createSender(url: string, timeoutMs: number): Sender {
   const agent: http.Agent = new lib.Agent({keepAlive: true})
 
   function send(delivery: Delivery): Promise<Answer> {
-    let started = performance.now()
-    const elapsed = () => Math.round((performance.now() - started) * 10) / 10
+    const sentAt = performance.now()
+    let started = sentAt
+    const since = (from: number) => Math.round((performance.now() - from) * 10) / 10
     return new Promise<Answer>((resolve) => {
       let settled = false
-      const finish = (answer: Omit<Answer, 'ms'>) => {
+      const finish = (answer: Omit<Answer, 'ms'>, from = started) => {
         if (settled) return
         settled = true
         clearTimeout(timer)
-        resolve({...answer, ms: elapsed()})
+        resolve({...answer, ms: since(from)})
       }
       const options: http.RequestOptions = {
         method: 'POST',
@@ -57,7 +58,8 @@ export function createSender(url: string, timeoutMs: number): Sender {
         })
       })
       const timer = setTimeout(() => {
-        finish({error: 'timeout'})
+        // A timeout is the whole wait, as the service counts it.
+        finish({error: 'timeout'}, sentAt)
         request.destroy()
       }, timeoutMs)
       request.on('error', (error: NodeJS.ErrnoException) => finish({error: error.code ?? error.message}))
