@@ -94,6 +94,22 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.poll.failed': 'Impossible de lire la liste des paiements ({message}) ; nouvel essai dans {interval}.',
   'webhooks.poll.stateUnreadable': 'Le fichier d’état {path} n’est pas valide ({reason}) : supprimez-le pour repartir de zéro.',
 
+  // `svc webhooks events` : le journal local des événements.
+  'webhooks.events.col.received': 'REÇU',
+  'webhooks.events.col.id': 'ÉVÉNEMENT',
+  'webhooks.events.col.type': 'TYPE',
+  'webhooks.events.col.status': 'STATUT',
+  'webhooks.events.col.attempts': 'ESSAIS',
+  'webhooks.events.col.answer': 'DERNIÈRE RÉPONSE',
+  'webhooks.events.status.delivered': 'livré',
+  'webhooks.events.status.pending': 'en attente',
+  'webhooks.events.status.failed': 'en échec',
+  'webhooks.events.status.skipped': 'ignoré',
+  'webhooks.events.none': 'Aucun événement journalisé pour {scope} : `svc webhooks listen` journalise chaque événement reçu.',
+  'webhooks.events.noneWithStatus': 'Aucun événement {status} journalisé pour {scope}.',
+  'webhooks.events.badStatus': '--status « {value} » invalide : utilisez {statuses}.',
+  'webhooks.events.badLimit': '--limit {value} invalide : donnez un nombre entier de 1 à 10000.',
+
   // Durées : « 7 min 12 s ».
   'webhooks.duration.ms': '{n} ms',
   'webhooks.duration.s': '{n} s',
