@@ -144,3 +144,82 @@ describe('9. enumerated values in any case', () => {
     expect(canonicalOptionValues(['--status=paid', '--', '--status', 'paid'], flags, args)).toEqual(['--status=PAID', '--', '--status', 'paid'])
   })
 })
+
+describe('8. a malformed key says what is wrong with it', () => {
+  it('too short, stray characters, or another prefix: three different sentences, exit 2', async () => {
+    const run = (key: string) => runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
+    const short = await run('svc_sk_test_bogus')
+    expect(short.exitCode).toBe(2)
+    expect(short.stderr).toMatch(/too short/)
+    expect(short.stderr).not.toMatch(/keys start with/)
+    const spaced = await run('svc_sk_test_abcd efgh ijkl')
+    expect(spaced.exitCode).toBe(2)
+    expect(spaced.stderr).toMatch(/characters a key never has/)
+    const other = await run('sk_test_abcdefghijkl')
+    expect(other.exitCode).toBe(2)
+    expect(other.stderr).toMatch(/keys start with svc_sk_test_/)
+    const env = await runCli(['pay', 'list'], {configDir: temp.dir, env: {SVC_API_KEY: 'svc_sk_live_x', SVC_BASE_URL: sandbox.sb.url}})
+    expect(env.exitCode).toBe(2)
+    expect(env.stderr).toMatch(/too short/)
+  })
+})
+
+describe('11. sandbox serve on a busy port', () => {
+  it('names the port and how to pick another, exit 2', async () => {
+    const port = new URL(sandbox.sb.url).port
+    const r = await runCli(['sandbox', 'serve', '--port', port], {configDir: temp.dir})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+    expect(r.stderr).toMatch(/--port 0/)
+    expect(r.stderr).not.toMatch(/Unexpected error|EADDRINUSE/)
+  })
+})
+
+describe('12. a due date in the past', () => {
+  it('is allowed, with a warning on stderr', async () => {
+    const r = await runCli(
+      ['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2020-01-31', '--item', 'Bread:500:3', '--json'],
+      {configDir: temp.dir, env: sandbox.env()},
+    )
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toMatch(/Warning: The due date 2020-01-31 is already past/)
+    expect(JSON.parse(r.stdout).due_date).toBe('2020-01-31')
+    const fine = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {
+      configDir: temp.dir,
+      env: sandbox.env(),
+    })
+    expect(fine.stderr).not.toMatch(/already past/)
+  })
+})
+
+describe('3. reports and the walkthrough go by the service clock', () => {
+  it('after the sandbox clock moves on 40 days: receivables age the invoices, collections find the payments, the walkthrough passes', async () => {
+    const local = await startTestSandbox()
+    try {
+      const env = local.env()
+      for (let i = 0; i < 3; i++) {
+        const r = await runCli(['invoice', 'create', '--customer-name', `Shop ${i}`, '--due-date', new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+        expect(r.exitCode, r.stderr).toBe(0)
+      }
+      await local.admin('POST', '/clock/advance', {ms: 40 * 86_400_000})
+      for (let i = 0; i < 4; i++) {
+        const r = await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
+        expect(r.exitCode, r.stderr).toBe(0)
+      }
+      const receivables = await runCli(['report', 'receivables', '--json'], {configDir: temp.dir, env})
+      expect(receivables.exitCode, receivables.stderr).toBe(0)
+      const report = JSON.parse(receivables.stdout)
+      const serviceDay = new Date(Date.now() + 40 * 86_400_000)
+      expect(Math.abs(new Date(report.as_of).getTime() - serviceDay.getTime())).toBeLessThan(2 * 86_400_000)
+      expect(JSON.stringify(report.buckets ?? report)).toMatch(/"count":3/)
+      const collections = await runCli(['report', 'collections', '--json'], {configDir: temp.dir, env})
+      expect(collections.exitCode, collections.stderr).toBe(0)
+      expect(JSON.parse(collections.stdout).totals.count).toBe(4)
+      const walk = await runCli(['sandbox', 'walkthrough', '--lang', 'fr'], {configDir: temp.dir, env, timeoutMs: 60_000})
+      expect(walk.stderr + walk.stdout).toMatch(/attendu UNPAID, obtenu UNPAID/)
+      expect(walk.exitCode, walk.stdout + walk.stderr).toBe(0)
+    } finally {
+      await local.close()
+    }
+  })
+})

@@ -7,6 +7,7 @@ import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {keyEnvironment, type KeyEnvironment} from '../../contract/keys.js'
 import {DEFAULT_BASE_URL} from './defaults.js'
+import {describeKeyProblem} from './profiles.js'
 import type {ConfigData, ProfileRecord} from './store.js'
 
 export interface Credentials {
@@ -38,7 +39,7 @@ export function resolveCredentials(flags: CredentialInputs, env: NodeJS.ProcessE
   const apiKey = flags.apiKey ?? (env.SVC_API_KEY || undefined) ?? profile?.api_key
   const baseUrl = resolveBaseUrl(flags, env, profile)
   if (apiKey !== undefined && !keyEnvironment(apiKey)) {
-    throw new InputError(t('core.key.badPrefix'), {field: 'api-key', code: 'invalid_key'})
+    throw new InputError(describeKeyProblem(apiKey), {field: 'api-key', code: 'invalid_key'})
   }
   return {
     apiKey,

@@ -3,7 +3,7 @@
  * check against the service before anything is saved, and the save.
  */
 import {ApiError, InputError} from '../errors.js'
-import {saveProfile, validateKey, validateProfileName, type ProfileView} from '../config/profiles.js'
+import {describeKeyProblem, saveProfile, validateKey, validateProfileName, type ProfileView} from '../config/profiles.js'
 import {isPlaceholderBaseUrl} from '../config/defaults.js'
 import {normaliseBaseUrl, resolveBaseUrl} from '../config/resolve.js'
 import {t, type Locale} from '../i18n/index.js'
@@ -51,7 +51,7 @@ export async function obtainKey(ctx: Context, options: {fromStdin: boolean}): Pr
   if (options.fromStdin) return validateKey(await readKeyFromStdin(ctx.io.streams.stdin)).key
   if (!ctx.io.interactive) throw missingValue(t('core.login.promptKey'), '--api-key-stdin')
   const key = await ctx.prompter().password(t('core.login.promptKey'), {
-    validate: (value) => (keyEnvironment(value.trim()) ? true : t('core.key.badPrefix')),
+    validate: (value) => (keyEnvironment(value.trim()) ? true : describeKeyProblem(value.trim())),
   })
   return validateKey(key).key
 }

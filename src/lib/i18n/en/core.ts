@@ -9,6 +9,8 @@ export const core = {
   'core.warning.prefix': 'Warning:',
   'core.noKey': 'No API key. Run `svc login`, pass --api-key, or set SVC_API_KEY.',
   'core.key.badPrefix': 'Unrecognised API key: keys start with svc_sk_test_ (sandbox) or svc_sk_live_ (live).',
+  'core.key.tooShort': 'This API key is too short: after svc_sk_test_ or svc_sk_live_ a key has at least 8 characters. Copy it whole from your dashboard.',
+  'core.key.badCharacters': 'This API key has characters a key never has (only letters, digits, "-" and "_" follow the prefix): check for a stray space, quote or line break.',
   'core.baseUrl.invalid': 'Invalid base URL "{url}": give an http:// or https:// address.',
   'core.baseUrl.missing':
     'No service address: pass --base-url URL or set SVC_BASE_URL (the address your provider gave you; `svc sandbox serve` prints the local one).',

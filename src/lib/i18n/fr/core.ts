@@ -11,6 +11,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.warning.prefix': 'Attention :',
   'core.noKey': 'Aucune clé d’API. Lancez `svc login`, passez --api-key ou définissez SVC_API_KEY.',
   'core.key.badPrefix': 'Clé d’API non reconnue : une clé commence par svc_sk_test_ (sandbox) ou svc_sk_live_ (production).',
+  'core.key.tooShort': 'Cette clé d’API est trop courte : après svc_sk_test_ ou svc_sk_live_, une clé compte au moins 8 caractères. Copiez-la en entier depuis votre tableau de bord.',
+  'core.key.badCharacters': 'Cette clé d’API contient des caractères qu’une clé n’a jamais (après le préfixe, seulement lettres, chiffres, « - » et « _ ») : vérifiez qu’il n’y a ni espace, ni guillemet, ni saut de ligne en trop.',
   'core.baseUrl.invalid': 'URL de base invalide « {url} » : donnez une adresse http:// ou https://.',
   'core.baseUrl.missing':
     'Aucune adresse de service : passez --base-url URL ou définissez SVC_BASE_URL (l’adresse donnée par votre fournisseur ; `svc sandbox serve` affiche celle de la sandbox locale).',
