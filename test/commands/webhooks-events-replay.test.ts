@@ -137,3 +137,73 @@ describe('svc webhooks events', () => {
     expect(existsSync(join(temp.dir, 'webhooks'))).toBe(false)
   })
 })
+
+describe('svc webhooks replay --all-failed and --new-id', () => {
+  it('--all-failed sends every event the app never accepted, once, and they are delivered after', async () => {
+    const {local, events} = await logThreeEvents()
+    const before = local.received.length
+    const replayed = await cli(['webhooks', 'replay', '--all-failed'])
+    expect(replayed.exitCode, replayed.stderr).toBe(0)
+    expect(replayed.stdout).toMatch(new RegExp(`payment.failed  ${events[1].id}  \\[200\\]`))
+    // Only the failed one went out, under its own webhook-id.
+    const sent = local.received.slice(before)
+    expect(sent.map((r) => r.event.id)).toEqual([events[1].id])
+    expect(sent[0].headers['webhook-id']).toBe(events[1].id)
+    expect(JSON.parse((await cli(['webhooks', 'events', '--status', 'failed', '--json'])).stdout)).toEqual([])
+    // Nothing left: says so, exit 0, sends nothing.
+    const again = await cli(['webhooks', 'replay', '--all-failed', '--json'])
+    expect(again.exitCode).toBe(0)
+    expect(JSON.parse(again.stdout)).toEqual({kind: 'replay_all_failed', replayed: 0, delivered: 0, failed: 0, events: []})
+    expect(local.received.length).toBe(before + 1)
+  })
+
+  it('--all-failed exits 1 when the app still refuses, and the events stay failed', async () => {
+    const {local, events} = await logThreeEvents()
+    local.statusFor = () => 503
+    const replayed = await cli(['webhooks', 'replay', '--all-failed', '--json'])
+    expect(replayed.exitCode).toBe(1)
+    expect(JSON.parse(replayed.stdout)).toMatchObject({kind: 'replay_all_failed', replayed: 1, delivered: 0, failed: 1, events: [{event_id: events[1].id, status: 503, ok: false}]})
+    const human = await cli(['webhooks', 'replay', '--all-failed'])
+    expect(human.exitCode).toBe(1)
+    expect(human.stderr).toMatch(/1 of 1 replayed event\(s\) not accepted by your app/)
+    expect(JSON.parse((await cli(['webhooks', 'events', '--status', 'failed', '--json'])).stdout)[0].id).toBe(events[1].id)
+  })
+
+  it('--new-id sends the same event under a fresh webhook-id, so an app that dedupes acts on it', async () => {
+    const {local, events} = await logThreeEvents()
+    // An app that dedupes on webhook-id: a plain replay of A is a no-op for it.
+    const acted: string[] = []
+    const seen = new Set<string>()
+    local.statusFor = (delivery) => {
+      const id = String(delivery.headers['webhook-id'])
+      if (!seen.has(id)) {
+        seen.add(id)
+        acted.push(delivery.event.id)
+      }
+      return 200
+    }
+    expect((await cli(['webhooks', 'replay', events[0].id])).exitCode).toBe(0)
+    expect((await cli(['webhooks', 'replay', events[0].id])).exitCode).toBe(0)
+    expect(acted).toEqual([events[0].id])
+    const fresh = await cli(['webhooks', 'replay', events[0].id, '--new-id', '--json'])
+    expect(fresh.exitCode).toBe(0)
+    const json = JSON.parse(fresh.stdout)
+    const last = local.received.at(-1)!
+    expect(json).toMatchObject({kind: 'replay', event_id: events[0].id, ok: true, webhook_id: last.headers['webhook-id']})
+    expect(last.headers['webhook-id']).toMatch(new RegExp(`^${events[0].id}_replay_[0-9a-f]{12}$`))
+    // The event itself is unchanged (and verified, or the app would not have recorded it).
+    expect(last.event).toEqual(events[0])
+    expect(acted).toEqual([events[0].id, events[0].id])
+    const human = await cli(['webhooks', 'replay', events[0].id, '--new-id'])
+    expect(human.stdout).toMatch(/as webhook-id evt_test_000001_replay_[0-9a-f]{12}/)
+  })
+
+  it('needs an EVENT_ID or --all-failed, not both (exit 2, nothing sent)', async () => {
+    const neither = await cli(['webhooks', 'replay', '--forward-to', 'http://127.0.0.1:9/x'])
+    expect(neither.exitCode).toBe(2)
+    expect(neither.stderr).toMatch(/EVENT_ID or --all-failed/)
+    const both = await cli(['webhooks', 'replay', 'evt_1', '--all-failed', '--forward-to', 'http://127.0.0.1:9/x'])
+    expect(both.exitCode).toBe(2)
+    expect(both.stderr).toMatch(/EVENT_ID or --all-failed/)
+  })
+})

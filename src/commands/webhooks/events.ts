@@ -19,7 +19,7 @@ export default class WebhooksEvents extends SvcCommand<typeof WebhooksEvents> {
   }
 
   async run(): Promise<void> {
-    const {webhooksEvents} = await import('../../lib/webhooks/event-list.js')
+    const {webhooksEvents} = await import('../../lib/webhooks/events-cli.js')
     await webhooksEvents(this.ctx, this.flags)
   }
 }

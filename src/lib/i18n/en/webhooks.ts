@@ -89,6 +89,12 @@ export const webhooks = {
   'webhooks.poll.failed': 'Could not read the payments list ({message}); trying again in {interval}.',
   'webhooks.poll.stateUnreadable': 'The poll state file {path} is not valid ({reason}): remove it to start afresh.',
 
+  'webhooks.replay.oneOf': 'Give either an EVENT_ID or --all-failed: one event, or every event your app never accepted.',
+  'webhooks.replay.noneFailed': 'No failed events for {scope}: your app accepted every event it was sent (svc webhooks events lists them).',
+  'webhooks.replay.allDelivered': 'Your app accepted all {count} replayed event(s).',
+  'webhooks.replay.someRefused': '{count} of {total} replayed event(s) not accepted by your app; run the replay again once it does (svc webhooks events --status failed lists them).',
+  'webhooks.replay.asWebhookId': ', as webhook-id {webhookId}',
+
   // `svc webhooks events`: the local event log.
   'webhooks.events.col.received': 'RECEIVED',
   'webhooks.events.col.id': 'EVENT',
