@@ -11,7 +11,7 @@ import {aggregateCollections, type GroupBy} from './collections.js'
 import {collectionsCsv, receivablesCsv} from './csv.js'
 import {dayOf} from './days.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from './fetch.js'
-import {reportProgress} from './progress.js'
+import {withReportProgress} from './progress.js'
 import {aggregateReceivables} from './receivables.js'
 import {renderCollections, renderReceivables} from './render.js'
 
@@ -55,18 +55,12 @@ export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-
   const givenAsOf = flags['as-of'] === undefined ? undefined : parseAsOf(flags['as-of'])
   const client = await ctx.client()
   const service = await ctx.service()
-  const progress = await reportProgress(ctx.io, t('report.progress.invoices', {count: 0}))
-  let invoices
-  try {
-    invoices = await fetchOpenInvoices(client, service, {pageSize, onPage: (count) => progress.update(t('report.progress.invoices', {count}))})
-  } finally {
-    progress.stop()
-  }
+  const invoices = await withReportProgress(ctx.io, t('report.progress.invoices', {count: 0}), (progress) =>
+    fetchOpenInvoices(client, service, {pageSize, onPage: (count) => progress.update(t('report.progress.invoices', {count}))}),
+  )
   const asOf = givenAsOf ?? parseAsOf(undefined, client.serviceNow() ?? new Date())
   const report = aggregateReceivables(invoices, asOf)
-  if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(receivablesCsv(report))
-  ctx.io.out(await renderReceivables(ctx.io, report))
+  await ctx.io.result(report, async () => ctx.io.out(flags.csv ? receivablesCsv(report) : await renderReceivables(ctx.io, report)))
 }
 
 export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
@@ -84,17 +78,11 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
   const service = await ctx.service()
   // "Last 30 days" by the service's clock (the local sandbox's can be moved on).
   const {since, until} = windowAt(await serviceNow(client))
-  const progress = await reportProgress(ctx.io, t('report.progress.payments', {count: 0}))
-  let payments
-  try {
-    payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage: (count) => progress.update(t('report.progress.payments', {count}))})
-  } finally {
-    progress.stop()
-  }
+  const payments = await withReportProgress(ctx.io, t('report.progress.payments', {count: 0}), (progress) =>
+    fetchPaymentsSince(client, service, since, {pageSize, onPage: (count) => progress.update(t('report.progress.payments', {count}))}),
+  )
   const report = aggregateCollections(payments, {since, until, by: flags.by})
-  if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(collectionsCsv(report))
-  ctx.io.out(await renderCollections(ctx.io, report))
+  await ctx.io.result(report, async () => ctx.io.out(flags.csv ? collectionsCsv(report) : await renderCollections(ctx.io, report)))
 }
 
 /** The service's time, asking it once (one small read) when no answer has told it yet. */

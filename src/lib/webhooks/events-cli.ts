@@ -4,7 +4,7 @@ import {InputError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
 import {formatDateTime} from '../time/date.js'
-import {EVENT_STATUSES, listLoggedEvents, type EventStatus} from './event-list.js'
+import {EVENT_STATUSES, listLoggedEvents, type EventStatus, type ListedEvent} from './event-list.js'
 import {webhookScope} from './scope.js'
 
 export interface EventsFlags {
@@ -22,12 +22,13 @@ export async function webhooksEvents(ctx: Context, flags: EventsFlags): Promise<
   }
   const scope = webhookScope(ctx)
   const events = await listLoggedEvents(scope.dir, {status: flags.status as EventStatus | undefined, limit: flags.limit})
-  if (io.json) {
-    io.outJson(events)
-    return
-  }
+  await io.result(events, () => renderEvents(ctx, events, flags.status, scope.name))
+}
+
+async function renderEvents(ctx: Context, events: ListedEvent[], status: string | undefined, scopeName: string): Promise<void> {
+  const {io} = ctx
   if (events.length === 0) {
-    io.err(flags.status ? t('webhooks.events.noneWithStatus', {status: flags.status, scope: scope.name}) : t('webhooks.events.none', {scope: scope.name}))
+    io.err(status ? t('webhooks.events.noneWithStatus', {status, scope: scopeName}) : t('webhooks.events.none', {scope: scopeName}))
     return
   }
   const paint = await io.paint()

@@ -1,7 +1,7 @@
 // The work of `svc webhooks replay`: one event of the local log sent again (EVENT_ID), or every
 // event the app never accepted (--all-failed); --new-id sends under a fresh webhook-id.
 import type {Context} from '../context.js'
-import {ExitCode, InputError, OutcomeError} from '../errors.js'
+import {InputError, OutcomeError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {openEventLog} from './event-log.js'
 import {formatClock} from './format.js'
@@ -53,34 +53,30 @@ export async function webhooksReplay(ctx: Context, eventId: string | undefined, 
   } finally {
     await log.close().catch(() => undefined)
   }
-  if (io.json) io.outJson(replayJson(result))
-  else io.out(formatReplayLine(result, newWebhookId))
+  await io.result(replayJson(result), () => io.out(formatReplayLine(result, newWebhookId)))
   if (result.ok) return
   const reason = result.status === undefined ? (result.error ?? '') : `HTTP ${result.status}`
-  if (io.json) {
-    process.exitCode = ExitCode.FAILURE
-    return
-  }
-  throw new OutcomeError(t('webhooks.replay.failed', {id: result.eventId, url: result.url, reason}), {code: 'replay_failed'})
+  const failure = new OutcomeError(t('webhooks.replay.failed', {id: result.eventId, url: result.url, reason}), {code: 'replay_failed'})
+  throw io.afterResult(failure)
 }
 
-function reportAllFailed(ctx: Context, scopeName: string, results: ReplayResult[]): void {
+/** The per-event lines are already out (human); then the summary, or the --json document. */
+async function reportAllFailed(ctx: Context, scopeName: string, results: ReplayResult[]): Promise<void> {
   const {io} = ctx
   const refused = results.filter((result) => !result.ok)
-  if (io.json) {
-    io.outJson({
-      kind: 'replay_all_failed',
-      replayed: results.length,
-      delivered: results.length - refused.length,
-      failed: refused.length,
-      events: results.map(replayJson),
-    })
-    if (refused.length > 0) process.exitCode = ExitCode.FAILURE
-    return
+  const document = {
+    kind: 'replay_all_failed',
+    replayed: results.length,
+    delivered: results.length - refused.length,
+    failed: refused.length,
+    events: results.map(replayJson),
   }
-  if (results.length === 0) io.err(t('webhooks.replay.noneFailed', {scope: scopeName}))
-  else if (refused.length === 0) io.err(t('webhooks.replay.allDelivered', {count: results.length}))
-  else throw new OutcomeError(t('webhooks.replay.someRefused', {count: refused.length, total: results.length}), {code: 'replay_failed'})
+  await io.result(document, () => {
+    if (results.length === 0) io.err(t('webhooks.replay.noneFailed', {scope: scopeName}))
+    else if (refused.length === 0) io.err(t('webhooks.replay.allDelivered', {count: results.length}))
+  })
+  if (refused.length === 0) return
+  throw io.afterResult(new OutcomeError(t('webhooks.replay.someRefused', {count: refused.length, total: results.length}), {code: 'replay_failed'}))
 }
 
 function replayJson(result: ReplayResult): Record<string, unknown> {

@@ -4,7 +4,7 @@
  * render the verdicts. Exit 0 when every case passes, 1 otherwise.
  */
 import type {Context} from '../../context.js'
-import {ExitCode, InputError, SvcError} from '../../errors.js'
+import {ExitCode, Failure, InputError, SvcError} from '../../errors.js'
 import {t} from '../../i18n/index.js'
 import {maskSecret} from '../../../contract/keys.js'
 import {secretKey} from '../../../contract/signature.js'
@@ -42,14 +42,14 @@ export async function webhooksTest(ctx: Context, rawUrl: string, flags: TestFlag
   if (secret === undefined) {
     const scope = webhookScope(ctx)
     secret = await scope.localSecret()
-    if (!io.json) io.err(t('hooktest.secret.local', {scope: scope.name, secret: maskSecret(secret)}))
-  } else if (!io.json) io.err(t('hooktest.secret.flag', {secret: maskSecret(secret)}))
-  if (!io.json) io.err(t('hooktest.intro', {url, count: only.length, timeout: formatDuration(timeoutMs)}))
+    io.note(t('hooktest.secret.local', {scope: scope.name, secret: maskSecret(secret)}))
+  } else io.note(t('hooktest.secret.flag', {secret: maskSecret(secret)}))
+  io.note(t('hooktest.intro', {url, count: only.length, timeout: formatDuration(timeoutMs)}))
 
   const results = await runCases(ctx, url, buildCases(secret, only), timeoutMs)
-  if (io.json) io.outJson(renderJson(url, results))
-  else io.out(await renderReport(io, results))
-  if (results.some((result) => result.verdict === 'fail')) process.exitCode = ExitCode.FAILURE
+  await io.result(renderJson(url, results), async () => io.out(await renderReport(io, results)))
+  // The report says what failed and why: only the exit code is left to give.
+  if (results.some((result) => result.verdict === 'fail')) throw new Failure(ExitCode.FAILURE, {code: 'handler_failed'})
 }
 
 /** `--only a,b`: known case names, in the battery's order; exit 2 naming the flag otherwise. */
@@ -78,7 +78,7 @@ export function isOnThisMachine(hostname: string): boolean {
 /** As for a LIVE key: ask on a terminal; without one, refuse (exit 2) unless --yes. */
 async function confirmRemote(ctx: Context, host: string, count: number): Promise<void> {
   if (ctx.flags.yes) {
-    if (!ctx.io.json) ctx.io.warn(t('hooktest.remote.notice', {host}))
+    ctx.io.warn(t('hooktest.remote.notice', {host}))
     return
   }
   if (!ctx.io.interactive) throw new InputError(t('hooktest.remote.refused', {host}), {field: 'yes', code: 'confirmation_required'})
