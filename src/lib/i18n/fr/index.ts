@@ -15,7 +15,8 @@ import {raw} from './raw.js'
 import {report} from './report.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
+import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest}
 
-export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report)
+export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest)
