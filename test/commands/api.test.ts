@@ -4,7 +4,7 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startFaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sandbox: TestSandbox
@@ -78,7 +78,7 @@ describe('svc api', () => {
   })
 
   it('POST /v1/payments through svc api is never retried, POST /v1/invoices always carries an Idempotency-Key', async () => {
-    const proxy = await startFaultyProxy(sandbox.sb.url, [
+    const proxy = await startFaultProxy(sandbox.sb.url, [
       {method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 503, body: '{"message":"down"}'}},
     ])
     try {

@@ -2,12 +2,12 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import {ANSI, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startFaultyProxy, type FaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
-let proxy: FaultyProxy | undefined
+let proxy: FaultProxy | undefined
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({settleAfterMs: 300})
@@ -103,7 +103,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
   it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
     const r = await cli(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/lost.*found payment/i)
@@ -115,7 +115,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('503 after the service acted: not retried, found in the list', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
     const r = await cli(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(await paymentsFor(phone(1002))).toHaveLength(1)
@@ -123,7 +123,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('timeout after the service acted (SVC_TIMEOUT): found in the list', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
     const r = await cli(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
       ...sandbox.env(),
       SVC_BASE_URL: proxy.url,
@@ -135,7 +135,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('502 before the service acted: nothing found, exit 7, says the outcome is unknown and how to check', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
     const r = await cli(['pay', 'create', '--amount', '5555', '--phone', phone(1004)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/outcome is unknown/)

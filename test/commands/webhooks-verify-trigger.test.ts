@@ -10,7 +10,7 @@ import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {startLocalApp, waitFor} from '../lib/webhooks/local-app.js'
+import {startReceiver, waitFor} from '../helpers/receiver.js'
 
 let temp: ReturnType<typeof tempConfigDir>
 beforeEach(() => {
@@ -86,10 +86,10 @@ describe('svc webhooks trigger', () => {
 
   it('makes a real sandbox payment with a test number, and the real event arrives', async () => {
     // A free port for the endpoint's receiver, which needs the secret registration gives.
-    const probe = await startLocalApp(generateSecret())
+    const probe = await startReceiver({secret: generateSecret()})
     await probe.close()
     const endpoint = await sandbox.admin('POST', '/webhook-endpoints', {url: `${probe.url}/`, environment: 'SANDBOX'})
-    const app = await startLocalApp(endpoint.secret, probe.port)
+    const app = await startReceiver({secret: endpoint.secret, port: probe.port})
     try {
       const r = await runCli(['webhooks', 'trigger', 'payment.failed', '--operator', 'ORANGE'], {configDir: temp.dir, env: sandbox.env()})
       expect(r.exitCode).toBe(0)
