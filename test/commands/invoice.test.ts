@@ -9,6 +9,7 @@ import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {allInvoices, PNG} from './invoice-helpers.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 let sb: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -33,7 +34,7 @@ const BASE = ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date'
 // Many CLI runs per test: generous time on a loaded two-core machine.
 describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   it('create: total on stderr before sending, the invoice on stdout; --json is the service object', async () => {
-    const svc = sb.cli(temp.dir)
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const r = await svc([...BASE, '--item', 'Bread:500:3', '--item', 'Cable 2:1 HDMI:1 500:2', '--discount', '10', '--email', 'awa@example.com', '--phone', '+237 6 70 00 00 01', '--notes', 'Merci', '--external-reference', 'AWA-1'])
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/Total: 4 050 XAF \(subtotal 4 500 XAF, discount 10% = −450 XAF\)/)
@@ -77,7 +78,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   it('refuses bad input before any request (exit 2, nothing created)', async () => {
     const fresh = await startTestSandbox({settleAfterMs: 0})
     try {
-      const svc = fresh.cli(temp.dir)
+      const svc = fresh.cli(temp.dir, 'sandbox', runInProcess)
       const png = join(work, 'logo.png')
       writeFileSync(png, PNG)
       const fake = join(work, 'fake.png')
@@ -226,7 +227,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('open: not interactive, prints checkout_url exactly as returned (type=sandbox kept)', async () => {
-    const svc = sb.cli(temp.dir)
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const draft = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--json'])).stdout)
     await svc(['invoice', 'publish', draft.id])
     const r = await svc(['invoice', 'open', draft.id])

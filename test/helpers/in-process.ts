@@ -59,7 +59,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
 
   let stdout = ''
   let stderr = ''
-  const savedEnv = process.env
+  const savedEnv = {...process.env}
   const savedExitCode = process.exitCode
   const savedWrites = {out: process.stdout.write, err: process.stderr.write}
   const sigintListeners = process.listeners('SIGINT')
@@ -71,7 +71,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
       if (typeof done === 'function') done()
       return true
     }
-  process.env = env
+  replaceEnv(env)
   process.exitCode = undefined
   setLocale('en')
   process.stdout.write = capture((text) => (stdout += text)) as typeof process.stdout.write
@@ -83,7 +83,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   } finally {
     process.stdout.write = savedWrites.out
     process.stderr.write = savedWrites.err
-    process.env = savedEnv
+    replaceEnv(savedEnv)
     process.exitCode = savedExitCode
     for (const listener of process.listeners('SIGINT')) {
       if (!sigintListeners.includes(listener)) process.off('SIGINT', listener)
@@ -91,4 +91,10 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
     setLocale('en')
   }
   return {stdout, stderr, exitCode, signal: null}
+}
+
+/** The same process.env object, its contents swapped: Node's own hooks (TZ) keep working. */
+function replaceEnv(values: Record<string, string | undefined>): void {
+  for (const name of Object.keys(process.env)) if (!(name in values)) delete process.env[name]
+  for (const [name, value] of Object.entries(values)) if (value !== undefined) process.env[name] = value
 }

@@ -19,8 +19,11 @@ export interface TestSandbox {
   sb: Sandbox
   /** SVC_API_KEY / SVC_BASE_URL for a CLI run against this sandbox (sandbox key by default). */
   env(key?: 'sandbox' | 'live'): Record<string, string>
-  /** A CLI runner (child process) against this sandbox, with `configDir` and no client-side rate limit. */
-  cli(configDir: string, key?: 'sandbox' | 'live'): (args: string[], extra?: Partial<CliOptions>) => Promise<CliResult>
+  /**
+   * A CLI runner against this sandbox, with `configDir` and no client-side rate limit: a child
+   * process (`runCli`), or `runInProcess` for the tests of flags, validation and formatting.
+   */
+  cli(configDir: string, key?: 'sandbox' | 'live', run?: typeof runCli): (args: string[], extra?: Partial<CliOptions>) => Promise<CliResult>
   /** Admin call (Bearer token) to inspect or drive the sandbox's state. */
   admin<T = any>(method: string, path: string, body?: unknown): Promise<T>
   /** A public-API GET with the sandbox key: to check what the server holds. */
@@ -34,8 +37,8 @@ export async function startTestSandbox(options: StartOptions = {}): Promise<Test
   return {
     sb,
     env,
-    cli: (configDir, key = 'sandbox') => (args, extra = {}) =>
-      runCli(args, {configDir, ...extra, env: {...env(key), SVC_RATE_LIMIT: '0', ...extra.env}}),
+    cli: (configDir, key = 'sandbox', run = runCli) => (args, extra = {}) =>
+      run(args, {configDir, ...extra, env: {...env(key), SVC_RATE_LIMIT: '0', ...extra.env}}),
     async admin(method, path, body) {
       const response = await fetch(`${sb.adminUrl}${path}`, {
         method,
