@@ -74,6 +74,9 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   replaceEnv(env)
   process.exitCode = undefined
   setLocale('en')
+  // No TTY, as for runCli's children, even when vitest runs in a terminal.
+  const ttys = [process.stdin, process.stdout, process.stderr].map((stream) => [stream, Object.getOwnPropertyDescriptor(stream, 'isTTY')] as const)
+  for (const [stream] of ttys) Object.defineProperty(stream, 'isTTY', {value: false, configurable: true, writable: true})
   process.stdout.write = capture((text) => (stdout += text)) as typeof process.stdout.write
   process.stderr.write = capture((text) => (stderr += text)) as typeof process.stderr.write
   let exitCode: number
@@ -84,6 +87,10 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
     process.stdout.write = savedWrites.out
     process.stderr.write = savedWrites.err
     replaceEnv(savedEnv)
+    for (const [stream, descriptor] of ttys) {
+      if (descriptor) Object.defineProperty(stream, 'isTTY', descriptor)
+      else delete (stream as {isTTY?: boolean}).isTTY
+    }
     process.exitCode = savedExitCode
     for (const listener of process.listeners('SIGINT')) {
       if (!sigintListeners.includes(listener)) process.off('SIGINT', listener)
