@@ -122,7 +122,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('publish, send, cancel, list (human and --json); a LIVE key is refused without --yes before any request', async () => {
-    const svc = sb.cli(temp.dir)
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const created = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--email', 'awa@example.com', '--json'])).stdout)
     const pub = await svc(['invoice', 'publish', created.id, '--json'])
     expect(pub.exitCode, pub.stdout).toBe(0)
@@ -159,7 +159,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect((await svc(['invoice', 'get', 'inv_test_doesnotexist'])).exitCode).toBe(4)
 
     // LIVE: the draft exists (create is not guarded), but publish with a channel, send and cancel are refused.
-    const live = sb.cli(temp.dir, 'live')
+    const live = sb.cli(temp.dir, 'live', runInProcess)
     const liveDraft = JSON.parse((await live([...BASE, '--item', 'Bread:500:3', '--email', 'awa@example.com', '--json'])).stdout)
     for (const args of [
       ['invoice', 'publish', liveDraft.id, '--channel', 'EMAIL'],

@@ -153,14 +153,14 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
 
 describe('svc pay status, list, watch', () => {
   it('status shows a payment; an unknown id is exit 4; the other environment is exit 3', async () => {
-    const created = JSON.parse((await cli(['pay', 'create', '--amount', '800', '--phone', '670000001', '--json'])).stdout)
-    const r = await cli(['pay', 'status', created.id, '--json'])
+    const created = JSON.parse((await inProcess(['pay', 'create', '--amount', '800', '--phone', '670000001', '--json'])).stdout)
+    const r = await inProcess(['pay', 'status', created.id, '--json'])
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).id).toBe(created.id)
-    const human = await cli(['pay', 'status', created.id])
+    const human = await inProcess(['pay', 'status', created.id])
     expect(human.stdout).toMatch(/AMOUNT\s+800 XAF/)
-    expect((await cli(['pay', 'status', 'svcpay_test_doesnotexist'])).exitCode).toBe(4)
-    const other = await cli(['pay', 'status', created.id], sandbox.env('live'))
+    expect((await inProcess(['pay', 'status', 'svcpay_test_doesnotexist'])).exitCode).toBe(4)
+    const other = await inProcess(['pay', 'status', created.id], sandbox.env('live'))
     expect(other.exitCode).toBe(3)
   })
 
