@@ -40,8 +40,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   const scope = webhookScope(ctx)
   if (flags['print-secret']) {
     const secret = await scope.localSecret()
-    if (io.json) io.outJson({local_secret: secret})
-    else io.out(secret)
+    await io.result({local_secret: secret}, () => io.out(secret))
     return undefined
   }
 
@@ -49,7 +48,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   if (flags['endpoint-secret-stdin']) {
     givenEndpointSecret = await readEndpointSecret(stdin)
     await scope.saveEndpointSecret(givenEndpointSecret)
-    if (!io.json) io.err(t('webhooks.listen.endpointSecretSaved', {scope: scope.name, secret: maskSecret(givenEndpointSecret)}))
+    io.note(t('webhooks.listen.endpointSecretSaved', {scope: scope.name, secret: maskSecret(givenEndpointSecret)}))
     if (!flags['forward-to']?.length) {
       if (io.json) io.outJson({endpoint_secret: maskSecret(givenEndpointSecret), saved: true})
       return undefined

@@ -48,15 +48,11 @@ export async function webhooksReplay(ctx: Context, eventId: string, flags: Repla
     error: result.error,
     latencyMs: result.latencyMs,
   }
-  if (io.json) io.outJson({...forwardJson(report), kind: 'replay'})
-  else io.out(formatReplayLine(report))
+  await io.result({...forwardJson(report), kind: 'replay'}, () => io.out(formatReplayLine(report)))
   if (result.ok) return
   const reason = result.status === undefined ? (result.error ?? '') : `HTTP ${result.status}`
-  if (io.json) {
-    process.exitCode = ExitCode.FAILURE
-    return
-  }
-  throw new OutcomeError(t('webhooks.replay.failed', {id: result.eventId, url: result.url, reason}), {code: 'replay_failed'})
+  const failure = new OutcomeError(t('webhooks.replay.failed', {id: result.eventId, url: result.url, reason}), {code: 'replay_failed'})
+  throw io.afterResult(failure)
 }
 
 function formatReplayLine(report: ForwardReport): string {
