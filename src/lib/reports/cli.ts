@@ -6,12 +6,12 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {parseDueDate, parseSince} from '../time/date.js'
-import {aggregateCollections, type GroupBy} from './collections.js'
+import {aggregateCollections, type CollectionsReport, type GroupBy} from './collections.js'
 import {collectionsCsv, receivablesCsv} from './csv.js'
 import {dayOf} from './days.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from './fetch.js'
 import {reportProgress} from './progress.js'
-import {aggregateReceivables} from './receivables.js'
+import {aggregateReceivables, type ReceivablesReport} from './receivables.js'
 import {renderCollections, renderReceivables} from './render.js'
 
 export interface OutputFlags {
@@ -48,25 +48,35 @@ export function parseUntil(input: string | undefined, now: Date = new Date()): D
   return parseSince(text, now, 'until')
 }
 
-export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
+/** The receivables report: flags checked before any request, every open invoice read, aggregated. */
+export async function receivablesReport(ctx: Context, flags: {'page-size': number; 'as-of'?: string}, onPage?: (count: number) => void): Promise<ReceivablesReport> {
   const pageSize = checkPageSize(flags['page-size'])
   const asOf = parseAsOf(flags['as-of'])
   const client = await ctx.client()
   const service = await ctx.service()
+  const invoices = await fetchOpenInvoices(client, service, {pageSize, onPage})
+  return aggregateReceivables(invoices, asOf)
+}
+
+export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
   const progress = await reportProgress(ctx.io, t('report.progress.invoices', {count: 0}))
-  let invoices
+  let report
   try {
-    invoices = await fetchOpenInvoices(client, service, {pageSize, onPage: (count) => progress.update(t('report.progress.invoices', {count}))})
+    report = await receivablesReport(ctx, flags, (count) => progress.update(t('report.progress.invoices', {count})))
   } finally {
     progress.stop()
   }
-  const report = aggregateReceivables(invoices, asOf)
   if (ctx.io.json) return ctx.io.outJson(report)
   if (flags.csv) return ctx.io.out(receivablesCsv(report))
   ctx.io.out(await renderReceivables(ctx.io, report))
 }
 
-export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
+/** The collections report: flags checked before any request, the payments of the range read, aggregated. */
+export async function collectionsReport(
+  ctx: Context,
+  flags: {'page-size': number; since: string; until?: string; by: GroupBy},
+  onPage?: (count: number) => void,
+): Promise<CollectionsReport> {
   const pageSize = checkPageSize(flags['page-size'])
   const now = new Date()
   const since = parseSince(flags.since, now)
@@ -76,14 +86,18 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
   }
   const client = await ctx.client()
   const service = await ctx.service()
+  const payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage})
+  return aggregateCollections(payments, {since, until, by: flags.by})
+}
+
+export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
   const progress = await reportProgress(ctx.io, t('report.progress.payments', {count: 0}))
-  let payments
+  let report
   try {
-    payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage: (count) => progress.update(t('report.progress.payments', {count}))})
+    report = await collectionsReport(ctx, flags, (count) => progress.update(t('report.progress.payments', {count})))
   } finally {
     progress.stop()
   }
-  const report = aggregateCollections(payments, {since, until, by: flags.by})
   if (ctx.io.json) return ctx.io.outJson(report)
   if (flags.csv) return ctx.io.out(collectionsCsv(report))
   ctx.io.out(await renderCollections(ctx.io, report))
