@@ -177,6 +177,8 @@ const INVOICE_FIELDS: Record<string, string> = {
   channel: 'channel',
   'to-email': 'to_email',
   'to-phone': 'to_phone',
+  page: 'page',
+  'page-size': 'page_size',
 }
 
 function asInvoiceArguments<T>(parse: () => T): T {
@@ -239,7 +241,15 @@ const paymentsCreate: ToolDefinition = {
       liveAction: t('pay.live.action', {amount: xaf(amount), phone}),
       async execute() {
         const client = await ctx.client()
-        const {payment, recovered} = await createPayment(client, {amount, phone, operator}, {listShape: async () => (await ctx.service()).lists.payments})
+        let created
+        try {
+          created = await createPayment(client, {amount, phone, operator}, {listShape: async () => (await ctx.service()).lists.payments})
+        } catch (error) {
+          // The CLI's sentence, with the next step said in tools rather than commands.
+          if (!(error instanceof SvcError) || error.code !== 'outcome_unknown') throw error
+          throw new SvcError(error.message, {exitCode: error.exitCode, code: error.code, hint: t('mcp.hint.outcomeUnknown', {amount: xaf(amount), phone}), cause: error})
+        }
+        const {payment, recovered} = created
         const params = {id: payment.id, amount: xaf(payment.amount), phone: payment.phone_number, operator, status: payment.status}
         const summary = [t(recovered ? 'mcp.summary.paymentRecovered' : 'mcp.summary.paymentCreated', params), ...warnings].join(' ')
         return {summary, data: {payment, recovered, ...(warnings.length > 0 ? {warnings} : {})}}

@@ -26,6 +26,8 @@ export const mcp = {
   'mcp.error.liveRefused':
     'Refused: this would {action} with a LIVE key ({key}), and this MCP server was started without --allow-live-writes. Nothing was sent.',
 
+  'mcp.hint.outcomeUnknown': 'Do not call payments_create again (that would prompt the customer again): in a minute, look for {amount} to {phone} with payments_list.',
+
   'mcp.summary.paymentCreated':
     'Payment {id} created: {amount} requested from {phone} ({operator}); PENDING until the customer approves on their phone. Follow it with payments_wait.',
   'mcp.summary.paymentRecovered':

@@ -26,6 +26,8 @@ export const mcp: {[K in keyof typeof en]: string} = {
   'mcp.error.liveRefused':
     'Refusé : il faudrait {action} avec une clé LIVE ({key}), et ce serveur MCP a été démarré sans --allow-live-writes. Rien n’a été envoyé.',
 
+  'mcp.hint.outcomeUnknown': 'N’appelez pas payments_create à nouveau (le client serait sollicité une deuxième fois) : dans une minute, cherchez {amount} au {phone} avec payments_list.',
+
   'mcp.summary.paymentCreated':
     'Paiement {id} créé : {amount} demandés au {phone} ({operator}) ; PENDING jusqu’à ce que le client l’approuve sur son téléphone. Suivez-le avec payments_wait.',
   'mcp.summary.paymentRecovered':
