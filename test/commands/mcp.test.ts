@@ -152,10 +152,14 @@ describe('svc mcp: payments', () => {
     )
     expect(JSON.parse(created.content[1]!.text!).payment.id).toBe(payment.id)
 
-    const waited = await call(session, 'payments_wait', {id: payment.id, interval: '250ms', timeout: '20s'})
+    const progress: string[] = []
+    const waited = (await session.client.callTool({name: 'payments_wait', arguments: {id: payment.id, interval: '250ms', timeout: '20s'}}, undefined, {
+      onprogress: (p) => progress.push(p.message ?? ''),
+    })) as ToolResult
     expect(waited.isError).toBeFalsy()
     expect(waited.structuredContent).toMatchObject({final: true, payment: {id: payment.id, status: 'SUCCESS'}})
     expect(waited.content[0]!.text).toBe(`Payment ${payment.id} succeeded: 5 000 XAF collected from 237670000001.`)
+    expect(progress.at(-1)).toBe(`Payment ${payment.id}: SUCCESS…`)
     expect((await payments()).filter((p) => p.id === payment.id)).toMatchObject([{status: 'SUCCESS', amount: 5000}])
   })
 
@@ -180,6 +184,32 @@ describe('svc mcp: payments', () => {
       expect(waited.content[0]!.text).toMatch(/is still PENDING after waiting 1s; call payments_wait again/)
       await session.close()
     } finally {
+      await slow.close()
+    }
+  })
+
+  it('a wait the client cancels stops polling the service', async () => {
+    const slow = await startTestSandbox({settleAfterMs: 60_000})
+    const counting = await startFaultyProxy(slow.sb.url, [])
+    try {
+      const session = await startMcp([], {...slow.env(), SVC_BASE_URL: counting.url})
+      const created = await call(session, 'payments_create', {amount: 700, phone: phone(2003)})
+      const abort = new AbortController()
+      const waiting = session.client.callTool({name: 'payments_wait', arguments: {id: created.structuredContent.payment.id, interval: '250ms', timeout: '30s'}}, undefined, {
+        signal: abort.signal,
+      })
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      abort.abort()
+      await expect(waiting).rejects.toThrow()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
+      const atCancel = polls()
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect(atCancel).toBeGreaterThan(0)
+      expect(polls()).toBe(atCancel)
+      await session.close()
+    } finally {
+      await counting.close()
       await slow.close()
     }
   })
