@@ -7,6 +7,7 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 
 import {createContext, type Context} from './context.js'
 import {ExitCode, SvcError} from './errors.js'
+import {canonicalOptionValues} from './option-case.js'
 import {registerCatalogue, setLocale, t, type MessageKey} from './i18n/index.js'
 
 export type SvcFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SvcCommand)['baseFlags'] & T['flags']>
@@ -32,6 +33,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
 
   public override async init(): Promise<void> {
     await super.init()
+    this.argv = canonicalOptionValues(this.argv, {...(super.ctor as typeof SvcCommand).baseFlags, ...this.ctor.flags}, this.ctor.args)
     const {args, flags} = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof SvcCommand).baseFlags,

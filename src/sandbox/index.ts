@@ -174,7 +174,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
 
   const server: Server = createServer(
     {keepAliveTimeout: 5_000},
-    createRequestHandler({router, keys, allowlist, limiter: new RateLimiter(resolved.rateLimit, () => clock.now()), adminToken}),
+    createRequestHandler({router, keys, allowlist, limiter: new RateLimiter(resolved.rateLimit, () => clock.now()), adminToken, now: () => clock.now()}),
   )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

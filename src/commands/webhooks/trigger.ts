@@ -20,7 +20,7 @@ export default class WebhooksTrigger extends SvcCommand<typeof WebhooksTrigger> 
   }
 
   async run(): Promise<void> {
-    const {webhooksTrigger} = await import('../../lib/webhooks/cli.js')
+    const {webhooksTrigger} = await import('../../lib/webhooks/trigger-cli.js')
     await webhooksTrigger(this.ctx, this.args.event, this.flags)
   }
 }

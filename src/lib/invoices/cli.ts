@@ -6,7 +6,8 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {getLocale, t} from '../i18n/index.js'
+import {formatDate} from '../time/date.js'
 import {readCover, coverUrl} from '../files/cli.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {normalisePhone} from '../payments/phone.js'
@@ -117,6 +118,10 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   }
   const key = readIdempotencyKey(flags['idempotency-key'])
   ctx.io.err(renderTotals(totals, draft.discount_percent))
+  // Allowed (the service accepts it: the invoice is PAST_DUE at once), but rarely meant.
+  if (draft.due_date < new Date().toISOString().slice(0, 10)) {
+    ctx.io.warn(t('invoice.create.dueInPast', {date: formatDate(draft.due_date, getLocale())}))
+  }
   if (flags.publish && channel) await ctx.confirmLive(t('invoice.live.publish', {customer: draft.customer_name, channel}))
 
   const invoices = await api(ctx)

@@ -1,4 +1,15 @@
-/** `svc invoice import FILE`: read, check every row, then create (see import.ts). */
+/**
+ * `svc invoice import FILE`: many invoices from a CSV or JSON-lines file.
+ *
+ * 1. Read and check EVERY row locally first (import-rows.ts); bad rows are all listed with their
+ *    line numbers and nothing is created, unless --skip-invalid.
+ * 2. One Idempotency-Key per row, derived from the row itself (see `rowKey`), so running the same
+ *    file again, after a crash, a Ctrl-C or a SIGKILL, replays the rows already created instead of
+ *    creating them twice, and creates the missing ones.
+ * 3. The run (import-run.ts): requests through the client's pacer with a few in flight.
+ * 4. A results file (import-results.ts), appended as rows finish so a killed run leaves what it
+ *    did, then rewritten in row order at the end.
+ */
 import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
@@ -6,7 +17,9 @@ import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {parseChannel} from './input.js'
-import {checkRows, ImportValidationError, readSourceRows, ResultsWriter, runImport, summarise, where, type RowResult} from './import.js'
+import {checkRows, ImportValidationError, readSourceRows, where} from './import-rows.js'
+import {runImport, type RowResult} from './import-run.js'
+import {ResultsWriter, summarise} from './import-results.js'
 import {progressBar} from './progress.js'
 
 export interface ImportFlags {

@@ -2,6 +2,7 @@
  * The report commands' work: flags read and checked before any request, every page read (with
  * progress), aggregated, then printed as JSON, CSV or for people.
  */
+import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -51,10 +52,12 @@ export function parseUntil(input: string | undefined, now: Date = new Date()): D
 /** The receivables report: flags checked before any request, every open invoice read, aggregated. */
 export async function receivablesReport(ctx: Context, flags: {'page-size': number; 'as-of'?: string}, onPage?: (count: number) => void): Promise<ReceivablesReport> {
   const pageSize = checkPageSize(flags['page-size'])
-  const asOf = parseAsOf(flags['as-of'])
+  // Checked before any request; without --as-of, the day is the service's own (below).
+  const givenAsOf = flags['as-of'] === undefined ? undefined : parseAsOf(flags['as-of'])
   const client = await ctx.client()
   const service = await ctx.service()
   const invoices = await fetchOpenInvoices(client, service, {pageSize, onPage})
+  const asOf = givenAsOf ?? parseAsOf(undefined, client.serviceNow() ?? new Date())
   return aggregateReceivables(invoices, asOf)
 }
 
@@ -78,14 +81,19 @@ export async function collectionsReport(
   onPage?: (count: number) => void,
 ): Promise<CollectionsReport> {
   const pageSize = checkPageSize(flags['page-size'])
-  const now = new Date()
-  const since = parseSince(flags.since, now)
-  const until = parseUntil(flags.until, now)
-  if (until.getTime() <= since.getTime()) {
-    throw new InputError(t('report.error.untilBeforeSince', {since: since.toISOString(), until: until.toISOString()}), {field: 'until'})
+  const windowAt = (now: Date) => {
+    const since = parseSince(flags.since, now)
+    const until = parseUntil(flags.until, now)
+    if (until.getTime() <= since.getTime()) {
+      throw new InputError(t('report.error.untilBeforeSince', {since: since.toISOString(), until: until.toISOString()}), {field: 'until'})
+    }
+    return {since, until}
   }
+  windowAt(new Date()) // every flag checked before any request
   const client = await ctx.client()
   const service = await ctx.service()
+  // "Last 30 days" by the service's clock (the local sandbox's can be moved on).
+  const {since, until} = windowAt(await serviceNow(client))
   const payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage})
   return aggregateCollections(payments, {since, until, by: flags.by})
 }
@@ -101,4 +109,10 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
   if (ctx.io.json) return ctx.io.outJson(report)
   if (flags.csv) return ctx.io.out(collectionsCsv(report))
   ctx.io.out(await renderCollections(ctx.io, report))
+}
+
+/** The service's time, asking it once (one small read) when no answer has told it yet. */
+async function serviceNow(client: ApiClient): Promise<Date> {
+  if (!client.serviceNow()) await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}}).catch(() => undefined)
+  return client.serviceNow() ?? new Date()
 }

@@ -34,6 +34,11 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     seed: flags.seed,
     rateLimit: flags['rate-limit'],
     dataFile: flags.data,
+  }).catch((error: NodeJS.ErrnoException) => {
+    // A busy or forbidden port is the user's input to change, not an unexpected error.
+    if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})
+    if (error.code === 'EACCES') throw new InputError(t('local.serve.portDenied', {host: flags.host, port: flags.port}), {field: 'port'})
+    throw error
   })
   await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
   writeSandboxState(ctx.configDir, {
