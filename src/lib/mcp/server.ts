@@ -73,10 +73,11 @@ export async function serveMcp(command: Context, options: McpOptions): Promise<v
     }
     const progressToken = extra._meta?.progressToken
     let step = 0
+    const sent: Promise<void>[] = []
     const progress = (message: string) => {
       if (progressToken === undefined) return
       step += 1
-      extra.sendNotification({method: 'notifications/progress', params: {progressToken, progress: step, message}}).catch(() => {})
+      sent.push(extra.sendNotification({method: 'notifications/progress', params: {progressToken, progress: step, message}}).catch(() => {}))
     }
     try {
       const plan = tool.prepare(request.params.arguments ?? {}, {ctx, signal: extra.signal, progress})
@@ -87,6 +88,8 @@ export async function serveMcp(command: Context, options: McpOptions): Promise<v
         })
       }
       const outcome = await plan.execute()
+      // On the wire, every progress notification comes before the result.
+      await Promise.all(sent)
       ctx.io.err(t('mcp.log.call', {name, outcome: 'ok'}))
       return succeeded(outcome)
     } catch (error) {
