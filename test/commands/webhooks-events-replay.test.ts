@@ -12,7 +12,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {makeEvent, startLocalApp, waitFor, type LocalApp} from '../lib/webhooks/local-app.js'
+import {makeEvent, startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 
 let temp: ReturnType<typeof tempConfigDir>
 const cleanups: Array<() => Promise<unknown> | void> = []
@@ -72,11 +72,11 @@ async function listen(args: string[]): Promise<Running> {
  * Three events through a real listener to an app that refuses the second (500): A delivered,
  * B failed, C delivered. Returns the app (now accepting everything) and the events.
  */
-async function logThreeEvents(): Promise<{local: LocalApp; events: ReturnType<typeof makeEvent>[]}> {
+async function logThreeEvents(): Promise<{local: Receiver; events: ReturnType<typeof makeEvent>[]}> {
   const endpointSecret = generateSecret()
   expect((await cli(['webhooks', 'listen', '--endpoint-secret-stdin'], endpointSecret)).exitCode).toBe(0)
   const printed = await cli(['webhooks', 'listen', '--print-secret'])
-  const local = await startLocalApp(printed.stdout.trim())
+  const local = await startReceiver({secret: printed.stdout.trim()})
   cleanups.push(() => local.close())
   const events = [makeEvent(1), makeEvent(2, 'payment.failed'), makeEvent(3)]
   local.statusFor = (delivery) => (delivery.event.id === events[1].id ? 500 : 200)

@@ -5,7 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {listLoggedEvents} from '../../../src/lib/webhooks/event-list.js'
 import {openEventLog} from '../../../src/lib/webhooks/event-log.js'
-import {makeEvent} from './local-app.js'
+import {makeEvent} from '../../helpers/receiver.js'
 
 const dirs: string[] = []
 afterEach(async () => {
