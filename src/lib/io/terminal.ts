@@ -3,6 +3,7 @@
  * the streams everything writes to. stdout carries data only; messages go to stderr.
  */
 import {t} from '../i18n/index.js'
+import type {JqFilter} from './jq.js'
 import {plainTable} from './table.js'
 
 export interface StreamsLike {
@@ -72,9 +73,19 @@ export class IO {
     this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
   }
 
-  /** One JSON document on stdout. */
+  /** `--jq`: what outJson and outJsonLine print goes through this filter (io/jq.ts). */
+  jq?: JqFilter
+
+  /** One JSON document on stdout (through --jq's filter when given). */
   outJson(value: unknown): void {
-    this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
+    else this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  }
+
+  /** One JSON document on a line of its own (streams of events), through --jq's filter when given. */
+  outJsonLine(value: unknown): void {
+    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
+    else this.streams.stdout.write(`${JSON.stringify(value)}\n`)
   }
 
   /** A message for the person on stderr. */

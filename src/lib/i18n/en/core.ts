@@ -6,6 +6,8 @@ export const core = {
   'core.error.interrupted': 'Interrupted.',
   'core.error.missingFlag': 'Missing {what}: pass {flag} (no prompt when not interactive).',
   'core.error.invalidFlag': 'Invalid value for {flag}: {reason}',
+  'core.jq.invalid': 'Invalid --jq expression: {message}',
+  'core.jq.failed': 'The --jq expression failed: {message}',
   'core.warning.prefix': 'Warning:',
   'core.noKey': 'No API key. Run `svc login`, pass --api-key, or set SVC_API_KEY.',
   'core.key.badPrefix': 'Unrecognised API key: keys start with svc_sk_test_ (sandbox) or svc_sk_live_ (live).',

@@ -8,6 +8,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.error.interrupted': 'Interrompu.',
   'core.error.missingFlag': 'Il manque {what} : passez {flag} (aucune question n’est posée hors d’un terminal interactif).',
   'core.error.invalidFlag': 'Valeur invalide pour {flag} : {reason}',
+  'core.jq.invalid': 'Expression --jq invalide : {message}',
+  'core.jq.failed': 'L’expression --jq a échoué : {message}',
   'core.warning.prefix': 'Attention :',
   'core.noKey': 'Aucune clé d’API. Lancez `svc login`, passez --api-key ou définissez SVC_API_KEY.',
   'core.key.badPrefix': 'Clé d’API non reconnue : une clé commence par svc_sk_test_ (sandbox) ou svc_sk_live_ (production).',
