@@ -118,11 +118,11 @@ function packageDir(dir, name) {
 const entries = []
 const bodies = []
 for (const [name, path] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-  const body = name === 'package.json' ? Buffer.from(`${JSON.stringify(installedPjson, null, 2)}\n`) : readFileSync(path)
+  const body = readFileSync(path)
   entries.push({path: name, mode: lstatSync(path).mode & 0o111 ? 0o755 : 0o644, size: body.length})
   bodies.push(body)
 }
-if (!files.has('package.json')) {
+{
   const body = Buffer.from(`${JSON.stringify(installedPjson, null, 2)}\n`)
   entries.push({path: 'package.json', mode: 0o644, size: body.length})
   bodies.push(body)
@@ -169,10 +169,13 @@ const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js')
 execFileSync(
   process.execPath,
   [postject, staged, 'NODE_SEA_BLOB', join(work, 'sea.blob'), '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
-  {stdio: ['ignore', 'ignore', 'inherit']},
+  // postject (LIEF) warns about every ELF note section it does not know: shown only if it fails.
+  {stdio: ['ignore', 'ignore', 'pipe']},
 )
 // Renamed into place: a test or a benchmark running the binary never meets half of one.
 execFileSync('mv', ['-f', staged, out])
+// Which dist/ it carries (test/binary/smoke.test.ts rebuilds when dist/ has changed since).
+writeFileSync(`${out}.build`, `${JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild}\n`)
 rmSync(work, {recursive: true, force: true})
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`
