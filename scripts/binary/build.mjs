@@ -25,12 +25,14 @@ import {gzipSync} from 'node:zlib'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const started = Date.now()
-const options = {build: true, codeCache: true, out: join(root, 'dist-bin/svc')}
+const options = {build: true, codeCache: true, snapshot: false, out: join(root, 'dist-bin/svc')}
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i]
   if (arg === '--no-build') options.build = false
   else if (arg === '--code-cache') options.codeCache = true
   else if (arg === '--no-code-cache') options.codeCache = false
+  else if (arg === '--snapshot') options.snapshot = true
+  else if (arg === '--no-snapshot') options.snapshot = false
   else if (arg === '--out') options.out = join(process.cwd(), process.argv[++i])
   else {
     process.stderr.write(`unknown option ${arg}\nusage: node scripts/binary/build.mjs [--no-build] [--no-code-cache] [--out FILE]\n`)
@@ -135,24 +137,39 @@ const archiveId = createHash('sha256').update(raw).digest('hex').slice(0, 16)
 const archive = gzipSync(raw, {level: 9})
 
 // 3. The SEA: blob (entry script, its code cache, the archive), injected into a copy of node.
-const work = join(dirname(options.out), '.work')
+const work = join(dirname(options.out), `.work-${process.pid}`)
 rmSync(work, {recursive: true, force: true})
 mkdirSync(work, {recursive: true})
 writeFileSync(join(work, 'app.gz'), archive)
 const main = readFileSync(join(root, 'scripts/binary/main.cjs'), 'utf8').replace("'__SVC_ARCHIVE_ID__'", JSON.stringify(archiveId))
 if (!main.includes(JSON.stringify(archiveId))) throw new Error('scripts/binary/main.cjs lost its __SVC_ARCHIVE_ID__ placeholder')
-writeFileSync(join(work, 'main.cjs'), main)
+writeFileSync(join(work, 'main.cjs'), options.snapshot ? snapshotEntry(main) : main)
 writeFileSync(
   join(work, 'sea-config.json'),
   JSON.stringify({
     main: join(work, 'main.cjs'),
     output: join(work, 'sea.blob'),
     disableExperimentalSEAWarning: true,
-    useCodeCache: options.codeCache,
+    ...(options.snapshot ? {useSnapshot: true} : {useCodeCache: options.codeCache}),
     assets: {app: join(work, 'app.gz')},
   }),
 )
 execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], {cwd: work, stdio: ['ignore', 'ignore', 'inherit']})
+
+/**
+ * The snapshot's entry (scripts/binary/snapshot.cjs): main.cjs's functions without its run, and
+ * dist/main.js with the core chunk it requires, each wrapped as Node wraps a CommonJS module.
+ */
+function snapshotEntry(mainSource) {
+  const functions = mainSource.replace(/\/\/ @run-start[^]*\/\/ @run-end\n/, '')
+  if (functions === mainSource) throw new Error('scripts/binary/main.cjs lost its @run-start/@run-end markers')
+  const preload = ['dist/main.js']
+  const mainCode = readFileSync(join(root, 'dist/main.js'), 'utf8')
+  // The chunks dist/main.js requires at its top (the core chunk), not those it imports lazily.
+  for (const m of mainCode.matchAll(/require\("\.\/(chunks\/[^"]+)"\)/g)) preload.push(`dist/${m[1]}`)
+  const wrapped = preload.map((rel) => `${JSON.stringify(rel)}: function (exports, require, module, __filename, __dirname) {\n${readFileSync(join(root, rel), 'utf8')}\n}`)
+  return `${functions}\nconst APP_DIR = appDir\nconst PRELOAD = {\n${wrapped.join(',\n')}\n}\n${readFileSync(join(root, 'scripts/binary/snapshot.cjs'), 'utf8').replace("'use strict'", '')}`
+}
 
 const out = options.out
 mkdirSync(dirname(out), {recursive: true})
@@ -181,5 +198,5 @@ rmSync(work, {recursive: true, force: true})
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`
 process.stdout.write(
   `${relative(process.cwd(), out)}: ${mb(statSync(out).size)} (archive ${mb(archive.length)} of ${entries.length} files, ` +
-    `${packages.length} packages; id ${archiveId}; code cache ${options.codeCache ? 'on' : 'off'}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${packages.length} packages; id ${archiveId}; ${options.snapshot ? 'start-up snapshot' : `code cache ${options.codeCache ? 'on' : 'off'}`}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 )

@@ -19,11 +19,19 @@ const {join} = require('node:path')
 const ARCHIVE_ID = '__SVC_ARCHIVE_ID__'
 const KEEP = 2
 
-const app = appDir()
+// @run-start (a snapshot build, snapshot.cjs, runs this from its deserialize main function instead)
+let app
+try {
+  app = appDir()
+} catch (error) {
+  // Before svc's own files (its message catalogue among them) exist: English only.
+  process.stderr.write(`svc: cannot unpack its files (set SVC_CACHE_DIR to a writable directory): ${error.message}\n`)
+  process.exit(1)
+}
 // process.argv is [binary, binary, ...arguments] in a single executable, as [node, script, ...]
 // would be: bin/run.cjs reads argv from index 2 either way.
-process.env.SVC_BINARY = process.execPath
 require('node:module').createRequire(join(app, 'package.json'))('./bin/run.cjs')
+// @run-end
 
 function appDir() {
   const bases = [cacheBase(), join(require('node:os').tmpdir(), `svc-${process.getuid?.() ?? 'user'}`)].filter(Boolean)

@@ -148,6 +148,10 @@ let currentRedact: (text: string) => string = (text) => text
 function rawMessageOf(error: Error): string {
   if (error instanceof SvcError) return error.message
   if (isInterrupt(error)) return t('core.error.interrupted')
+  // The single executable runs its native modules from the files it unpacked (scripts/binary/).
+  if ((error as {code?: unknown}).code === 'ERR_DLOPEN_FAILED' && process.getBuiltinModule('node:sea').isSea()) {
+    return t('core.error.binaryNativeModule', {message: error.message})
+  }
   // oclif's parse errors already read well ("Expected --amount=… to be …").
   if ((error as {oclif?: unknown}).oclif) return error.message
   return t('core.error.unexpected', {message: error.message})

@@ -86,6 +86,22 @@ describe('the svc binary, with no node on PATH', () => {
     expect(pay.stdout).toContain('--jq=<value>')
   })
 
+  it('every command answers --help', async () => {
+    const ids = Object.keys(JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')).commands)
+    expect(ids.length).toBeGreaterThan(40)
+    const failed: string[] = []
+    const queue = [...ids]
+    await Promise.all(
+      [1, 2, 3].map(async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+          const r = await svc([...id.split(':'), '--help'])
+          if (r.exitCode !== 0 || !r.stdout.includes(`$ svc ${id.split(':').join(' ')}`)) failed.push(`${id}: ${r.exitCode} ${r.stderr}`)
+        }
+      }),
+    )
+    expect(failed).toEqual([])
+  }, 120_000)
+
   it('sandbox numbers, as a table and through --jq', async () => {
     const table = await svc(['sandbox', 'numbers'])
     expect(table.exitCode, table.stderr).toBe(0)
