@@ -120,6 +120,25 @@ export class OutcomeError extends SvcError {
   }
 }
 
+/**
+ * A failure the user has already been told about (e.g. `--json` printed the final object, whose
+ * fields say what went wrong, or a table marked the step that misbehaved): it carries only the exit
+ * code. The base command sets that code and prints nothing more. Library code throws it instead of
+ * setting `process.exitCode`, so the base command stays the one place that ends a run.
+ */
+export class Failure extends SvcError {
+  readonly silent = true
+
+  constructor(exitCode: ExitCodeValue, options: {code?: string; cause?: unknown} = {}) {
+    super('', {exitCode, code: options.code ?? 'failure', cause: options.cause})
+  }
+
+  /** The silent form of `error`: same exit code and code, its message already shown another way. */
+  static after(error: SvcError): Failure {
+    return new Failure(error.exitCode, {code: error.code, cause: error})
+  }
+}
+
 export function exitCodeForStatus(status: number): ExitCodeValue {
   if (status === 400) return ExitCode.USAGE
   if (status === 401 || status === 403) return ExitCode.AUTH

@@ -2,6 +2,7 @@
  * Terminal IO, decided in one place (gh's IOStreams): whether we may prompt, colour or spin, and
  * the streams everything writes to. stdout carries data only; messages go to stderr.
  */
+import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {JqFilter} from './jq.js'
 import {plainTable} from './table.js'
@@ -86,6 +87,29 @@ export class IO {
   outJsonLine(value: unknown): void {
     if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
     else this.streams.stdout.write(`${JSON.stringify(value)}\n`)
+  }
+
+  /**
+   * What a command gives back: with --json, `data` as one JSON document on stdout; otherwise what
+   * `human` prints. The one place that chooses between the two, so that commands do not.
+   */
+  async result(data: unknown, human: () => void | Promise<void>): Promise<void> {
+    if (this.json) this.outJson(data)
+    else await human()
+  }
+
+  /**
+   * The error to end with once `result()` has shown a failed outcome: with --json the document
+   * says what failed, so only the exit code is left to give (a silent Failure); otherwise `error`,
+   * whose message the base command prints.
+   */
+  afterResult(error: SvcError): SvcError {
+    return this.json ? Failure.after(error) : error
+  }
+
+  /** A status message for the person on stderr; none with --json, where the JSON document is the answer. */
+  note(text: string): void {
+    if (!this.json) this.err(text)
   }
 
   /** A message for the person on stderr. */

@@ -37,6 +37,7 @@ export const invoice = {
   'invoice.create.sending': 'Creating the invoice for {customer}…',
   'invoice.create.replayed':
     'The service replayed an earlier answer to this Idempotency-Key: invoice {id} already existed and was not created again.',
+  'invoice.create.dueInPast': 'The due date {date} is already past: the invoice will be PAST_DUE as soon as it is published.',
   'invoice.create.created': 'Invoice {id} created ({status}): invisible to the customer until published.',
   'invoice.create.createdPublished': 'Invoice {id} created and published ({status}).',
   'invoice.create.publishFailed': 'Invoice {id} was created (DRAFT) but publishing it failed; publish it with `svc invoice publish {id}`.',

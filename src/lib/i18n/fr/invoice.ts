@@ -39,6 +39,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.sending': 'Création de la facture pour {customer}…',
   'invoice.create.replayed':
     'Le service a rejoué une réponse antérieure pour cette Idempotency-Key : la facture {id} existait déjà et n’a pas été créée une seconde fois.',
+  'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera en retard (PAST_DUE) dès sa publication.',
   'invoice.create.created': 'Facture {id} créée ({status}) : invisible pour le client tant qu’elle n’est pas publiée.',
   'invoice.create.createdPublished': 'Facture {id} créée et publiée ({status}).',
   'invoice.create.publishFailed': 'La facture {id} a été créée (DRAFT) mais sa publication a échoué ; publiez-la avec `svc invoice publish {id}`.',
