@@ -120,6 +120,18 @@ describe('--jq agrees with Debian jq', () => {
   }
 })
 
+describe('--jq on a terminal', () => {
+  it('indents as jq -r does, and drops control characters from the service\'s text', async () => {
+    const json = JSON.stringify([{id: 'svcpay_test_1', note: 'caf\u00e9\u001b]0;pwned\u0007\u001b[2J ok\tdone'}])
+    const expression = '.[0].id, .[0].note, {id: .[0].id}'
+    const ours = (await loadJq(expression, true)).apply(json)
+    const theirs = spawnSync(JQ, ['-r', expression], {input: json, encoding: 'utf8'}).stdout
+    // eslint-disable-next-line no-control-regex
+    expect(ours).toBe(theirs.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, ''))
+    expect(ours).toBe('svcpay_test_1\ncaf\u00e9]0;pwned[2J ok\tdone\n{\n  "id": "svcpay_test_1"\n}\n')
+  })
+})
+
 describe('svc … --jq EXPR', () => {
   it('filters the JSON a command prints, strings raw, as jq -r -c does', async () => {
     const r = await cli(['pay', 'list', '--jq', '.[] | select(.amount == 2500) | .id'])
