@@ -108,7 +108,7 @@ export class ApiError extends SvcError {
 
 /** Timeout, refused connection, reset: the outcome may be unknown (exit 7). */
 export class NetworkError extends SvcError {
-  constructor(message: string, options: {code?: 'timeout' | 'network_error'; hint?: string; cause?: unknown} = {}) {
+  constructor(message: string, options: {code?: 'timeout' | 'network_error' | 'not_connected'; hint?: string; cause?: unknown} = {}) {
     super(message, {exitCode: ExitCode.UNAVAILABLE, code: options.code ?? 'network_error', ...options})
   }
 }

@@ -113,7 +113,11 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
 
   const invoices = await api(ctx)
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
-  const result = await ctx.io.withSpinner(t('invoice.create.sending', {customer: draft.customer_name}), () => createInvoice(invoices, draft, key))
+  const result = await ctx.io.withSpinner(t('invoice.create.sending', {customer: draft.customer_name}), () =>
+    createInvoice(invoices, draft, key).catch(async (error: unknown) => {
+      throw (await import('../api/safe-retry.js')).withSafeRetry(error, key)
+    }),
+  )
   let invoice: Invoice = result.invoice
   if (result.replayed) ctx.io.warn(t('invoice.create.replayed', {id: invoice.id}))
   if (flags.publish) {
@@ -206,7 +210,8 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
   const {writeFile, rename} = await import('node:fs/promises')
   const temporary = `${target}.${process.pid}.tmp`
   try {
-    await writeFile(temporary, bytes)
+    // An invoice names its customer: 0600, like every file the CLI writes with customer data.
+    await writeFile(temporary, bytes, {mode: 0o600})
     await rename(temporary, target)
   } catch (error) {
     throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {

@@ -131,7 +131,8 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   // With --json the document above says what failed; the exit code still does.
   if (fatal) throw fatal instanceof SvcError ? ctx.io.afterResult(fatal) : fatal
   if (summary.failed > 0) {
-    const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {file})})
+    const command = (await import('../io/shell.js')).retryCommand()
+    const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {command})})
     throw ctx.io.afterResult(failure)
   }
 }

@@ -2,11 +2,12 @@
  * `--jq EXPR` (gh's): the command's JSON output filtered through a real jq (jq-web: jq 1.7
  * compiled to WebAssembly), loaded only when the flag is given (~2.8 MB of WebAssembly to compile).
  * As gh prints it: each result on a line, strings raw (`jq -r`), anything else as compact JSON
- * (`jq -c`); indented on a terminal. On a terminal, control characters in the results (text from
- * the service) are dropped, except newline and tab.
+ * (`jq -c`); indented on a terminal, where control characters in the results (text from the
+ * service) are shown escaped (io/terminal-text.ts), as in all human output.
  */
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t} from '../i18n/index.js'
+import {escapeForTerminal} from './terminal-text.js'
 
 type JqWeb = Awaited<typeof import('jq-web').default>
 
@@ -38,7 +39,7 @@ export async function loadJq(expression: string, terminal: boolean): Promise<JqF
       } catch (error) {
         throw new SvcError(t('core.jq.failed', {message: jqMessage(error)}), {exitCode: ExitCode.FAILURE, code: 'jq_error'})
       }
-      return terminal ? withoutControlCharacters(out) : out
+      return terminal ? escapeForTerminal(out, {keepOwnColours: false}) : out
     },
   }
 }
@@ -59,9 +60,4 @@ function jqMessage(error: unknown): string {
     // jq-web hands jq the document as a file of that name; jq read it from stdin as far as anyone knows.
     .replaceAll('(at inputString:', '(at <stdin>:')
     .trim()
-}
-
-function withoutControlCharacters(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
 }

@@ -6,6 +6,7 @@ import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {JqFilter} from './jq.js'
 import {plainTable} from './table.js'
+import {escapeForTerminal} from './terminal-text.js'
 
 export interface StreamsLike {
   stdin: NodeJS.ReadStream | (NodeJS.ReadableStream & {isTTY?: boolean})
@@ -69,9 +70,20 @@ export class IO {
     return columns && columns > 0 ? columns : 80
   }
 
-  /** A line of data on stdout. */
+  /** A line of data on stdout: for a person, escaped for the terminal; under --json, as is. */
   out(text: string): void {
+    const safe = this.json ? text : this.forTerminal(text)
+    this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`)
+  }
+
+  /** A machine format other than JSON (CSV) on stdout: data, byte for byte, like --json. */
+  outData(text: string): void {
     this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+  }
+
+  /** The one escaping step of human output (io/terminal-text.ts): our colours stay, nothing else. */
+  forTerminal(text: string): string {
+    return escapeForTerminal(text, {keepOwnColours: this.color})
   }
 
   /** `--jq`: what outJson and outJsonLine print goes through this filter (io/jq.ts). */
@@ -114,7 +126,8 @@ export class IO {
 
   /** A message for the person on stderr. */
   err(text: string): void {
-    this.streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`)
+    const safe = this.forTerminal(text)
+    this.streams.stderr.write(safe.endsWith('\n') ? safe : `${safe}\n`)
   }
 
   warn(message: string): void {
@@ -166,14 +179,14 @@ export class IO {
     const {default: ora} = await import('ora')
     // ora hides the cursor and, by default, takes stdin (discardStdin) which stops Ctrl-C reaching
     // the process on some terminals: leave stdin alone.
-    const spinner = ora({text, stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false}).start()
+    const spinner = ora({text: this.forTerminal(text), stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false}).start()
     const handle: Spinner = {
-      update(next) {
-        spinner.text = next
+      update: (next) => {
+        spinner.text = this.forTerminal(next)
       },
       stop: (finalText) => {
         if (this.activeSpinner === handle) this.activeSpinner = undefined
-        if (finalText) spinner.stopAndPersist({symbol: '', text: finalText})
+        if (finalText) spinner.stopAndPersist({symbol: '', text: this.forTerminal(finalText)})
         else spinner.stop()
       },
     }

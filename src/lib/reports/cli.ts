@@ -60,7 +60,7 @@ export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-
   )
   const asOf = givenAsOf ?? parseAsOf(undefined, client.serviceNow() ?? new Date())
   const report = aggregateReceivables(invoices, asOf)
-  await ctx.io.result(report, async () => ctx.io.out(flags.csv ? receivablesCsv(report) : await renderReceivables(ctx.io, report)))
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(receivablesCsv(report)) : ctx.io.out(await renderReceivables(ctx.io, report))))
 }
 
 export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
@@ -82,7 +82,7 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
     fetchPaymentsSince(client, service, since, {pageSize, onPage: (count) => progress.update(t('report.progress.payments', {count}))}),
   )
   const report = aggregateCollections(payments, {since, until, by: flags.by})
-  await ctx.io.result(report, async () => ctx.io.out(flags.csv ? collectionsCsv(report) : await renderCollections(ctx.io, report)))
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report)) : ctx.io.out(await renderCollections(ctx.io, report))))
 }
 
 /** The service's time, asking it once (one small read) when no answer has told it yet. */

@@ -1,6 +1,6 @@
 // The work of `svc webhooks replay`: one event of the local log sent again, the app's answer shown.
 import type {Context} from '../context.js'
-import {ExitCode, InputError, OutcomeError} from '../errors.js'
+import {InputError, OutcomeError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {openEventLog} from './event-log.js'
 import {formatClock} from './format.js'
