@@ -130,6 +130,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   const router = new Router()
   const events = new EventBus(store, clock, scheduler)
   let base = ''
+  const releases: Array<() => void | Promise<void>> = []
   const context: SandboxContext = {
     options: resolved,
     store,
@@ -139,6 +140,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     events,
     random: (environment) => randoms[environment],
     baseUrl: () => base,
+    onClose: (release) => void releases.push(release),
   }
   const keys = new KeyRing(store, clock)
   const allowlist = new Allowlist(store, clock)
@@ -174,7 +176,14 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
 
   const server: Server = createServer(
     {keepAliveTimeout: 5_000},
-    createRequestHandler({router, keys, allowlist, limiter: new RateLimiter(resolved.rateLimit, () => clock.now()), adminToken}),
+    createRequestHandler({
+      router,
+      keys,
+      allowlist,
+      limiter: new RateLimiter(resolved.rateLimit, () => clock.now()),
+      adminToken,
+      log: options.log ?? ((line) => void process.stderr.write(`${line}\n`)),
+    }),
   )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -213,6 +222,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
           server.closeAllConnections()
         })
         await scheduler.idle()
+        await Promise.all(releases.map((release) => release()))
         store.flush()
       })()
       return closed

@@ -3,6 +3,7 @@ import {createServer, connect, type Server, type Socket} from 'node:net'
 
 import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
 import {runCli, type CliOptions} from '../helpers/cli.js'
+import {realPng} from '../helpers/images.js'
 
 export type {Sandbox}
 
@@ -79,8 +80,8 @@ export async function resettingProxy(target: string): Promise<{url: string; rese
   }
 }
 
-/** A tiny valid PNG header (the sandbox checks magic bytes, not the image). */
-export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])
+/** A tiny real PNG (the sandbox decodes what it stores). */
+export const PNG = realPng()
 
 /** An import CSV of `n` distinct rows. */
 export function importCsv(n: number, prefix = 'Customer'): string {
