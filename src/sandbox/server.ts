@@ -83,6 +83,35 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   })
 }
 
+/**
+ * Read and discard what is left of the request's body before answering: a server that answers and
+ * closes while the client is still sending resets the connection, and the client never reads the
+ * answer (a 401 to a large POST, a 404 to a GET with a body). Past DRAIN_BEYOND_LIMIT, it stops and
+ * the connection is closed after the answer.
+ */
+function drain(req: IncomingMessage, headers: Record<string, string | number>): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    let size = 0
+    const done = () => {
+      req.off('data', count)
+      resolve()
+    }
+    const count = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > DRAIN_BEYOND_LIMIT) {
+        headers.connection = 'close'
+        done()
+      }
+    }
+    req.on('data', count)
+    req.once('end', done)
+    req.once('error', done)
+    req.once('close', done)
+    req.resume()
+  })
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given)
   const b = Buffer.from(expected)
@@ -176,17 +205,21 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
 
     if (route.body !== undefined) ctx.body = await parseBody(req, route)
 
-    sendResult(res, await route.handler(ctx), headers)
+    const result = await route.handler(ctx)
+    await drain(req, headers)
+    sendResult(res, result, headers)
   }
 
   return (req, res) => {
     const headers: Record<string, string | number> = {}
     handle(req, res, headers)
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         if (res.headersSent) {
           res.destroy()
           return
         }
+        // A body too large to drain is already answered with Connection: close.
+        if (!(error instanceof ApiError && error.headers?.connection === 'close')) await drain(req, headers)
         if (error instanceof ApiError) {
           Object.assign(headers, error.headers)
           sendJson(res, error.status, error.body(), headers)

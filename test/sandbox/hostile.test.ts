@@ -106,6 +106,35 @@ describe('hostile input', () => {
     expect((await h.api('GET', '/v1/payments')).status).toBe(200)
   })
 
+  /** Send `size` bytes in pieces, as a client still sending while the server answers; resolves with the status it reads. */
+  function streamed(method: string, path: string, size: number, headers: Record<string, string>): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const req = request(new URL(`${h.sb.url}${path}`), {method, headers: {'content-type': 'application/json', 'content-length': size, ...headers}}, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      const piece = Buffer.alloc(64 * 1024, 0x20)
+      let sent = 0
+      const pump = () => {
+        while (sent < size) {
+          const chunk = piece.subarray(0, Math.min(piece.length, size - sent))
+          sent += chunk.length
+          if (!req.write(chunk)) return void req.once('drain', pump)
+        }
+        req.end()
+      }
+      pump()
+    })
+  }
+
+  it('an answer given before the body is read still reaches a client that is sending it: 401, 404, 405, a GET with a body', async () => {
+    expect(await streamed('POST', '/v1/payments', 900 * 1024, {})).toBe(401)
+    expect(await streamed('POST', '/v1/nowhere', 900 * 1024, {'x-api-key': h.sb.keys.sandbox})).toBe(404)
+    expect(await streamed('DELETE', '/v1/payments', 900 * 1024, {'x-api-key': h.sb.keys.sandbox})).toBe(405)
+    expect(await streamed('GET', '/v1/openapi.json', 900 * 1024, {})).toBe(200)
+  })
+
   it('a 413 reaches a client that declared the length and is still sending (node:http)', async () => {
     const url = new URL(`${h.sb.url}/v1/payments`)
     const size = 10 * 1024 * 1024

@@ -63,8 +63,9 @@ export class DocumentWorker {
 
   async close(): Promise<void> {
     const worker = this.worker
-    this.worker = undefined
-    if (worker) await worker.terminate()
+    if (!worker) return
+    this.fail(worker, new Error('the sandbox is closing'))
+    await worker.terminate()
   }
 
   private ensure(): Worker {
