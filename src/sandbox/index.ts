@@ -12,7 +12,7 @@ import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {registerAdminRoutes} from './admin.js'
 import {Allowlist, KeyRing} from './auth.js'
-import {SandboxClock, Scheduler, type ClockState, type ScheduledTask} from './clock.js'
+import {SandboxClock, Scheduler, type ClockState} from './clock.js'
 import type {ResolvedOptions, SandboxContext, SandboxOptions} from './context.js'
 import type {SandboxDomain, SandboxServices} from './domain.js'
 import {EventBus} from './events.js'
@@ -25,7 +25,7 @@ import {seededRandom, type Random} from './random.js'
 import {RateLimiter} from './rate-limit.js'
 import {Router} from './router.js'
 import {createRequestHandler} from './server.js'
-import {Store} from './store.js'
+import {openStore} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
 export type {ClockState} from './clock.js'
@@ -74,6 +74,8 @@ export interface Sandbox {
   /** Keys minted at this start, with every scope. */
   keys: {sandbox: string; live: string}
   webhookSecrets: WebhookSecret[]
+  /** What opening the data did that a person should know (an old JSON data file imported). */
+  notices: string[]
   clock: SandboxClockControls
   /** The internals, for domains and tests. */
   context: SandboxContext
@@ -104,12 +106,12 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 export async function startSandbox(options: StartOptions = {}): Promise<Sandbox> {
   registerSandboxFrench()
   const resolved = resolveOptions(options)
-  const store = new Store(resolved.dataFile)
+  const store = await openStore(resolved.dataFile)
   const clock = new SandboxClock()
   store.persist('clock_offset_ms', () => clock.offsetMs, (value) => {
-    if (typeof value === 'number') clock.offsetMs = Math.max(clock.offsetMs, value)
+    if (typeof value === 'number') clock.restoreOffset(value)
   })
-  const scheduler = new Scheduler(clock)
+  const scheduler = new Scheduler(clock, store.tasks)
   scheduler.onChange = () => store.markDirty()
 
   // Separate streams per environment, so live traffic never shifts sandbox outcomes.
@@ -149,6 +151,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   registerOpenApiRoute(router, resolved, () => base)
   registerAdminRoutes({
     router,
+    mintKeys: () => ({sandbox: keys.mint('SANDBOX').secret, live: keys.mint('LIVE').secret}),
     keys,
     allowlist,
     events,
@@ -159,10 +162,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     store,
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
-  // Every task kind is defined by now: resume the queue saved with dataFile.
-  store.persist('scheduler', () => scheduler.snapshot() as unknown as JsonValue, (value) => {
-    if (Array.isArray(value)) scheduler.restore(value as unknown as ScheduledTask[])
-  })
+  // Every collection and task kind is defined by now: finish an import, resume the saved queue.
+  store.ready()
+  scheduler.reload()
+  store.onReload(() => scheduler.reload())
 
   const sandboxKey = keys.mint('SANDBOX')
   const liveKey = keys.mint('LIVE')
@@ -177,7 +180,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     createRequestHandler({router, keys, allowlist, limiter: new RateLimiter(resolved.rateLimit, () => clock.now()), adminToken}),
   )
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) => {
+      store.close()
+      reject(error)
+    })
     server.listen(resolved.port, resolved.host, () => {
       server.off('error', reject)
       resolve()
@@ -196,6 +202,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     adminToken,
     keys: {sandbox: sandboxKey.secret, live: liveKey.secret},
     webhookSecrets,
+    notices: store.notices,
     clock: {
       now: () => clock.now(),
       state: () => scheduler.state(),
@@ -213,7 +220,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
           server.closeAllConnections()
         })
         await scheduler.idle()
-        store.flush()
+        store.close()
       })()
       return closed
     },

@@ -138,7 +138,9 @@ export const ListPaymentsQuery = {
 
 export class Payments {
   constructor(private readonly ctx: SandboxContext, private readonly ledger: Ledger) {
-    const {scheduler} = ctx
+    const {scheduler, store} = ctx
+    store.defineCollection<PaymentRecord>('environment', 'payments', {status: (r) => r.payment.status})
+    store.onReload(() => (this.statusCounts = {}))
     scheduler.define('payment.settle', (p: {environment: Environment; id: string}) => this.providerAnswers(p.environment, p.id))
     scheduler.define('payment.resolve', (p: {environment: Environment; id: string}) => this.resolveUnspecified(p.environment, p.id))
     scheduler.define('payment.expire', (p: {environment: Environment; id: string}) => this.expire(p.environment, p.id))
@@ -302,7 +304,7 @@ export class Payments {
         const {status, limit, offset} = req.query as {status?: PaymentStatus; limit: number; offset: number}
         const collection = this.collection(req.environment)
         const page = status
-          ? collection.newestFirst(offset, limit, (r) => r.payment.status === status, this.counts(req.environment)[status])
+          ? collection.newestFirst(offset, limit, {status}, this.counts(req.environment)[status])
           : collection.newestFirst(offset, limit)
         return {
           status: 200,

@@ -112,6 +112,8 @@ export class Invoices {
     private readonly deps: {payments: Payments; files: Files; inventory: Inventory; outbox: Outbox; signer: UrlSigner},
   ) {
     this.idempotency = new IdempotencyKeys(ctx)
+    ctx.store.defineCollection<Invoice>('environment', 'invoices', {status: (invoice) => invoice.status})
+    ctx.store.defineCollection<InvoicePayment>('environment', 'invoice_payments', {invoice_id: (link) => link.invoice_id, status: (link) => link.status})
     ctx.events.subscribe((event) => {
       if (event.type === 'payment.success' || event.type === 'payment.failed') this.paymentSettled(event.environment, event.data as Payment)
     })
@@ -329,8 +331,8 @@ export class Invoices {
   /** The payment of this invoice still waiting for its outcome, if any. */
   pendingPayment(environment: Environment, invoiceId: string): InvoicePayment | undefined {
     return this.links(environment)
-      .values()
-      .find((link) => link.invoice_id === invoiceId && (link.status === 'PENDING' || link.status === 'UNSPECIFIED'))
+      .find({invoice_id: invoiceId})
+      .find((link) => link.status === 'PENDING' || link.status === 'UNSPECIFIED')
   }
 
   /**
@@ -417,8 +419,9 @@ export class Invoices {
       handler: (req) => {
         const {status, page, page_size} = req.query as {status?: InvoiceStatus; page: number; page_size: number}
         const invoices = this.collection(req.environment)
-        for (const invoice of invoices.values()) this.refresh(invoice)
-        const result = invoices.newestFirst((page - 1) * page_size, page_size, status ? (i) => i.status === status : undefined)
+        // Only an UNPAID invoice can have become PAST_DUE.
+        for (const invoice of invoices.find({status: 'UNPAID'})) this.refresh(invoice)
+        const result = invoices.newestFirst((page - 1) * page_size, page_size, {status})
         return {status: 200, body: {data: result.items, page, page_size, total: result.total, total_pages: Math.ceil(result.total / page_size)}}
       },
     })
