@@ -10,13 +10,10 @@
  * Tasks are data (`kind` + JSON payload), not closures, so that they are saved with `dataFile` and
  * resumed after a restart: a domain `define`s a handler per kind once, at start.
  */
-import type {TaskLog} from './store.js'
+import {MAX_SANDBOX_TIME} from '../contract/sandbox-admin.js'
 import type {JsonValue} from './types.js'
 
-/** The latest instant the sandbox clock may show (service-contract.md "Limits"): 9999-12-31, end of day. */
-export const MAX_SANDBOX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
-/** The most one admin advance may move the clock: 3 650 days. */
-export const MAX_ADVANCE_MS = 3650 * 86_400_000
+export {MAX_ADVANCE_MS, MAX_SANDBOX_TIME} from '../contract/sandbox-admin.js'
 
 export interface Clock {
   now(): number
@@ -28,6 +25,13 @@ export interface ScheduledTask {
   at: number
   kind: string
   payload: JsonValue
+}
+
+/** The scheduler's queue as saved (store.ts): a task is added when scheduled, removed when run or cancelled. */
+export interface TaskLog {
+  add(task: ScheduledTask): void
+  remove(id: number): void
+  all(): ScheduledTask[]
 }
 
 export type TaskHandler = (payload: any, task: ScheduledTask) => void | Promise<void>

@@ -25,10 +25,12 @@ import {seededRandom, type Random} from './random.js'
 import {RateLimiter} from './rate-limit.js'
 import {Router} from './router.js'
 import {createRequestHandler} from './server.js'
-import {openStore} from './store.js'
+import {openStore} from './open-store.js'
+import type {StoreNotice} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
 export type {ClockState} from './clock.js'
+export type {StoreNotice} from './store.js'
 export type {SandboxContext, SandboxOptions} from './context.js'
 export type {Environment, Scope} from './types.js'
 export type {Payment} from './payments.js'
@@ -75,7 +77,7 @@ export interface Sandbox {
   keys: {sandbox: string; live: string}
   webhookSecrets: WebhookSecret[]
   /** What opening the data did that a person should know (an old JSON data file imported). */
-  notices: string[]
+  notices: StoreNotice[]
   clock: SandboxClockControls
   /** The internals, for domains and tests. */
   context: SandboxContext

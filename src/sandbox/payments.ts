@@ -261,12 +261,14 @@ export class Payments {
 
   private settle(environment: Environment, record: PaymentRecord, outcome: NonNullable<PaymentRecord['outcome']>): void {
     const previous = record.payment.status
+    // Counted before the change: a first count (a scan) made inside it would see the new status already.
+    const counts = this.counts(environment)
     this.collection(environment).update(record.id, (r) => {
       r.payment.status = outcome.status
       if (outcome.failure_code) r.payment.failure_code = outcome.failure_code
-      this.counts(environment)[outcome.status]++
-      this.counts(environment)[previous]--
     })
+    counts[outcome.status]++
+    counts[previous]--
     if (outcome.status === 'SUCCESS') this.ledger.credit(environment, record.id, record.payment.amount)
     // SUCCESS and FAILED are final: the event can share the object.
     this.ctx.events.emit(environment, outcome.status === 'SUCCESS' ? 'payment.success' : 'payment.failed', record.payment, {final: true})

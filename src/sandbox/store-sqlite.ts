@@ -21,7 +21,7 @@
 import {closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
-import type {ScheduledTask} from './clock.js'
+import type {ScheduledTask, TaskLog} from './clock.js'
 import {t} from './i18n/index.js'
 import {
   Extras,
@@ -34,8 +34,8 @@ import {
   type Page,
   type Scope,
   type SnapshotInfo,
+  type StoreNotice,
   type Store,
-  type TaskLog,
   type Where,
 } from './store.js'
 import type {Environment, JsonValue} from './types.js'
@@ -324,7 +324,7 @@ interface LegacyFile {
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const
-  readonly notices: string[] = []
+  readonly notices: StoreNotice[] = []
   readonly indexes = new IndexRegistry()
   readonly business: SqliteDatabase
   readonly tasks: SqliteTaskLog
@@ -578,7 +578,7 @@ function importLegacy(Driver: SqliteConstructor, data: LegacyFile, target: strin
 export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const Driver = await loadDriver()
   const existed = existsSync(file) && statSync(file).size > 0
-  const notices: string[] = []
+  const notices: StoreNotice[] = []
   if (existed && !isSqliteFile(file)) {
     let data: LegacyFile
     try {
@@ -596,7 +596,7 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
     const count = importLegacy(Driver, data, temporary)
     copyFileSync(file, backup)
     renameSync(temporary, file)
-    notices.push(t('sandbox.store.imported', {file, count, backup}))
+    notices.push({code: 'json_imported', file, count, backup})
   }
   const db = openDatabase(Driver, file)
   const store = new SqliteStore(db, Driver, file, existed)

@@ -7,7 +7,7 @@
  * One interface (`Store`), two implementations that the same tests run against
  * (test/sandbox/store.test.ts): `MemoryStore` here (the default: Maps, as fast as the sandbox
  * was before it had a database) and `SqliteStore` (store-sqlite.ts, `--data FILE`: every write
- * committed before its answer is sent). `openStore` picks one; better-sqlite3 is loaded only then.
+ * committed before its answer is sent). `openStore` (open-store.ts) picks one.
  *
  * What a domain may rely on, in both:
  * - `get` returns the stored object; `update(id, change)` is the only way to change it (a change
@@ -17,7 +17,7 @@
  * - The scheduler's queue is saved task by task (`tasks`), small extra state (clock offset, the
  *   PRNG states) through `persist`.
  */
-import type {ScheduledTask} from './clock.js'
+import type {ScheduledTask, TaskLog} from './clock.js'
 import type {Environment, JsonValue} from './types.js'
 
 export interface Page<T> {
@@ -58,12 +58,7 @@ export interface Database {
   setSetting(name: string, value: JsonValue): void
 }
 
-/** The scheduler's queue as saved: a task is added when scheduled, removed when run or cancelled. */
-export interface TaskLog {
-  add(task: ScheduledTask): void
-  remove(id: number): void
-  all(): ScheduledTask[]
-}
+export type {TaskLog} from './clock.js'
 
 export interface SnapshotInfo {
   name: string
@@ -78,8 +73,8 @@ export interface Store {
   readonly tasks: TaskLog
   /** True when the store was opened on existing data (a restart). */
   readonly restored: boolean
-  /** What opening the store did that a person should know (an old JSON file imported…). */
-  readonly notices: string[]
+  /** What opening the store did that a person should know (the CLI words it in its language). */
+  readonly notices: StoreNotice[]
   /** Declare a collection's index keys before its first use (a domain does it in its constructor). */
   defineCollection<T extends {id: string}>(scope: 'business' | 'environment', name: string, index: IndexKeys<T>): void
   /**
@@ -105,11 +100,18 @@ export interface Store {
   close(): void
 }
 
+/** An old JSON data file was imported into the database (and kept as `backup`). */
+export interface StoreNotice {
+  code: 'json_imported'
+  file: string
+  count: number
+  backup: string
+}
+
 export type Scope = 'business' | Environment
 export const SCOPES_OF_DATA: readonly Scope[] = ['business', 'SANDBOX', 'LIVE']
 
-/** Snapshot names: safe as file names everywhere. */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+export {SNAPSHOT_NAME} from '../contract/sandbox-admin.js'
 
 /** The registry of index keys, shared by both implementations. */
 export class IndexRegistry {
@@ -302,7 +304,7 @@ interface MemorySnapshot {
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const
   readonly restored = false
-  readonly notices: string[] = []
+  readonly notices: StoreNotice[] = []
   readonly business: MemoryDatabase
   readonly tasks = new MemoryTaskLog()
   private readonly environments: Record<Environment, MemoryDatabase>
@@ -388,11 +390,4 @@ export class StorageUnavailableError extends Error {
   constructor(readonly reason: string) {
     super(`better-sqlite3 could not be loaded: ${reason}`)
   }
-}
-
-/** The store for these options: SQLite on `dataFile`, else in memory. better-sqlite3 loads only here. */
-export async function openStore(dataFile: string | undefined): Promise<Store> {
-  if (!dataFile) return new MemoryStore()
-  const {openSqliteStore} = await import('./store-sqlite.js')
-  return openSqliteStore(dataFile)
 }

@@ -4,7 +4,7 @@
  * profile and the admin address, and runs until Ctrl-C.
  */
 import type {Context} from '../context.js'
-import {InputError} from '../errors.js'
+import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {saveProfile} from '../config/profiles.js'
 import {parseDuration} from '../time/duration.js'
@@ -27,14 +27,28 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
   const settleAfterMs = parseDuration(flags['settle-after'], 'settle-after')
   if (flags['rate-limit'] < 0) throw new InputError(t('local.serve.rateLimit'), {field: 'rate-limit'})
   const {startSandbox} = await import('../../sandbox/index.js')
-  const sandbox = await startSandbox({
-    port: flags.port,
-    host: flags.host,
-    settleAfterMs,
-    seed: flags.seed,
-    rateLimit: flags['rate-limit'],
-    dataFile: flags.data,
-  })
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>
+  try {
+    sandbox = await startSandbox({
+      port: flags.port,
+      host: flags.host,
+      settleAfterMs,
+      seed: flags.seed,
+      rateLimit: flags['rate-limit'],
+      dataFile: flags.data,
+    })
+  } catch (error) {
+    // better-sqlite3 is an optional dependency (a native module): without it, only --data is out of reach.
+    if ((error as {code?: string}).code === 'storage_unavailable') {
+      throw new SvcError(t('local.serve.noSqlite', {reason: (error as {reason: string}).reason}), {
+        exitCode: ExitCode.FAILURE,
+        code: 'storage_unavailable',
+        field: 'data',
+      })
+    }
+    throw error
+  }
+  for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
   await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
   writeSandboxState(ctx.configDir, {
     base_url: sandbox.url,
@@ -56,6 +70,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     settle_after_ms: settleAfterMs,
     rate_limit: flags['rate-limit'],
     persistent: Boolean(flags.data),
+    storage: flags.data ? 'sqlite' : 'memory',
   }
   if (ctx.io.json) ctx.io.outJson(info)
   else {

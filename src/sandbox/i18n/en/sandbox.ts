@@ -47,8 +47,6 @@ export const sandbox = {
   'sandbox.admin.snapshotName':
     'name must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit; got {got}.',
   'sandbox.admin.snapshotNotFound': 'No snapshot named "{name}". `svc sandbox snapshot list` shows the saved ones.',
-  'sandbox.store.imported':
-    'Imported the JSON data file {file} ({count} objects) into the sandbox database; the JSON file is kept as {backup}.',
   'sandbox.store.unreadable': 'The sandbox data file {file} is neither a sandbox database nor a readable JSON data file: {reason}',
   'sandbox.store.newer':
     'The sandbox data file {file} was written by a newer svc (schema {version}; this one knows up to {known}): update svc, or use another file.',

@@ -50,8 +50,6 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.admin.snapshotName':
     'name doit compter de 1 à 64 lettres, chiffres, points, tirets ou soulignés, et commencer par une lettre ou un chiffre ; reçu {got}.',
   'sandbox.admin.snapshotNotFound': 'Aucun instantané nommé « {name} ». `svc sandbox snapshot list` montre ceux qui sont enregistrés.',
-  'sandbox.store.imported':
-    'Fichier de données JSON {file} importé ({count} objets) dans la base de la sandbox ; le fichier JSON est conservé sous {backup}.',
   'sandbox.store.unreadable':
     'Le fichier de données {file} n’est ni une base de la sandbox ni un fichier de données JSON lisible : {reason}',
   'sandbox.store.newer':
