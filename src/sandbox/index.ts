@@ -164,6 +164,17 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     store,
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
+  // Every answer waits for the commit of the writes made before it (with --data: a group commit
+  // per turn of the event loop), so that a write is on disk before it is acknowledged.
+  for (const route of router.routes()) {
+    const handler = route.handler
+    route.handler = async (req) => {
+      const result = await handler(req)
+      await store.settled()
+      return result
+    }
+  }
+
   // Every collection and task kind is defined by now: finish an import, resume the saved queue.
   store.ready()
   scheduler.reload()

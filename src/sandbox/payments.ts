@@ -153,8 +153,7 @@ export class Payments {
   private counts(environment: Environment): Record<PaymentStatus, number> {
     let counts = this.statusCounts[environment]
     if (!counts) {
-      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0}
-      for (const record of this.collection(environment).values()) counts[record.payment.status]++
+      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0, ...this.collection(environment).countBy('status')}
       this.statusCounts[environment] = counts
     }
     return counts

@@ -2,9 +2,10 @@
  * The sandbox's data on disk (`--data FILE`): SQLite through better-sqlite3, loaded only here and
  * only when a data file is asked for (store.ts `openStore`).
  *
- * Durability: WAL mode, `synchronous = NORMAL`. Writes open a transaction that commits at the end
- * of the current turn of the event loop (a microtask), which is before the HTTP layer writes the
- * answer (it awaits the handler): an acknowledged write is committed. A committed transaction in
+ * Durability: WAL mode, `synchronous = NORMAL`. A write opens a transaction, committed once the
+ * requests of this turn of the event loop have run (setImmediate: one commit for all the requests
+ * that arrived together, a group commit); every answer waits for it (`settled()`, awaited by the
+ * route wrapper in index.ts), so an acknowledged write is committed. A committed transaction in
  * WAL mode is in the WAL file (the OS's page cache) and survives the process being killed at any
  * instant (`kill -9`); not a power cut, which would need `synchronous = FULL` (an fsync a commit).
  * test/sandbox/durability.test.ts kills the process at random moments and finds every 201.
@@ -26,6 +27,7 @@ import {t} from './i18n/index.js'
 import {
   Extras,
   IndexRegistry,
+  SETTLED,
   SNAPSHOT_NAME,
   StorageUnavailableError,
   type Collection,
@@ -64,7 +66,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
 ]
 
-/** Objects kept by id per collection; beyond this, the least recently used are dropped. */
+/** Objects kept by id per collection: between this many and twice as many, the most recently used. */
 const CACHE_LIMIT = 10_000
 /** SQLite's page cache: 64 MiB (default 2 MiB), so that a million rows' indexes stay in memory. */
 const PAGE_CACHE_KIB = 64 * 1024
@@ -115,8 +117,44 @@ function isSqliteFile(file: string): boolean {
   }
 }
 
+/**
+ * Two generations of objects by id: a full young generation becomes the old one, and an object
+ * read from the old one moves back to the young. O(1) everywhere (evicting one by one from the
+ * front of a Map is not: V8 skips every deleted slot on each `keys().next()`).
+ */
+class ObjectCache<T> {
+  private young = new Map<string, T>()
+  private old = new Map<string, T>()
+
+  get(id: string): T | undefined {
+    const item = this.young.get(id)
+    if (item !== undefined) return item
+    const older = this.old.get(id)
+    if (older !== undefined) this.set(id, older)
+    return older
+  }
+
+  set(id: string, item: T): void {
+    if (this.young.size >= CACHE_LIMIT) {
+      this.old = this.young
+      this.young = new Map()
+    }
+    this.young.set(id, item)
+  }
+
+  delete(id: string): void {
+    this.young.delete(id)
+    this.old.delete(id)
+  }
+
+  clear(): void {
+    this.young = new Map()
+    this.old = new Map()
+  }
+}
+
 class SqliteCollection<T extends {id: string}> implements Collection<T> {
-  private cache = new Map<string, T>()
+  private cache = new ObjectCache<T>()
   private count: number | undefined
   private readonly byWhere = new Map<string, {page: Statement; total: Statement; all: Statement}>()
   private readonly statements: {
@@ -155,7 +193,6 @@ class SqliteCollection<T extends {id: string}> implements Collection<T> {
 
   private remember(id: string, item: T): T {
     this.cache.set(id, item)
-    if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
     return item
   }
 
@@ -238,6 +275,16 @@ class SqliteCollection<T extends {id: string}> implements Collection<T> {
     if (slots.length === 0) return [...this.values()]
     const {statements, params} = this.filtered(slots)
     return (statements.all.all(params) as Array<[string, string]>).map(([id, body]) => this.fromRow(id, body))
+  }
+
+  countBy(key: string): Record<string, number> {
+    const [[slot]] = this.store.indexes.slots(this.scope, this.name, {[key]: ''})
+    const column = `k${slot + 1}`
+    const rows = this.store.db
+      .prepare(`SELECT ${column}, count(*) FROM documents WHERE scope = ? AND collection = ? AND ${column} IS NOT NULL GROUP BY ${column}`)
+      .raw()
+      .all(this.scope, this.name) as Array<[string, number]>
+    return Object.fromEntries(rows)
   }
 
   newestFirst(offset: number, limit: number, where?: Where, knownTotal?: number): Page<T> {
@@ -335,6 +382,8 @@ export class SqliteStore implements Store {
   /** The extras as last written, so that an unchanged one is not written again. */
   private readonly written = new Map<string, string>()
   private commitQueued = false
+  /** Answers waiting for the open transaction's commit. */
+  private waiting: {promise: Promise<void>; resolve: () => void; reject: (error: Error) => void} | undefined
   private closed = false
 
   constructor(
@@ -368,20 +417,31 @@ export class SqliteStore implements Store {
     this.indexes.define(scope, name, index)
   }
 
-  /**
-   * A write is about to run: open a transaction if none is open, committed at the end of this
-   * turn (before the HTTP layer, which awaits the handler, writes the answer).
-   */
+  /** A write is about to run: open a transaction if none is open, committed after this turn's requests. */
   writing(): void {
     if (this.db.inTransaction) return
     this.statements.begin.run()
     if (!this.commitQueued) {
       this.commitQueued = true
-      queueMicrotask(() => {
+      setImmediate(() => {
         this.commitQueued = false
         this.flush()
       })
     }
+  }
+
+  settled(): Promise<void> {
+    if (!this.db.inTransaction) return SETTLED
+    if (!this.waiting) {
+      let resolve!: () => void
+      let reject!: (error: Error) => void
+      const promise = new Promise<void>((yes, no) => {
+        resolve = yes
+        reject = no
+      })
+      this.waiting = {promise, resolve, reject}
+    }
+    return this.waiting.promise
   }
 
   /** Something saved through `persist` changed: save it at the end of this turn. */
@@ -391,13 +451,25 @@ export class SqliteStore implements Store {
 
   flush(): void {
     if (this.closed || !this.db.inTransaction) return
-    for (const [name, hook] of this.extras.hooks) {
-      const value = JSON.stringify(hook.dump())
-      if (this.written.get(name) === value) continue
-      this.statements.setExtra.run(name, value)
-      this.written.set(name, value)
+    const waiting = this.waiting
+    this.waiting = undefined
+    try {
+      for (const [name, hook] of this.extras.hooks) {
+        const value = JSON.stringify(hook.dump())
+        if (this.written.get(name) === value) continue
+        this.statements.setExtra.run(name, value)
+        this.written.set(name, value)
+      }
+      this.statements.commit.run()
+    } catch (error) {
+      // Not committed (disk full…): nothing of it was acknowledged; the objects cached may hold
+      // what was rolled back, so they are read again.
+      if (this.db.inTransaction) this.db.exec('ROLLBACK')
+      this.forgetCached()
+      waiting?.reject(error as Error)
+      return
     }
-    this.statements.commit.run()
+    waiting?.resolve()
   }
 
   persist(name: string, dump: () => JsonValue, load: (value: JsonValue) => void): void {

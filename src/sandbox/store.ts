@@ -49,6 +49,8 @@ export interface Collection<T extends {id: string}> {
    * when the caller keeps it: a count is a scan on disk too).
    */
   newestFirst(offset: number, limit: number, where?: Where, knownTotal?: number): Page<T>
+  /** How many objects have each value of the index key `key` (on disk: from the index, no object read). */
+  countBy(key: string): Record<string, number>
 }
 
 export interface Database {
@@ -95,6 +97,11 @@ export interface Store {
   deleteSnapshot(name: string): boolean
   /** Something saved through `persist` changed (the clock moved): save it with this turn's writes. */
   markDirty(): void
+  /**
+   * Resolves once every write made so far is committed (rejects if the commit failed): the HTTP
+   * layer awaits it before answering, so that an acknowledged write is on disk.
+   */
+  settled(): Promise<void>
   /** Write what is pending now (before a reply, at close). */
   flush(): void
   close(): void
@@ -107,6 +114,8 @@ export interface StoreNotice {
   count: number
   backup: string
 }
+
+export const SETTLED: Promise<void> = Promise.resolve()
 
 export type Scope = 'business' | Environment
 export const SCOPES_OF_DATA: readonly Scope[] = ['business', 'SANDBOX', 'LIVE']
@@ -148,7 +157,10 @@ class MemoryCollection<T extends {id: string}> implements Collection<T> {
   private byId = new Map<string, T>()
   private order: T[] = []
 
-  constructor(private readonly matcher: (where: Where) => (item: T) => boolean) {}
+  constructor(
+    private readonly matcher: (where: Where) => (item: T) => boolean,
+    private readonly keyOf: (key: string) => (item: T) => string | undefined,
+  ) {}
 
   get size(): number {
     return this.order.length
@@ -207,6 +219,16 @@ class MemoryCollection<T extends {id: string}> implements Collection<T> {
     return {items, total: knownTotal ?? total}
   }
 
+  countBy(key: string): Record<string, number> {
+    const counts: Record<string, number> = {}
+    const value = this.keyOf(key)
+    for (const item of this.order) {
+      const v = value(item)
+      if (v !== undefined) counts[v] = (counts[v] ?? 0) + 1
+    }
+    return counts
+  }
+
   dump(): T[] {
     return this.order
   }
@@ -230,11 +252,17 @@ class MemoryDatabase implements Database {
   collection<T extends {id: string}>(name: string): Collection<T> {
     let collection = this.collections.get(name)
     if (!collection) {
-      collection = new MemoryCollection<T>((where) => {
-        const slots = this.indexes.slots(this.scope, name, where)
-        const keys = this.indexes.of(this.scope, name)
-        return (item) => slots.every(([slot, value]) => keys[slot][1](item) === value)
-      })
+      collection = new MemoryCollection<T>(
+        (where) => {
+          const slots = this.indexes.slots(this.scope, name, where)
+          const keys = this.indexes.of(this.scope, name)
+          return (item) => slots.every(([slot, value]) => keys[slot][1](item) === value)
+        },
+        (key) => {
+          const [[slot]] = this.indexes.slots(this.scope, name, {[key]: ''})
+          return this.indexes.of(this.scope, name)[slot][1]
+        },
+      )
       this.collections.set(name, collection)
     }
     return collection as Collection<T>
@@ -380,6 +408,9 @@ export class MemoryStore implements Store {
   }
 
   markDirty(): void {}
+  settled(): Promise<void> {
+    return SETTLED
+  }
   flush(): void {}
   close(): void {}
 }

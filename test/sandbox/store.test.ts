@@ -80,6 +80,8 @@ describe.each(implementations)('store %s', (_name, open) => {
       x.colour = 'red'
     })
     expect(things.find({colour: 'red'}).map((x) => x.id)).toEqual(['t1', 't2', 't5'])
+    expect(things.countBy('colour')).toEqual({red: 3, blue: 2})
+    expect(things.countBy('parity')).toEqual({odd: 3, even: 2})
     expect(() => things.find({size: 'big'})).toThrow(/not an index key/)
   })
 
