@@ -20,7 +20,9 @@
  * `update` changes (domains hold a record across a settlement), and hot reads skip JSON.parse.
  */
 import {closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {basename, join} from 'node:path'
+import {Worker} from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import {t} from './i18n/index.js'
@@ -92,6 +94,61 @@ function migrate(db: Db, file: string): void {
       db.pragma(`user_version = ${i + 1}`)
     })()
   }
+}
+
+/** How often the checkpointer copies the WAL into the database file (a PASSIVE checkpoint never blocks a writer). */
+const CHECKPOINT_EVERY_MS = 250
+
+/** The checkpointer's code: its own connection, in a worker thread. */
+const CHECKPOINTER = `
+const {parentPort, workerData} = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.file)
+db.pragma('busy_timeout = 1000')
+const timer = setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)') } catch {}
+}, workerData.every)
+parentPort.once('message', () => {
+  clearInterval(timer)
+  db.close()
+  parentPort.close()
+})
+`
+
+/** Where better-sqlite3 is, for the worker (undefined when it cannot be found: checkpoints then stay on the main thread). */
+function driverPath(): string | undefined {
+  // __filename in the built CommonJS; the entry script (the CLI's bin, a test runner) otherwise.
+  const bases = [typeof __filename === 'string' ? __filename : undefined, process.argv[1], join(process.cwd(), 'index.js')]
+  for (const base of bases) {
+    if (!base) continue
+    try {
+      return createRequire(base).resolve('better-sqlite3')
+    } catch {
+      // Not reachable from there.
+    }
+  }
+  return undefined
+}
+
+/**
+ * Checkpoints (copying the WAL into the database file, with an fsync of each under
+ * synchronous = NORMAL) move to a worker thread, so that no request waits for a disk flush; commits
+ * themselves never fsync in WAL mode with NORMAL. Returns a function that stops it.
+ */
+function startCheckpointer(db: Db, file: string): (() => void) | undefined {
+  const driver = driverPath()
+  if (!driver) return undefined
+  let worker: Worker
+  try {
+    worker = new Worker(CHECKPOINTER, {eval: true, workerData: {driver, file, every: CHECKPOINT_EVERY_MS}})
+  } catch {
+    return undefined
+  }
+  worker.unref()
+  // A worker that fails (its connection cannot open…) hands checkpoints back to the main thread.
+  worker.on('error', () => db.pragma('wal_autocheckpoint = 1000'))
+  db.pragma('wal_autocheckpoint = 0')
+  return () => worker.postMessage('stop')
 }
 
 function openDatabase(Driver: SqliteConstructor, file: string): Db {
@@ -385,6 +442,7 @@ export class SqliteStore implements Store {
   /** Answers waiting for the open transaction's commit. */
   private waiting: {promise: Promise<void>; resolve: () => void; reject: (error: Error) => void} | undefined
   private closed = false
+  private stopCheckpointer: (() => void) | undefined
 
   constructor(
     readonly db: Db,
@@ -407,6 +465,7 @@ export class SqliteStore implements Store {
     this.business = new SqliteDatabase(this, 'business')
     this.environments = {SANDBOX: new SqliteDatabase(this, 'SANDBOX'), LIVE: new SqliteDatabase(this, 'LIVE')}
     this.tasks = new SqliteTaskLog(this)
+    this.stopCheckpointer = startCheckpointer(db, file)
   }
 
   env(environment: Environment): Database {
@@ -605,6 +664,7 @@ export class SqliteStore implements Store {
     if (this.closed) return
     this.flush()
     this.closed = true
+    this.stopCheckpointer?.()
     this.db.close()
   }
 }
