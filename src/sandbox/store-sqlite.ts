@@ -665,6 +665,13 @@ export class SqliteStore implements Store {
     this.flush()
     this.closed = true
     this.stopCheckpointer?.()
+    // Everything into the database file and the WAL emptied, so that the next open does not read a
+    // long WAL back (the checkpointer's connection may still be open: the last close would do it).
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // Busy: the WAL stays, replayed at the next open.
+    }
     this.db.close()
   }
 }

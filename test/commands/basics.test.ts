@@ -95,8 +95,8 @@ describe('svc basics, as a child process without a TTY', () => {
     mkdirSync(temp.dir, {recursive: true})
     writeFileSync(join(temp.dir, 'config.json'), '{oops')
     const corrupt = await runCli(['profiles', 'list'], {configDir: temp.dir})
-    expect(corrupt.exitCode).toBe(1)
-    expect(corrupt.stderr).toMatch(/config\.json is not valid JSON/)
+    expect(corrupt.exitCode).toBe(2)
+    expect(corrupt.stderr).toMatch(/config\.json cannot be used: it is not valid JSON/)
   })
 
   it('a live key refuses to move money without --yes when not interactive (before any request)', async () => {

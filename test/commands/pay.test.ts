@@ -144,7 +144,8 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
     const json = await cli(['pay', 'create', '--amount', '5555', '--phone', phone(1005), '--json'], {...sandbox.env(), SVC_BASE_URL: 'http://127.0.0.1:9'})
     expect(json.exitCode).toBe(7)
-    expect(JSON.parse(json.stdout).error.code).toBe('outcome_unknown')
+    // A refused connection: nothing was sent, so not an unknown outcome (issue 18).
+    expect(JSON.parse(json.stdout).error.code).toBe('not_connected')
   })
 })
 

@@ -176,12 +176,17 @@ describe('svc report receivables', () => {
     expect(r.stderr).toBe('')
   })
 
-  it('--as-of defaults to today: nothing is past due yet today', async () => {
+  it("--as-of defaults to the service's today (its Date header: the sandbox clock, moved 100 days on), not the machine's", async () => {
     const r = await cli(['--json'])
     expect(r.exitCode).toBe(0)
     const report = JSON.parse(r.stdout)
-    expect(report.as_of).toBe(new Date().toISOString().slice(0, 10))
-    expect(report.buckets[0]).toMatchObject({bucket: 'not_due', count: 9, amount_due: 26000})
+    const clock = await sandbox.admin('GET', '/clock')
+    const serviceNow = new Date(clock.now_ms)
+    const serviceDay = `${serviceNow.getFullYear()}-${String(serviceNow.getMonth() + 1).padStart(2, '0')}-${String(serviceNow.getDate()).padStart(2, '0')}`
+    expect(report.as_of).toBe(serviceDay)
+    expect(report.as_of).not.toBe(new Date().toISOString().slice(0, 10))
+    const explicit = await cli(['--json', '--as-of', serviceDay])
+    expect(JSON.parse(explicit.stdout)).toEqual(report)
   })
 
   it('refuses bad flags with exit 2 before any request', async () => {

@@ -114,7 +114,24 @@ export const FAMILIES: Family[] = [
       const payments = (await allPayments(sb)).filter((p) => p.amount === 4321)
       await oneOrNone(payments, 'payment', r.exitCode, fault.reached, fault.effect)
       if (r.exitCode === 0 && fault.reached && fault.effect !== 'ok') expect(r.stderr).toMatch(/Warning/)
-      if (r.exitCode === 7) expect(r.stderr).toMatch(/svc pay list|unknown/i)
+      if (r.exitCode === 7) expect(r.stderr).toMatch(fault.refused ? /nothing was sent/ : /svc pay list|unknown/i)
+    },
+  },
+  {
+    // The same amount and number paid a moment before: a lost answer must never be taken for it.
+    name: 'pay create after an identical payment',
+    kind: 'payment-create',
+    target: {method: 'POST', path: /^\/v1\/payments$/},
+    setup: (sb) => makePayment(sb, '237670000001', 4321),
+    args: () => ['pay', 'create', '--amount', '4321', '--phone', '670000001'],
+    async check({sb, fixture}, fault, r) {
+      const payments = (await allPayments(sb)).filter((p) => p.amount === 4321)
+      const ours = payments.filter((p) => p.id !== fixture.id)
+      await oneOrNone(ours, 'payment', r.exitCode, fault.reached, fault.effect)
+      // Never a false success: the earlier payment is never shown as the one just made.
+      expect(r.stdout + r.stderr).not.toContain(fixture.id)
+      if (r.exitCode === 0) expect(r.stdout).toContain(ours[0]!.id)
+      if (r.exitCode === 7) expect(r.stderr).toMatch(fault.refused ? /nothing was sent/ : /svc pay (list|status)/)
     },
   },
   {

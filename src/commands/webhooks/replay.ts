@@ -19,7 +19,7 @@ export default class WebhooksReplay extends SvcCommand<typeof WebhooksReplay> {
   }
 
   async run(): Promise<void> {
-    const {webhooksReplay} = await import('../../lib/webhooks/cli.js')
+    const {webhooksReplay} = await import('../../lib/webhooks/replay-cli.js')
     await webhooksReplay(this.ctx, this.args.id, this.flags)
   }
 }

@@ -34,13 +34,14 @@ function renderObject(value: Row): string {
 }
 
 async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
-  if (ctx.io.json) return ctx.io.outJson(body)
-  const data = (body as {data?: Row[]})?.data
-  if (columns && Array.isArray(data)) {
-    if (data.length === 0 && emptyKey) return ctx.io.err(t(emptyKey))
-    return ctx.io.out(await renderRows(ctx, data, columns))
-  }
-  ctx.io.out(renderObject(body as Row))
+  await ctx.io.result(body, async () => {
+    const data = (body as {data?: Row[]})?.data
+    if (columns && Array.isArray(data)) {
+      if (data.length === 0 && emptyKey) return ctx.io.err(t(emptyKey))
+      return ctx.io.out(await renderRows(ctx, data, columns))
+    }
+    ctx.io.out(renderObject(body as Row))
+  })
 }
 
 function environment(value: string | undefined): string | undefined {
@@ -51,7 +52,7 @@ export async function keysCreate(ctx: Context, flags: {env: string; scopes?: str
   const scopes = flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean)
   const body = await (await localAdmin(ctx)).request<Row>('POST', '/keys', {environment: environment(flags.env), ...(scopes ? {scopes} : {})})
   await show(ctx, body)
-  if (!ctx.io.json) ctx.io.err(t('local.keys.shownOnce'))
+  ctx.io.note(t('local.keys.shownOnce'))
 }
 
 export async function keysList(ctx: Context, flags: {env?: string}): Promise<void> {
@@ -117,13 +118,14 @@ export async function feesShow(ctx: Context): Promise<void> {
 
 export async function balance(ctx: Context, flags: {env?: string}): Promise<void> {
   const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/balance', undefined, {environment: environment(flags.env)})
-  if (ctx.io.json) return ctx.io.outJson(body)
-  const rows = body.data.map((b) => ({
-    ...b,
-    balance: formatXaf(Number(b.balance), getLocale()),
-    fees_total: formatXaf(Number(b.fees_total), getLocale()),
-  }))
-  ctx.io.out(await renderRows(ctx, rows, ['environment', 'balance', 'fees_total', 'collections']))
+  await ctx.io.result(body, async () => {
+    const rows = body.data.map((b) => ({
+      ...b,
+      balance: formatXaf(Number(b.balance), getLocale()),
+      fees_total: formatXaf(Number(b.fees_total), getLocale()),
+    }))
+    ctx.io.out(await renderRows(ctx, rows, ['environment', 'balance', 'fees_total', 'collections']))
+  })
 }
 
 export async function decide(ctx: Context, paymentId: string, decision: 'approve' | 'decline'): Promise<void> {
@@ -157,12 +159,13 @@ export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> 
       profileUpdated = true
     }
   }
-  if (ctx.io.json) return ctx.io.outJson({...body, profile_updated: profileUpdated})
-  if (body.keys) {
-    ctx.io.out(renderObject({sandbox_key: body.keys.sandbox, live_key: body.keys.live}))
-    ctx.io.err(t('local.reset.all'))
-    ctx.io.err(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: 'local'}))
-  } else ctx.io.err(t('local.reset.data'))
+  const keys = body.keys
+  await ctx.io.result({...body, profile_updated: profileUpdated}, () => {
+    if (!keys) return ctx.io.note(t('local.reset.data'))
+    ctx.io.out(renderObject({sandbox_key: keys.sandbox, live_key: keys.live}))
+    ctx.io.note(t('local.reset.all'))
+    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: 'local'}))
+  })
 }
 
 function snapshotName(name: string): string {
@@ -172,14 +175,12 @@ function snapshotName(name: string): string {
 
 export async function snapshotSave(ctx: Context, name: string): Promise<void> {
   const body = await (await localAdmin(ctx)).request<Row>('POST', '/snapshots', {name: snapshotName(name)})
-  if (ctx.io.json) return ctx.io.outJson(body)
-  ctx.io.err(t('local.snapshot.saved', {name}))
+  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.saved', {name})))
 }
 
 export async function snapshotRestore(ctx: Context, name: string): Promise<void> {
   const body = await (await localAdmin(ctx)).request<Row>('POST', `/snapshots/${encodeURIComponent(snapshotName(name))}/restore`)
-  if (ctx.io.json) return ctx.io.outJson(body)
-  ctx.io.err(t('local.snapshot.restored', {name}))
+  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.restored', {name})))
 }
 
 export async function snapshotList(ctx: Context): Promise<void> {
@@ -188,8 +189,7 @@ export async function snapshotList(ctx: Context): Promise<void> {
 
 export async function snapshotDelete(ctx: Context, name: string): Promise<void> {
   const body = await (await localAdmin(ctx)).request<Row>('DELETE', `/snapshots/${encodeURIComponent(snapshotName(name))}`)
-  if (ctx.io.json) return ctx.io.outJson(body)
-  ctx.io.err(t('local.snapshot.deleted', {name}))
+  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.deleted', {name})))
 }
 
 export async function clockShow(ctx: Context): Promise<void> {

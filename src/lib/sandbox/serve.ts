@@ -27,27 +27,27 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
   const settleAfterMs = parseDuration(flags['settle-after'], 'settle-after')
   if (flags['rate-limit'] < 0) throw new InputError(t('local.serve.rateLimit'), {field: 'rate-limit'})
   const {startSandbox} = await import('../../sandbox/index.js')
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>
-  try {
-    sandbox = await startSandbox({
-      port: flags.port,
-      host: flags.host,
-      settleAfterMs,
-      seed: flags.seed,
-      rateLimit: flags['rate-limit'],
-      dataFile: flags.data,
-    })
-  } catch (error) {
+  const sandbox = await startSandbox({
+    port: flags.port,
+    host: flags.host,
+    settleAfterMs,
+    seed: flags.seed,
+    rateLimit: flags['rate-limit'],
+    dataFile: flags.data,
+  }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
+    // A busy or forbidden port is the user's input to change, not an unexpected error.
+    if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})
+    if (error.code === 'EACCES') throw new InputError(t('local.serve.portDenied', {host: flags.host, port: flags.port}), {field: 'port'})
     // better-sqlite3 is an optional dependency (a native module): without it, only --data is out of reach.
-    if ((error as {code?: string}).code === 'storage_unavailable') {
-      throw new SvcError(t('local.serve.noSqlite', {reason: (error as {reason: string}).reason}), {
+    if (error.code === 'storage_unavailable') {
+      throw new SvcError(t('local.serve.noSqlite', {reason: error.reason ?? error.message}), {
         exitCode: ExitCode.FAILURE,
         code: 'storage_unavailable',
         field: 'data',
       })
     }
     throw error
-  }
+  })
   for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
   await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
   writeSandboxState(ctx.configDir, {
@@ -72,8 +72,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     persistent: Boolean(flags.data),
     storage: flags.data ? 'sqlite' : 'memory',
   }
-  if (ctx.io.json) ctx.io.outJson(info)
-  else {
+  await ctx.io.result(info, () => {
     const rows: [string, string][] = [
       [t('local.serve.baseUrl'), sandbox.url],
       [t('local.serve.sandboxKey'), sandbox.keys.sandbox],
@@ -85,7 +84,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
-  }
+  })
   return {
     async close() {
       clearSandboxState(ctx.configDir, process.pid)

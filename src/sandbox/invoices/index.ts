@@ -15,6 +15,7 @@ import {Files} from './files.js'
 import {Inventory, itemView} from './inventory.js'
 import {Invoices} from './invoices.js'
 import {Outbox} from './outbox.js'
+import {registerInvoiceRoutes} from './routes.js'
 import {UrlSigner} from './signing.js'
 
 export interface InvoiceDomain {
@@ -51,6 +52,7 @@ export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: San
   const inventory = new Inventory(ctx)
   const outbox = new Outbox(ctx)
   const invoices = new Invoices(ctx, {payments: services.payments, files, inventory, outbox, signer})
+  registerInvoiceRoutes(ctx, invoices, signer)
   const checkout = new Checkout(ctx, invoices, services.payments)
   domains.set(ctx, {invoices, files, inventory, outbox, checkout, signer})
   registerAdmin(ctx, inventory, outbox)

@@ -18,6 +18,7 @@
  */
 import {type Locale} from '../i18n/index.js'
 import {t} from '../i18n/index.js'
+import {isSettlementEvent} from '../../contract/events.js'
 import {computeTotals} from '../../contract/totals.js'
 import type {Operator} from '../../contract/test-numbers.js'
 import {businessLanguage} from '../business.js'
@@ -34,21 +35,7 @@ import {IdempotencyKeys} from './idempotency.js'
 import type {Inventory} from './inventory.js'
 import {resolveRecipient, type DeliveryRequest, type Outbox} from './outbox.js'
 import {renderInvoicePdf} from './pdf.js'
-import {
-  CreateInvoiceSchema,
-  InvoiceListSchema,
-  InvoiceSchema,
-  ListInvoicesQuery,
-  MIN_INVOICE_TOTAL,
-  PdfLinkSchema,
-  PublishedInvoiceSchema,
-  PublishInvoiceSchema,
-  SendInvoiceSchema,
-  SendResultSchema,
-  type Invoice,
-  type InvoiceStatus,
-  type LineItem,
-} from './schemas.js'
+import {MIN_INVOICE_TOTAL, type Invoice, type LineItem} from './schemas.js'
 import type {UrlSigner} from './signing.js'
 
 /** The PDF link of the API and of publish: short-lived. */
@@ -97,8 +84,6 @@ export function internationalPhone(input: string): string {
   return cameroon ? `+${cameroon}` : `+${input.replace(/\D/g, '')}`
 }
 
-const idParam = {invoiceId: {schema: {type: 'string' as const}, description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv'}}
-
 export class Invoices {
   readonly idempotency: IdempotencyKeys
   /**
@@ -115,9 +100,8 @@ export class Invoices {
     ctx.store.defineCollection<Invoice>('environment', 'invoices', {status: (invoice) => invoice.status})
     ctx.store.defineCollection<InvoicePayment>('environment', 'invoice_payments', {invoice_id: (link) => link.invoice_id, status: (link) => link.status})
     ctx.events.subscribe((event) => {
-      if (event.type === 'payment.success' || event.type === 'payment.failed') this.paymentSettled(event.environment, event.data as Payment)
+      if (isSettlementEvent(event.type)) this.paymentSettled(event.environment, event.data as Payment)
     })
-    this.routes()
   }
 
   collection(environment: Environment): Collection<Invoice> {
@@ -133,7 +117,7 @@ export class Invoices {
   }
 
   /** Apply what time alone changes (PAST_DUE) and return the stored invoice. */
-  private refresh(invoice: Invoice): Invoice {
+  refresh(invoice: Invoice): Invoice {
     if (invoice.status !== 'UNPAID') return invoice
     const due = dueInstant(invoice.due_date)
     if (due !== undefined && this.ctx.clock.now() >= due)
@@ -212,7 +196,7 @@ export class Invoices {
     return this.collection(environment).insert(invoice)
   }
 
-  private async create(req: RequestContext) {
+  async create(req: RequestContext) {
     const environment = req.environment
     const header = req.headers['idempotency-key']
     const key = Array.isArray(header) ? header[0] : header
@@ -271,7 +255,7 @@ export class Invoices {
     return body.override_phone === undefined ? body : {...body, override_phone: internationalPhone(body.override_phone)}
   }
 
-  private publish(req: RequestContext) {
+  publish(req: RequestContext) {
     const environment = req.environment
     const body = req.body as DeliveryRequest
     const invoice = this.get(environment, req.params.invoiceId)
@@ -301,7 +285,7 @@ export class Invoices {
     return published()
   }
 
-  private send(req: RequestContext) {
+  send(req: RequestContext) {
     const body = req.body as DeliveryRequest
     const invoice = this.get(req.environment, req.params.invoiceId)
     if (invoice.status === 'DRAFT' || invoice.status === 'PAID' || invoice.status === 'CANCELLED')
@@ -312,7 +296,7 @@ export class Invoices {
     return {status: 200, body: {invoice_id: invoice.id, channel: message.channel, recipient: message.recipient, sent_at: message.created_at}}
   }
 
-  private cancel(req: RequestContext) {
+  cancel(req: RequestContext) {
     const invoice = this.get(req.environment, req.params.invoiceId)
     if (invoice.status === 'CANCELLED') return {status: 200, body: invoice}
     if (invoice.status === 'PAID') throw invalidState(t('sandboxInvoices.state.cancelPaid', {id: invoice.id}))
@@ -375,158 +359,5 @@ export class Invoices {
       }
     })
     if (paidInFull) this.deps.inventory.confirm(environment, invoice.id, invoice.items)
-  }
-
-  // Routes ----------------------------------------------------------------------------------------
-
-  private routes(): void {
-    const {router} = this.ctx
-    router.add({
-      method: 'POST',
-      path: '/v1/invoices',
-      auth: 'key',
-      scope: 'invoices:write',
-      operationId: 'createInvoice',
-      summary: 'Create an invoice (DRAFT)',
-      description:
-        'Totals are computed by the service (subtotal, discount as a percentage, total at least 100 XAF) and cannot be supplied. Send an Idempotency-Key (a UUID): a completed key replays the original response with Idempotent-Replayed: true; the same key with another body is 422; while the first request is in progress, 409. Keys live 24 hours. A create without a key is accepted but cannot be retried safely.',
-      tags: ['Invoices'],
-      headers: {
-        'Idempotency-Key': {schema: {type: 'string', minLength: 1, maxLength: 255}, description: 'A unique key per operation (a UUID is recommended). Remembered for 24 hours.'},
-      },
-      body: CreateInvoiceSchema,
-      responses: {
-        201: {
-          description: 'The invoice in DRAFT, with checkout_url (or the replayed original response).',
-          schema: InvoiceSchema,
-          headers: {'Idempotent-Replayed': {description: '"true" when this is the replay of a completed request with the same key.', schema: {type: 'string', enum: ['true']}}},
-        },
-      },
-      errors: [400, 401, 403, 409, 422, 429],
-      handler: (req) => this.create(req),
-    })
-    router.add({
-      method: 'GET',
-      path: '/v1/invoices',
-      auth: 'key',
-      scope: 'invoices:read',
-      operationId: 'listInvoices',
-      summary: 'List invoices, newest first',
-      tags: ['Invoices'],
-      query: ListInvoicesQuery,
-      responses: {200: {description: 'A page of invoices.', schema: InvoiceListSchema}},
-      errors: [400, 401, 403, 429],
-      handler: (req) => {
-        const {status, page, page_size} = req.query as {status?: InvoiceStatus; page: number; page_size: number}
-        const invoices = this.collection(req.environment)
-        // Only an UNPAID invoice can have become PAST_DUE.
-        for (const invoice of invoices.find({status: 'UNPAID'})) this.refresh(invoice)
-        const result = invoices.newestFirst((page - 1) * page_size, page_size, {status})
-        return {status: 200, body: {data: result.items, page, page_size, total: result.total, total_pages: Math.ceil(result.total / page_size)}}
-      },
-    })
-    router.add({
-      method: 'GET',
-      path: '/v1/invoices/{invoiceId}',
-      auth: 'key',
-      scope: 'invoices:read',
-      operationId: 'getInvoice',
-      summary: 'Read an invoice',
-      tags: ['Invoices'],
-      params: idParam,
-      responses: {200: {description: 'The invoice.', schema: InvoiceSchema}},
-      errors: [401, 403, 404, 429],
-      handler: (req) => ({status: 200, body: this.get(req.environment, req.params.invoiceId)}),
-    })
-    router.add({
-      method: 'POST',
-      path: '/v1/invoices/{invoiceId}/publish',
-      auth: 'key',
-      scope: 'invoices:write',
-      operationId: 'publishInvoice',
-      summary: 'Publish a draft: it becomes payable (UNPAID)',
-      description:
-        'Amounts are fixed and stock is reserved for 7 days. Without channel the invoice is published quietly; with channel (EMAIL or WHATSAPP) it is also delivered in the same call, which needs the invoices:send scope. Publishing an UNPAID or PAST_DUE invoice again returns it unchanged and delivers nothing (use send); PAID or CANCELLED is 409.',
-      tags: ['Invoices'],
-      params: idParam,
-      body: PublishInvoiceSchema,
-      bodyOptional: true,
-      responses: {200: {description: 'The invoice plus published and pdf_url.', schema: PublishedInvoiceSchema}},
-      errors: [400, 401, 403, 404, 409, 429],
-      handler: (req) => this.publish(req),
-    })
-    router.add({
-      method: 'POST',
-      path: '/v1/invoices/{invoiceId}/send',
-      auth: 'key',
-      scope: 'invoices:send',
-      operationId: 'sendInvoice',
-      summary: 'Deliver a published invoice with its pay link',
-      description:
-        'Repeatable; the status does not change. Default recipients are customer_email (EMAIL) and customer_phone (WHATSAPP); overrides redirect this one delivery. A DRAFT, PAID or CANCELLED invoice is 409.',
-      tags: ['Invoices'],
-      params: idParam,
-      body: SendInvoiceSchema,
-      bodyOptional: true,
-      responses: {200: {description: 'Where the invoice went.', schema: SendResultSchema}},
-      errors: [400, 401, 403, 404, 409, 429],
-      handler: (req) => this.send(req),
-    })
-    router.add({
-      method: 'POST',
-      path: '/v1/invoices/{invoiceId}/cancel',
-      auth: 'key',
-      scope: 'invoices:write',
-      operationId: 'cancelInvoice',
-      summary: 'Cancel an invoice',
-      description: 'DRAFT, UNPAID and PAST_DUE (partly paid included) become CANCELLED; cancelling a CANCELLED invoice returns it unchanged; a PAID invoice is 409.',
-      tags: ['Invoices'],
-      params: idParam,
-      responses: {200: {description: 'The invoice in CANCELLED.', schema: InvoiceSchema}},
-      errors: [401, 403, 404, 409, 429],
-      handler: (req) => this.cancel(req),
-    })
-    router.add({
-      method: 'GET',
-      path: '/v1/invoices/{invoiceId}/pdf',
-      auth: 'key',
-      scope: 'invoices:read',
-      operationId: 'getInvoicePdf',
-      summary: 'A link to the invoice as a PDF',
-      description:
-        'A signed, short-lived pdf_url that works without the API key: the same document the customer receives, rendered from the current state when fetched. A DRAFT has no PDF (409).',
-      tags: ['Invoices'],
-      params: idParam,
-      responses: {200: {description: 'The PDF link.', schema: PdfLinkSchema}},
-      errors: [401, 403, 404, 409, 429],
-      handler: (req) => {
-        const invoice = this.get(req.environment, req.params.invoiceId)
-        if (invoice.status === 'DRAFT') throw invalidState(t('sandboxInvoices.state.pdfDraft', {id: invoice.id}))
-        const link = this.pdfLink(invoice, PDF_URL_TTL_MS)
-        return {status: 200, body: {pdf_url: link.url, expires_at: this.ctx.clock.iso(link.expiresAt)}}
-      },
-    })
-    router.add({
-      method: 'GET',
-      path: '/storage/invoices/{invoiceId}/invoice.pdf',
-      auth: 'none',
-      query: {type: 'object', properties: {expires: {type: 'string'}, signature: {type: 'string'}}},
-      responses: {200: {description: 'The PDF.', contentType: 'application/pdf'}},
-      handler: async (req) => {
-        const id = req.params.invoiceId
-        const check = this.deps.signer.check(`/storage/invoices/${id}/invoice.pdf`, req.query)
-        if (check === 'invalid') throw new ApiError(403, 'invalid_signature', t('sandboxInvoices.files.badSignature'))
-        if (check === 'expired') throw new ApiError(403, 'url_expired', t('sandboxInvoices.pdf.expired'))
-        const environment: Environment = id.startsWith('inv_test_') ? 'SANDBOX' : 'LIVE'
-        const invoice = this.find(environment, id)
-        if (!invoice || invoice.status === 'DRAFT') throw notFound('invoice', id)
-        return {
-          status: 200,
-          raw: await this.renderPdf(invoice),
-          contentType: 'application/pdf',
-          headers: {'content-disposition': `inline; filename="${invoice.id}.pdf"`, 'cache-control': 'no-store'},
-        }
-      },
-    })
   }
 }
