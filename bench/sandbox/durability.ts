@@ -4,7 +4,7 @@
  * file, until at least `--target` creates were acknowledged; then look every one of them up.
  * The same check, bounded, runs in CI: test/sandbox/durability.test.ts.
  *
- *   node --import tsx bench/sandbox/durability.ts [--target 20000] [--rounds 10] [--max-run-ms 3000]
+ *   node --import tsx bench/sandbox/durability.ts [--target 20000] [--rounds 10] [--max-run-ms 10000] [--workers 16]
  */
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -23,7 +23,8 @@ try {
     dataFile: join(dir, 'sandbox.db'),
     rounds: arg('rounds', 10),
     targetAcknowledged: arg('target', 20_000),
-    maxRunMs: arg('max-run-ms', 3000),
+    maxRunMs: arg('max-run-ms', 10_000),
+    workers: arg('workers', 16),
     log: (line) => console.error(line),
   })
   console.log(
