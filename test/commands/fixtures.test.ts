@@ -250,6 +250,25 @@ describe('svc fixtures run: failures and re-runs', () => {
   })
 })
 
+describe('svc fixtures run: what references write into a path', () => {
+  it('is URL-encoded: a value from an answer never adds a segment or a query', async () => {
+    const proxy = await startFaultProxy(sandbox.sb.url, [])
+    try {
+      const file = fixtureFile({
+        steps: [
+          {name: 'first', method: 'POST', path: '/v1/invoices', body: {...invoiceBody('a/b?c=1#d'), notes: 'x'}},
+          {name: 'odd', method: 'GET', path: '/v1/invoices/${first.customer_name}'},
+        ],
+      })
+      const r = await cli(['fixtures', 'run', file, '--fresh'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+      expect(r.exitCode).toBe(4)
+      expect(proxy.seen).toContain('GET /v1/invoices/a%2Fb%3Fc%3D1%23d')
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
 describe('svc fixtures run: LIVE keys', () => {
   it('a LIVE key without --yes is refused (exit 2) when not interactive, nothing sent; with --yes it runs', async () => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live shop')}]})
