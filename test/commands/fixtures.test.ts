@@ -11,6 +11,7 @@ import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const EXAMPLES = join(import.meta.dirname, '../../examples/fixtures')
@@ -280,6 +281,23 @@ describe('svc fixtures run: LIVE keys', () => {
     expect(await counts()).toEqual(before)
     const confirmed = await cli(['fixtures', 'run', file, '--yes'], sandbox.env('live'))
     expect(confirmed.exitCode, confirmed.stderr).toBe(0)
+    expect((await counts()).liveInvoices - before.liveInvoices).toBe(1)
+  })
+
+  it('on a terminal, a LIVE key asks first: declined, nothing is sent (exit 2); accepted, the steps run', async () => {
+    const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live terminal')}]})
+    const before = await counts()
+    const declined = runInPty(['fixtures', 'run', file], {configDir: temp.dir, env: {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}})
+    await declined.waitFor(/LIVE key \(svc_sk_live_…\w{4}\): run the 1 step\(s\) of fixture-.*\.json/)
+    declined.type('n\r')
+    expect((await declined.exit).exitCode).toBe(2)
+    expect(stripAnsi(declined.output())).toMatch(/nothing was sent/)
+    expect(await counts()).toEqual(before)
+    const accepted = runInPty(['fixtures', 'run', file], {configDir: temp.dir, env: {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}})
+    await accepted.waitFor(/Continue\?/)
+    accepted.type('y\r')
+    expect((await accepted.exit).exitCode).toBe(0)
+    expect(stripAnsi(accepted.output())).toMatch(/first[\s│]+POST[\s│]+\/v1\/invoices[\s│]+201/)
     expect((await counts()).liveInvoices - before.liveInvoices).toBe(1)
   })
 })

@@ -30,7 +30,7 @@ export const fixtures = {
   'fixtures.override.unknownStep': '--override "{override}": no step is named "{step}" (steps: {steps}).',
   'fixtures.override.field': '--override "{override}": {path} cannot be set; set method, path, query.NAME or body.FIELD….',
   'fixtures.override.through': '--override "{override}": {path} cannot be set inside "{at}", which is not an object.',
-  'fixtures.live': 'run the {count} steps of {file} with a LIVE key (they may move money or reach customers)',
+  'fixtures.live': 'run the {count} step(s) of {file} (requests that may move money or reach customers)',
   'fixtures.failed': 'Step "{step}" ({method} {path}) failed; {done} of {total} steps were done before it: {message}',
   'fixtures.hint.payment': 'A payment is never retried: its outcome may be unknown. Check with `svc pay list` before running the file again (a re-run makes a new payment).',
   'fixtures.hint.rerun': 'Running the same file again is safe for this step: its Idempotency-Key ({key}) replays the first answer instead of creating twice.',

@@ -32,7 +32,7 @@ export const fixtures: {[K in keyof typeof en]: string} = {
   'fixtures.override.unknownStep': '--override « {override} » : aucune étape ne s’appelle « {step} » (étapes : {steps}).',
   'fixtures.override.field': '--override « {override} » : {path} ne peut pas être modifié ; modifiez method, path, query.NOM ou body.CHAMP….',
   'fixtures.override.through': '--override « {override} » : {path} ne peut pas être modifié dans « {at} », qui n’est pas un objet.',
-  'fixtures.live': 'exécuter les {count} étapes de {file} avec une clé LIVE (elles peuvent déplacer de l’argent ou joindre des clients)',
+  'fixtures.live': 'exécuter les {count} étape(s) de {file} (des requêtes qui peuvent déplacer de l’argent ou joindre des clients)',
   'fixtures.failed': 'L’étape « {step} » ({method} {path}) a échoué ; {done} étape(s) sur {total} avaient été faites avant elle : {message}',
   'fixtures.hint.payment': 'Un paiement n’est jamais renvoyé : son issue peut être inconnue. Vérifiez avec `svc pay list` avant de relancer le fichier (une relance crée un nouveau paiement).',
   'fixtures.hint.rerun': 'Relancer le même fichier est sûr pour cette étape : sa clé Idempotency-Key ({key}) rejoue la première réponse au lieu de créer une seconde fois.',
