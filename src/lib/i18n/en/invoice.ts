@@ -35,6 +35,8 @@ export const invoice = {
   'invoice.create.total': 'Total: {total}.',
   'invoice.create.totalDiscount': 'Total: {total} (subtotal {subtotal}, discount {percent}% = −{discount}).',
   'invoice.create.sending': 'Creating the invoice for {customer}…',
+  'invoice.delivery.hintEmail': 'Give the address with --to-email ADDRESS, or deliver by WhatsApp with --channel WHATSAPP --to-phone NUMBER.',
+  'invoice.delivery.hintPhone': 'Give the number with --to-phone NUMBER, or deliver by email with --channel EMAIL --to-email ADDRESS.',
   'invoice.create.replayed':
     'The service replayed an earlier answer to this Idempotency-Key: invoice {id} already existed and was not created again.',
   'invoice.create.dueInPast': 'The due date {date} is already past: the invoice will be PAST_DUE as soon as it is published.',

@@ -37,6 +37,8 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.total': 'Total : {total}.',
   'invoice.create.totalDiscount': 'Total : {total} (sous-total {subtotal}, remise de {percent} % = −{discount}).',
   'invoice.create.sending': 'Création de la facture pour {customer}…',
+  'invoice.delivery.hintEmail': 'Donnez l’adresse avec --to-email ADRESSE, ou envoyez par WhatsApp avec --channel WHATSAPP --to-phone NUMÉRO.',
+  'invoice.delivery.hintPhone': 'Donnez le numéro avec --to-phone NUMÉRO, ou envoyez par e-mail avec --channel EMAIL --to-email ADRESSE.',
   'invoice.create.replayed':
     'Le service a rejoué une réponse antérieure pour cette Idempotency-Key : la facture {id} existait déjà et n’a pas été créée une seconde fois.',
   'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera en retard (PAST_DUE) dès sa publication.',
