@@ -7,6 +7,7 @@ export const core = {
   'core.error.hint': 'Hint:',
   'core.error.unexpected': 'Unexpected error: {message}',
   'core.error.interrupted': 'Interrupted.',
+  'core.error.terminated': 'Terminated (SIGTERM).',
   'core.error.missingFlag': 'Missing {what}: pass {flag} (no prompt when not interactive).',
   'core.error.invalidFlag': 'Invalid value for {flag}: {reason}',
   'core.warning.prefix': 'Warning:',

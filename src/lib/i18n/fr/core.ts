@@ -9,6 +9,7 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.error.hint': 'Conseil :',
   'core.error.unexpected': 'Erreur inattendue : {message}',
   'core.error.interrupted': 'Interrompu.',
+  'core.error.terminated': 'Arrêté (SIGTERM).',
   'core.error.missingFlag': 'Il manque {what} : passez {flag} (aucune question n’est posée hors d’un terminal interactif).',
   'core.error.invalidFlag': 'Valeur invalide pour {flag} : {reason}',
   'core.warning.prefix': 'Attention :',
