@@ -98,6 +98,19 @@ const STOPS: Array<['Ctrl-C' | 'SIGTERM', number]> = [
   ['SIGTERM', 143],
 ]
 
+describe.concurrent('a prompt: stopped on a terminal', () => {
+  it('Ctrl-C at pay create\'s amount prompt → exit 130, nothing sent, the terminal restored', async () => {
+    const before = ((await sandbox.get('/v1/payments?limit=100')) as {data: unknown[]}).data.length
+    const session = onTerminal(['pay', 'create'], sandbox.env(), 'prompt')
+    await session.waitFor(/Amount in XAF/)
+    session.pty.write('\x03')
+    const {exit, stty, screen} = await session.done
+    expect(exit, screen).toBe(130)
+    expectSaneTerminal(stty)
+    expect(((await sandbox.get('/v1/payments?limit=100')) as {data: unknown[]}).data.length).toBe(before)
+  })
+})
+
 describe.concurrent('pay watch (a spinner): stopped on a terminal', () => {
   for (const [how, code] of STOPS) {
     it(`${how} → exit ${code}, the payment id and the command to resume, the terminal restored`, async () => {
