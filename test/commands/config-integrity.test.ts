@@ -30,12 +30,13 @@ const login = (profile: string) =>
   runCli(['login', '--api-key-stdin', '--profile', profile, '--base-url', sandbox.sb.url], {
     configDir: temp.dir,
     input: sandbox.sb.keys.sandbox,
-    env: {SVC_RATE_LIMIT: '0'},
-    timeoutMs: 110_000,
+    // 100 processes on 2 cores (often shared): generous deadlines, so that only a lost profile fails.
+    env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '240s'},
+    timeoutMs: 280_000,
   })
 
 describe('concurrent writers lose nothing', () => {
-  it('100 concurrent `svc login --profile pN` into one config dir: all 100 profiles saved', {timeout: 120_000}, async () => {
+  it('100 concurrent `svc login --profile pN` into one config dir: all 100 profiles saved', {timeout: 300_000}, async () => {
     const N = 100
     const results = await Promise.all(Array.from({length: N}, (_, i) => login(`p${i}`)))
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0)
@@ -47,7 +48,7 @@ describe('concurrent writers lose nothing', () => {
     expect(() => statSync(`${configFile()}.lock`)).toThrow()
   })
 
-  it('`login c` racing `profiles use b`, 20 times: c is never lost', {timeout: 120_000}, async () => {
+  it('`login c` racing `profiles use b`, 20 times: c is never lost', {timeout: 300_000}, async () => {
     for (const name of ['a', 'b']) expect((await login(name)).exitCode).toBe(0)
     for (let trial = 0; trial < 20; trial++) {
       const [c, use] = await Promise.all([login(`c${trial}`), runCli(['profiles', 'use', 'b'], {configDir: temp.dir})])

@@ -185,7 +185,7 @@ describe.concurrent('invoice import and sandbox serve: stopped on a terminal', (
     it(`invoice import: ${how} → exit ${code}, the results file written`, async () => {
       const name = `import-${code}`
       const file = join(dir, `${name}.csv`)
-      const rows = Array.from({length: 200}, (_, i) => `Row ${i},2099-12-31,Bread:500:3`).join('\r\n')
+      const rows = Array.from({length: 200}, (_, i) => `Row ${name} ${i},2099-12-31,Bread:500:3`).join('\r\n')
       writeFileSync(file, `customer_name,due_date,items\r\n${rows}\r\n`)
       // Paced to 120 a minute: the import is still running when it is stopped.
       const session = onTerminal(['invoice', 'import', file, '--rate', '120', '--concurrency', '1'], sandbox.env(), name)
