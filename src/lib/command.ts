@@ -33,6 +33,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     'api-key': Flags.string({description: 'API key (overrides SVC_API_KEY and the profile).', helpGroup: GLOBAL}),
     'base-url': Flags.string({description: 'Service base URL (overrides SVC_BASE_URL and the profile).', helpGroup: GLOBAL}),
     json: Flags.boolean({description: 'Print machine-readable JSON on stdout.', helpGroup: GLOBAL}),
+    jq: Flags.string({description: 'Filter the JSON output with a jq expression (implies --json; strings print raw).', helpGroup: GLOBAL}),
     color: Flags.boolean({description: 'Colour output (--no-color, or NO_COLOR, turns it off).', allowNo: true, helpGroup: GLOBAL}),
     yes: Flags.boolean({char: 'y', description: 'Answer yes to confirmations (required for LIVE keys when not interactive).', helpGroup: GLOBAL}),
     verbose: Flags.boolean({description: 'Trace HTTP requests and responses on stderr (key redacted).', helpGroup: GLOBAL}),
@@ -59,7 +60,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
         profile: this.flags.profile,
         apiKey: this.flags['api-key'],
         baseUrl: this.flags['base-url'],
-        json: this.flags.json,
+        json: this.flags.json || this.flags.jq !== undefined,
         color: this.flags.color,
         yes: this.flags.yes,
         verbose: this.flags.verbose,
@@ -71,8 +72,13 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // --json is machine output: byte for byte the same whatever the locale, error messages included
     // (so it speaks English). Otherwise French only when asked for: an English run never loads (or
     // parses) the French catalogue.
-    if (this.flags.json) setLocale('en')
+    if (this.ctx.io.json) setLocale('en')
     else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
+    // jq (WebAssembly) only when asked for; the expression is compiled before anything is sent.
+    if (this.flags.jq !== undefined) {
+      const {loadJq} = await import('./io/jq.js')
+      this.ctx.io.jq = await loadJq(this.flags.jq, Boolean(this.ctx.io.streams.stdout.isTTY))
+    }
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
     process.on('SIGINT', () => void this.interrupted('SIGINT'))
@@ -112,8 +118,10 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     io.stopSpinner()
     // Already shown (e.g. --json printed the final object): only the exit code is left to give.
     if (error instanceof Failure) return
+    // With --jq, stdout carries the filter's results only: errors are for the person, on stderr.
+    const jq = this.flags?.jq !== undefined || this.argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))
     const svcError = error instanceof SvcError ? error : undefined
-    if (io.json) {
+    if (io.json && !jq) {
       const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: messageOf(error)}
       io.out(currentRedact(JSON.stringify({error: body}, null, 2)))
       return
@@ -164,6 +172,10 @@ let currentRedact: (text: string) => string = (text) => text
 function rawMessageOf(error: Error): string {
   if (error instanceof SvcError) return error.message
   if (isInterrupt(error)) return t('core.error.interrupted')
+  // The single executable runs its native modules from the files it unpacked (scripts/binary/).
+  if ((error as {code?: unknown}).code === 'ERR_DLOPEN_FAILED' && process.getBuiltinModule('node:sea').isSea()) {
+    return t('core.error.binaryNativeModule', {message: error.message})
+  }
   // oclif's parse errors already read well ("Expected --amount=… to be …").
   if ((error as {oclif?: unknown}).oclif) return error.message
   return t('core.error.unexpected', {message: error.message})

@@ -4,6 +4,7 @@
  */
 import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
+import type {JqFilter} from './jq.js'
 import {plainTable} from './table.js'
 import {escapeForTerminal} from './terminal-text.js'
 
@@ -85,9 +86,19 @@ export class IO {
     return escapeForTerminal(text, {keepOwnColours: this.color})
   }
 
-  /** One JSON document on stdout. */
+  /** `--jq`: what outJson and outJsonLine print goes through this filter (io/jq.ts). */
+  jq?: JqFilter
+
+  /** One JSON document on stdout (through --jq's filter when given). */
   outJson(value: unknown): void {
-    this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
+    else this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  }
+
+  /** One JSON document on a line of its own (streams of events), through --jq's filter when given. */
+  outJsonLine(value: unknown): void {
+    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
+    else this.streams.stdout.write(`${JSON.stringify(value)}\n`)
   }
 
   /**

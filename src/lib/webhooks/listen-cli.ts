@@ -62,7 +62,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   const paint = await io.paint()
 
   const line = (json: Record<string, unknown>, human: string | undefined, toStdout: boolean) => {
-    if (io.json) io.out(JSON.stringify(json))
+    if (io.json) io.outJsonLine(json)
     else if (human !== undefined) (toStdout ? io.out(human) : io.err(human))
   }
   const {startListenSession} = await import('./listen-session.js')
@@ -99,7 +99,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
     async interrupt() {
       const pending = await session.stop()
       io.err(formatPendingSummary(pending))
-      if (io.json) io.out(JSON.stringify({kind: 'stopped', pending: pending.map(pendingJson)}))
+      if (io.json) io.outJsonLine({kind: 'stopped', pending: pending.map(pendingJson)})
       settle()
     },
   }
@@ -172,18 +172,16 @@ function announce(
   const creds = ctx.credentials()
   const receiver = session.listener.url
   if (io.json) {
-    io.out(
-      JSON.stringify({
-        kind: 'ready',
-        source: source.kind,
-        receiver_url: receiver,
-        endpoint_id: session.endpointId ?? null,
-        forward_to: routeTargets(routing.routes),
-        events: routing.events ?? null,
-        local_secret: localSecret,
-        scope: scope.name,
-      }),
-    )
+    io.outJsonLine({
+      kind: 'ready',
+      source: source.kind,
+      receiver_url: receiver,
+      endpoint_id: session.endpointId ?? null,
+      forward_to: routeTargets(routing.routes),
+      events: routing.events ?? null,
+      local_secret: localSecret,
+      scope: scope.name,
+    })
   }
   const paint = io.paintSync()
   io.err(paint.bold(t('webhooks.listen.ready', {url: receiver})))

@@ -1,6 +1,6 @@
 // The work of `svc webhooks verify`: one delivery (payload and headers) checked against a secret.
 import type {Context} from '../context.js'
-import {ExitCode, OutcomeError} from '../errors.js'
+import {OutcomeError} from '../errors.js'
 import {parseDuration} from '../time/duration.js'
 import {readPayload, verifyDelivery} from './verify-input.js'
 
