@@ -73,8 +73,10 @@ function onTerminal(args: string[], env: Record<string, string>, name: string): 
 
 async function terminate(name: string): Promise<void> {
   const pidFile = join(dir, `${name}.pid`)
-  while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 20))
-  process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM')
+  // The whole pid, never a half-written file (0 would signal this test's own process group).
+  const pid = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0)
+  while (!(pid() > 1 && readFileSync(pidFile, 'utf8').endsWith('\n'))) await new Promise((r) => setTimeout(r, 20))
+  process.kill(pid(), 'SIGTERM')
 }
 
 /** The terminal is as a shell expects it: signals, line editing and echo on. */
