@@ -86,12 +86,15 @@ export async function payWatch(ctx: Context, id: string, flags: WatchFlags): Pro
 /** Spinner while PENDING/UNSPECIFIED; exit 0 on SUCCESS, 1 on FAILED, 8 on timeout. */
 async function followPayment(ctx: Context, id: string, timing: {intervalMs: number; timeoutMs: number}, first?: Payment): Promise<void> {
   const client = await ctx.client()
+  // Stopped while waiting (Ctrl-C, SIGTERM): the id was only in the spinner, which is erased.
+  ctx.io.setInterruptNote(t('pay.watch.interrupted', {id}))
   const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}), (spinner) =>
     watchPayment(client, id, {
       ...timing,
       onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
     }),
   )
+  ctx.io.setInterruptNote(undefined)
   const failure = payment.status === 'FAILED' ? failedOutcome(payment) : undefined
   await ctx.io.result(payment, async () => {
     ctx.io.out(await renderPayment(ctx.io, payment))

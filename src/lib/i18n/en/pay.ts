@@ -25,6 +25,7 @@ export const pay = {
     'Do not simply retry (that would prompt the customer again). Check each one, e.g. `svc pay status {id}`, or `svc pay list` for {amount} XAF to {phone}.',
   'pay.create.next': 'Follow it with: svc pay watch {id}',
   'pay.watch.waiting': 'Payment {id}: {status}…',
+  'pay.watch.interrupted': 'Stopped watching payment {id}; it goes on without the watch. Resume with: svc pay watch {id}',
   'pay.watch.success': 'Payment {id} succeeded: {amount} collected.',
   'pay.watch.timeout': 'Payment {id} is still {status} after the watch timeout.',
   'pay.watch.timeoutHint': 'Run `svc pay watch {id}` again later, or wait for its webhook event.',

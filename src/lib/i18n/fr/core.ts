@@ -9,6 +9,7 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.error.hint': 'Conseil :',
   'core.error.unexpected': 'Erreur inattendue : {message}',
   'core.error.interrupted': 'Interrompu.',
+  'core.error.terminated': 'Arrêté (SIGTERM).',
   'core.error.binaryNativeModule': 'Ce binaire svc n’a pas pu charger un module natif qu’il contient ({message}). Il les exécute depuis ses fichiers décompressés dans le répertoire de cache : donnez à SVC_CACHE_DIR un répertoire où des programmes peuvent s’exécuter (pas un montage noexec), ou installez svc avec npm.',
   'core.error.missingFlag': 'Il manque {what} : passez {flag} (aucune question n’est posée hors d’un terminal interactif).',
   'core.error.invalidFlag': 'Valeur invalide pour {flag} : {reason}',

@@ -30,6 +30,7 @@ export const pay: {[K in keyof typeof en]: string} = {
     'Ne relancez pas simplement la commande (le client recevrait une nouvelle demande). Vérifiez chacun, par exemple `svc pay status {id}`, ou `svc pay list` pour {amount} FCFA du {phone}.',
   'pay.create.next': 'Suivez-le avec : svc pay watch {id}',
   'pay.watch.waiting': 'Paiement {id} : {status}…',
+  'pay.watch.interrupted': 'Suivi du paiement {id} arrêté ; le paiement continue sans lui. Reprenez avec : svc pay watch {id}',
   'pay.watch.success': 'Paiement {id} réussi : {amount} encaissés.',
   'pay.watch.timeout': 'Le paiement {id} est toujours {status} à la fin du délai de suivi.',
   'pay.watch.timeoutHint': 'Relancez `svc pay watch {id}` plus tard, ou attendez son événement webhook.',
