@@ -199,26 +199,36 @@ function readItems(args: Args): LineItem[] | undefined {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       throw new ArgumentError(t('mcp.error.item', {name: 'items', index: i + 1, shape}), {field: 'items'})
     }
-    const item = readArgs(entry, `items[${i + 1}]`, ['name', 'description', 'price', 'quantity'])
-    const name = optionalString(item, 'name') ?? ''
-    const quoted = quoteInput(name, 40)
-    // Read as `--item`'s price and quantity are (items.ts): whole XAF ≥ 0, a whole number ≥ 1.
-    const read = (key: 'price' | 'quantity', fallback: string | undefined, message: 'domain.draft.itemPrice' | 'domain.draft.itemQuantity') => {
-      const text = xafText(item, key) ?? fallback
-      try {
-        if (text === undefined) throw new InputError('', {field: 'item'})
-        return parseWholeXaf(text, key === 'price' ? {min: 0, field: 'item'} : {min: 1, field: 'item', unit: false})
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error
-        throw relabel(new InputError(t(message, {field: 'item', index: i + 1, name: quoted, value: quoteInput(text ?? '')}), {field: 'item'}), 'items')
-      }
+    try {
+      return readItem(entry, i)
+    } catch (error) {
+      // A field of an item is at fault: the argument to fix is `items`.
+      if (!(error instanceof ArgumentError) || error.field === 'items') throw error
+      throw new ArgumentError(t('mcp.error.input', {field: 'items', message: error.message}), {field: 'items'})
     }
-    const parsed = {price: read('price', undefined, 'domain.draft.itemPrice'), quantity: read('quantity', '1', 'domain.draft.itemQuantity')}
-    const line: LineItem = {name, price: parsed.price, quantity: parsed.quantity}
-    const description = optionalString(item, 'description')
-    if (description !== undefined) line.description = description
-    return line
   })
+}
+
+function readItem(entry: object, i: number): LineItem {
+  const item = readArgs(entry, `items[${i + 1}]`, ['name', 'description', 'price', 'quantity'])
+  const name = optionalString(item, 'name') ?? ''
+  const quoted = quoteInput(name, 40)
+  // Read as `--item`'s price and quantity are (items.ts): whole XAF ≥ 0, a whole number ≥ 1.
+  const read = (key: 'price' | 'quantity', fallback: string | undefined, message: 'domain.draft.itemPrice' | 'domain.draft.itemQuantity') => {
+    const text = xafText(item, key) ?? fallback
+    try {
+      if (text === undefined) throw new InputError('', {field: 'item'})
+      return parseWholeXaf(text, key === 'price' ? {min: 0, field: 'item'} : {min: 1, field: 'item', unit: false})
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      throw relabel(new InputError(t(message, {field: 'item', index: i + 1, name: quoted, value: quoteInput(text ?? '')}), {field: 'item'}), 'items')
+    }
+  }
+  const parsed = {price: read('price', undefined, 'domain.draft.itemPrice'), quantity: read('quantity', '1', 'domain.draft.itemQuantity')}
+  const line: LineItem = {name, price: parsed.price, quantity: parsed.quantity}
+  const description = optionalString(item, 'description')
+  if (description !== undefined) line.description = description
+  return line
 }
 
 // ---------------------------------------------------------------------------------------------
