@@ -113,8 +113,10 @@ export function createContext(options: ContextOptions): Context {
     async client(clientOptions = {}) {
       client ??= (async () => {
         const creds = context.credentials()
+        // The key first (exit 3 says how to give one), then the address.
+        const apiKey = clientOptions.auth === false ? creds.apiKey : context.requireKey()
         if (isPlaceholderBaseUrl(creds.baseUrl)) throw new InputError(t('core.baseUrl.missing'), {field: 'base-url', code: 'no_base_url'})
-        return context.clientFor(clientOptions.auth === false ? creds.apiKey : context.requireKey(), creds.baseUrl)
+        return context.clientFor(apiKey, creds.baseUrl)
       })()
       return client
     },

@@ -10,12 +10,12 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startFaultyProxy, type FaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
-let proxy: FaultyProxy | undefined
+let proxy: FaultProxy | undefined
 const servers: McpSession[] = []
 
 beforeAll(async () => {
@@ -193,7 +193,7 @@ describe('svc mcp: payments', () => {
 
   it('a wait the client cancels stops polling the service', async () => {
     const slow = await startTestSandbox({settleAfterMs: 60_000})
-    const counting = await startFaultyProxy(slow.sb.url, [])
+    const counting = await startFaultProxy(slow.sb.url, [])
     try {
       const session = await startMcp([], {...slow.env(), SVC_BASE_URL: counting.url})
       const created = await call(session, 'payments_create', {amount: 700, phone: phone(2003)})
@@ -241,7 +241,7 @@ describe('svc mcp: payments', () => {
   })
 
   it('a connection reset after the service acted: found in the list, reported as recovered, never sent twice', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
     const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     const result = await call(session, 'payments_create', {amount: 2222, phone: phone(4001)})
     expect(result.isError).toBeFalsy()
@@ -254,7 +254,7 @@ describe('svc mcp: payments', () => {
   })
 
   it('an unknown outcome (502, nothing found) is a tool error that says so and how to check; sent once, nothing created', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
     const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     const result = await call(session, 'payments_create', {amount: 5555, phone: phone(4002)})
     expect(result.isError).toBe(true)

@@ -233,13 +233,14 @@ describe('start-up structure of the built CLI', () => {
     }
   })
 
-  it('the slow path still works: `svc help pay` and an unknown command go through the plugins', async () => {
+  it('the slow path still works: `svc help pay` goes through the plugins, an unknown command through our not-found hook', async () => {
     const help = await traced(['help', 'pay'])
     expect(help.exitCode).toBe(0)
     expect(help.stdout).toContain('pay list')
     expect(help.packages.has('@oclif/plugin-help')).toBe(true)
     const unknown = await traced(['pay', 'lst'])
     expect(unknown.exitCode).toBe(127)
-    expect(unknown.packages.has('@oclif/plugin-not-found')).toBe(true)
+    expect(unknown.stderr).toMatch(/Did you mean `svc pay list`\?/)
+    expect(unknown.packages.has('@oclif/plugin-not-found')).toBe(false)
   })
 })

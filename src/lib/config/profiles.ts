@@ -51,15 +51,15 @@ export function showProfile(dir: string, name?: string): ProfileView {
 }
 
 export async function useProfile(dir: string, name: string): Promise<void> {
-  requireProfile(readConfig(dir), name)
   await updateConfig(dir, (data) => {
+    requireProfile(data, name)
     data.current = name
   })
 }
 
 export async function removeProfile(dir: string, name: string): Promise<void> {
-  requireProfile(readConfig(dir), name)
   await updateConfig(dir, (data) => {
+    requireProfile(data, name)
     delete data.profiles[name]
     if (data.current === name) data.current = Object.keys(data.profiles).sort()[0]
   })
@@ -67,8 +67,8 @@ export async function removeProfile(dir: string, name: string): Promise<void> {
 
 /** Forget the key of a profile; its other settings (base URL, language, secrets) stay. */
 export async function logoutProfile(dir: string, name: string): Promise<void> {
-  requireProfile(readConfig(dir), name)
   await updateConfig(dir, (data) => {
+    requireProfile(data, name)
     delete data.profiles[name].api_key
   })
 }

@@ -33,9 +33,12 @@ async function api(ctx: Context): Promise<InvoiceApi> {
   return {client, service: await ctx.service()}
 }
 
-async function show(ctx: Context, invoice: unknown): Promise<void> {
-  if (ctx.io.json) return ctx.io.outJson(invoice)
-  ctx.io.out(await renderInvoice(ctx.io, invoice as Invoice))
+/** The invoice (JSON, or the rendered invoice), then, for people only, the lines `after` prints. */
+async function show(ctx: Context, invoice: Invoice, after?: () => void): Promise<void> {
+  await ctx.io.result(invoice, async () => {
+    ctx.io.out(await renderInvoice(ctx.io, invoice))
+    after?.()
+  })
 }
 
 /** `--channel`, `--to-email`, `--to-phone`, checked locally. */
@@ -126,28 +129,26 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
 
   const invoices = await api(ctx)
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
-  const spinner = await ctx.io.spinner(t('invoice.create.sending', {customer: draft.customer_name}))
-  let result
-  try {
-    result = await createInvoice(invoices, draft, key)
-  } finally {
-    spinner.stop()
-  }
+  const result = await ctx.io.withSpinner(t('invoice.create.sending', {customer: draft.customer_name}), () =>
+    createInvoice(invoices, draft, key).catch(async (error: unknown) => {
+      throw (await import('../api/safe-retry.js')).withSafeRetry(error, key)
+    }),
+  )
   let invoice: Invoice = result.invoice
   if (result.replayed) ctx.io.warn(t('invoice.create.replayed', {id: invoice.id}))
   if (flags.publish) {
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
-      if (error instanceof SvcError && !ctx.io.json) ctx.io.err(t('invoice.create.publishFailed', {id: invoice.id}))
+      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailed', {id: invoice.id}))
       throw error
     }
   }
-  await show(ctx, invoice)
-  if (ctx.io.json) return
-  ctx.io.err(t(flags.publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
-  if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
-  if (!flags.publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
+  await show(ctx, invoice, () => {
+    ctx.io.err(t(flags.publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
+    if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
+    if (!flags.publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,17 +169,16 @@ export async function invoiceList(ctx: Context, flags: {status?: string; page?: 
   checkListPaging(flags)
   const pageSize = flags['page-size']
   const invoices = await api(ctx)
-  const spinner = flags.all ? await ctx.io.spinner(t('invoice.list.progress', {count: 0})) : undefined
-  let result
-  try {
-    result = await listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage: (count) => spinner?.update(t('invoice.list.progress', {count}))})
-  } finally {
-    spinner?.stop()
-  }
-  if (ctx.io.json) return ctx.io.outJson(result.items)
-  if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
-  ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
-  if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
+  const list = (onPage?: (count: number) => void) => listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage})
+  // Only --all, which may read many pages, shows progress.
+  const result = flags.all
+    ? await ctx.io.withSpinner(t('invoice.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('invoice.list.progress', {count}))))
+    : await list()
+  await ctx.io.result(result.items, async () => {
+    if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
+    ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
+    if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
+  })
 }
 
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {
@@ -194,10 +194,10 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
   const delivery = readPublishDelivery(flags)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
   const invoice = await publishInvoice(await api(ctx), invoiceId, delivery)
-  await show(ctx, invoice)
-  if (ctx.io.json) return
-  ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
-  if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
+  await show(ctx, invoice, () => {
+    ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
+    if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
+  })
 }
 
 export async function invoiceSend(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
@@ -205,16 +205,14 @@ export async function invoiceSend(ctx: Context, id: string, flags: {channel?: st
   const delivery = readDelivery(flags)
   await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
   const result = await sendInvoice(await api(ctx), invoiceId, delivery)
-  if (ctx.io.json) return ctx.io.outJson(result)
-  ctx.io.out(renderSend(result))
+  await ctx.io.result(result, () => ctx.io.out(renderSend(result)))
 }
 
 export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
   const invoiceId = checkId(id)
   await ctx.confirmLive(t('invoice.live.cancel', {id: invoiceId}))
   const invoice = await cancelInvoice(await api(ctx), invoiceId)
-  await show(ctx, invoice)
-  if (!ctx.io.json) ctx.io.err(t('invoice.cancel.done', {id: invoice.id}))
+  await show(ctx, invoice, () => ctx.io.err(t('invoice.cancel.done', {id: invoice.id})))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,7 +229,8 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
   const {writeFile, rename} = await import('node:fs/promises')
   const temporary = `${target}.${process.pid}.tmp`
   try {
-    await writeFile(temporary, bytes)
+    // An invoice names its customer: 0600, like every file the CLI writes with customer data.
+    await writeFile(temporary, bytes, {mode: 0o600})
     await rename(temporary, target)
   } catch (error) {
     throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {
@@ -240,9 +239,10 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
       cause: error,
     })
   }
-  if (ctx.io.json) return ctx.io.outJson({invoice_id: invoiceId, file: target, bytes: bytes.length, pdf_url: link.pdf_url, expires_at: link.expires_at})
-  ctx.io.out(target)
-  ctx.io.err(t('invoice.pdf.saved', {id: invoiceId, path: target, bytes: bytes.length}))
+  await ctx.io.result({invoice_id: invoiceId, file: target, bytes: bytes.length, pdf_url: link.pdf_url, expires_at: link.expires_at}, () => {
+    ctx.io.out(target)
+    ctx.io.err(t('invoice.pdf.saved', {id: invoiceId, path: target, bytes: bytes.length}))
+  })
 }
 
 export async function invoiceOpen(ctx: Context, id: string, flags: {print: boolean}): Promise<void> {
@@ -256,8 +256,9 @@ export async function invoiceOpen(ctx: Context, id: string, flags: {print: boole
     if (opener) opened = await openUrl(opener, url)
     if (!opened) ctx.io.warn(t('invoice.open.noOpener'))
   }
-  if (ctx.io.json) return ctx.io.outJson({id: invoice.id, status: invoice.status, checkout_url: url, opened})
-  if (opened) ctx.io.err(t('invoice.open.opened', {url}))
-  else ctx.io.out(url)
-  if (invoice.status === 'DRAFT') ctx.io.warn(t('invoice.open.draft', {id: invoice.id}))
+  await ctx.io.result({id: invoice.id, status: invoice.status, checkout_url: url, opened}, () => {
+    if (opened) ctx.io.err(t('invoice.open.opened', {url}))
+    else ctx.io.out(url)
+    if (invoice.status === 'DRAFT') ctx.io.warn(t('invoice.open.draft', {id: invoice.id}))
+  })
 }

@@ -11,7 +11,7 @@ import {aggregateCollections, type CollectionsReport, type GroupBy} from './coll
 import {collectionsCsv, receivablesCsv} from './csv.js'
 import {dayOf} from './days.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from './fetch.js'
-import {reportProgress} from './progress.js'
+import {withReportProgress} from './progress.js'
 import {aggregateReceivables, type ReceivablesReport} from './receivables.js'
 import {renderCollections, renderReceivables} from './render.js'
 
@@ -62,16 +62,10 @@ export async function receivablesReport(ctx: Context, flags: {'page-size': numbe
 }
 
 export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
-  const progress = await reportProgress(ctx.io, t('report.progress.invoices', {count: 0}))
-  let report
-  try {
-    report = await receivablesReport(ctx, flags, (count) => progress.update(t('report.progress.invoices', {count})))
-  } finally {
-    progress.stop()
-  }
-  if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(receivablesCsv(report))
-  ctx.io.out(await renderReceivables(ctx.io, report))
+  const report = await withReportProgress(ctx.io, t('report.progress.invoices', {count: 0}), (progress) =>
+    receivablesReport(ctx, flags, (count) => progress.update(t('report.progress.invoices', {count}))),
+  )
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(receivablesCsv(report)) : ctx.io.out(await renderReceivables(ctx.io, report))))
 }
 
 /** The collections report: flags checked before any request, the payments of the range read, aggregated. */
@@ -99,16 +93,10 @@ export async function collectionsReport(
 }
 
 export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
-  const progress = await reportProgress(ctx.io, t('report.progress.payments', {count: 0}))
-  let report
-  try {
-    report = await collectionsReport(ctx, flags, (count) => progress.update(t('report.progress.payments', {count})))
-  } finally {
-    progress.stop()
-  }
-  if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(collectionsCsv(report))
-  ctx.io.out(await renderCollections(ctx.io, report))
+  const report = await withReportProgress(ctx.io, t('report.progress.payments', {count: 0}), (progress) =>
+    collectionsReport(ctx, flags, (count) => progress.update(t('report.progress.payments', {count}))),
+  )
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report)) : ctx.io.out(await renderCollections(ctx.io, report))))
 }
 
 /** The service's time, asking it once (one small read) when no answer has told it yet. */

@@ -62,8 +62,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     rate_limit: flags['rate-limit'],
     persistent: Boolean(flags.data),
   }
-  if (ctx.io.json) ctx.io.outJson(info)
-  else {
+  await ctx.io.result(info, () => {
     const rows: [string, string][] = [
       [t('local.serve.baseUrl'), sandbox.url],
       [t('local.serve.sandboxKey'), sandbox.keys.sandbox],
@@ -75,7 +74,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
-  }
+  })
   return {
     async close() {
       clearSandboxState(ctx.configDir, process.pid)

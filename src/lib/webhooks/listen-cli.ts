@@ -40,8 +40,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   const scope = webhookScope(ctx)
   if (flags['print-secret']) {
     const secret = await scope.localSecret()
-    if (io.json) io.outJson({local_secret: secret})
-    else io.out(secret)
+    await io.result({local_secret: secret}, () => io.out(secret))
     return undefined
   }
 
@@ -49,7 +48,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   if (flags['endpoint-secret-stdin']) {
     givenEndpointSecret = await readEndpointSecret(stdin)
     await scope.saveEndpointSecret(givenEndpointSecret)
-    if (!io.json) io.err(t('webhooks.listen.endpointSecretSaved', {scope: scope.name, secret: maskSecret(givenEndpointSecret)}))
+    io.note(t('webhooks.listen.endpointSecretSaved', {scope: scope.name, secret: maskSecret(givenEndpointSecret)}))
     if (!flags['forward-to']?.length) {
       if (io.json) io.outJson({endpoint_secret: maskSecret(givenEndpointSecret), saved: true})
       return undefined
@@ -63,7 +62,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   const paint = await io.paint()
 
   const line = (json: Record<string, unknown>, human: string | undefined, toStdout: boolean) => {
-    if (io.json) io.out(JSON.stringify(json))
+    if (io.json) io.outJsonLine(json)
     else if (human !== undefined) (toStdout ? io.out(human) : io.err(human))
   }
   const {startListenSession} = await import('./listen-session.js')
@@ -100,7 +99,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
     async interrupt() {
       const pending = await session.stop()
       io.err(formatPendingSummary(pending))
-      if (io.json) io.out(JSON.stringify({kind: 'stopped', pending: pending.map(pendingJson)}))
+      if (io.json) io.outJsonLine({kind: 'stopped', pending: pending.map(pendingJson)})
       settle()
     },
   }
@@ -173,18 +172,16 @@ function announce(
   const creds = ctx.credentials()
   const receiver = session.listener.url
   if (io.json) {
-    io.out(
-      JSON.stringify({
-        kind: 'ready',
-        source: source.kind,
-        receiver_url: receiver,
-        endpoint_id: session.endpointId ?? null,
-        forward_to: routeTargets(routing.routes),
-        events: routing.events ?? null,
-        local_secret: localSecret,
-        scope: scope.name,
-      }),
-    )
+    io.outJsonLine({
+      kind: 'ready',
+      source: source.kind,
+      receiver_url: receiver,
+      endpoint_id: session.endpointId ?? null,
+      forward_to: routeTargets(routing.routes),
+      events: routing.events ?? null,
+      local_secret: localSecret,
+      scope: scope.name,
+    })
   }
   const paint = io.paintSync()
   io.err(paint.bold(t('webhooks.listen.ready', {url: receiver})))

@@ -3,7 +3,7 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {maskSecret} from '../../contract/keys.js'
-import {EVENT_TYPES, type EventType} from '../../contract/events.js'
+import {EVENT_TYPES, EVENTS, isEventType, type EventType} from '../../contract/events.js'
 
 export interface TriggerFlags {
   operator?: 'MTN' | 'ORANGE'
@@ -18,15 +18,16 @@ const TRIGGER_AMOUNT = 1000
  */
 export async function webhooksTrigger(ctx: Context, type: string, flags: TriggerFlags): Promise<void> {
   const {io} = ctx
-  if (!(EVENT_TYPES as readonly string[]).includes(type)) {
+  if (!isEventType(type)) {
     throw new InputError(t('webhooks.route.unknownType', {flag: 'EVENT', type, types: EVENT_TYPES.join(', ')}), {field: 'event'})
   }
-  const eventType = type as EventType
+  const eventType: EventType = type
   const key = ctx.requireKey()
   if (ctx.credentials().environment !== 'SANDBOX') {
     throw new InputError(t('webhooks.trigger.liveRefused', {key: maskSecret(key)}), {field: 'api-key', code: 'live_key'})
   }
-  const outcome = eventType === 'payment.success' ? 'SUCCESS' : 'FAILED'
+  // The spec's test numbers settle SUCCESS or FAILED: the settlement this event announces.
+  const outcome = EVENTS[eventType].status
   const operator = flags.operator ?? 'MTN'
   const {TEST_NUMBERS} = await import('../../contract/test-numbers.js')
   const number = TEST_NUMBERS.find((row) => row.operator === operator && row.outcome === outcome)
@@ -35,28 +36,21 @@ export async function webhooksTrigger(ctx: Context, type: string, flags: Trigger
   const {createPayment, watchPayment} = await import('../payments/flows.js')
   const {formatXaf} = await import('../payments/amount.js')
   const client = await ctx.client()
-  const spinner = await io.spinner(t('webhooks.trigger.sending', {type: eventType, phone: number.phone, operator}))
-  let payment
-  try {
-    ;({payment} = await createPayment(
+  const payment = await io.withSpinner(t('webhooks.trigger.sending', {type: eventType, phone: number.phone, operator}), async (spinner) => {
+    const {payment: created} = await createPayment(
       client,
       {amount: TRIGGER_AMOUNT, phone: number.phone, operator},
       {listShape: async () => (await ctx.service()).lists.payments},
-    ))
-    if (flags.watch) {
-      spinner.update(t('webhooks.trigger.waiting', {id: payment.id}))
-      payment = await watchPayment(client, payment.id, {intervalMs: 250, timeoutMs: 5 * 60 * 1000})
-    }
-  } finally {
-    spinner.stop()
-  }
-  if (io.json) io.outJson(payment)
-  else {
+    )
+    if (!flags.watch) return created
+    spinner.update(t('webhooks.trigger.waiting', {id: created.id}))
+    return watchPayment(client, created.id, {intervalMs: 250, timeoutMs: 5 * 60 * 1000})
+  })
+  await io.result(payment, async () => {
     const {renderPayment} = await import('../payments/render.js')
     io.out(await renderPayment(io, payment))
-  }
-  if (io.json) return
-  const params = {id: payment.id, type: eventType, phone: number.phone, operator, outcome, amount: formatXaf(TRIGGER_AMOUNT, getLocale())}
-  io.err(t(payment.status === 'PENDING' || payment.status === 'UNSPECIFIED' ? 'webhooks.trigger.created' : 'webhooks.trigger.settled', {...params, status: payment.status}))
-  io.err(t('webhooks.trigger.listenHint'))
+    const params = {id: payment.id, type: eventType, phone: number.phone, operator, outcome, amount: formatXaf(TRIGGER_AMOUNT, getLocale())}
+    io.err(t(payment.status === 'PENDING' || payment.status === 'UNSPECIFIED' ? 'webhooks.trigger.created' : 'webhooks.trigger.settled', {...params, status: payment.status}))
+    io.err(t('webhooks.trigger.listenHint'))
+  })
 }

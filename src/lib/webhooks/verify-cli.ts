@@ -1,6 +1,6 @@
 // The work of `svc webhooks verify`: one delivery (payload and headers) checked against a secret.
 import type {Context} from '../context.js'
-import {ExitCode, OutcomeError} from '../errors.js'
+import {OutcomeError} from '../errors.js'
 import {parseDuration} from '../time/duration.js'
 import {readPayload, verifyDelivery} from './verify-input.js'
 
@@ -26,15 +26,11 @@ export async function webhooksVerify(ctx: Context, flags: VerifyFlags, stdin: As
     headers: flags.header ?? [],
     toleranceSeconds: Math.floor(toleranceMs / 1000),
   })
-  if (io.json) {
-    io.outJson(report)
-    if (!report.ok) process.exitCode = ExitCode.FAILURE
-    return
-  }
-  if (report.ok) {
-    io.out(report.message)
-    return
-  }
-  throw new OutcomeError(report.message, {code: report.reason, hint: report.hint})
+  await io.result(report, () => {
+    if (report.ok) io.out(report.message)
+  })
+  if (report.ok) return
+  const failure = new OutcomeError(report.message, {code: report.reason, hint: report.hint})
+  throw io.afterResult(failure)
 }
 

@@ -18,6 +18,7 @@
  */
 import {type Locale} from '../i18n/index.js'
 import {t} from '../i18n/index.js'
+import {isSettlementEvent} from '../../contract/events.js'
 import {computeTotals} from '../../contract/totals.js'
 import type {Operator} from '../../contract/test-numbers.js'
 import {businessLanguage} from '../business.js'
@@ -97,7 +98,7 @@ export class Invoices {
   ) {
     this.idempotency = new IdempotencyKeys(ctx)
     ctx.events.subscribe((event) => {
-      if (event.type === 'payment.success' || event.type === 'payment.failed') this.paymentSettled(event.environment, event.data as Payment)
+      if (isSettlementEvent(event.type)) this.paymentSettled(event.environment, event.data as Payment)
     })
   }
 

@@ -12,8 +12,9 @@ import {raw} from './raw.js'
 import {report} from './report.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
+import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, mcp}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp}
 
 type Merged<T> = (T extends unknown ? (part: T) => void : never) extends (part: infer I) => void ? I : never
 
@@ -22,4 +23,4 @@ export function merge<T extends object[]>(...parts: T): Merged<T[number]> {
   return Object.assign({}, ...parts) as Merged<T[number]>
 }
 
-export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, mcp)
+export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp)

@@ -106,6 +106,6 @@ export const invoice = {
     '{file}: {rows} rows: {created} created, {existing} already created by an earlier run, {published} published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
   'invoice.import.resultsAt': 'Results: {path}',
   'invoice.import.someFailed': '{failed} rows failed; see {path}.',
-  'invoice.import.rerunHint': 'Running `svc invoice import {file}` again is safe: rows already created are not created twice.',
+  'invoice.import.rerunHint': 'Running the same import again is safe (rows already created are not created twice), with the same flags: `{command}`',
   'invoice.import.interrupted': 'Interrupted after {done} of {total} rows; results so far in {path}. Run the same import again to finish: nothing is created twice.',
 } as const

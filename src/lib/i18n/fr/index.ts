@@ -16,7 +16,8 @@ import {raw} from './raw.js'
 import {report} from './report.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
+import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, mcp}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp}
 
-export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, mcp)
+export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp)

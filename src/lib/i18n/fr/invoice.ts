@@ -109,7 +109,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
     '{file} : {rows} lignes : {created} créées, {existing} déjà créées lors d’une exécution précédente, {published} publiées, {failed} en échec, {invalid} invalides, {not_attempted} non tentées.',
   'invoice.import.resultsAt': 'Résultats : {path}',
   'invoice.import.someFailed': '{failed} lignes en échec ; voir {path}.',
-  'invoice.import.rerunHint': 'Vous pouvez relancer `svc invoice import {file}` sans risque : les lignes déjà créées ne le seront pas deux fois.',
+  'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
   'invoice.import.interrupted':
     'Interrompu après {done} lignes sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
 }
