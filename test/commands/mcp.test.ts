@@ -317,6 +317,17 @@ describe('svc mcp: invoices', () => {
     expect(got.content[0]!.text).toBe(`Invoice ${id}: UNPAID, Awa Bakery, total 6 300 XAF, 6 300 XAF due by 2026-12-31.`)
   })
 
+  it("a customer's name with control characters: escaped in the summary a person reads, kept as is in the object", async () => {
+    const session = await startMcp()
+    const name = 'Awa \u001b]0;pwned\u0007\u001b[2J Bakery'
+    const created = await call(session, 'invoices_create', {...draft, customer_name: name})
+    expect(created.isError, created.content[0]!.text).toBeFalsy()
+    expect(created.content[0]!.text).toContain('Awa \\u001b]0;pwned\\u0007\\u001b[2J Bakery')
+    expect(created.content[0]!.text).not.toMatch(/[\u0000-\u0008\u001b]/)
+    expect(created.structuredContent.summary).toBe(created.content[0]!.text)
+    expect(created.structuredContent.invoice.customer_name).toBe(name)
+  })
+
   it('bad drafts are tool errors naming the argument; nothing is created', async () => {
     const session = await startMcp()
     const before = (await invoices()).length
