@@ -31,6 +31,8 @@ export interface SandboxOptions {
   businessName?: string
   /** Fixed admin token (default: random). */
   adminToken?: string
+  /** The sandbox's log: the detail of an internal error (the client gets a generic 500). Default: stderr. */
+  log?: (line: string) => void
 }
 
 export interface ResolvedOptions {
@@ -55,4 +57,6 @@ export interface SandboxContext {
   random(environment: Environment): Random
   /** Base URL once listening, e.g. http://127.0.0.1:8787 (routes registered before listen read it lazily). */
   baseUrl(): string
+  /** Run `release` when the sandbox closes (a domain's worker thread, say). */
+  onClose(release: () => void | Promise<void>): void
 }

@@ -136,6 +136,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   const router = new Router()
   const events = new EventBus(store, clock, scheduler)
   let base = ''
+  const releases: Array<() => void | Promise<void>> = []
   const context: SandboxContext = {
     options: resolved,
     store,
@@ -145,6 +146,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     events,
     random: (environment) => randoms[environment],
     baseUrl: () => base,
+    onClose: (release) => void releases.push(release),
   }
   const keys = new KeyRing(store, clock)
   const allowlist = new Allowlist(store, clock)
@@ -180,7 +182,15 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
 
   const server: Server = createServer(
     {keepAliveTimeout: 5_000},
-    createRequestHandler({router, keys, allowlist, limiter: new RateLimiter(resolved.rateLimit, () => clock.now()), adminToken, now: () => clock.now()}),
+    createRequestHandler({
+      router,
+      keys,
+      allowlist,
+      limiter: new RateLimiter(resolved.rateLimit, () => clock.now()),
+      adminToken,
+      now: () => clock.now(),
+      log: options.log ?? ((line) => void process.stderr.write(`${line}\n`)),
+    }),
   )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -219,6 +229,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
           server.closeAllConnections()
         })
         await scheduler.idle()
+        await Promise.all(releases.map((release) => release()))
         store.flush()
       })()
       return closed

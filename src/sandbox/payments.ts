@@ -20,6 +20,7 @@ import type {Ledger} from './fees.js'
 import {idEnvironment, newId, randomToken} from './ids.js'
 import {normalisePhone, PHONE_PATTERN} from '../contract/phone.js'
 import type {Schema} from './schema.js'
+import {MAX_AMOUNT, MIN_AMOUNT} from '../contract/limits.js'
 import {named} from './schema.js'
 import type {Collection} from './store.js'
 import type {Environment} from './types.js'
@@ -102,10 +103,11 @@ export const CreatePaymentSchema = named('CreatePaymentRequest', {
   required: ['amount', 'phone_number', 'operator'],
   additionalProperties: false,
   properties: {
-    amount: {type: 'integer', minimum: 1, description: 'Whole XAF (never multiplied by 100), at least 1.'},
+    amount: {type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, description: 'Whole XAF (never multiplied by 100), 1 to 1 000 000 000 000; an exact integer, never rounded.'},
     phone_number: {
       type: 'string',
       pattern: PHONE_PATTERN,
+      maxLength: 32,
       'x-pattern-message': 'sandbox.payment.phone',
       description: 'Cameroon number: 9 national digits, 237XXXXXXXXX or +237…; spaces allowed. Returned as 237XXXXXXXXX.',
       examples: ['237670000001', '670000001', '+237 6 70 00 00 01'],
@@ -320,7 +322,7 @@ export class Payments {
       summary: 'A payment and its status',
       description: 'Read-only and safe to repeat. Poll every few seconds and stop on SUCCESS or FAILED.',
       tags: ['Payments'],
-      params: {paymentId: {schema: {type: 'string'}, description: 'The payment id returned at creation.', idPrefix: 'svcpay'}},
+      params: {paymentId: {schema: {type: 'string', maxLength: 64}, description: 'The payment id returned at creation.', idPrefix: 'svcpay'}},
       responses: {200: {description: 'The Payment object.', schema: PaymentSchema}},
       errors: [401, 403, 404, 429],
       handler: (req) => {

@@ -1,4 +1,5 @@
 /** Shared by the invoice command tests: reads of the sandbox's state, a PNG, an import file. */
+import {realPng} from '../helpers/images.js'
 import type {TestSandbox} from '../helpers/sandbox.js'
 
 /** Every invoice of the key's environment, through the public API (all pages). */
@@ -13,8 +14,8 @@ export async function allInvoices({sb}: TestSandbox, key: 'sandbox' | 'live' = '
   }
 }
 
-/** A tiny valid PNG header (the sandbox checks magic bytes, not the image). */
-export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])
+/** A tiny real PNG (the sandbox decodes what it stores). */
+export const PNG = realPng()
 
 /** An import CSV of `n` distinct rows. */
 export function importCsv(n: number, prefix = 'Customer'): string {

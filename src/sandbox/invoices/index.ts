@@ -11,6 +11,7 @@ import type {SandboxDomain, SandboxServices} from '../domain.js'
 import type {Schema} from '../schema.js'
 import type {Environment} from '../types.js'
 import {Checkout} from './checkout.js'
+import {DocumentWorker} from './document-worker.js'
 import {Files} from './files.js'
 import {Inventory, itemView} from './inventory.js'
 import {Invoices} from './invoices.js'
@@ -48,10 +49,12 @@ function env(value: unknown): Environment {
 
 export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: SandboxServices) => {
   const signer = new UrlSigner(ctx.store, ctx.clock)
-  const files = new Files(ctx, signer)
+  const documents = new DocumentWorker()
+  ctx.onClose(() => documents.close())
+  const files = new Files(ctx, signer, documents)
   const inventory = new Inventory(ctx)
   const outbox = new Outbox(ctx)
-  const invoices = new Invoices(ctx, {payments: services.payments, files, inventory, outbox, signer})
+  const invoices = new Invoices(ctx, {payments: services.payments, files, inventory, outbox, signer, documents})
   registerInvoiceRoutes(ctx, invoices, signer)
   const checkout = new Checkout(ctx, invoices, services.payments)
   domains.set(ctx, {invoices, files, inventory, outbox, checkout, signer})
