@@ -23,7 +23,7 @@ export interface SandboxOptions {
   seed?: number
   /** Requests per key per rolling minute; default 100; 0 turns the limit off. */
   rateLimit?: number
-  /** Keep the data in this JSON file across restarts; in memory when absent. */
+  /** Keep the data in this SQLite database across restarts (an old JSON data file is imported); in memory when absent. */
   dataFile?: string
   /** Simulated provider trouble. `unspecified`: true for every payment, or a rate in [0, 1]. */
   faults?: {unspecified?: boolean | number}

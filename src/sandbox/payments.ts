@@ -141,7 +141,9 @@ export const ListPaymentsQuery = {
 
 export class Payments {
   constructor(private readonly ctx: SandboxContext, private readonly ledger: Ledger) {
-    const {scheduler} = ctx
+    const {scheduler, store} = ctx
+    store.defineCollection<PaymentRecord>('environment', 'payments', {status: (r) => r.payment.status})
+    store.onReload(() => (this.statusCounts = {}))
     scheduler.define('payment.settle', (p: {environment: Environment; id: string}) => this.providerAnswers(p.environment, p.id))
     scheduler.define('payment.resolve', (p: {environment: Environment; id: string}) => this.resolveUnspecified(p.environment, p.id))
     scheduler.define('payment.expire', (p: {environment: Environment; id: string}) => this.expire(p.environment, p.id))
@@ -154,8 +156,7 @@ export class Payments {
   private counts(environment: Environment): Record<PaymentStatus, number> {
     let counts = this.statusCounts[environment]
     if (!counts) {
-      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0}
-      for (const record of this.collection(environment).values()) counts[record.payment.status]++
+      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0, ...this.collection(environment).countBy('status')}
       this.statusCounts[environment] = counts
     }
     return counts
@@ -262,12 +263,14 @@ export class Payments {
 
   private settle(environment: Environment, record: PaymentRecord, outcome: NonNullable<PaymentRecord['outcome']>): void {
     const previous = record.payment.status
+    // Counted before the change: a first count (a scan) made inside it would see the new status already.
+    const counts = this.counts(environment)
     this.collection(environment).update(record.id, (r) => {
       r.payment.status = outcome.status
       if (outcome.failure_code) r.payment.failure_code = outcome.failure_code
-      this.counts(environment)[outcome.status]++
-      this.counts(environment)[previous]--
     })
+    counts[outcome.status]++
+    counts[previous]--
     if (outcome.status === 'SUCCESS') this.ledger.credit(environment, record.id, record.payment.amount)
     // SUCCESS and FAILED are final: the event can share the object.
     this.ctx.events.emit(environment, eventTypeForStatus(outcome.status), record.payment, {final: true})
@@ -305,7 +308,7 @@ export class Payments {
         const {status, limit, offset} = req.query as {status?: PaymentStatus; limit: number; offset: number}
         const collection = this.collection(req.environment)
         const page = status
-          ? collection.newestFirst(offset, limit, (r) => r.payment.status === status, this.counts(req.environment)[status])
+          ? collection.newestFirst(offset, limit, {status}, this.counts(req.environment)[status])
           : collection.newestFirst(offset, limit)
         return {
           status: 200,

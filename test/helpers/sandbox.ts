@@ -62,13 +62,14 @@ export interface ServedSandbox {
   stop(): Promise<CliResult>
 }
 
-export async function startServe(configDir: string, args: string[] = []): Promise<ServedSandbox> {
+export async function startServe(configDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServedSandbox> {
   let child!: ChildProcess
   let started!: (info: unknown) => void
   const ready = new Promise<unknown>((resolve) => (started = resolve))
   let out = ''
   const ended = runCli(['sandbox', 'serve', '--port', '0', ...args, '--json'], {
     configDir,
+    env,
     timeoutMs: 120_000,
     onSpawn(spawned) {
       child = spawned

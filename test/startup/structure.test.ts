@@ -16,7 +16,7 @@ const bin = join(root, 'bin/run.cjs')
 const tracer = join(root, 'test/startup/trace-loads.mjs')
 
 /** Packages no read-only, offline call should pay for; each is loaded where it is needed. */
-const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'conf', 'ajv', 'pdfkit', 'cli-table3', '@modelcontextprotocol/sdk', 'zod']
+const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'conf', 'ajv', 'pdfkit', 'cli-table3', '@modelcontextprotocol/sdk', 'zod', 'better-sqlite3']
 
 interface Trace {
   exitCode: number | null

@@ -25,7 +25,7 @@ export default class WebhooksTest extends SvcCommand<typeof WebhooksTest> {
   }
 
   async run(): Promise<void> {
-    const {webhooksTest} = await import('../../lib/webhooks/grade/run.js')
+    const {webhooksTest} = await import('../../lib/webhooks/test-cli.js')
     await webhooksTest(this.ctx, this.args.url, this.flags)
   }
 }

@@ -81,7 +81,7 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
       const {limit, offset, invoice_id, status} = req.query as {limit: number; offset: number; invoice_id?: string; status?: string}
       const result = inventory
         .reservations(env(req.query.environment))
-        .newestFirst(offset, limit, (r) => (!invoice_id || r.invoice_id === invoice_id) && (!status || r.status === status))
+        .newestFirst(offset, limit, {invoice_id, status})
       const data = result.items.map(({task_id: _task, ...rest}) => rest)
       return {status: 200, body: {data, limit, offset, total: result.total, has_more: offset + data.length < result.total}}
     },
@@ -120,7 +120,7 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
       const {limit, offset, invoice_id, channel} = req.query as {limit: number; offset: number; invoice_id?: string; channel?: string}
       const result = outbox
         .collection(env(req.query.environment))
-        .newestFirst(offset, limit, (m) => (!invoice_id || m.invoice_id === invoice_id) && (!channel || m.channel === channel))
+        .newestFirst(offset, limit, {invoice_id, channel})
       return {status: 200, body: {data: result.items, limit, offset, total: result.total, has_more: offset + result.items.length < result.total}}
     },
   })

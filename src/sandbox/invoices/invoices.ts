@@ -103,6 +103,8 @@ export class Invoices {
     private readonly deps: {payments: Payments; files: Files; inventory: Inventory; outbox: Outbox; signer: UrlSigner; documents: DocumentWorker},
   ) {
     this.idempotency = new IdempotencyKeys(ctx)
+    ctx.store.defineCollection<Invoice>('environment', 'invoices', {status: (invoice) => invoice.status})
+    ctx.store.defineCollection<InvoicePayment>('environment', 'invoice_payments', {invoice_id: (link) => link.invoice_id, status: (link) => link.status})
     ctx.events.subscribe((event) => {
       if (isSettlementEvent(event.type)) this.paymentSettled(event.environment, event.data as Payment)
     })
@@ -345,8 +347,8 @@ export class Invoices {
   /** The payment of this invoice still waiting for its outcome, if any. */
   pendingPayment(environment: Environment, invoiceId: string): InvoicePayment | undefined {
     return this.links(environment)
-      .values()
-      .find((link) => link.invoice_id === invoiceId && (link.status === 'PENDING' || link.status === 'UNSPECIFIED'))
+      .find({invoice_id: invoiceId})
+      .find((link) => link.status === 'PENDING' || link.status === 'UNSPECIFIED')
   }
 
   /**

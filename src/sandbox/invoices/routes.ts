@@ -64,8 +64,9 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     handler: (req) => {
       const {status, page, page_size} = req.query as {status?: InvoiceStatus; page: number; page_size: number}
       const stored = invoices.collection(req.environment)
-      for (const invoice of stored.values()) invoices.refresh(invoice)
-      const result = stored.newestFirst((page - 1) * page_size, page_size, status ? (i) => i.status === status : undefined)
+      // Only an UNPAID invoice can have become PAST_DUE.
+      for (const invoice of stored.find({status: 'UNPAID'})) invoices.refresh(invoice)
+      const result = stored.newestFirst((page - 1) * page_size, page_size, {status})
       return {status: 200, body: {data: result.items, page, page_size, total: result.total, total_pages: Math.ceil(result.total / page_size)}}
     },
   })

@@ -48,4 +48,12 @@ export const sandbox = {
   'sandbox.admin.url': '{field} must be an http:// or https:// URL, got {got}.',
   'sandbox.admin.percent': 'value must be a percentage between 0 and 100 when mode is percent.',
   'sandbox.admin.fixed': 'value must be a whole number of XAF when mode is fixed.',
+  'sandbox.admin.clockPast':
+    'ms would move the sandbox clock past 9999-12-31 (it shows {now}): at most {max} ms more.',
+  'sandbox.admin.snapshotName':
+    'name must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit; got {got}.',
+  'sandbox.admin.snapshotNotFound': 'No snapshot named "{name}". `svc sandbox snapshot list` shows the saved ones.',
+  'sandbox.store.unreadable': 'The sandbox data file {file} is neither a sandbox database nor a readable JSON data file: {reason}',
+  'sandbox.store.newer':
+    'The sandbox data file {file} was written by a newer svc (schema {version}; this one knows up to {known}): update svc, or use another file.',
 } as const

@@ -51,4 +51,13 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.admin.url': '{field} doit être une URL http:// ou https://, reçu {got}.',
   'sandbox.admin.percent': 'value doit être un pourcentage entre 0 et 100 quand mode vaut percent.',
   'sandbox.admin.fixed': 'value doit être un nombre entier de francs CFA quand mode vaut fixed.',
+  'sandbox.admin.clockPast':
+    'ms ferait passer l’horloge de la sandbox au-delà du 31/12/9999 (elle indique {now}) : au plus {max} ms de plus.',
+  'sandbox.admin.snapshotName':
+    'name doit compter de 1 à 64 lettres, chiffres, points, tirets ou soulignés, et commencer par une lettre ou un chiffre ; reçu {got}.',
+  'sandbox.admin.snapshotNotFound': 'Aucun instantané nommé « {name} ». `svc sandbox snapshot list` montre ceux qui sont enregistrés.',
+  'sandbox.store.unreadable':
+    'Le fichier de données {file} n’est ni une base de la sandbox ni un fichier de données JSON lisible : {reason}',
+  'sandbox.store.newer':
+    'Le fichier de données {file} a été écrit par un svc plus récent (schéma {version} ; celui-ci connaît jusqu’au {known}) : mettez svc à jour, ou utilisez un autre fichier.',
 }

@@ -1,21 +1,22 @@
 /**
- * `svc webhooks test URL`: check the flags (nothing is sent on bad input), say what is about to be
- * sent and with which secret, ask before sending anywhere off this machine, run the battery, then
- * render the verdicts. Exit 0 when every case passes, 1 otherwise.
+ * The work of `svc webhooks test URL` (the grader itself is in grade/: cases, sender, verdicts,
+ * report): check the flags (nothing is sent on bad input), say what is about to be sent and with
+ * which secret, ask before sending anywhere off this machine, run the battery, then render the
+ * verdicts. Exit 0 when every case passes, 1 otherwise.
  */
-import type {Context} from '../../context.js'
-import {ExitCode, Failure, InputError, SvcError} from '../../errors.js'
-import {t} from '../../i18n/index.js'
-import {maskSecret} from '../../../contract/keys.js'
-import {secretKey} from '../../../contract/signature.js'
-import {parseDuration} from '../../time/duration.js'
-import {formatDuration} from '../format.js'
-import {parseForwardUrl} from '../routes.js'
-import {webhookScope} from '../scope.js'
-import {buildCases, CASE_NAMES, deliveryCount, type CaseName, type TestCase} from './cases.js'
-import {renderJson, renderReport} from './render.js'
-import {createSender, type Answer, type Sender} from './send.js'
-import {judge, type CaseResult} from './verdicts.js'
+import type {Context} from '../context.js'
+import {ExitCode, Failure, InputError, SvcError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {maskSecret} from '../../contract/keys.js'
+import {secretKey} from '../../contract/signature.js'
+import {parseDuration} from '../time/duration.js'
+import {formatDuration} from './format.js'
+import {parseForwardUrl} from './routes.js'
+import {webhookScope} from './scope.js'
+import {buildCases, CASE_NAMES, deliveryCount, type CaseName, type TestCase} from './grade/cases.js'
+import {renderJson, renderReport} from './grade/render.js'
+import {createSender, type Answer, type Sender} from './grade/send.js'
+import {judge, type CaseResult} from './grade/verdicts.js'
 
 export interface TestFlags {
   secret?: string
