@@ -2,7 +2,7 @@
  * What a newcomer trips on (issue 19), one describe per numbered point of the issue, each run as a
  * user would: the built CLI against the local sandbox over HTTP, or on a pseudo-terminal.
  */
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
@@ -221,5 +221,28 @@ describe('3. reports and the walkthrough go by the service clock', () => {
     } finally {
       await local.close()
     }
+  })
+})
+
+describe('5. messages in the vocabulary the person used', () => {
+  it('publish with no address names --to-email; an import row names its column; a 404 names the object', async () => {
+    const env = sandbox.env()
+    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
+    const id = JSON.parse(created.stdout).id as string
+    const publish = await runCli(['invoice', 'publish', id, '--channel', 'EMAIL'], {configDir: temp.dir, env})
+    expect(publish.exitCode).toBe(2)
+    expect(publish.stderr).toMatch(/--to-email/)
+
+    const file = join(temp.dir, 'rows.csv')
+    writeFileSync(file, 'customer_name,due_date,items\n,2099-01-31,Bread:500:3\n')
+    const imported = await runCli(['invoice', 'import', file, '--lang', 'fr'], {configDir: temp.dir, env})
+    expect(imported.exitCode).toBe(2)
+    expect(imported.stderr).toMatch(/customer_name/)
+    expect(imported.stderr).not.toMatch(/--customer-name/)
+
+    const missing = await runCli(['invoice', 'get', 'inv_test_doesnotexist0000000000'], {configDir: temp.dir, env})
+    expect(missing.exitCode).toBe(4)
+    expect(missing.stderr).toMatch(/No invoice with id/)
+    expect(missing.stderr).not.toMatch(/invoiceId/)
   })
 })
