@@ -223,6 +223,12 @@ export class IO {
     }
   }
 
+  /** A passing state a person should see: in the spinner when one runs, else a line on stderr. */
+  status(text: string): void {
+    if (this.activeSpinner) this.activeSpinner.update(text)
+    else this.err(text)
+  }
+
   /** Clears a spinner still on screen (the base command calls this before it prints an error). */
   stopSpinner(): void {
     this.activeSpinner?.stop()
