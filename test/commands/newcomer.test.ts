@@ -246,3 +246,21 @@ describe('5. messages in the vocabulary the person used', () => {
     expect(missing.stderr).not.toMatch(/invoiceId/)
   })
 })
+
+describe('10. a --json list that stops at a page says so on stderr', () => {
+  it('pay list --limit 1 --json: one payment on stdout, the next offset on stderr; --all: no hint', async () => {
+    const env = sandbox.env()
+    for (let i = 0; i < 2; i++) await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
+    const page = await runCli(['pay', 'list', '--limit', '1', '--json'], {configDir: temp.dir, env})
+    expect(page.exitCode).toBe(0)
+    expect(JSON.parse(page.stdout)).toHaveLength(1)
+    expect(page.stderr).toMatch(/--offset 1 or --all/)
+    const all = await runCli(['pay', 'list', '--all', '--json'], {configDir: temp.dir, env})
+    expect(all.stderr).toBe('')
+    for (let i = 0; i < 2; i++) {
+      await runCli(['invoice', 'create', '--customer-name', `Page ${i}`, '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
+    }
+    const invoices = await runCli(['invoice', 'list', '--page-size', '1', '--json'], {configDir: temp.dir, env})
+    expect(invoices.stderr).toMatch(/--page 2 or --all/)
+  })
+})

@@ -177,8 +177,9 @@ export async function invoiceList(ctx: Context, flags: {status?: string; page?: 
   await ctx.io.result(result.items, async () => {
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
-    if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
   })
+  // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
+  if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
 }
 
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {

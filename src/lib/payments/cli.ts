@@ -131,6 +131,7 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
   await ctx.io.result(result.items, async () => {
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     ctx.io.out(await renderPaymentTable(ctx.io, result.items))
-    if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more'))
   })
+  // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
+  if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more', {next: (flags.offset ?? 0) + result.items.length}))
 }

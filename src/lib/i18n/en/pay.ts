@@ -32,6 +32,6 @@ export const pay = {
   'pay.failed': 'Payment {id} failed: {code}.',
   'pay.list.none': 'No payments.',
   'pay.list.limitRange': 'a whole number from 1 to 100',
-  'pay.list.more': 'More payments: use --offset or --all.',
+  'pay.list.more': 'More payments: use --offset {next} or --all.',
   'pay.list.progress': 'Fetched {count} payments…',
 } as const

@@ -37,6 +37,6 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.failed': 'Le paiement {id} a échoué : {code}.',
   'pay.list.none': 'Aucun paiement.',
   'pay.list.limitRange': 'un nombre entier de 1 à 100',
-  'pay.list.more': 'Il y a d’autres paiements : utilisez --offset ou --all.',
+  'pay.list.more': 'Il y a d’autres paiements : utilisez --offset {next} ou --all.',
   'pay.list.progress': '{count} paiements récupérés…',
 }
