@@ -264,3 +264,37 @@ describe('10. a --json list that stops at a page says so on stderr', () => {
     expect(invoices.stderr).toMatch(/--page 2 or --all/)
   })
 })
+
+describe('13. the PDF link field is read from the service description', () => {
+  it('a service whose PDF operation answers {"url": …} (and says so in its OpenAPI): invoice pdf works', async () => {
+    const {createServer} = await import('node:http')
+    // The local sandbox, with its PDF answer and its description speaking of `url` instead of `pdf_url`.
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      const upstream = await fetch(`${sandbox.sb.url}${req.url}`, {
+        method: req.method,
+        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      })
+      let body = Buffer.from(await upstream.arrayBuffer())
+      if (req.url === '/v1/openapi.json' || /^\/v1\/invoices\/[^/]+\/pdf$/.test(req.url ?? '')) body = Buffer.from(body.toString('utf8').split('"pdf_url"').join('"url"'))
+      res.writeHead(upstream.status, {'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream', 'content-length': body.length})
+      res.end(body)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`
+      const env = {SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_BASE_URL: base}
+      const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+      expect(created.exitCode, created.stderr).toBe(0)
+      const id = JSON.parse(created.stdout).id as string
+      const out = join(temp.dir, 'inv.pdf')
+      const pdf = await runCli(['invoice', 'pdf', id, '-o', out], {configDir: temp.dir, env})
+      expect(pdf.exitCode, pdf.stderr).toBe(0)
+      expect(readFileSync(out).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})

@@ -56,7 +56,7 @@ export const invoice = {
   'invoice.list.pageSizeRange': 'a whole number from 1 to 100',
   'invoice.list.pageRange': 'a whole number, 1 or more',
 
-  'invoice.pdf.noUrl': 'The service did not return a pdf_url for invoice {id}.',
+  'invoice.pdf.noUrl': 'The service did not return the PDF link ({field}) for invoice {id}.',
   'invoice.pdf.notPdf': 'The document for invoice {id} is not a PDF ({type}, {bytes} bytes); nothing was written.',
   'invoice.pdf.writeFailed': 'Could not write {path}: {reason}.',
   'invoice.pdf.saved': 'Saved the PDF of invoice {id} to {path} ({bytes} bytes).',

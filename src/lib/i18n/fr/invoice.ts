@@ -58,7 +58,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.list.pageSizeRange': 'un nombre entier de 1 à 100',
   'invoice.list.pageRange': 'un nombre entier, 1 ou plus',
 
-  'invoice.pdf.noUrl': 'Le service n’a pas renvoyé de pdf_url pour la facture {id}.',
+  'invoice.pdf.noUrl': 'Le service n’a pas renvoyé le lien du PDF ({field}) pour la facture {id}.',
   'invoice.pdf.notPdf': 'Le document de la facture {id} n’est pas un PDF ({type}, {bytes} octets) ; rien n’a été écrit.',
   'invoice.pdf.writeFailed': 'Impossible d’écrire {path} : {reason}.',
   'invoice.pdf.saved': 'PDF de la facture {id} enregistré dans {path} ({bytes} octets).',
