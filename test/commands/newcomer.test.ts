@@ -298,3 +298,25 @@ describe('13. the PDF link field is read from the service description', () => {
     }
   })
 })
+
+describe('14. polish', () => {
+  it('a cancelled invoice shows no amount still due', async () => {
+    const env = sandbox.env()
+    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+    const id = JSON.parse(created.stdout).id as string
+    const before = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    expect(before.stdout).toMatch(/Amount due/)
+    expect((await runCli(['invoice', 'cancel', id], {configDir: temp.dir, env})).exitCode).toBe(0)
+    const after = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    expect(after.stdout).toMatch(/CANCELLED/)
+    expect(after.stdout).not.toMatch(/Amount due/)
+  })
+
+  it('long durations read in days; the French table says "secret de signature du webhook"', async () => {
+    const {formatDuration} = await import('../../src/lib/webhooks/format.js')
+    expect(formatDuration(26511 * 3_600_000 + 32 * 60_000)).toBe('1104 days 15 h')
+    expect(formatDuration(90 * 60_000)).toBe('1 h 30 min')
+    const {fr} = await import('../../src/lib/i18n/fr/index.js')
+    expect(fr['core.table.secret']).toBe('SECRET DE SIGNATURE DU WEBHOOK')
+  })
+})

@@ -56,7 +56,7 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.table.baseUrl': 'URL DE BASE',
   'core.table.current': 'ACTUEL',
   'core.table.lang': 'LANGUE',
-  'core.table.secret': 'SECRET DU POINT DE TERMINAISON',
+  'core.table.secret': 'SECRET DE SIGNATURE DU WEBHOOK',
   'core.yes': 'oui',
   'core.no': 'non',
   'core.confirm.hint': '(o/N)',
