@@ -48,7 +48,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
  * wants the command id first, so leading global flags move behind it.
  */
 function globalFlagsLast(argv) {
-  const withValue = new Set(['--profile', '--api-key', '--base-url', '--lang'])
+  const withValue = new Set(['--profile', '--api-key', '--base-url', '--lang', '--jq'])
   const booleans = new Set(['--json', '--color', '--no-color', '--yes', '-y', '--verbose'])
   const leading = []
   let i = 0

@@ -359,8 +359,8 @@ const MINIFY = {minifyWhitespace: !process.env.SVC_BUILD_READABLE, minifySyntax:
 const IMPORT_META = {define: {'import.meta.dirname': '__dirname'}}
 
 const commandEntries = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts'))
-// What oclif loads besides the commands: bin/run.cjs's entry and the help class (package.json).
-const libEntries = ['main.ts', 'help.ts'].map((f) => join(src, f))
+// What oclif loads besides the commands: bin/run.cjs's entry, the help class and the not-found hook (package.json).
+const libEntries = ['main.ts', 'help.ts', 'hooks/not-found.ts'].map((f) => join(src, f))
 
 // Built in a directory of its own, then renamed to dist/: a test run or a benchmark reading dist/
 // while this runs sees the old build or the new one, never half of one.

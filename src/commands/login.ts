@@ -21,7 +21,6 @@ export default class Login extends SvcCommand<typeof Login> {
     const {login} = await import('../lib/login/flow.js')
     const view = await login(this.ctx, {fromStdin: this.flags['api-key-stdin'], baseUrl: this.flags['base-url'], lang: this.flags.lang})
     const {io} = this.ctx
-    if (io.json) io.outJson(view)
-    else io.err(t('core.profile.saved', {name: view.name, environment: view.environment ?? '', key: view.api_key ?? ''}))
+    await io.result(view, () => io.err(t('core.profile.saved', {name: view.name, environment: view.environment ?? '', key: view.api_key ?? ''})))
   }
 }

@@ -14,7 +14,6 @@ export default class Logout extends SvcCommand<typeof Logout> {
       return
     }
     await logoutProfile(this.ctx.configDir, name)
-    if (this.ctx.io.json) this.ctx.io.outJson({profile: name, logged_out: true})
-    else this.ctx.io.err(t('core.profile.loggedOut', {name}))
+    await this.ctx.io.result({profile: name, logged_out: true}, () => this.ctx.io.err(t('core.profile.loggedOut', {name})))
   }
 }

@@ -1,11 +1,33 @@
 /**
  * The event shape of the service contract ("Events and their signature"):
  * `{id: 'evt_…', type, created_at, environment, data: Payment}`.
+ *
+ * The one list of event types. Everything else derives from it: the sandbox's events, the
+ * listener's `--events` and `--forward-to TYPE=URL`, `svc webhooks trigger`'s argument. A new type
+ * is a line in EVENT_TYPES and one in EVENTS; the compiler then points at the places that truly
+ * differ (what `trigger` does to cause one, who emits it).
  */
 import {createHash} from 'node:crypto'
 
 export const EVENT_TYPES = ['payment.success', 'payment.failed'] as const
 export type EventType = (typeof EVENT_TYPES)[number]
+
+/** A settlement: `data` is the Payment, and `status` the final status that gives this event. */
+export interface SettlementEvent {
+  data: 'payment'
+  status: 'SUCCESS' | 'FAILED'
+}
+
+/** What each event type is about. */
+export const EVENTS: Record<EventType, SettlementEvent> = {
+  'payment.success': {data: 'payment', status: 'SUCCESS'},
+  'payment.failed': {data: 'payment', status: 'FAILED'},
+}
+
+/** A payment settlement's event (its `data` is the Payment). */
+export function isSettlementEvent(type: string): boolean {
+  return isEventType(type) && EVENTS[type].data === 'payment'
+}
 
 export function isEventType(value: unknown): value is EventType {
   return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value)
@@ -30,10 +52,10 @@ export interface WebhookEvent {
 }
 
 /** The event a settlement gives: SUCCESS → payment.success, FAILED → payment.failed; otherwise none. */
+export function eventTypeForStatus(status: SettlementEvent['status']): EventType
+export function eventTypeForStatus(status: string): EventType | undefined
 export function eventTypeForStatus(status: string): EventType | undefined {
-  if (status === 'SUCCESS') return 'payment.success'
-  if (status === 'FAILED') return 'payment.failed'
-  return undefined
+  return EVENT_TYPES.find((type) => EVENTS[type].data === 'payment' && EVENTS[type].status === status)
 }
 
 /**

@@ -15,6 +15,18 @@ export function maskSecret(secret: string | undefined): string {
 
 export type KeyEnvironment = 'SANDBOX' | 'LIVE'
 
+/** What is wrong with a string given as an API key, or undefined when it is well formed. */
+export type KeyProblem = 'prefix' | 'short' | 'characters'
+
+export function keyProblem(key: string): KeyProblem | undefined {
+  const prefix = ['svc_sk_test_', 'svc_sk_live_'].find((p) => key.startsWith(p))
+  if (!prefix) return 'prefix'
+  const rest = key.slice(prefix.length)
+  if (!/^[A-Za-z0-9_-]*$/.test(rest)) return 'characters'
+  if (rest.length < 8) return 'short'
+  return undefined
+}
+
 /** The environment a key selects, from its prefix alone; undefined for any other prefix. */
 export function keyEnvironment(key: string): KeyEnvironment | undefined {
   if (/^svc_sk_test_[A-Za-z0-9_-]{8,}$/.test(key)) return 'SANDBOX'

@@ -1,13 +1,26 @@
 /**
- * The one base command (sf-plugins-core's SfCommand): global flags, the per-invocation context,
- * the --json error envelope, live-key confirmation and the mapping of every error to the exit
- * codes of cli.md, in one place. Commands stay thin: flags in, one call into src/lib, render out.
+ * The lib room (`src/lib/`): the CLI's domains, one folder each (api, config, io, payments,
+ * invoices, files, reports, webhooks, raw, login, walkthrough, time, i18n; `sandbox/` is the CLI
+ * side of `svc sandbox …`). It may import itself and the contract (`src/contract/`); the sandbox
+ * only by `import()` of src/sandbox/index.ts; never a command. No import circles, file by file or
+ * folder by folder (test/structure/boundaries.test.ts). Library code throws and returns; it never
+ * sets `process.exitCode` or writes to process streams: `ctx.io` does the writing, this file ends
+ * the run.
+ *
+ * The one base command (sf-plugins-core's SfCommand): global flags, the per-invocation context, and
+ * the one exit path: every error from a command, whatever threw it, arrives in `catch()`, which
+ * stops a spinner still on screen, prints through `ctx.io` (the `{"error": …}` envelope on stdout
+ * with --json), and sets the exit code of cli.md. A `Failure` (errors.ts) carries only its exit
+ * code: its outcome was already shown. Commands stay thin: flags in, one call into src/lib, render
+ * out (`ctx.io.result(data, human)` chooses between --json and people).
  */
 import {Command, Flags, type Interfaces} from '@oclif/core'
 
 import {createContext, type Context} from './context.js'
-import {ExitCode, SvcError} from './errors.js'
-import {registerCatalogue, setLocale, t, type MessageKey} from './i18n/index.js'
+import {ExitCode, Failure, SvcError} from './errors.js'
+import {canonicalOptionValues} from './option-case.js'
+import {registerCatalogue, setLocale, t} from './i18n/index.js'
+import {IO, type StreamsLike} from './io/terminal.js'
 
 export type SvcFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SvcCommand)['baseFlags'] & T['flags']>
 export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -20,6 +33,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     'api-key': Flags.string({description: 'API key (overrides SVC_API_KEY and the profile).', helpGroup: GLOBAL}),
     'base-url': Flags.string({description: 'Service base URL (overrides SVC_BASE_URL and the profile).', helpGroup: GLOBAL}),
     json: Flags.boolean({description: 'Print machine-readable JSON on stdout.', helpGroup: GLOBAL}),
+    jq: Flags.string({description: 'Filter the JSON output with a jq expression (implies --json; strings print raw).', helpGroup: GLOBAL}),
     color: Flags.boolean({description: 'Colour output (--no-color, or NO_COLOR, turns it off).', allowNo: true, helpGroup: GLOBAL}),
     yes: Flags.boolean({char: 'y', description: 'Answer yes to confirmations (required for LIVE keys when not interactive).', helpGroup: GLOBAL}),
     verbose: Flags.boolean({description: 'Trace HTTP requests and responses on stderr (key redacted).', helpGroup: GLOBAL}),
@@ -32,6 +46,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
 
   public override async init(): Promise<void> {
     await super.init()
+    this.argv = canonicalOptionValues(this.argv, {...(super.ctor as typeof SvcCommand).baseFlags, ...this.ctor.flags}, this.ctor.args)
     const {args, flags} = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof SvcCommand).baseFlags,
@@ -45,7 +60,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
         profile: this.flags.profile,
         apiKey: this.flags['api-key'],
         baseUrl: this.flags['base-url'],
-        json: this.flags.json,
+        json: this.flags.json || this.flags.jq !== undefined,
         color: this.flags.color,
         yes: this.flags.yes,
         verbose: this.flags.verbose,
@@ -57,8 +72,13 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // --json is machine output: byte for byte the same whatever the locale, error messages included
     // (so it speaks English). Otherwise French only when asked for: an English run never loads (or
     // parses) the French catalogue.
-    if (this.flags.json) setLocale('en')
+    if (this.ctx.io.json) setLocale('en')
     else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
+    // jq (WebAssembly) only when asked for; the expression is compiled before anything is sent.
+    if (this.flags.jq !== undefined) {
+      const {loadJq} = await import('./io/jq.js')
+      this.ctx.io.jq = await loadJq(this.flags.jq, Boolean(this.ctx.io.streams.stdout.isTTY))
+    }
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
     process.on('SIGINT', () => void this.interrupted())
@@ -72,43 +92,48 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   private async interrupted(): Promise<void> {
     if (this.interrupting) return
     this.interrupting = true
+    const {io} = this.ctx
+    io.stopSpinner()
     try {
       await this.onInterrupt()
     } finally {
-      if (!this.ctx?.io.json) process.stderr.write(`\n${t('core.error.interrupted')}\n`)
+      io.note(`\n${t('core.error.interrupted')}`)
       process.exit(ExitCode.INTERRUPTED)
     }
-  }
-
-  /**
-   * A command that moves money or tells customers, on a LIVE key: ask when interactive; refuse
-   * with exit 2 unless --yes when not.
-   */
-  protected async confirmLive(action: MessageKey, params?: Record<string, string | number>): Promise<void> {
-    await this.ctx.confirmLive(t(action, params))
   }
 
   public override async catch(error: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
-    const json = this.ctx?.io.json ?? this.argv.includes('--json')
+    // No context when parsing the flags failed: plain streams, no colour, --json as argv says.
+    const io = this.ctx?.io ?? new IO(processStreams(), {interactive: false, color: false, json: this.argv.includes('--json')})
+    // A spinner left on screen would draw over (or erase) what follows.
+    io.stopSpinner()
+    // Already shown (e.g. --json printed the final object): only the exit code is left to give.
+    if (error instanceof Failure) return
+    // With --jq, stdout carries the filter's results only: errors are for the person, on stderr.
+    const jq = this.flags?.jq !== undefined || this.argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))
     const svcError = error instanceof SvcError ? error : undefined
-    if (json) {
+    if (io.json && !jq) {
       const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: messageOf(error)}
-      process.stdout.write(`${currentRedact(JSON.stringify({error: body}, null, 2))}\n`)
+      io.out(currentRedact(JSON.stringify({error: body}, null, 2)))
       return
     }
     if (exitCode === ExitCode.INTERRUPTED) {
-      process.stderr.write(`${t('core.error.interrupted')}\n`)
+      io.err(t('core.error.interrupted'))
       return
     }
-    const paint = this.ctx?.io.paintSync()
+    const paint = io.paintSync()
     // The label carries its own punctuation: 'Error:' but 'Erreur :'.
     const label = t('core.error.prefix')
-    let text = `${paint ? paint.red(label) : label} ${messageOf(error)}`
+    let text = `${paint.red(label)} ${messageOf(error)}`
     if (svcError?.hint) text += `\n${t('core.error.hint')} ${svcError.hint}`
-    process.stderr.write(`${text}\n`)
+    io.err(text)
   }
+}
+
+function processStreams(): StreamsLike {
+  return {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr}
 }
 
 /** Inquirer's Ctrl-C at a prompt, and aborts, mean the user interrupted. */
@@ -140,6 +165,10 @@ let currentRedact: (text: string) => string = (text) => text
 function rawMessageOf(error: Error): string {
   if (error instanceof SvcError) return error.message
   if (isInterrupt(error)) return t('core.error.interrupted')
+  // The single executable runs its native modules from the files it unpacked (scripts/binary/).
+  if ((error as {code?: unknown}).code === 'ERR_DLOPEN_FAILED' && process.getBuiltinModule('node:sea').isSea()) {
+    return t('core.error.binaryNativeModule', {message: error.message})
+  }
   // oclif's parse errors already read well ("Expected --amount=… to be …").
   if ((error as {oclif?: unknown}).oclif) return error.message
   return t('core.error.unexpected', {message: error.message})

@@ -10,6 +10,7 @@ import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
 import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
+import {isPlaceholderBaseUrl} from './config/defaults.js'
 import {configDir, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
@@ -112,7 +113,10 @@ export function createContext(options: ContextOptions): Context {
     async client(clientOptions = {}) {
       client ??= (async () => {
         const creds = context.credentials()
-        return context.clientFor(clientOptions.auth === false ? creds.apiKey : context.requireKey(), creds.baseUrl)
+        // The key first (exit 3 says how to give one), then the address.
+        const apiKey = clientOptions.auth === false ? creds.apiKey : context.requireKey()
+        if (isPlaceholderBaseUrl(creds.baseUrl)) throw new InputError(t('core.baseUrl.missing'), {field: 'base-url', code: 'no_base_url'})
+        return context.clientFor(apiKey, creds.baseUrl)
       })()
       return client
     },

@@ -108,7 +108,7 @@ export class ApiError extends SvcError {
 
 /** Timeout, refused connection, reset: the outcome may be unknown (exit 7). */
 export class NetworkError extends SvcError {
-  constructor(message: string, options: {code?: 'timeout' | 'network_error'; hint?: string; cause?: unknown} = {}) {
+  constructor(message: string, options: {code?: 'timeout' | 'network_error' | 'not_connected'; hint?: string; cause?: unknown} = {}) {
     super(message, {exitCode: ExitCode.UNAVAILABLE, code: options.code ?? 'network_error', ...options})
   }
 }
@@ -117,6 +117,25 @@ export class NetworkError extends SvcError {
 export class OutcomeError extends SvcError {
   constructor(message: string, options: {code: string; exitCode?: ExitCodeValue; hint?: string}) {
     super(message, {exitCode: options.exitCode ?? ExitCode.FAILURE, code: options.code, hint: options.hint})
+  }
+}
+
+/**
+ * A failure the user has already been told about (e.g. `--json` printed the final object, whose
+ * fields say what went wrong, or a table marked the step that misbehaved): it carries only the exit
+ * code. The base command sets that code and prints nothing more. Library code throws it instead of
+ * setting `process.exitCode`, so the base command stays the one place that ends a run.
+ */
+export class Failure extends SvcError {
+  readonly silent = true
+
+  constructor(exitCode: ExitCodeValue, options: {code?: string; cause?: unknown} = {}) {
+    super('', {exitCode, code: options.code ?? 'failure', cause: options.cause})
+  }
+
+  /** The silent form of `error`: same exit code and code, its message already shown another way. */
+  static after(error: SvcError): Failure {
+    return new Failure(error.exitCode, {code: error.code, cause: error})
   }
 }
 

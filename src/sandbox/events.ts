@@ -11,6 +11,7 @@
  * dedupe. `webhook-timestamp` is real time, not sandbox time: receivers check it against their own
  * clock with a five-minute tolerance, and a sandbox clock advanced by days would fail them all.
  */
+import type {EventType} from '../contract/events.js'
 import {generateSecret, signPayload} from '../contract/signature.js'
 import type {Scheduler, ScheduledTask} from './clock.js'
 import type {Clock} from './clock.js'
@@ -100,7 +101,7 @@ export class EventBus {
    * later changes to the object do not rewrite history; a caller whose object is final from now on
    * (a settled payment) passes `{final: true}` to share it instead (memory: one copy, not two).
    */
-  emit<T>(environment: Environment, type: string, data: T, options: {final?: boolean} = {}): SandboxEvent<T> {
+  emit<T>(environment: Environment, type: EventType, data: T, options: {final?: boolean} = {}): SandboxEvent<T> {
     const now = this.clock.now()
     const event: SandboxEvent<T> = {
       id: newPlainId('evt'),

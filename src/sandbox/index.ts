@@ -1,6 +1,12 @@
 /**
- * The local sandbox: a faithful, stateful implementation of the service's public interface on the
- * user's machine (like Firebase's emulators). One port serves `/v1/...` (the public API),
+ * The sandbox room: the local service, a faithful, stateful implementation of the service's public
+ * interface on the user's machine (like Firebase's emulators). It imports only its own files, the
+ * contract (`src/contract/`: events, signing, test numbers, phone wire form, totals, keys) and its
+ * npm dependencies; never the CLI (`src/lib`, `src/commands`). It speaks through its own message
+ * catalogue (`./i18n/`, French registered when a sandbox starts). The CLI reaches it only by
+ * `import()` of this file (`svc sandbox serve`, the walkthrough) and its types;
+ * test/structure/boundaries.test.ts holds both sides to that.
+ * One port serves `/v1/...` (the public API),
  * `/_admin/...` (the dashboard stand-in, Bearer admin token), and leaves `/pay/...` (checkout) and
  * `/storage/...` (uploads) to the domains that register them.
  *
@@ -182,6 +188,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
       allowlist,
       limiter: new RateLimiter(resolved.rateLimit, () => clock.now()),
       adminToken,
+      now: () => clock.now(),
       log: options.log ?? ((line) => void process.stderr.write(`${line}\n`)),
     }),
   )

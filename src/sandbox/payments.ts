@@ -12,6 +12,7 @@
  * timeout) and resolves to the real outcome `settleAfterMs` later; no event for UNSPECIFIED.
  */
 import {t} from './i18n/index.js'
+import {eventTypeForStatus} from '../contract/events.js'
 import {OPERATORS, testOutcome, type Operator} from '../contract/test-numbers.js'
 import type {SandboxContext} from './context.js'
 import {ApiError, invalidState, notFound} from './errors.js'
@@ -269,7 +270,7 @@ export class Payments {
     })
     if (outcome.status === 'SUCCESS') this.ledger.credit(environment, record.id, record.payment.amount)
     // SUCCESS and FAILED are final: the event can share the object.
-    this.ctx.events.emit(environment, outcome.status === 'SUCCESS' ? 'payment.success' : 'payment.failed', record.payment, {final: true})
+    this.ctx.events.emit(environment, eventTypeForStatus(outcome.status), record.payment, {final: true})
   }
 
   private routes(): void {

@@ -25,6 +25,8 @@ export interface HttpDependencies {
   allowlist: Allowlist
   limiter: RateLimiter
   adminToken: string
+  /** The sandbox clock: every answer's `Date` header reads it, as a real service's reads its own. */
+  now?: () => number
   /** Where the detail of an internal error goes (the sandbox's log). */
   log: (line: string) => void
 }
@@ -211,7 +213,9 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
   }
 
   return (req, res) => {
-    const headers: Record<string, string | number> = {}
+    // The service's clock, not the machine's: clients (reports, the walkthrough) age invoices by it,
+    // so `svc sandbox clock advance` moves them too.
+    const headers: Record<string, string | number> = deps.now ? {date: new Date(deps.now()).toUTCString()} : {}
     handle(req, res, headers)
       .catch(async (error: unknown) => {
         if (res.headersSent) {

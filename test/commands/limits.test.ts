@@ -7,16 +7,16 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startFaultyProxy, type FaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sandbox: TestSandbox
-let proxy: FaultyProxy
+let proxy: FaultProxy
 let temp: ReturnType<typeof tempConfigDir>
 beforeAll(async () => {
   sandbox = await startTestSandbox()
   // No faults: the proxy only counts what reaches the service.
-  proxy = await startFaultyProxy(sandbox.sb.url, [])
+  proxy = await startFaultProxy(sandbox.sb.url, [])
 })
 afterAll(async () => {
   await proxy.close()

@@ -6,9 +6,10 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {addDays} from '../../src/lib/reports/days.js'
-import {ANSI, runCli} from '../helpers/cli.js'
+import {ANSI} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -17,7 +18,8 @@ let temp: ReturnType<typeof tempConfigDir>
 let asOf: string
 let today: string
 
-const cli = (args: string[]) => runCli(['report', 'receivables', ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}})
+// Formatting of the figures: the command class in-process (same arguments, same result as a child).
+const cli = (args: string[]) => runInProcess(['report', 'receivables', ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}})
 
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${sandbox.sb.url}${path}`, {
@@ -176,12 +178,17 @@ describe('svc report receivables', () => {
     expect(r.stderr).toBe('')
   })
 
-  it('--as-of defaults to today: nothing is past due yet today', async () => {
+  it("--as-of defaults to the service's today (its Date header: the sandbox clock, moved 100 days on), not the machine's", async () => {
     const r = await cli(['--json'])
     expect(r.exitCode).toBe(0)
     const report = JSON.parse(r.stdout)
-    expect(report.as_of).toBe(new Date().toISOString().slice(0, 10))
-    expect(report.buckets[0]).toMatchObject({bucket: 'not_due', count: 9, amount_due: 26000})
+    const clock = await sandbox.admin('GET', '/clock')
+    const serviceNow = new Date(clock.now_ms)
+    const serviceDay = `${serviceNow.getFullYear()}-${String(serviceNow.getMonth() + 1).padStart(2, '0')}-${String(serviceNow.getDate()).padStart(2, '0')}`
+    expect(report.as_of).toBe(serviceDay)
+    expect(report.as_of).not.toBe(new Date().toISOString().slice(0, 10))
+    const explicit = await cli(['--json', '--as-of', serviceDay])
+    expect(JSON.parse(explicit.stdout)).toEqual(report)
   })
 
   it('refuses bad flags with exit 2 before any request', async () => {

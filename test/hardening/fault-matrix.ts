@@ -1,6 +1,6 @@
 /**
  * The fault matrix: every fault of FAULTS against every command family of FAMILIES, through the
- * faulty proxy in front of a fresh in-process sandbox per case (so counts are exact). Each case
+ * fault proxy (test/helpers/fault-proxy.ts) in front of a fresh in-process sandbox per case (so counts are exact). Each case
  * asserts the exit code of cli.md, a message fit for a person, and the sandbox's state after
  * (nothing created twice; a write that was lost is either found or reported as unknown).
  *
@@ -13,8 +13,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
-import {startFaultyProxy, type Fault, type FaultRule} from '../helpers/faulty-proxy.js'
-import {allInvoices, allPayments, closedPortUrl, direct, freshSandbox, makeInvoice, makePayment, unreadable, type TestSandbox} from './fixtures.js'
+import {refusedUrl, startFaultProxy, type Fault, type FaultRule} from '../helpers/fault-proxy.js'
+import {allInvoices, allPayments, direct, freshSandbox, makeInvoice, makePayment, unreadable, type TestSandbox} from './fixtures.js'
 
 /** What the server saw, and what kind of failure the client meets. */
 type Effect = 'network' | 'timeout' | '5xx' | '429' | 'bad-2xx' | 'ok' | 'transient'
@@ -114,7 +114,24 @@ export const FAMILIES: Family[] = [
       const payments = (await allPayments(sb)).filter((p) => p.amount === 4321)
       await oneOrNone(payments, 'payment', r.exitCode, fault.reached, fault.effect)
       if (r.exitCode === 0 && fault.reached && fault.effect !== 'ok') expect(r.stderr).toMatch(/Warning/)
-      if (r.exitCode === 7) expect(r.stderr).toMatch(/svc pay list|unknown/i)
+      if (r.exitCode === 7) expect(r.stderr).toMatch(fault.refused ? /nothing was sent/ : /svc pay list|unknown/i)
+    },
+  },
+  {
+    // The same amount and number paid a moment before: a lost answer must never be taken for it.
+    name: 'pay create after an identical payment',
+    kind: 'payment-create',
+    target: {method: 'POST', path: /^\/v1\/payments$/},
+    setup: (sb) => makePayment(sb, '237670000001', 4321),
+    args: () => ['pay', 'create', '--amount', '4321', '--phone', '670000001'],
+    async check({sb, fixture}, fault, r) {
+      const payments = (await allPayments(sb)).filter((p) => p.amount === 4321)
+      const ours = payments.filter((p) => p.id !== fixture.id)
+      await oneOrNone(ours, 'payment', r.exitCode, fault.reached, fault.effect)
+      // Never a false success: the earlier payment is never shown as the one just made.
+      expect(r.stdout + r.stderr).not.toContain(fixture.id)
+      if (r.exitCode === 0) expect(r.stdout).toContain(ours[0]!.id)
+      if (r.exitCode === 7) expect(r.stderr).toMatch(fault.refused ? /nothing was sent/ : /svc pay (list|status)/)
     },
   },
   {
@@ -285,12 +302,12 @@ export const FAMILIES: Family[] = [
 export async function runCase(family: Family, fault: FaultCase): Promise<{result: CliResult; expected: number}> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fault-'))
   const sb = await freshSandbox()
-  let proxy: Awaited<ReturnType<typeof startFaultyProxy>> | undefined
+  let proxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined
   try {
     const fixture = await family.setup?.(sb, dir)
     const rules: FaultRule[] = fault.fault ? [{...family.target, fault: fault.fault, times: fault.times ?? ALL}] : []
-    proxy = fault.refused ? undefined : await startFaultyProxy(sb.sb.url, rules)
-    const baseUrl = proxy ? proxy.url : await closedPortUrl()
+    proxy = fault.refused ? undefined : await startFaultProxy(sb.sb.url, rules)
+    const baseUrl = proxy ? proxy.url : await refusedUrl()
     const run: Run = {sb, dir, fixture}
     const isLogin = family.name === 'login'
     const result = await runCli(family.args(run), {

@@ -16,7 +16,7 @@ const bin = join(root, 'bin/run.cjs')
 const tracer = join(root, 'test/startup/trace-loads.mjs')
 
 /** Packages no read-only, offline call should pay for; each is loaded where it is needed. */
-const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'conf', 'ajv', 'pdfkit', 'cli-table3']
+const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'conf', 'ajv', 'pdfkit', 'cli-table3', '@modelcontextprotocol/sdk', 'zod']
 
 interface Trace {
   exitCode: number | null
@@ -220,13 +220,27 @@ describe('start-up structure of the built CLI', () => {
     }
   })
 
-  it('the slow path still works: `svc help pay` and an unknown command go through the plugins', async () => {
+  it('the MCP SDK loads for `svc mcp` and for no other command', async () => {
+    // A check of the check: `svc mcp` with stdin at its end serves, sees the client gone, stops.
+    const mcp = await traced(['mcp', '--api-key', 'svc_sk_test_0123456789abcdef'])
+    expect(mcp.exitCode, mcp.stderr).toBe(0)
+    expect(mcp.stdout).toBe('')
+    expect(mcp.packages.has('@modelcontextprotocol/sdk')).toBe(true)
+    // Other commands never load it (nor zod, which it brings), whatever they do.
+    for (const args of [['profiles', 'list'], ['sandbox', 'numbers'], ['pay', 'list', '--help'], ['pay', 'create', '--amount', '5.5', '--phone', '670000001']]) {
+      const trace = await traced(args, {SVC_API_KEY: 'svc_sk_test_0123456789abcdef'})
+      expect([...trace.packages].filter((p) => p === '@modelcontextprotocol/sdk' || p === 'zod'), args.join(' ')).toEqual([])
+    }
+  })
+
+  it('the slow path still works: `svc help pay` goes through the plugins, an unknown command through our not-found hook', async () => {
     const help = await traced(['help', 'pay'])
     expect(help.exitCode).toBe(0)
     expect(help.stdout).toContain('pay list')
     expect(help.packages.has('@oclif/plugin-help')).toBe(true)
     const unknown = await traced(['pay', 'lst'])
     expect(unknown.exitCode).toBe(127)
-    expect(unknown.packages.has('@oclif/plugin-not-found')).toBe(true)
+    expect(unknown.stderr).toMatch(/Did you mean `svc pay list`\?/)
+    expect(unknown.packages.has('@oclif/plugin-not-found')).toBe(false)
   })
 })

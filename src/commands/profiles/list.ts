@@ -9,8 +9,10 @@ export default class ProfilesList extends SvcCommand<typeof ProfilesList> {
 
   async run(): Promise<void> {
     const profiles = listProfiles(this.ctx.configDir)
-    if (this.ctx.io.json) return this.ctx.io.outJson(profiles)
-    if (profiles.length === 0) return this.ctx.io.err(t('core.profile.none'))
-    this.ctx.io.out(await renderProfiles(this.ctx.io, profiles))
+    const {io} = this.ctx
+    await io.result(profiles, async () => {
+      if (profiles.length === 0) return io.err(t('core.profile.none'))
+      io.out(await renderProfiles(io, profiles))
+    })
   }
 }

@@ -11,7 +11,6 @@ export default class ProfilesRemove extends SvcCommand<typeof ProfilesRemove> {
 
   async run(): Promise<void> {
     await removeProfile(this.ctx.configDir, this.args.name)
-    if (this.ctx.io.json) this.ctx.io.outJson({removed: this.args.name})
-    else this.ctx.io.err(t('core.profile.removed', {name: this.args.name}))
+    await this.ctx.io.result({removed: this.args.name}, () => this.ctx.io.err(t('core.profile.removed', {name: this.args.name})))
   }
 }

@@ -11,7 +11,6 @@ export default class ProfilesShow extends SvcCommand<typeof ProfilesShow> {
 
   async run(): Promise<void> {
     const view = showProfile(this.ctx.configDir, this.args.name ?? this.flags.profile)
-    if (this.ctx.io.json) return this.ctx.io.outJson(view)
-    this.ctx.io.out(renderProfileDetail(view))
+    await this.ctx.io.result(view, () => this.ctx.io.out(renderProfileDetail(view)))
   }
 }

@@ -11,7 +11,6 @@ export default class ProfilesUse extends SvcCommand<typeof ProfilesUse> {
 
   async run(): Promise<void> {
     await useProfile(this.ctx.configDir, this.args.name)
-    if (this.ctx.io.json) this.ctx.io.outJson({current: this.args.name})
-    else this.ctx.io.err(t('core.profile.used', {name: this.args.name}))
+    await this.ctx.io.result({current: this.args.name}, () => this.ctx.io.err(t('core.profile.used', {name: this.args.name})))
   }
 }

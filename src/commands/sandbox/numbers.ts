@@ -8,19 +8,20 @@ export default class SandboxNumbers extends SvcCommand<typeof SandboxNumbers> {
 
   async run(): Promise<void> {
     const {io} = this.ctx
-    if (io.json) return io.outJson(TEST_NUMBERS)
-    const paint = await io.paint()
-    io.out(
-      await io.table(
-        [t('local.numbers.operator'), t('local.numbers.number'), t('local.numbers.national'), t('local.numbers.outcome')],
-        TEST_NUMBERS.map((row) => [
-          row.operator,
-          row.phone,
-          row.phone.slice(3),
-          row.outcome === 'SUCCESS' ? paint.green(row.outcome) : paint.red(row.outcome),
-        ]),
-      ),
-    )
-    io.err(t('local.numbers.footer'))
+    await io.result(TEST_NUMBERS, async () => {
+      const paint = await io.paint()
+      io.out(
+        await io.table(
+          [t('local.numbers.operator'), t('local.numbers.number'), t('local.numbers.national'), t('local.numbers.outcome')],
+          TEST_NUMBERS.map((row) => [
+            row.operator,
+            row.phone,
+            row.phone.slice(3),
+            row.outcome === 'SUCCESS' ? paint.green(row.outcome) : paint.red(row.outcome),
+          ]),
+        ),
+      )
+      io.err(t('local.numbers.footer'))
+    })
   }
 }

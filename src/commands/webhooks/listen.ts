@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../lib/command.js'
-import type {ListenHandle} from '../../lib/webhooks/cli.js'
+import type {ListenHandle} from '../../lib/webhooks/listen-cli.js'
 
 export default class WebhooksListen extends SvcCommand<typeof WebhooksListen> {
   static override summary = 'Receive events and forward them, signed afresh, to your local app.'
@@ -34,7 +34,7 @@ export default class WebhooksListen extends SvcCommand<typeof WebhooksListen> {
   private handle?: ListenHandle
 
   async run(): Promise<void> {
-    const {webhooksListen} = await import('../../lib/webhooks/cli.js')
+    const {webhooksListen} = await import('../../lib/webhooks/listen-cli.js')
     this.handle = await webhooksListen(this.ctx, this.flags)
     await this.handle?.done
   }

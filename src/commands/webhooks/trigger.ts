@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 
+import {EVENT_TYPES} from '../../contract/events.js'
 import {SvcCommand} from '../../lib/command.js'
 
 export default class WebhooksTrigger extends SvcCommand<typeof WebhooksTrigger> {
@@ -12,7 +13,7 @@ export default class WebhooksTrigger extends SvcCommand<typeof WebhooksTrigger> 
     '<%= config.bin %> webhooks trigger payment.failed --operator ORANGE --watch',
   ]
   static override args = {
-    event: Args.string({description: 'Event type.', required: true, options: ['payment.success', 'payment.failed']}),
+    event: Args.string({description: 'Event type.', required: true, options: [...EVENT_TYPES]}),
   }
   static override flags = {
     operator: Flags.option({char: 'o', options: ['MTN', 'ORANGE'] as const, description: 'Operator of the test number (default MTN).'})(),
@@ -20,7 +21,7 @@ export default class WebhooksTrigger extends SvcCommand<typeof WebhooksTrigger> 
   }
 
   async run(): Promise<void> {
-    const {webhooksTrigger} = await import('../../lib/webhooks/cli.js')
+    const {webhooksTrigger} = await import('../../lib/webhooks/trigger-cli.js')
     await webhooksTrigger(this.ctx, this.args.event, this.flags)
   }
 }

@@ -20,7 +20,7 @@ export default class WebhooksVerify extends SvcCommand<typeof WebhooksVerify> {
   }
 
   async run(): Promise<void> {
-    const {webhooksVerify} = await import('../../lib/webhooks/cli.js')
+    const {webhooksVerify} = await import('../../lib/webhooks/verify-cli.js')
     await webhooksVerify(this.ctx, this.flags)
   }
 }

@@ -77,6 +77,11 @@ export interface ApiResponse<T> {
 export interface ApiClient {
   readonly baseUrl: string
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>
+  /**
+   * Now by the service's clock: the `Date` header of its latest answer (any status), moved on by
+   * the time elapsed here since; undefined until the service has answered once.
+   */
+  serviceNow(): Date | undefined
   /** Release sockets held by this client's own dispatcher. */
   close(): Promise<void>
 }
@@ -126,6 +131,14 @@ export function createClient(options: ClientOptions): ApiClient {
   const redact = createRedactor(apiKey)
   const tracer = new Tracer(options.trace, redact)
   const transport = chooseTransport(options.dispatcher)
+
+  let serviceOffsetMs: number | undefined
+  function observeServiceDate(headers: HeaderBag): void {
+    const stamp = Date.parse(headerValue(headers, 'date') ?? '')
+    // The header has whole seconds: its second has begun and not ended, so the latest instant
+    // it can mean is the one to take (a report "until now" must include what was just made).
+    if (Number.isFinite(stamp)) serviceOffsetMs = stamp + 999 - Date.now()
+  }
 
   function resolve(path: string, query: Query | undefined): URL {
     let url: URL
@@ -199,6 +212,7 @@ export function createClient(options: ClientOptions): ApiClient {
       tracer.line(t('api.trace.response', {status, reason: reasonPhrase(status), ms: now() - started, bytes: raw.length}))
       tracer.headers('<', responseHeaders)
       pacer.observe(responseHeaders)
+      observeServiceDate(responseHeaders)
       const facts = {method: currentMethod, url: url.href, status, headers: responseHeaders, body: raw, now: now(), redact}
 
       const location = headerValue(responseHeaders, 'location')
@@ -304,6 +318,10 @@ export function createClient(options: ClientOptions): ApiClient {
         }
         throw error
       }
+    },
+
+    serviceNow(): Date | undefined {
+      return serviceOffsetMs === undefined ? undefined : new Date(Date.now() + serviceOffsetMs)
     },
 
     async close(): Promise<void> {

@@ -181,7 +181,7 @@ export function networkErrorFrom(
   const refused = code !== undefined && REFUSED_CODES.has(code)
   // Only a write that may have reached the service has an unknown outcome; a read, or a
   // connection that was never made, is a plain connectivity problem.
-  const hint = refused || context.method === 'GET' || context.method === 'HEAD' ? t('api.hint.unreachable') : t('api.hint.unknownOutcome')
+  const hint = context.method === 'GET' || context.method === 'HEAD' ? t('api.hint.unreachable') : t('api.hint.unknownOutcome')
   if (context.timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
     const seconds = Math.round(context.timeoutMs / 100) / 10
     return new NetworkError(context.redact(t('api.error.timeout', {method: context.method, url: context.url, seconds})), {
@@ -190,9 +190,16 @@ export function networkErrorFrom(
       cause: error,
     })
   }
+  if (refused) {
+    // The connection was never made, so nothing left this machine: not an unknown outcome.
+    return new NetworkError(context.redact(t('api.error.notConnected', {url: context.url, code})), {
+      code: 'not_connected',
+      hint: t('api.hint.unreachable'),
+      cause: error,
+    })
+  }
   let reason: string
-  if (refused) reason = t('api.error.refused', {code})
-  else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') reason = t('api.error.reset', {code})
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') reason = t('api.error.reset', {code})
   else reason = error instanceof Error ? error.message || error.name : String(error)
   return new NetworkError(context.redact(t('api.error.network', {method: context.method, url: context.url, reason})), {
     code: 'network_error',

@@ -99,7 +99,9 @@ export function retryDecision(target: RetryTarget): RetryDecision {
 /** Whether this failure of a retryable request is worth another attempt. */
 export function isRetryableFailure(error: unknown, retryClass: RetryClass): boolean {
   if (retryClass === 'never') return false
-  if (error instanceof NetworkError) return true
+  // A connection that could not be made (refused, unknown host) will not be made a moment later
+  // either: the user hears it at once, and a write that never left is never sent again.
+  if (error instanceof NetworkError) return error.code !== 'not_connected'
   if (!(error instanceof ApiError) || error.status === undefined) return false
   const status = error.status
   if (status === 429) return true

@@ -4,7 +4,7 @@
  */
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t, type Locale} from '../i18n/index.js'
-import {keyEnvironment, maskSecret, type KeyEnvironment} from '../../contract/keys.js'
+import {keyEnvironment, keyProblem, maskSecret, type KeyEnvironment} from '../../contract/keys.js'
 import {DEFAULT_BASE_URL} from './defaults.js'
 import {isValidProfileName, readConfig, updateConfig, type ConfigData, type ProfileRecord} from './store.js'
 
@@ -51,15 +51,15 @@ export function showProfile(dir: string, name?: string): ProfileView {
 }
 
 export async function useProfile(dir: string, name: string): Promise<void> {
-  requireProfile(readConfig(dir), name)
   await updateConfig(dir, (data) => {
+    requireProfile(data, name)
     data.current = name
   })
 }
 
 export async function removeProfile(dir: string, name: string): Promise<void> {
-  requireProfile(readConfig(dir), name)
   await updateConfig(dir, (data) => {
+    requireProfile(data, name)
     delete data.profiles[name]
     if (data.current === name) data.current = Object.keys(data.profiles).sort()[0]
   })
@@ -67,8 +67,8 @@ export async function removeProfile(dir: string, name: string): Promise<void> {
 
 /** Forget the key of a profile; its other settings (base URL, language, secrets) stay. */
 export async function logoutProfile(dir: string, name: string): Promise<void> {
-  requireProfile(readConfig(dir), name)
   await updateConfig(dir, (data) => {
+    requireProfile(data, name)
     delete data.profiles[name].api_key
   })
 }
@@ -81,8 +81,14 @@ export function validateProfileName(name: string): string {
 export function validateKey(key: string): {key: string; environment: KeyEnvironment} {
   const trimmed = key.trim()
   const environment = keyEnvironment(trimmed)
-  if (!environment) throw new InputError(t('core.key.badPrefix'), {field: 'api-key', code: 'invalid_key'})
+  if (!environment) throw new InputError(describeKeyProblem(trimmed), {field: 'api-key', code: 'invalid_key'})
   return {key: trimmed, environment}
+}
+
+/** What is actually wrong with a malformed key, in a sentence: its prefix, its length or its characters. */
+export function describeKeyProblem(key: string): string {
+  const problem = keyProblem(key)
+  return t(problem === 'short' ? 'core.key.tooShort' : problem === 'characters' ? 'core.key.badCharacters' : 'core.key.badPrefix')
 }
 
 /**

@@ -7,6 +7,7 @@ import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {keyEnvironment, type KeyEnvironment} from '../../contract/keys.js'
 import {DEFAULT_BASE_URL} from './defaults.js'
+import {describeKeyProblem} from './profiles.js'
 import type {ConfigData, ProfileRecord} from './store.js'
 
 export interface Credentials {
@@ -38,7 +39,7 @@ export function resolveCredentials(flags: CredentialInputs, env: NodeJS.ProcessE
   const apiKey = flags.apiKey ?? (env.SVC_API_KEY || undefined) ?? profile?.api_key
   const baseUrl = resolveBaseUrl(flags, env, profile)
   if (apiKey !== undefined && !keyEnvironment(apiKey)) {
-    throw new InputError(t('core.key.badPrefix'), {field: 'api-key', code: 'invalid_key'})
+    throw new InputError(describeKeyProblem(apiKey), {field: 'api-key', code: 'invalid_key'})
   }
   return {
     apiKey,
@@ -63,5 +64,7 @@ export function normaliseBaseUrl(input: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InputError(t('core.baseUrl.invalid', {url: input}), {field: 'base-url'})
   }
-  return url.toString().replace(/\/+$/, '')
+  // The spec's paths start with /v1: a base URL copied with it (`https://api.example.com/v1`) is
+  // read as the service root, rather than calling /v1/v1/….
+  return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '')
 }

@@ -41,37 +41,75 @@ export function ensureConfigDir(dir: string): void {
   if ((statSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700)
 }
 
+/**
+ * The config as written, checked for the shape the CLI relies on. A file that cannot be read,
+ * parsed or understood is never taken for an empty one (that would offer "No profiles yet" and
+ * let the next write replace it): it is an error naming the file and what is wrong (exit 2).
+ */
 export function readConfig(dir: string): ConfigData {
   const path = join(dir, CONFIG_FILE)
   let text: string
   try {
     text = readFileSync(path, 'utf8')
-  } catch {
-    return {profiles: {}}
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO'
+    if (code === 'ENOENT') return {profiles: {}}
+    throw new SvcError(t('core.config.unreadable', {path, code}), {exitCode: ExitCode.USAGE, code: 'config_unreadable', cause: error})
   }
+  let parsed: unknown
   try {
-    const data = JSON.parse(text) as Partial<ConfigData>
-    return {current: data.current, profiles: data.profiles && typeof data.profiles === 'object' ? data.profiles : {}}
+    parsed = JSON.parse(text)
   } catch {
-    throw new SvcError(t('core.config.unreadable', {path}), {exitCode: ExitCode.FAILURE, code: 'config_unreadable'})
+    throw invalid(path, t('core.config.problem.json'))
   }
+  return checkShape(path, parsed)
 }
 
-/** Read, change and write back the whole config, atomically, mode 0600. */
+function invalid(path: string, problem: string): SvcError {
+  return new SvcError(t('core.config.invalid', {path, problem}), {exitCode: ExitCode.USAGE, code: 'config_invalid'})
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const TEXT_FIELDS = ['api_key', 'base_url', 'endpoint_secret', 'local_secret'] as const
+
+function checkShape(path: string, parsed: unknown): ConfigData {
+  if (!isObject(parsed)) throw invalid(path, t('core.config.problem.notObject'))
+  if (parsed.current !== undefined && typeof parsed.current !== 'string') throw invalid(path, t('core.config.problem.current'))
+  if (parsed.profiles !== undefined && !isObject(parsed.profiles)) throw invalid(path, t('core.config.problem.profiles'))
+  const profiles = (parsed.profiles ?? {}) as Record<string, unknown>
+  for (const [name, record] of Object.entries(profiles)) {
+    if (!isObject(record)) throw invalid(path, t('core.config.problem.profile', {name}))
+    for (const field of TEXT_FIELDS) {
+      if (record[field] !== undefined && typeof record[field] !== 'string') throw invalid(path, t('core.config.problem.field', {name, field}))
+    }
+    if (record.lang !== undefined && record.lang !== 'en' && record.lang !== 'fr') throw invalid(path, t('core.config.problem.lang', {name}))
+  }
+  return {...(parsed as object), current: parsed.current as string | undefined, profiles: profiles as Record<string, ProfileRecord>}
+}
+
+/**
+ * Read, change and write back the whole config, atomically (conf), mode 0600, under a lock held
+ * across the read and the write: two processes (100 logins at once, a login racing
+ * `profiles use`) never write over each other's change. `change` sees the file as it is now.
+ */
 export async function updateConfig(dir: string, change: (data: ConfigData) => void): Promise<ConfigData> {
   ensureConfigDir(dir)
-  const data = readConfig(dir)
-  change(data)
+  // Loaded before taking the lock (ajv costs ~100 ms): the lock is held for the file work alone.
   const {default: Conf} = await import('conf')
-  const conf = new Conf<ConfigData>({
-    cwd: dir,
-    configName: CONFIG_FILE.replace(/\.json$/, ''),
-    configFileMode: 0o600,
-    projectName: 'svc',
+  const {withFileLock} = await import('./lock.js')
+  return withFileLock(join(dir, CONFIG_FILE), () => {
+    const data = readConfig(dir)
+    change(data)
+    const conf = new Conf<ConfigData>({
+      cwd: dir,
+      configName: CONFIG_FILE.replace(/\.json$/, ''),
+      configFileMode: 0o600,
+      projectName: 'svc',
+    })
+    conf.store = data
+    chmodSync(join(dir, CONFIG_FILE), 0o600)
+    return data
   })
-  conf.store = data
-  chmodSync(join(dir, CONFIG_FILE), 0o600)
-  return data
 }
 
 /** Profile names are used in paths and shell commands: keep them plain. */

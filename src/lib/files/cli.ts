@@ -23,20 +23,18 @@ export async function coverUrl(ctx: Context, cover: Cover): Promise<string> {
 async function upload(ctx: Context, file: CheckedFile) {
   const client = await ctx.client()
   const service = await ctx.service()
-  const spinner = await ctx.io.spinner(t('files.uploading', {file: file.filename, size: formatBytes(file.size)}))
-  try {
+  return ctx.io.withSpinner(t('files.uploading', {file: file.filename, size: formatBytes(file.size)}), async () => {
     const answer = await uploadFile(client, service, file)
     await rememberStorageOrigin(ctx.configDir, ctx.credentials().baseUrl, answer.file_url)
     return answer
-  } finally {
-    spinner.stop()
-  }
+  })
 }
 
 export async function filesUpload(ctx: Context, path: string): Promise<void> {
   const file = await checkUploadFile(path, 'file')
   const answer = await upload(ctx, file)
-  if (ctx.io.json) return ctx.io.outJson({file_url: answer.file_url, filename: file.filename, content_type: file.contentType, size: file.size})
-  ctx.io.out(answer.file_url)
-  ctx.io.err(t('files.uploaded', {file: file.filename, size: formatBytes(file.size)}))
+  await ctx.io.result({file_url: answer.file_url, filename: file.filename, content_type: file.contentType, size: file.size}, () => {
+    ctx.io.out(answer.file_url)
+    ctx.io.err(t('files.uploaded', {file: file.filename, size: formatBytes(file.size)}))
+  })
 }

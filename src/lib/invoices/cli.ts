@@ -6,7 +6,8 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {getLocale, t} from '../i18n/index.js'
+import {formatDate} from '../time/date.js'
 import {readCover, coverUrl} from '../files/cli.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {normalisePhone} from '../payments/phone.js'
@@ -32,9 +33,12 @@ async function api(ctx: Context): Promise<InvoiceApi> {
   return {client, service: await ctx.service()}
 }
 
-async function show(ctx: Context, invoice: unknown): Promise<void> {
-  if (ctx.io.json) return ctx.io.outJson(invoice)
-  ctx.io.out(await renderInvoice(ctx.io, invoice as Invoice))
+/** The invoice (JSON, or the rendered invoice), then, for people only, the lines `after` prints. */
+async function show(ctx: Context, invoice: Invoice, after?: () => void): Promise<void> {
+  await ctx.io.result(invoice, async () => {
+    ctx.io.out(await renderInvoice(ctx.io, invoice))
+    after?.()
+  })
 }
 
 /** `--channel`, `--to-email`, `--to-phone`, checked locally. */
@@ -49,7 +53,24 @@ export function readDelivery(flags: {channel?: string; 'to-email'?: string; 'to-
   return delivery
 }
 
-function checkId(id: string): string {
+/** The Idempotency-Key to send: the one given (one line, at most 255 characters), else a new UUID. */
+export function readIdempotencyKey(given: string | undefined): string {
+  const key = given?.trim() || newIdempotencyKey()
+  if (key.length > 255 || /[\r\n]/.test(key)) throw new InputError(t('invoice.error.key'), {field: 'idempotency-key'})
+  return key
+}
+
+/** Publish's delivery: a channel, and the one-off recipients only with one. */
+export function readPublishDelivery(flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Delivery {
+  const delivery = readDelivery(flags)
+  if (!delivery.channel && (delivery.toEmail || delivery.toPhone)) {
+    throw new InputError(t('invoice.error.overrideNeedsChannel'), {field: 'channel'})
+  }
+  return delivery
+}
+
+/** An invoice id as given (trimmed): refused locally when empty or when it would change the path. */
+export function checkId(id: string): string {
   const value = id.trim()
   if (value === '' || /[\s/?#]/.test(value)) throw new InputError(t('invoice.error.id', {value: quoteInput(id)}), {field: 'id'})
   return value
@@ -98,60 +119,66 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   if (!cover && draft.cover_image_url) {
     draft.cover_image_url = await checkStorageUrl(draft.cover_image_url, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'from-file'})
   }
-  const key = flags['idempotency-key']?.trim() || newIdempotencyKey()
-  if (key.length > 255 || /[\r\n]/.test(key)) throw new InputError(t('invoice.error.key'), {field: 'idempotency-key'})
+  const key = readIdempotencyKey(flags['idempotency-key'])
   ctx.io.err(renderTotals(totals, draft.discount_percent))
+  // Allowed (the service accepts it: the invoice is PAST_DUE at once), but rarely meant.
+  if (draft.due_date < new Date().toISOString().slice(0, 10)) {
+    ctx.io.warn(t('invoice.create.dueInPast', {date: formatDate(draft.due_date, getLocale())}))
+  }
   if (flags.publish && channel) await ctx.confirmLive(t('invoice.live.publish', {customer: draft.customer_name, channel}))
 
   const invoices = await api(ctx)
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
-  const spinner = await ctx.io.spinner(t('invoice.create.sending', {customer: draft.customer_name}))
-  let result
-  try {
-    result = await createInvoice(invoices, draft, key)
-  } finally {
-    spinner.stop()
-  }
+  const result = await ctx.io.withSpinner(t('invoice.create.sending', {customer: draft.customer_name}), () =>
+    createInvoice(invoices, draft, key).catch(async (error: unknown) => {
+      throw (await import('../api/safe-retry.js')).withSafeRetry(error, key)
+    }),
+  )
   let invoice: Invoice = result.invoice
   if (result.replayed) ctx.io.warn(t('invoice.create.replayed', {id: invoice.id}))
   if (flags.publish) {
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
-      if (error instanceof SvcError && !ctx.io.json) ctx.io.err(t('invoice.create.publishFailed', {id: invoice.id}))
+      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailed', {id: invoice.id}))
       throw error
     }
   }
-  await show(ctx, invoice)
-  if (ctx.io.json) return
-  ctx.io.err(t(flags.publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
-  if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
-  if (!flags.publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
+  await show(ctx, invoice, () => {
+    ctx.io.err(t(flags.publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
+    if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
+    if (!flags.publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
 // list, get
 
-export async function invoiceList(ctx: Context, flags: {status?: string; page?: number; 'page-size'?: number; all: boolean}): Promise<void> {
+/** `--page` from 1, `--page-size` 1–100: checked before any request. */
+export function checkListPaging(flags: {page?: number; 'page-size'?: number}): void {
   const pageSize = flags['page-size']
-  if (pageSize !== undefined && (pageSize < 1 || pageSize > 100)) {
+  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)) {
     throw new InputError(t('core.error.invalidFlag', {flag: '--page-size', reason: t('invoice.list.pageSizeRange')}), {field: 'page-size'})
   }
-  if (flags.page !== undefined && flags.page < 1) {
+  if (flags.page !== undefined && (!Number.isInteger(flags.page) || flags.page < 1)) {
     throw new InputError(t('core.error.invalidFlag', {flag: '--page', reason: t('invoice.list.pageRange')}), {field: 'page'})
   }
+}
+
+export async function invoiceList(ctx: Context, flags: {status?: string; page?: number; 'page-size'?: number; all: boolean}): Promise<void> {
+  checkListPaging(flags)
+  const pageSize = flags['page-size']
   const invoices = await api(ctx)
-  const spinner = flags.all ? await ctx.io.spinner(t('invoice.list.progress', {count: 0})) : undefined
-  let result
-  try {
-    result = await listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage: (count) => spinner?.update(t('invoice.list.progress', {count}))})
-  } finally {
-    spinner?.stop()
-  }
-  if (ctx.io.json) return ctx.io.outJson(result.items)
-  if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
-  ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
-  if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
+  const list = (onPage?: (count: number) => void) => listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage})
+  // Only --all, which may read many pages, shows progress.
+  const result = flags.all
+    ? await ctx.io.withSpinner(t('invoice.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('invoice.list.progress', {count}))))
+    : await list()
+  await ctx.io.result(result.items, async () => {
+    if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
+    ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
+    if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
+  })
 }
 
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {
@@ -164,16 +191,13 @@ export async function invoiceGet(ctx: Context, id: string): Promise<void> {
 
 export async function invoicePublish(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
   const invoiceId = checkId(id)
-  const delivery = readDelivery(flags)
-  if (!delivery.channel && (delivery.toEmail || delivery.toPhone)) {
-    throw new InputError(t('invoice.error.overrideNeedsChannel'), {field: 'channel'})
-  }
+  const delivery = readPublishDelivery(flags)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
   const invoice = await publishInvoice(await api(ctx), invoiceId, delivery)
-  await show(ctx, invoice)
-  if (ctx.io.json) return
-  ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
-  if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
+  await show(ctx, invoice, () => {
+    ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
+    if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
+  })
 }
 
 export async function invoiceSend(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
@@ -181,16 +205,14 @@ export async function invoiceSend(ctx: Context, id: string, flags: {channel?: st
   const delivery = readDelivery(flags)
   await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
   const result = await sendInvoice(await api(ctx), invoiceId, delivery)
-  if (ctx.io.json) return ctx.io.outJson(result)
-  ctx.io.out(renderSend(result))
+  await ctx.io.result(result, () => ctx.io.out(renderSend(result)))
 }
 
 export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
   const invoiceId = checkId(id)
   await ctx.confirmLive(t('invoice.live.cancel', {id: invoiceId}))
   const invoice = await cancelInvoice(await api(ctx), invoiceId)
-  await show(ctx, invoice)
-  if (!ctx.io.json) ctx.io.err(t('invoice.cancel.done', {id: invoice.id}))
+  await show(ctx, invoice, () => ctx.io.err(t('invoice.cancel.done', {id: invoice.id})))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,7 +229,8 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
   const {writeFile, rename} = await import('node:fs/promises')
   const temporary = `${target}.${process.pid}.tmp`
   try {
-    await writeFile(temporary, bytes)
+    // An invoice names its customer: 0600, like every file the CLI writes with customer data.
+    await writeFile(temporary, bytes, {mode: 0o600})
     await rename(temporary, target)
   } catch (error) {
     throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {
@@ -216,9 +239,10 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
       cause: error,
     })
   }
-  if (ctx.io.json) return ctx.io.outJson({invoice_id: invoiceId, file: target, bytes: bytes.length, pdf_url: link.pdf_url, expires_at: link.expires_at})
-  ctx.io.out(target)
-  ctx.io.err(t('invoice.pdf.saved', {id: invoiceId, path: target, bytes: bytes.length}))
+  await ctx.io.result({invoice_id: invoiceId, file: target, bytes: bytes.length, pdf_url: link.pdf_url, expires_at: link.expires_at}, () => {
+    ctx.io.out(target)
+    ctx.io.err(t('invoice.pdf.saved', {id: invoiceId, path: target, bytes: bytes.length}))
+  })
 }
 
 export async function invoiceOpen(ctx: Context, id: string, flags: {print: boolean}): Promise<void> {
@@ -232,8 +256,9 @@ export async function invoiceOpen(ctx: Context, id: string, flags: {print: boole
     if (opener) opened = await openUrl(opener, url)
     if (!opened) ctx.io.warn(t('invoice.open.noOpener'))
   }
-  if (ctx.io.json) return ctx.io.outJson({id: invoice.id, status: invoice.status, checkout_url: url, opened})
-  if (opened) ctx.io.err(t('invoice.open.opened', {url}))
-  else ctx.io.out(url)
-  if (invoice.status === 'DRAFT') ctx.io.warn(t('invoice.open.draft', {id: invoice.id}))
+  await ctx.io.result({id: invoice.id, status: invoice.status, checkout_url: url, opened}, () => {
+    if (opened) ctx.io.err(t('invoice.open.opened', {url}))
+    else ctx.io.out(url)
+    if (invoice.status === 'DRAFT') ctx.io.warn(t('invoice.open.draft', {id: invoice.id}))
+  })
 }

@@ -1,4 +1,15 @@
-/** `svc invoice import FILE`: read, check every row, then create (see import.ts). */
+/**
+ * `svc invoice import FILE`: many invoices from a CSV or JSON-lines file.
+ *
+ * 1. Read and check EVERY row locally first (import-rows.ts); bad rows are all listed with their
+ *    line numbers and nothing is created, unless --skip-invalid.
+ * 2. One Idempotency-Key per row, derived from the row itself (see `rowKey`), so running the same
+ *    file again, after a crash, a Ctrl-C or a SIGKILL, replays the rows already created instead of
+ *    creating them twice, and creates the missing ones.
+ * 3. The run (import-run.ts): requests through the client's pacer with a few in flight.
+ * 4. A results file (import-results.ts), appended as rows finish so a killed run leaves what it
+ *    did, then rewritten in row order at the end.
+ */
 import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
@@ -6,7 +17,9 @@ import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {parseChannel} from './input.js'
-import {checkRows, ImportValidationError, readSourceRows, ResultsWriter, runImport, summarise, where, type RowResult} from './import.js'
+import {checkRows, ImportValidationError, readSourceRows, where} from './import-rows.js'
+import {runImport, type RowResult} from './import-run.js'
+import {ResultsWriter, summarise} from './import-results.js'
 import {progressBar} from './progress.js'
 
 export interface ImportFlags {
@@ -79,10 +92,10 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   flushOnInterrupt = async () => {
     await writes
     await writer.finish(finished).catch(() => undefined)
-    if (!ctx.io.json) process.stderr.write(`\n${t('invoice.import.interrupted', {done: finished.length - invalidResults.length, total: good.length, path: resultsPath})}\n`)
+    ctx.io.note(`\n${t('invoice.import.interrupted', {done: finished.length - invalidResults.length, total: good.length, path: resultsPath})}`)
   }
 
-  if (!ctx.io.json) ctx.io.err(t('invoice.import.starting', {count: good.length, file}))
+  ctx.io.note(t('invoice.import.starting', {count: good.length, file}))
   const client = await ctx.client()
   const service = await ctx.service()
   const progress = progressBar(ctx.io, good.length, (done, total, failed) => t('invoice.import.progress', {done, total, failed}))
@@ -108,28 +121,18 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   await writes
   await writer.finish(finished)
   const summary = summarise(finished)
-  if (ctx.io.json) {
-    ctx.io.outJson({file, results_file: resultsPath, summary, results: [...finished].sort((a, b) => a.row - b.row)})
-  } else {
+  await ctx.io.result({file, results_file: resultsPath, summary, results: [...finished].sort((a, b) => a.row - b.row)}, () => {
     for (const r of finished.filter((x) => x.status === 'failed' || x.published === false)) {
       ctx.io.err(t('invoice.import.rowFailed', {where: where(r), message: r.error ?? ''}))
     }
     ctx.io.err(t('invoice.import.summary', {...summary, file}))
     ctx.io.err(t('invoice.import.resultsAt', {path: resultsPath}))
-  }
-  if (fatal) {
-    if (fatal instanceof SvcError && ctx.io.json) {
-      process.exitCode = fatal.exitCode
-      return
-    }
-    throw fatal
-  }
+  })
+  // With --json the document above says what failed; the exit code still does.
+  if (fatal) throw fatal instanceof SvcError ? ctx.io.afterResult(fatal) : fatal
   if (summary.failed > 0) {
-    const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {file})})
-    if (ctx.io.json) {
-      process.exitCode = failure.exitCode
-      return
-    }
-    throw failure
+    const command = (await import('../io/shell.js')).retryCommand()
+    const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {command})})
+    throw ctx.io.afterResult(failure)
   }
 }

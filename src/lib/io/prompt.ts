@@ -18,6 +18,15 @@ export function missingValue(what: string, flag: string): InputError {
   return new InputError(t('core.error.missingFlag', {what, flag}), {field: flag.replace(/^-+/, '')})
 }
 
+/** A typed yes/no answer in the current language (English words are always understood too). */
+export function readAnswer(value: string): 'yes' | 'no' | 'empty' | 'invalid' {
+  const word = value.trim().toLowerCase()
+  if (word === '') return 'empty'
+  if (t('core.confirm.yesWords').split(' ').includes(word)) return 'yes'
+  if (t('core.confirm.noWords').split(' ').includes(word)) return 'no'
+  return 'invalid'
+}
+
 export function createPrompter(io: IO): Prompter {
   const context = () => ({output: io.streams.stderr as NodeJS.WritableStream, input: io.streams.stdin as NodeJS.ReadableStream})
   return {
@@ -30,8 +39,19 @@ export function createPrompter(io: IO): Prompter {
       return password({message, mask: true, validate: options.validate}, context())
     },
     async confirm(message, options = {}) {
-      const {confirm} = await import('@inquirer/prompts')
-      return confirm({message, default: options.default ?? false}, context())
+      // Inquirer's confirm knows only y/yes and n/no: a French user typing « o » (oui) would be
+      // read as the default (No). The words come from the catalogue instead.
+      const {input} = await import('@inquirer/prompts')
+      const fallback = options.default ?? false
+      const answer = await input(
+        {
+          message: `${message} ${t(fallback ? 'core.confirm.hintYes' : 'core.confirm.hint')}`,
+          validate: (value) => (readAnswer(value) !== 'invalid' ? true : t('core.confirm.invalid')),
+        },
+        context(),
+      )
+      const read = readAnswer(answer)
+      return read === 'empty' ? fallback : read === 'yes'
     },
     async select(message, choices) {
       const {select} = await import('@inquirer/prompts')

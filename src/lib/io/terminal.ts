@@ -2,8 +2,11 @@
  * Terminal IO, decided in one place (gh's IOStreams): whether we may prompt, colour or spin, and
  * the streams everything writes to. stdout carries data only; messages go to stderr.
  */
+import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
+import type {JqFilter} from './jq.js'
 import {plainTable} from './table.js'
+import {escapeForTerminal} from './terminal-text.js'
 
 export interface StreamsLike {
   stdin: NodeJS.ReadStream | (NodeJS.ReadableStream & {isTTY?: boolean})
@@ -67,19 +70,64 @@ export class IO {
     return columns && columns > 0 ? columns : 80
   }
 
-  /** A line of data on stdout. */
+  /** A line of data on stdout: for a person, escaped for the terminal; under --json, as is. */
   out(text: string): void {
+    const safe = this.json ? text : this.forTerminal(text)
+    this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`)
+  }
+
+  /** A machine format other than JSON (CSV) on stdout: data, byte for byte, like --json. */
+  outData(text: string): void {
     this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
   }
 
-  /** One JSON document on stdout. */
+  /** The one escaping step of human output (io/terminal-text.ts): our colours stay, nothing else. */
+  forTerminal(text: string): string {
+    return escapeForTerminal(text, {keepOwnColours: this.color})
+  }
+
+  /** `--jq`: what outJson and outJsonLine print goes through this filter (io/jq.ts). */
+  jq?: JqFilter
+
+  /** One JSON document on stdout (through --jq's filter when given). */
   outJson(value: unknown): void {
-    this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
+    else this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  }
+
+  /** One JSON document on a line of its own (streams of events), through --jq's filter when given. */
+  outJsonLine(value: unknown): void {
+    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
+    else this.streams.stdout.write(`${JSON.stringify(value)}\n`)
+  }
+
+  /**
+   * What a command gives back: with --json, `data` as one JSON document on stdout; otherwise what
+   * `human` prints. The one place that chooses between the two, so that commands do not.
+   */
+  async result(data: unknown, human: () => void | Promise<void>): Promise<void> {
+    if (this.json) this.outJson(data)
+    else await human()
+  }
+
+  /**
+   * The error to end with once `result()` has shown a failed outcome: with --json the document
+   * says what failed, so only the exit code is left to give (a silent Failure); otherwise `error`,
+   * whose message the base command prints.
+   */
+  afterResult(error: SvcError): SvcError {
+    return this.json ? Failure.after(error) : error
+  }
+
+  /** A status message for the person on stderr; none with --json, where the JSON document is the answer. */
+  note(text: string): void {
+    if (!this.json) this.err(text)
   }
 
   /** A message for the person on stderr. */
   err(text: string): void {
-    this.streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`)
+    const safe = this.forTerminal(text)
+    this.streams.stderr.write(safe.endsWith('\n') ? safe : `${safe}\n`)
   }
 
   warn(message: string): void {
@@ -131,14 +179,14 @@ export class IO {
     const {default: ora} = await import('ora')
     // ora hides the cursor and, by default, takes stdin (discardStdin) which stops Ctrl-C reaching
     // the process on some terminals: leave stdin alone.
-    const spinner = ora({text, stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false}).start()
+    const spinner = ora({text: this.forTerminal(text), stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false}).start()
     const handle: Spinner = {
-      update(next) {
-        spinner.text = next
+      update: (next) => {
+        spinner.text = this.forTerminal(next)
       },
       stop: (finalText) => {
         if (this.activeSpinner === handle) this.activeSpinner = undefined
-        if (finalText) spinner.stopAndPersist({symbol: '', text: finalText})
+        if (finalText) spinner.stopAndPersist({symbol: '', text: this.forTerminal(finalText)})
         else spinner.stop()
       },
     }

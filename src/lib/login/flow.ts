@@ -3,8 +3,9 @@
  * check against the service before anything is saved, and the save.
  */
 import {ApiError, InputError} from '../errors.js'
-import {saveProfile, validateKey, validateProfileName, type ProfileView} from '../config/profiles.js'
-import {resolveBaseUrl} from '../config/resolve.js'
+import {describeKeyProblem, saveProfile, validateKey, validateProfileName, type ProfileView} from '../config/profiles.js'
+import {isPlaceholderBaseUrl} from '../config/defaults.js'
+import {normaliseBaseUrl, resolveBaseUrl} from '../config/resolve.js'
 import {t, type Locale} from '../i18n/index.js'
 import type {Context} from '../context.js'
 import {missingValue} from '../io/prompt.js'
@@ -18,13 +19,39 @@ export async function readKeyFromStdin(stdin: NodeJS.ReadableStream): Promise<st
   return key
 }
 
+/**
+ * The service's address: --base-url, SVC_BASE_URL, or on a terminal a prompt (with the profile's
+ * saved address as the default, when it has one); the profile's address otherwise. The built-in
+ * placeholder is never used: without an address, login says so before any request.
+ */
+export async function obtainBaseUrl(ctx: Context, flag: string | undefined, saved: string | undefined): Promise<string> {
+  const given = flag ?? (ctx.env.SVC_BASE_URL || undefined)
+  if (given === undefined && ctx.io.interactive) {
+    const usable = saved && !isPlaceholderBaseUrl(saved) ? saved : undefined
+    const answer = await ctx.prompter().input(t('core.login.promptBaseUrl'), {
+      default: usable,
+      validate: (value) => {
+        try {
+          return isPlaceholderBaseUrl(normaliseBaseUrl(value.trim())) ? t('core.baseUrl.missing') : true
+        } catch (error) {
+          return (error as Error).message
+        }
+      },
+    })
+    return normaliseBaseUrl(answer.trim())
+  }
+  const url = resolveBaseUrl({baseUrl: given}, ctx.env, saved ? {base_url: saved} : undefined)
+  if (isPlaceholderBaseUrl(url)) throw new InputError(t('core.baseUrl.missing'), {field: 'base-url', code: 'no_base_url'})
+  return url
+}
+
 /** The key to log in with: --api-key, --api-key-stdin, or a password prompt on a TTY. */
 export async function obtainKey(ctx: Context, options: {fromStdin: boolean}): Promise<string> {
   if (ctx.flags.apiKey) return validateKey(ctx.flags.apiKey).key
   if (options.fromStdin) return validateKey(await readKeyFromStdin(ctx.io.streams.stdin)).key
   if (!ctx.io.interactive) throw missingValue(t('core.login.promptKey'), '--api-key-stdin')
   const key = await ctx.prompter().password(t('core.login.promptKey'), {
-    validate: (value) => (keyEnvironment(value.trim()) ? true : t('core.key.badPrefix')),
+    validate: (value) => (keyEnvironment(value.trim()) ? true : describeKeyProblem(value.trim())),
   })
   return validateKey(key).key
 }
@@ -62,8 +89,8 @@ export async function login(ctx: Context, options: LoginOptions): Promise<Profil
         ? await ctx.prompter().input(t('core.login.promptProfile'), {default: config.current ?? 'default'})
         : 'default'),
   )
+  const baseUrl = await obtainBaseUrl(ctx, options.baseUrl, config.profiles[name]?.base_url)
   const key = await obtainKey(ctx, {fromStdin: options.fromStdin})
-  const baseUrl = resolveBaseUrl({baseUrl: options.baseUrl}, ctx.env, config.profiles[name])
   const {warning} = await io.withSpinner(t('core.login.checking', {url: baseUrl}), () => checkKey(ctx, baseUrl, key))
   if (warning) io.warn(warning)
   return saveProfile(ctx.configDir, name, {api_key: key, base_url: baseUrl, ...(options.lang ? {lang: options.lang} : {})})

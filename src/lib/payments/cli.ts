@@ -63,20 +63,16 @@ export async function payCreate(ctx: Context, flags: {amount?: string; phone?: s
   const amountText = formatXaf(input.amount, getLocale())
   await ctx.confirmLive(t('pay.live.action', {amount: amountText, phone: input.phone}))
   const client = await ctx.client()
-  const spinner = await ctx.io.spinner(t('pay.create.sending', {phone: input.phone, operator: input.operator, amount: amountText}))
-  let result
-  try {
-    result = await createPayment(client, input, {listShape: async () => (await ctx.service()).lists.payments})
-  } finally {
-    spinner.stop()
-  }
-  const {payment, recovered} = result
+  const {payment, recovered} = await ctx.io.withSpinner(t('pay.create.sending', {phone: input.phone, operator: input.operator, amount: amountText}), () =>
+    createPayment(client, input, {listShape: async () => (await ctx.service()).lists.payments}),
+  )
   if (recovered) ctx.io.warn(t('pay.create.recovered', {id: payment.id}))
   if (watchTiming) return followPayment(ctx, payment.id, watchTiming, payment)
-  if (ctx.io.json) return ctx.io.outJson(payment)
-  ctx.io.out(await renderPayment(ctx.io, payment))
-  ctx.io.err(t('pay.create.created', {id: payment.id}))
-  ctx.io.err(t('pay.create.next', {id: payment.id}))
+  await ctx.io.result(payment, async () => {
+    ctx.io.out(await renderPayment(ctx.io, payment))
+    ctx.io.err(t('pay.create.created', {id: payment.id}))
+    ctx.io.err(t('pay.create.next', {id: payment.id}))
+  })
 }
 
 function parseWatchTiming(flags: WatchFlags): {intervalMs: number; timeoutMs: number} {
@@ -90,55 +86,48 @@ export async function payWatch(ctx: Context, id: string, flags: WatchFlags): Pro
 /** Spinner while PENDING/UNSPECIFIED; exit 0 on SUCCESS, 1 on FAILED, 8 on timeout. */
 async function followPayment(ctx: Context, id: string, timing: {intervalMs: number; timeoutMs: number}, first?: Payment): Promise<void> {
   const client = await ctx.client()
-  const spinner = await ctx.io.spinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}))
-  let payment: Payment
-  try {
-    payment = await watchPayment(client, id, {
+  const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}), (spinner) =>
+    watchPayment(client, id, {
       ...timing,
       onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
-    })
-  } finally {
-    spinner.stop()
-  }
-  if (ctx.io.json) ctx.io.outJson(payment)
-  else ctx.io.out(await renderPayment(ctx.io, payment))
-  if (payment.status === 'FAILED') {
-    const failure = failedOutcome(payment)
-    if (ctx.io.json) {
-      // --json prints the final object only; the exit code carries the failure.
-      process.exitCode = failure.exitCode
-      return
-    }
-    throw failure
-  }
-  if (!ctx.io.json) ctx.io.err(t('pay.watch.success', {id, amount: formatXaf(payment.amount, getLocale())}))
+    }),
+  )
+  const failure = payment.status === 'FAILED' ? failedOutcome(payment) : undefined
+  await ctx.io.result(payment, async () => {
+    ctx.io.out(await renderPayment(ctx.io, payment))
+    if (!failure) ctx.io.err(t('pay.watch.success', {id, amount: formatXaf(payment.amount, getLocale())}))
+  })
+  // --json prints the final object only; the exit code carries the failure.
+  if (failure) throw ctx.io.afterResult(failure)
 }
 
 export async function payStatus(ctx: Context, id: string): Promise<void> {
   const payment = await getPayment(await ctx.client(), id)
-  if (ctx.io.json) return ctx.io.outJson(payment)
-  ctx.io.out(await renderPayment(ctx.io, payment))
+  await ctx.io.result(payment, async () => ctx.io.out(await renderPayment(ctx.io, payment)))
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
-  if (flags.limit !== undefined && (flags.limit < 1 || flags.limit > 100)) {
+/** `--limit` 1–100, checked before any request. */
+export function checkListLimit(limit: number | undefined): void {
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100)) {
     throw new SvcError(t('core.error.invalidFlag', {flag: '--limit', reason: t('pay.list.limitRange')}), {
       exitCode: ExitCode.USAGE,
       code: 'invalid_input',
       field: 'limit',
     })
   }
+}
+
+export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
+  checkListLimit(flags.limit)
   const client = await ctx.client()
-  const spinner = flags.all ? await ctx.io.spinner(t('pay.list.progress', {count: 0})) : undefined
-  let result
-  try {
-    const listShape = (await ctx.service()).lists.payments
-    result = await listPayments(client, {...flags, listShape, onPage: (count) => spinner?.update(t('pay.list.progress', {count}))})
-  } finally {
-    spinner?.stop()
-  }
-  if (ctx.io.json) return ctx.io.outJson(result.items)
-  if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
-  ctx.io.out(await renderPaymentTable(ctx.io, result.items))
-  if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more'))
+  const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
+  // Only --all, which may read many pages, shows progress.
+  const result = flags.all
+    ? await ctx.io.withSpinner(t('pay.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('pay.list.progress', {count}))))
+    : await list()
+  await ctx.io.result(result.items, async () => {
+    if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
+    ctx.io.out(await renderPaymentTable(ctx.io, result.items))
+    if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more'))
+  })
 }

@@ -4,14 +4,16 @@
  * payment in the list instead of creating a second one.
  */
 import type {ApiClient, ListShape} from '../api/index.js'
+import {headerValue} from '../api/response-errors.js'
 import {ApiError, ExitCode, NetworkError, OutcomeError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {isFinal, type Payment, type PaymentInput} from './types.js'
 
-/** How far back a payment may have been created and still be "ours" after a lost answer. */
-const RECOVERY_WINDOW_MS = 5 * 60 * 1000
-/** Allowance for the service's clock being behind ours. */
-const CLOCK_SKEW_MS = 60 * 1000
+/**
+ * Allowance for the service's `Date` header having whole-second resolution: a payment the service
+ * made in the same second as its answer to our look-before may carry a later sub-second time.
+ */
+const DATE_RESOLUTION_MS = 1000
 
 export interface CreateResult {
   payment: Payment
@@ -31,13 +33,54 @@ function outcomeUnknown(error: unknown): boolean {
   )
 }
 
+/**
+ * What the service held before we asked for money: the ids of its newest payments and its own
+ * clock (the `Date` header). After a lost answer, only a payment that was not there and was made
+ * after that moment can be ours; anything else might be an earlier, identical collection.
+ */
+export interface Baseline {
+  seen: Set<string>
+  /** The service's clock at the look-before, in ms (undefined when it sent no usable `Date`). */
+  serviceNow?: number
+}
+
+async function lookBefore(client: ApiClient, listShape?: ListShape): Promise<Baseline | undefined> {
+  const {extractList} = await import('../api/index.js')
+  try {
+    const response = await client.request<unknown>({method: 'GET', path: '/v1/payments', query: {limit: 100, offset: 0}, maxRetries: 0})
+    const {items} = extractList<Payment>(response.data, listShape)
+    const date = Date.parse(headerValue(response.headers, 'date') ?? '')
+    return {seen: new Set(items.map((p) => p.id)), serviceNow: Number.isFinite(date) ? date : undefined}
+  } catch (error) {
+    // Nothing was sent yet: a service we cannot reach is said so now, before any money moves.
+    if (error instanceof NetworkError && error.code === 'not_connected') throw error
+    // Any other failure (a key without payments:read, a 5xx) must not stop a collection; after a
+    // lost answer we will then say we cannot tell rather than guess.
+    return undefined
+  }
+}
+
+/** Payments of this amount and number the look-before did not see (newest first). */
+function newCandidates(items: Payment[], input: PaymentInput, baseline: Baseline | undefined): Payment[] {
+  return items
+    .filter((p) => p.amount === input.amount && p.phone_number === input.phone)
+    .filter((p) => {
+      if (!baseline) return true
+      if (baseline.seen.has(p.id)) return false
+      if (baseline.serviceNow === undefined) return true
+      const created = Date.parse(p.created_at)
+      return Number.isFinite(created) && created >= baseline.serviceNow - DATE_RESOLUTION_MS
+    })
+    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+}
+
 export async function createPayment(
   client: ApiClient,
   input: PaymentInput,
-  options: {listShape?: () => Promise<ListShape>; now?: () => number} = {},
+  options: {listShape?: () => Promise<ListShape>} = {},
 ): Promise<CreateResult> {
-  const now = options.now ?? Date.now
-  const startedAt = now()
+  const listShape = await options.listShape?.().catch(() => undefined)
+  const baseline = await lookBefore(client, listShape)
   try {
     const response = await client.request<Payment>({
       method: 'POST',
@@ -47,35 +90,35 @@ export async function createPayment(
     return {payment: response.data, recovered: false}
   } catch (error) {
     if (!outcomeUnknown(error)) throw error
-    const found = await (async () => findRecentPayment(client, input, startedAt, await options.listShape?.()))().catch(() => undefined)
-    if (found) return {payment: found, recovered: true}
-    throw new SvcError(t('pay.create.unknown', {reason: (error as Error).message}), {
+    const reason = (error as Error).message
+    const candidates = await findNewPayments(client, input, baseline, listShape).catch(() => undefined)
+    // Exactly one payment that did not exist before we sent: ours. Only with a baseline to compare.
+    if (baseline && candidates?.length === 1) return {payment: candidates[0]!, recovered: true}
+    const check = t('pay.create.unknownHint', {amount: input.amount, phone: input.phone})
+    if (!candidates?.length) {
+      throw new SvcError(t('pay.create.unknown', {reason}), {exitCode: ExitCode.UNAVAILABLE, code: 'outcome_unknown', hint: check, cause: error})
+    }
+    const listed = candidates.map((p) => t('pay.create.candidate', {id: p.id, status: p.status, created: p.created_at})).join('\n')
+    throw new SvcError(t('pay.create.ambiguous', {reason, count: candidates.length, candidates: listed}), {
       exitCode: ExitCode.UNAVAILABLE,
       code: 'outcome_unknown',
-      hint: t('pay.create.unknownHint', {amount: input.amount, phone: input.phone}),
+      hint: t('pay.create.ambiguousHint', {id: candidates[0]!.id, amount: input.amount, phone: input.phone}),
       cause: error,
     })
   }
 }
 
-/** The newest payment of this amount and number created since just before `since`. */
-export async function findRecentPayment(
+/** Payments of this amount and number that were not there before we sent (see Baseline). */
+export async function findNewPayments(
   client: ApiClient,
   input: PaymentInput,
-  since: number,
+  baseline: Baseline | undefined,
   listShape?: ListShape,
-): Promise<Payment | undefined> {
+): Promise<Payment[]> {
   const {extractList} = await import('../api/index.js')
   const response = await client.request<unknown>({method: 'GET', path: '/v1/payments', query: {limit: 100, offset: 0}})
   const {items} = extractList<Payment>(response.data, listShape)
-  const earliest = since - CLOCK_SKEW_MS
-  return items
-    .filter((p) => p.amount === input.amount && p.phone_number === input.phone)
-    .filter((p) => {
-      const created = Date.parse(p.created_at)
-      return Number.isFinite(created) && created >= earliest && created <= since + RECOVERY_WINDOW_MS
-    })
-    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]
+  return newCandidates(items, input, baseline)
 }
 
 export async function getPayment(client: ApiClient, id: string): Promise<Payment> {

@@ -28,11 +28,12 @@ export async function showOpenApi(ctx: Context, options: {operations: boolean}):
   const {data} = await client.request<unknown>({method: 'GET', path: '/v1/openapi.json', auth: false})
   if (!options.operations) return ctx.io.outJson(data)
   const rows = operationsOf(data)
-  if (ctx.io.json) return ctx.io.outJson(rows)
-  ctx.io.out(
-    await ctx.io.table(
-      [t('raw.ops.method'), t('raw.ops.path'), t('raw.ops.operation'), t('raw.ops.summary')],
-      rows.map((r) => [r.method, r.path, r.operation_id ?? '', r.summary ?? '']),
+  await ctx.io.result(rows, async () =>
+    ctx.io.out(
+      await ctx.io.table(
+        [t('raw.ops.method'), t('raw.ops.path'), t('raw.ops.operation'), t('raw.ops.summary')],
+        rows.map((r) => [r.method, r.path, r.operation_id ?? '', r.summary ?? '']),
+      ),
     ),
   )
 }

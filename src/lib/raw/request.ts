@@ -105,13 +105,13 @@ export async function rawRequest(ctx: Context, methodInput: string, pathInput: s
   const idempotencyKey =
     flags['idempotency-key'] ?? (method === 'POST' && path === '/v1/invoices' ? randomUUID() : undefined)
   const client = await ctx.client({auth: path !== '/v1/openapi.json'})
-  const response = await client.request<unknown>({
-    method,
-    path,
-    query,
-    body,
-    idempotencyKey,
-  })
+  const response = await client
+    .request<unknown>({method, path, query, body, idempotencyKey})
+    .catch(async (error: unknown) => {
+      if (!idempotencyKey) throw error
+      const {withSafeRetry} = await import('../api/safe-retry.js')
+      throw await withSafeRetry(error, idempotencyKey)
+    })
   if (flags.include) {
     ctx.io.out(`HTTP ${response.status}`)
     for (const [name, value] of Object.entries(response.headers)) {

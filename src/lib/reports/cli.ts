@@ -2,16 +2,17 @@
  * The report commands' work: flags read and checked before any request, every page read (with
  * progress), aggregated, then printed as JSON, CSV or for people.
  */
+import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {parseDueDate, parseSince} from '../time/date.js'
-import {aggregateCollections, type GroupBy} from './collections.js'
+import {aggregateCollections, type CollectionsReport, type GroupBy} from './collections.js'
 import {collectionsCsv, receivablesCsv} from './csv.js'
 import {dayOf} from './days.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from './fetch.js'
-import {reportProgress} from './progress.js'
-import {aggregateReceivables} from './receivables.js'
+import {withReportProgress} from './progress.js'
+import {aggregateReceivables, type ReceivablesReport} from './receivables.js'
 import {renderCollections, renderReceivables} from './render.js'
 
 export interface OutputFlags {
@@ -48,43 +49,58 @@ export function parseUntil(input: string | undefined, now: Date = new Date()): D
   return parseSince(text, now, 'until')
 }
 
-export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
+/** The receivables report: flags checked before any request, every open invoice read, aggregated. */
+export async function receivablesReport(ctx: Context, flags: {'page-size': number; 'as-of'?: string}, onPage?: (count: number) => void): Promise<ReceivablesReport> {
   const pageSize = checkPageSize(flags['page-size'])
-  const asOf = parseAsOf(flags['as-of'])
+  // Checked before any request; without --as-of, the day is the service's own (below).
+  const givenAsOf = flags['as-of'] === undefined ? undefined : parseAsOf(flags['as-of'])
   const client = await ctx.client()
   const service = await ctx.service()
-  const progress = await reportProgress(ctx.io, t('report.progress.invoices', {count: 0}))
-  let invoices
-  try {
-    invoices = await fetchOpenInvoices(client, service, {pageSize, onPage: (count) => progress.update(t('report.progress.invoices', {count}))})
-  } finally {
-    progress.stop()
+  const invoices = await fetchOpenInvoices(client, service, {pageSize, onPage})
+  const asOf = givenAsOf ?? parseAsOf(undefined, client.serviceNow() ?? new Date())
+  return aggregateReceivables(invoices, asOf)
+}
+
+export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
+  const report = await withReportProgress(ctx.io, t('report.progress.invoices', {count: 0}), (progress) =>
+    receivablesReport(ctx, flags, (count) => progress.update(t('report.progress.invoices', {count}))),
+  )
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(receivablesCsv(report)) : ctx.io.out(await renderReceivables(ctx.io, report))))
+}
+
+/** The collections report: flags checked before any request, the payments of the range read, aggregated. */
+export async function collectionsReport(
+  ctx: Context,
+  flags: {'page-size': number; since: string; until?: string; by: GroupBy},
+  onPage?: (count: number) => void,
+): Promise<CollectionsReport> {
+  const pageSize = checkPageSize(flags['page-size'])
+  const windowAt = (now: Date) => {
+    const since = parseSince(flags.since, now)
+    const until = parseUntil(flags.until, now)
+    if (until.getTime() <= since.getTime()) {
+      throw new InputError(t('report.error.untilBeforeSince', {since: since.toISOString(), until: until.toISOString()}), {field: 'until'})
+    }
+    return {since, until}
   }
-  const report = aggregateReceivables(invoices, asOf)
-  if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(receivablesCsv(report))
-  ctx.io.out(await renderReceivables(ctx.io, report))
+  windowAt(new Date()) // every flag checked before any request
+  const client = await ctx.client()
+  const service = await ctx.service()
+  // "Last 30 days" by the service's clock (the local sandbox's can be moved on).
+  const {since, until} = windowAt(await serviceNow(client))
+  const payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage})
+  return aggregateCollections(payments, {since, until, by: flags.by})
 }
 
 export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
-  const pageSize = checkPageSize(flags['page-size'])
-  const now = new Date()
-  const since = parseSince(flags.since, now)
-  const until = parseUntil(flags.until, now)
-  if (until.getTime() <= since.getTime()) {
-    throw new InputError(t('report.error.untilBeforeSince', {since: since.toISOString(), until: until.toISOString()}), {field: 'until'})
-  }
-  const client = await ctx.client()
-  const service = await ctx.service()
-  const progress = await reportProgress(ctx.io, t('report.progress.payments', {count: 0}))
-  let payments
-  try {
-    payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage: (count) => progress.update(t('report.progress.payments', {count}))})
-  } finally {
-    progress.stop()
-  }
-  const report = aggregateCollections(payments, {since, until, by: flags.by})
-  if (ctx.io.json) return ctx.io.outJson(report)
-  if (flags.csv) return ctx.io.out(collectionsCsv(report))
-  ctx.io.out(await renderCollections(ctx.io, report))
+  const report = await withReportProgress(ctx.io, t('report.progress.payments', {count: 0}), (progress) =>
+    collectionsReport(ctx, flags, (count) => progress.update(t('report.progress.payments', {count}))),
+  )
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report)) : ctx.io.out(await renderCollections(ctx.io, report))))
+}
+
+/** The service's time, asking it once (one small read) when no answer has told it yet. */
+async function serviceNow(client: ApiClient): Promise<Date> {
+  if (!client.serviceNow()) await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}}).catch(() => undefined)
+  return client.serviceNow() ?? new Date()
 }

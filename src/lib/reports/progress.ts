@@ -34,3 +34,13 @@ export async function reportProgress(io: IO, first: string, options: ProgressOpt
     stop() {},
   }
 }
+
+/** Runs `work` with progress starting at `first`, and stops it however `work` ends (io.withSpinner's kin). */
+export async function withReportProgress<T>(io: IO, first: string, work: (progress: ReportProgress) => Promise<T>): Promise<T> {
+  const progress = await reportProgress(io, first)
+  try {
+    return await work(progress)
+  } finally {
+    progress.stop()
+  }
+}

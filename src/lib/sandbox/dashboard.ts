@@ -33,13 +33,14 @@ function renderObject(value: Row): string {
 }
 
 async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
-  if (ctx.io.json) return ctx.io.outJson(body)
-  const data = (body as {data?: Row[]})?.data
-  if (columns && Array.isArray(data)) {
-    if (data.length === 0 && emptyKey) return ctx.io.err(t(emptyKey))
-    return ctx.io.out(await renderRows(ctx, data, columns))
-  }
-  ctx.io.out(renderObject(body as Row))
+  await ctx.io.result(body, async () => {
+    const data = (body as {data?: Row[]})?.data
+    if (columns && Array.isArray(data)) {
+      if (data.length === 0 && emptyKey) return ctx.io.err(t(emptyKey))
+      return ctx.io.out(await renderRows(ctx, data, columns))
+    }
+    ctx.io.out(renderObject(body as Row))
+  })
 }
 
 function environment(value: string | undefined): string | undefined {
@@ -50,7 +51,7 @@ export async function keysCreate(ctx: Context, flags: {env: string; scopes?: str
   const scopes = flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean)
   const body = await (await localAdmin(ctx)).request<Row>('POST', '/keys', {environment: environment(flags.env), ...(scopes ? {scopes} : {})})
   await show(ctx, body)
-  if (!ctx.io.json) ctx.io.err(t('local.keys.shownOnce'))
+  ctx.io.note(t('local.keys.shownOnce'))
 }
 
 export async function keysList(ctx: Context, flags: {env?: string}): Promise<void> {
@@ -116,13 +117,14 @@ export async function feesShow(ctx: Context): Promise<void> {
 
 export async function balance(ctx: Context, flags: {env?: string}): Promise<void> {
   const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/balance', undefined, {environment: environment(flags.env)})
-  if (ctx.io.json) return ctx.io.outJson(body)
-  const rows = body.data.map((b) => ({
-    ...b,
-    balance: formatXaf(Number(b.balance), getLocale()),
-    fees_total: formatXaf(Number(b.fees_total), getLocale()),
-  }))
-  ctx.io.out(await renderRows(ctx, rows, ['environment', 'balance', 'fees_total', 'collections']))
+  await ctx.io.result(body, async () => {
+    const rows = body.data.map((b) => ({
+      ...b,
+      balance: formatXaf(Number(b.balance), getLocale()),
+      fees_total: formatXaf(Number(b.fees_total), getLocale()),
+    }))
+    ctx.io.out(await renderRows(ctx, rows, ['environment', 'balance', 'fees_total', 'collections']))
+  })
 }
 
 export async function decide(ctx: Context, paymentId: string, decision: 'approve' | 'decline'): Promise<void> {

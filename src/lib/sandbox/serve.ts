@@ -34,6 +34,11 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     seed: flags.seed,
     rateLimit: flags['rate-limit'],
     dataFile: flags.data,
+  }).catch((error: NodeJS.ErrnoException) => {
+    // A busy or forbidden port is the user's input to change, not an unexpected error.
+    if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})
+    if (error.code === 'EACCES') throw new InputError(t('local.serve.portDenied', {host: flags.host, port: flags.port}), {field: 'port'})
+    throw error
   })
   await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
   writeSandboxState(ctx.configDir, {
@@ -57,8 +62,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     rate_limit: flags['rate-limit'],
     persistent: Boolean(flags.data),
   }
-  if (ctx.io.json) ctx.io.outJson(info)
-  else {
+  await ctx.io.result(info, () => {
     const rows: [string, string][] = [
       [t('local.serve.baseUrl'), sandbox.url],
       [t('local.serve.sandboxKey'), sandbox.keys.sandbox],
@@ -70,7 +74,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
-  }
+  })
   return {
     async close() {
       clearSandboxState(ctx.configDir, process.pid)

@@ -62,7 +62,8 @@ export async function payInvoiceOnCheckout(ctx: Context, client: ApiClient, io: 
   const op = service.operations
 
   io.say('walk.invoice.create')
-  const due = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10)
+  // Two weeks from the service's today (the sandbox clock may have been moved on), so it is UNPAID.
+  const due = new Date((client.serviceNow() ?? new Date()).getTime() + 14 * 86_400_000).toISOString().slice(0, 10)
   const created = await client.request<Invoice>({
     method: op['invoice.create'].method,
     path: op['invoice.create'].path,

@@ -9,8 +9,9 @@
  * endpoint); otherwise a local sandbox started in-process, so it needs no key and no network.
  */
 import type {ApiClient} from '../api/index.js'
+import {eventTypeForStatus} from '../../contract/events.js'
 import type {Context} from '../context.js'
-import {ExitCode} from '../errors.js'
+import {ExitCode, Failure} from '../errors.js'
 import {t, type MessageKey} from '../i18n/index.js'
 import {adminClientFor, type AdminClient} from '../sandbox/admin.js'
 import {readSandboxState} from '../sandbox/state.js'
@@ -68,13 +69,11 @@ async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<
 
 export async function runWalkthrough(ctx: Context, options: WalkthroughOptions): Promise<void> {
   const {io} = ctx
-  const say = (key: MessageKey, params?: Record<string, string | number>) => {
-    if (!io.json) io.err(t(key, params))
-  }
+  const say = (key: MessageKey, params?: Record<string, string | number>) => io.note(t(key, params))
   const results: StepResult[] = []
   const record = (step: MessageKey, expected: string, got: string, ok: boolean) => {
     results.push({step: t(step), expected, got, ok})
-    if (!io.json) io.err(`   ${ok ? '✓' : '✗'} ${t('walk.expectedGot', {expected, got})}`)
+    io.note(`   ${ok ? '✓' : '✗'} ${t('walk.expectedGot', {expected, got})}`)
   }
 
   say('walk.intro')
@@ -134,8 +133,8 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
     if (receiver && success && failed) {
       say('walk.events.waiting')
       const wanted = [
-        {type: 'payment.success', paymentId: success.id},
-        {type: 'payment.failed', paymentId: failed.id},
+        {type: eventTypeForStatus('SUCCESS'), paymentId: success.id},
+        {type: eventTypeForStatus('FAILED'), paymentId: failed.id},
       ]
       const arrived = await receiver.waitFor(
         (events) => wanted.every((w) => events.some((e) => e.type === w.type && e.paymentId === w.paymentId && e.verified)),
@@ -166,8 +165,7 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
   }
 
   const ok = results.every((r) => r.ok)
-  if (io.json) io.outJson({ok, base_url: target.baseUrl, steps: results, next: nextSteps()})
-  else {
+  await io.result({ok, base_url: target.baseUrl, steps: results, next: nextSteps()}, async () => {
     io.out(
       await io.table(
         [t('walk.col.step'), t('walk.col.expected'), t('walk.col.got'), t('walk.col.ok')],
@@ -176,9 +174,9 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
     )
     say(ok ? 'walk.done.ok' : 'walk.done.failed')
     for (const line of nextSteps()) io.err(`  ${line}`)
-  }
+  })
   // The table says which step misbehaved; the exit code says that one did.
-  if (!ok) process.exitCode = ExitCode.FAILURE
+  if (!ok) throw new Failure(ExitCode.FAILURE)
 }
 
 function nextSteps(): string[] {

@@ -23,8 +23,8 @@ import {
   type PendingDelivery,
   type ReceivedReport,
   type RejectedReport,
-  type RetryPolicy,
 } from './listener.js'
+import type {RetryPolicy} from './delivery-queue.js'
 import {createPollSource, type PollSource} from './poll-source.js'
 import type {ListenRouting} from './routes.js'
 import type {WebhookScope} from './scope.js'

@@ -98,6 +98,11 @@ export function verifyDelivery(input: VerifyInput): VerifyReport {
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000)
   const options = {toleranceSeconds: input.toleranceSeconds, nowSeconds: now}
   const result = verifyPayload(input.secret.trim(), headers, input.payload, options)
+  // A secret that is not a signing secret at all is bad input (exit 2, cli.md), like a bad header:
+  // nothing about the delivery was checked.
+  if (!result.ok && result.reason === 'secret_malformed') {
+    throw new InputError(describeVerifyFailure(result, {secretFlag: VERIFY_FLAGS.secret}), {field: VERIFY_FLAGS.secret, code: 'secret_malformed'})
+  }
   if (result.ok) {
     const timestamp = Number(headers['webhook-timestamp'])
     const skew = timestamp - now

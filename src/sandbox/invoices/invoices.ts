@@ -19,6 +19,7 @@
 import {createHash} from 'node:crypto'
 import {type Locale} from '../i18n/index.js'
 import {t} from '../i18n/index.js'
+import {isSettlementEvent} from '../../contract/events.js'
 import {MAX_TOTAL} from '../../contract/limits.js'
 import {computeTotals, computeTotalsExact} from '../../contract/totals.js'
 import type {Operator} from '../../contract/test-numbers.js'
@@ -103,7 +104,7 @@ export class Invoices {
   ) {
     this.idempotency = new IdempotencyKeys(ctx)
     ctx.events.subscribe((event) => {
-      if (event.type === 'payment.success' || event.type === 'payment.failed') this.paymentSettled(event.environment, event.data as Payment)
+      if (isSettlementEvent(event.type)) this.paymentSettled(event.environment, event.data as Payment)
     })
   }
 

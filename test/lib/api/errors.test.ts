@@ -110,11 +110,11 @@ describe('error bodies that are not the JSON error of the contract', () => {
 })
 
 describe('network failures and deadlines', () => {
-  it('connection refused → NetworkError network_error; nothing was sent, so the hint is about connectivity', async () => {
+  it('connection refused → NetworkError not_connected; nothing was sent, so the hint is about connectivity', async () => {
     const port = await closedPort()
     const error = (await failure(client(`http://127.0.0.1:${port}`))) as NetworkError
     expect(error).toBeInstanceOf(NetworkError)
-    expect(error.code).toBe('network_error')
+    expect(error.code).toBe('not_connected')
     expect(error.exitCode).toBe(7)
     expect(error.message).toContain('ECONNREFUSED')
     expect(error.hint).toMatch(/base URL/)

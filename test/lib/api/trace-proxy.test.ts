@@ -103,7 +103,7 @@ describe('proxy environment variables', () => {
     const error = await client(server.url, {retry: {maxRetries: 0}})
       .request({method: 'GET', path: '/v1/payments'})
       .catch((e: unknown) => e)
-    expect((error as {code?: string}).code).toBe('network_error')
+    expect((error as {code?: string}).code).toBe('not_connected')
     expect(server.received).toHaveLength(0)
   })
 })

@@ -87,12 +87,12 @@ describe('verifyDelivery', () => {
     expect(report.message).toContain('--header')
   })
 
-  it('says the secret is malformed', () => {
+  it('a malformed secret is bad input (exit 2, naming --secret), not a failed verification', () => {
     const headers = headerFlags({...signPayload(secret, 'msg_1', body, now)})
-    for (const bad of ['whsec_', 'sk_live_abc', 'whsec_not base64!']) {
-      const report = verifyDelivery({secret: bad, payload: body, headers, nowSeconds: now})
-      expect(report).toMatchObject({ok: false, reason: 'secret_malformed'})
-      expect(report.message).toContain('--secret')
+    for (const bad of ['whsec_', 'sk_live_abc', 'whsec_not base64!', 'nope']) {
+      expect(() => verifyDelivery({secret: bad, payload: body, headers, nowSeconds: now})).toThrow(
+        expect.objectContaining({exitCode: 2, code: 'secret_malformed', field: '--secret', message: expect.stringContaining('--secret')}),
+      )
     }
   })
 

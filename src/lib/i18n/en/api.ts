@@ -9,7 +9,7 @@ export const api = {
     '{method} {url} got no complete answer within {seconds} s.',
   'api.error.network':
     '{method} {url} failed: {reason}.',
-  'api.error.refused': 'could not connect ({code})',
+  'api.error.notConnected': 'Could not connect to {url} ({code}): nothing was sent.',
   'api.error.reset': 'the connection was closed before the answer was complete ({code})',
   'api.error.aborted': '{method} {url} was interrupted. The outcome may be unknown.',
   'api.error.tooManyRedirects': '{method} {url} was redirected more than {max} times.',
@@ -20,6 +20,8 @@ export const api = {
   'api.hint.rateLimitedNoDelay': 'Rate limited by the service: wait a little and try again.',
   'api.hint.unreachable': "Check the base URL (--base-url, SVC_BASE_URL), your network and any proxy (HTTPS_PROXY, NO_PROXY); then run the command again.",
   'api.hint.unknownOutcome': 'The outcome may be unknown: the request may still have been processed. Check whether it took effect before repeating it.',
+  'api.hint.safeRetry':
+    'The service may have acted. This request used Idempotency-Key: {key}. Retry only with that key, which replays the first answer instead of acting twice: `{command}`',
   'api.hint.requestId': 'Request id: {requestId}',
   'api.trace.request': '> {method} {url}{attempt}',
   'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} bytes)',

@@ -37,6 +37,7 @@ export const invoice = {
   'invoice.create.sending': 'Creating the invoice for {customer}…',
   'invoice.create.replayed':
     'The service replayed an earlier answer to this Idempotency-Key: invoice {id} already existed and was not created again.',
+  'invoice.create.dueInPast': 'The due date {date} is already past: the invoice will be PAST_DUE as soon as it is published.',
   'invoice.create.created': 'Invoice {id} created ({status}): invisible to the customer until published.',
   'invoice.create.createdPublished': 'Invoice {id} created and published ({status}).',
   'invoice.create.publishFailed': 'Invoice {id} was created (DRAFT) but publishing it failed; publish it with `svc invoice publish {id}`.',
@@ -105,6 +106,6 @@ export const invoice = {
     '{file}: {rows} rows: {created} created, {existing} already created by an earlier run, {published} published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
   'invoice.import.resultsAt': 'Results: {path}',
   'invoice.import.someFailed': '{failed} rows failed; see {path}.',
-  'invoice.import.rerunHint': 'Running `svc invoice import {file}` again is safe: rows already created are not created twice.',
+  'invoice.import.rerunHint': 'Running the same import again is safe (rows already created are not created twice), with the same flags: `{command}`',
   'invoice.import.interrupted': 'Interrupted after {done} of {total} rows; results so far in {path}. Run the same import again to finish: nothing is created twice.',
 } as const

@@ -8,6 +8,8 @@ export const local = {
   'local.notRunning': 'No local sandbox is running for this config: start one with `svc sandbox serve` (in another terminal).',
   'local.unreachable': 'The local sandbox at {url} does not answer: is `svc sandbox serve` still running?',
   'local.serve.rateLimit': 'Invalid --rate-limit: give requests per minute, 0 for no limit.',
+  'local.serve.portBusy': 'Port {port} on {host} is already in use (another sandbox?). Stop it, or pick another port: --port 8788 (or --port 0 for any free one).',
+  'local.serve.portDenied': 'Not allowed to listen on port {port} of {host} (ports below 1024 need privileges): pick another with --port 8788.',
   'local.serve.baseUrl': 'Base URL',
   'local.serve.sandboxKey': 'Sandbox key',
   'local.serve.liveKey': 'Live key',

@@ -17,7 +17,12 @@ export const pay = {
   'pay.create.created': 'Payment {id} created: PENDING until the customer approves on their phone.',
   'pay.create.unknown': 'The payment request was sent but its outcome is unknown ({reason}), and no matching payment was found in the list.',
   'pay.create.unknownHint': 'Do not simply retry (that would prompt the customer again). Check with `svc pay list` for {amount} XAF to {phone} in a minute.',
-  'pay.create.recovered': 'The answer to the payment request was lost; found payment {id} in the list (same amount and number, created just now). Not created again.',
+  'pay.create.recovered': 'The answer to the payment request was lost; found payment {id} in the list (same amount and number, not there before this request was sent). Not created again.',
+  'pay.create.ambiguous':
+    'The payment request was sent but its answer was lost ({reason}), and which payment it made cannot be told apart: {count} payments of this amount and number could be it:\n{candidates}',
+  'pay.create.candidate': '  {id}  {status}  created {created}',
+  'pay.create.ambiguousHint':
+    'Do not simply retry (that would prompt the customer again). Check each one, e.g. `svc pay status {id}`, or `svc pay list` for {amount} XAF to {phone}.',
   'pay.create.next': 'Follow it with: svc pay watch {id}',
   'pay.watch.waiting': 'Payment {id}: {status}…',
   'pay.watch.success': 'Payment {id} succeeded: {amount} collected.',

@@ -10,7 +10,7 @@ export const api: {[K in keyof typeof en]: string} = {
     '{method} {url} n’a pas reçu de réponse complète en {seconds} s.',
   'api.error.network':
     'Échec de {method} {url} : {reason}.',
-  'api.error.refused': 'connexion impossible ({code})',
+  'api.error.notConnected': "Connexion impossible à {url} ({code}) : rien n'a été envoyé.",
   'api.error.reset': 'la connexion a été fermée avant la fin de la réponse ({code})',
   'api.error.aborted': '{method} {url} a été interrompu. Le résultat est peut-être inconnu.',
   'api.error.tooManyRedirects': '{method} {url} a été redirigé plus de {max} fois.',
@@ -21,6 +21,8 @@ export const api: {[K in keyof typeof en]: string} = {
   'api.hint.rateLimitedNoDelay': 'Limite de requêtes du service atteinte : attendez un peu puis réessayez.',
   'api.hint.unreachable': "Vérifiez l'URL de base (--base-url, SVC_BASE_URL), votre réseau et le proxy éventuel (HTTPS_PROXY, NO_PROXY), puis relancez la commande.",
   'api.hint.unknownOutcome': 'Le résultat est peut-être inconnu : la requête a peut-être quand même été traitée. Vérifiez si l’opération a eu lieu avant de la relancer.',
+  'api.hint.safeRetry':
+    'Le service a peut-être agi. Cette requête portait Idempotency-Key: {key}. Ne réessayez qu’avec cette clé, qui rejoue la première réponse au lieu d’agir deux fois : `{command}`',
   'api.hint.requestId': 'Identifiant de requête : {requestId}',
   'api.trace.request': '> {method} {url}{attempt}',
   'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} octets)',

@@ -39,6 +39,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.sending': 'Création de la facture pour {customer}…',
   'invoice.create.replayed':
     'Le service a rejoué une réponse antérieure pour cette Idempotency-Key : la facture {id} existait déjà et n’a pas été créée une seconde fois.',
+  'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera en retard (PAST_DUE) dès sa publication.',
   'invoice.create.created': 'Facture {id} créée ({status}) : invisible pour le client tant qu’elle n’est pas publiée.',
   'invoice.create.createdPublished': 'Facture {id} créée et publiée ({status}).',
   'invoice.create.publishFailed': 'La facture {id} a été créée (DRAFT) mais sa publication a échoué ; publiez-la avec `svc invoice publish {id}`.',
@@ -108,7 +109,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
     '{file} : {rows} lignes : {created} créées, {existing} déjà créées lors d’une exécution précédente, {published} publiées, {failed} en échec, {invalid} invalides, {not_attempted} non tentées.',
   'invoice.import.resultsAt': 'Résultats : {path}',
   'invoice.import.someFailed': '{failed} lignes en échec ; voir {path}.',
-  'invoice.import.rerunHint': 'Vous pouvez relancer `svc invoice import {file}` sans risque : les lignes déjà créées ne le seront pas deux fois.',
+  'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
   'invoice.import.interrupted':
     'Interrompu après {done} lignes sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
 }

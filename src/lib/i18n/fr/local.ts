@@ -11,6 +11,8 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.notRunning': 'Aucune sandbox locale ne tourne pour cette configuration : lancez-en une avec `svc sandbox serve` (dans un autre terminal).',
   'local.unreachable': 'La sandbox locale de {url} ne répond pas : `svc sandbox serve` tourne-t-il toujours ?',
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
+  'local.serve.portBusy': 'Le port {port} sur {host} est déjà utilisé (une autre sandbox ?). Arrêtez-la, ou choisissez un autre port : --port 8788 (ou --port 0 pour n’importe quel port libre).',
+  'local.serve.portDenied': 'Écoute interdite sur le port {port} de {host} (les ports sous 1024 demandent des privilèges) : choisissez-en un autre avec --port 8788.',
   'local.serve.baseUrl': 'URL de base',
   'local.serve.sandboxKey': 'Clé sandbox',
   'local.serve.liveKey': 'Clé live',

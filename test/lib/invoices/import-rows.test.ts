@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {canonicalJson, checkRows, readSourceRows, rowKey} from '../../../src/lib/invoices/import.js'
+import {canonicalJson, checkRows, readSourceRows, rowKey} from '../../../src/lib/invoices/import-rows.js'
 
 const CSV = 'customer_name,due_date,items\nA,2026-12-31,Bread:500:3\nB,2026-12-31,Bread:500:3\nA,2026-12-31,Bread:500:3\n'
 

@@ -1,15 +1,7 @@
 /**
- * `svc invoice import FILE`: many invoices from a CSV or JSON-lines file.
- *
- * 1. Read and check EVERY row locally first (the same checks as `invoice create`); bad rows are
- *    all listed with their line numbers and nothing is created, unless --skip-invalid.
- * 2. One Idempotency-Key per row, derived from the row itself (see `rowKey`), so running the same
- *    file again, after a crash, a Ctrl-C or a SIGKILL, replays the rows already created instead of
- *    creating them twice, and creates the missing ones.
- * 3. Requests go through the client's pacer (SVC_RATE_LIMIT or --rate, requests per minute) with a
- *    few in flight; a 429 is retried by the client with the same key (Retry-After honoured).
- * 4. A results file (row → invoice id and checkout_url, or the error), appended as rows finish so
- *    a killed run leaves what it did, then rewritten in row order at the end.
+ * `svc invoice import`, the rows: the file read (CSV, JSON lines or a JSON array) into rows, every
+ * row built and checked locally (the same checks as `invoice create`), each good row given its
+ * Idempotency-Key (`rowKey`), and the bad ones listed together (`ImportValidationError`).
  *
  * CSV columns (header row, any order, case-insensitive): customer_name, due_date, items (required);
  * customer_email, customer_phone, discount_percent, notes, external_reference, cover_image_url,
@@ -18,16 +10,14 @@
  */
 import {createHash} from 'node:crypto'
 
-import {ApiError, ExitCode, InputError, SvcError} from '../errors.js'
+import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
-import {parseCsv, CsvSyntaxError, csvLine} from './csv.js'
+import {parseCsv, CsvSyntaxError} from './csv.js'
 import type {InvoiceDraft} from './draft.js'
-import {createInvoice, publishInvoice, type InvoiceApi} from './flows.js'
 import {DRAFT_FIELDS, draftFromJson, finishDraft} from './input.js'
 import {parseItemSpec} from './items.js'
 import type {Totals} from '../../contract/totals.js'
-import type {Delivery} from './types.js'
 
 export type ImportFormat = 'csv' | 'jsonl' | 'json'
 
@@ -217,171 +207,5 @@ export class ImportValidationError extends InputError {
       ...super.toJSON(),
       rows: this.rows.map((r) => ({row: r.row, line: r.line ?? null, field: r.error?.field ?? null, message: r.error?.message})),
     }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Running
-
-export type RowStatus = 'created' | 'existing' | 'invalid' | 'failed' | 'not_attempted'
-
-export interface RowResult {
-  row: number
-  line?: number
-  status: RowStatus
-  invoice_id?: string
-  invoice_status?: string
-  checkout_url?: string
-  total_amount?: number
-  idempotency_key?: string
-  error_code?: string
-  error?: string
-  /** After a create whose publish failed: the invoice exists as a DRAFT. */
-  published?: boolean
-}
-
-export interface RunOptions {
-  /** Publish each invoice after creating it (with a channel: delivered too). */
-  publish?: Delivery
-  /** Requests in flight at once (the pacer still spaces them). */
-  concurrency: number
-  signal?: AbortSignal
-  onResult?: (result: RowResult) => void
-}
-
-/** Creates (and publishes) the checked rows; a failed row does not stop the others, except auth. */
-export async function runImport(api: InvoiceApi, rows: CheckedRow[], options: RunOptions): Promise<RowResult[]> {
-  const results: RowResult[] = []
-  let next = 0
-  let fatal: SvcError | undefined
-  const record = (result: RowResult) => {
-    results.push(result)
-    options.onResult?.(result)
-  }
-  const worker = async () => {
-    for (;;) {
-      if (fatal || options.signal?.aborted) return
-      const row = rows[next++]
-      if (!row) return
-      record(await runRow(api, row, options, (error) => (fatal ??= error)))
-    }
-  }
-  await Promise.all(Array.from({length: Math.max(1, options.concurrency)}, worker))
-  const done = new Set(results.map((r) => r.row))
-  for (const row of rows) {
-    if (done.has(row.row)) continue
-    record({row: row.row, line: row.line, status: 'not_attempted', idempotency_key: row.key, error_code: fatal?.code ?? 'interrupted', error: fatal?.message})
-  }
-  if (fatal) throw fatal
-  return results.sort((a, b) => a.row - b.row)
-}
-
-async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onFatal: (error: SvcError) => void): Promise<RowResult> {
-  const base: RowResult = {row: row.row, line: row.line, status: 'failed', idempotency_key: row.key}
-  let result: RowResult = base
-  try {
-    const created = await createInvoice(api, row.draft!, row.key!, options.signal)
-    const invoice = created.invoice
-    result = {
-      ...base,
-      status: created.replayed ? 'existing' : 'created',
-      invoice_id: invoice.id,
-      invoice_status: invoice.status,
-      checkout_url: invoice.checkout_url,
-      total_amount: invoice.total_amount,
-    }
-    if (options.publish) {
-      const published = await publishInvoice(api, invoice.id, options.publish, options.signal)
-      result = {...result, invoice_status: published.status, checkout_url: published.checkout_url ?? result.checkout_url, published: true}
-    }
-    return result
-  } catch (error) {
-    if (!(error instanceof SvcError)) throw error
-    // Every other row would fail the same way: stop (the key or its scope, or Ctrl-C).
-    if (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.INTERRUPTED) onFatal(error)
-    const failed: RowResult = {...result, error_code: error.code, error: error.message}
-    if (result.invoice_id) failed.published = false
-    else failed.status = 'failed'
-    if (error instanceof ApiError && error.errors?.length) failed.error += ` (${error.errors.map((e) => `${e.field}: ${e.message}`).join('; ')})`
-    return failed
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Results file
-
-export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error'] as const
-
-export function resultsFormat(path: string): 'csv' | 'json' | 'jsonl' {
-  const lower = path.toLowerCase()
-  if (lower.endsWith('.json')) return 'json'
-  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
-  return 'csv'
-}
-
-function resultRecord(result: RowResult): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const column of RESULT_COLUMNS) out[column] = result[column] ?? null
-  return out
-}
-
-/** The results file, appended to as rows finish and rewritten in row order at the end. */
-export class ResultsWriter {
-  private readonly format: 'csv' | 'json' | 'jsonl'
-  private started = false
-
-  constructor(readonly path: string) {
-    this.format = resultsFormat(path)
-  }
-
-  /** Appends one finished row (CSV and JSON lines; a .json file is written whole at the end). */
-  async append(result: RowResult): Promise<void> {
-    if (this.format === 'json') return
-    const {appendFile, writeFile} = await import('node:fs/promises')
-    if (!this.started) {
-      this.started = true
-      await writeFile(this.path, this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '')
-    }
-    await appendFile(this.path, this.encodeOne(result))
-  }
-
-  private encodeOne(result: RowResult): string {
-    const record = resultRecord(result)
-    return this.format === 'csv' ? csvLine(RESULT_COLUMNS.map((c) => record[c])) : `${JSON.stringify(record)}\n`
-  }
-
-  /** Writes every row in order, atomically (temp file, then rename). */
-  async finish(results: RowResult[]): Promise<void> {
-    const {writeFile, rename} = await import('node:fs/promises')
-    const sorted = [...results].sort((a, b) => a.row - b.row)
-    let text: string
-    if (this.format === 'json') text = `${JSON.stringify(sorted.map(resultRecord), null, 2)}\n`
-    else text = (this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '') + sorted.map((r) => this.encodeOne(r)).join('')
-    const temporary = `${this.path}.${process.pid}.tmp`
-    await writeFile(temporary, text)
-    await rename(temporary, this.path)
-  }
-}
-
-export interface ImportSummary {
-  rows: number
-  created: number
-  existing: number
-  published: number
-  invalid: number
-  failed: number
-  not_attempted: number
-}
-
-export function summarise(results: RowResult[]): ImportSummary {
-  const count = (status: RowStatus) => results.filter((r) => r.status === status).length
-  return {
-    rows: results.length,
-    created: count('created'),
-    existing: count('existing'),
-    published: results.filter((r) => r.published === true).length,
-    invalid: count('invalid'),
-    failed: count('failed') + results.filter((r) => r.published === false).length,
-    not_attempted: count('not_attempted'),
   }
 }

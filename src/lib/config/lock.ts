@@ -1,0 +1,80 @@
+/**
+ * A lock between processes around a file's read-modify-write: a directory `<file>.lock` made with
+ * mkdir, which is atomic on every local file system (the technique proper-lockfile uses, without
+ * its dependencies). Held for milliseconds: a read, a change, conf's atomic write.
+ *
+ * A lock left by a process that died (SIGKILL, power cut) is taken over once it is older than
+ * `staleMs`; the holder refreshes its time while it works, so a slow but live holder is never
+ * taken for dead. A process that exits while holding it (an exception, process.exit) removes it.
+ */
+import {mkdirSync, rmSync, statSync, utimesSync} from 'node:fs'
+
+import {ExitCode, SvcError} from '../errors.js'
+import {t} from '../i18n/index.js'
+
+export interface LockOptions {
+  /** Age after which a lock is taken for abandoned. */
+  staleMs?: number
+  /** How long to wait for another process's lock before giving up. */
+  waitMs?: number
+}
+
+const held = new Set<string>()
+let exitHookInstalled = false
+
+function releaseAllOnExit(): void {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => {
+    for (const path of held) rmSync(path, {recursive: true, force: true})
+  })
+}
+
+function tryAcquire(path: string, staleMs: number): boolean {
+  try {
+    mkdirSync(path)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  try {
+    if (Date.now() - statSync(path).mtimeMs > staleMs) rmSync(path, {recursive: true, force: true})
+  } catch {
+    // Released between our mkdir and stat: try again.
+  }
+  return false
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Run `work` while holding the lock of `file`; waits for another holder, up to `waitMs`. */
+export async function withFileLock<T>(file: string, work: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
+  const path = `${file}.lock`
+  const staleMs = options.staleMs ?? 10_000
+  const deadline = Date.now() + (options.waitMs ?? 30_000)
+  while (!tryAcquire(path, staleMs)) {
+    if (Date.now() > deadline) {
+      throw new SvcError(t('core.config.locked', {path}), {exitCode: ExitCode.FAILURE, code: 'config_locked'})
+    }
+    // Jittered, so that many waiting processes do not retry in step.
+    await pause(5 + Math.floor(Math.random() * 20))
+  }
+  held.add(path)
+  releaseAllOnExit()
+  const refresh = setInterval(() => {
+    try {
+      const now = new Date()
+      utimesSync(path, now, now)
+    } catch {
+      // Nothing to refresh.
+    }
+  }, Math.max(50, Math.floor(staleMs / 3)))
+  refresh.unref()
+  try {
+    return await work()
+  } finally {
+    clearInterval(refresh)
+    held.delete(path)
+    rmSync(path, {recursive: true, force: true})
+  }
+}

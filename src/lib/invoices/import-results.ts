@@ -1,0 +1,85 @@
+/**
+ * `svc invoice import`, the results: the results file (row → invoice id and checkout_url, or the
+ * error), appended as rows finish so a killed run leaves what it did, then rewritten in row order
+ * at the end; and the summary counts.
+ */
+import {csvLine} from './csv.js'
+import type {RowResult, RowStatus} from './import-run.js'
+
+export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error'] as const
+
+export function resultsFormat(path: string): 'csv' | 'json' | 'jsonl' {
+  const lower = path.toLowerCase()
+  if (lower.endsWith('.json')) return 'json'
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
+  return 'csv'
+}
+
+function resultRecord(result: RowResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const column of RESULT_COLUMNS) out[column] = result[column] ?? null
+  return out
+}
+
+/** The results file, appended to as rows finish and rewritten in row order at the end. */
+export class ResultsWriter {
+  private readonly format: 'csv' | 'json' | 'jsonl'
+  private started = false
+
+  constructor(readonly path: string) {
+    this.format = resultsFormat(path)
+  }
+
+  /** Appends one finished row (CSV and JSON lines; a .json file is written whole at the end). */
+  async append(result: RowResult): Promise<void> {
+    if (this.format === 'json') return
+    const {appendFile, chmod, writeFile} = await import('node:fs/promises')
+    if (!this.started) {
+      this.started = true
+      // Customers' names, emails and phones: 0600 (mode applies on creation; tighten an old file).
+      await writeFile(this.path, this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '', {mode: 0o600})
+      await chmod(this.path, 0o600)
+    }
+    await appendFile(this.path, this.encodeOne(result))
+  }
+
+  private encodeOne(result: RowResult): string {
+    const record = resultRecord(result)
+    return this.format === 'csv' ? csvLine(RESULT_COLUMNS.map((c) => record[c])) : `${JSON.stringify(record)}\n`
+  }
+
+  /** Writes every row in order, atomically (temp file, then rename). */
+  async finish(results: RowResult[]): Promise<void> {
+    const {writeFile, rename} = await import('node:fs/promises')
+    const sorted = [...results].sort((a, b) => a.row - b.row)
+    let text: string
+    if (this.format === 'json') text = `${JSON.stringify(sorted.map(resultRecord), null, 2)}\n`
+    else text = (this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '') + sorted.map((r) => this.encodeOne(r)).join('')
+    const temporary = `${this.path}.${process.pid}.tmp`
+    await writeFile(temporary, text, {mode: 0o600})
+    await rename(temporary, this.path)
+  }
+}
+
+export interface ImportSummary {
+  rows: number
+  created: number
+  existing: number
+  published: number
+  invalid: number
+  failed: number
+  not_attempted: number
+}
+
+export function summarise(results: RowResult[]): ImportSummary {
+  const count = (status: RowStatus) => results.filter((r) => r.status === status).length
+  return {
+    rows: results.length,
+    created: count('created'),
+    existing: count('existing'),
+    published: results.filter((r) => r.published === true).length,
+    invalid: count('invalid'),
+    failed: count('failed') + results.filter((r) => r.published === false).length,
+    not_attempted: count('not_attempted'),
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * `svc invoice import`, the run: the checked rows created (and published) a few at a time. The
+ * requests go through the client's pacer (SVC_RATE_LIMIT or --rate, requests per minute); a 429 is
+ * retried by the client with the same Idempotency-Key (Retry-After honoured). Each finished row is
+ * handed to `onResult` at once (the results file is its journal); a failed row does not stop the
+ * others, except one that would fail them all (auth, Ctrl-C).
+ */
+import {ApiError, ExitCode, SvcError} from '../errors.js'
+import {createInvoice, publishInvoice, type InvoiceApi} from './flows.js'
+import type {CheckedRow} from './import-rows.js'
+import type {Delivery} from './types.js'
+
+export type RowStatus = 'created' | 'existing' | 'invalid' | 'failed' | 'not_attempted'
+
+export interface RowResult {
+  row: number
+  line?: number
+  status: RowStatus
+  invoice_id?: string
+  invoice_status?: string
+  checkout_url?: string
+  total_amount?: number
+  idempotency_key?: string
+  error_code?: string
+  error?: string
+  /** After a create whose publish failed: the invoice exists as a DRAFT. */
+  published?: boolean
+}
+
+export interface RunOptions {
+  /** Publish each invoice after creating it (with a channel: delivered too). */
+  publish?: Delivery
+  /** Requests in flight at once (the pacer still spaces them). */
+  concurrency: number
+  signal?: AbortSignal
+  onResult?: (result: RowResult) => void
+}
+
+/** Creates (and publishes) the checked rows; a failed row does not stop the others, except auth. */
+export async function runImport(api: InvoiceApi, rows: CheckedRow[], options: RunOptions): Promise<RowResult[]> {
+  const results: RowResult[] = []
+  let next = 0
+  let fatal: SvcError | undefined
+  const record = (result: RowResult) => {
+    results.push(result)
+    options.onResult?.(result)
+  }
+  const worker = async () => {
+    for (;;) {
+      if (fatal || options.signal?.aborted) return
+      const row = rows[next++]
+      if (!row) return
+      record(await runRow(api, row, options, (error) => (fatal ??= error)))
+    }
+  }
+  await Promise.all(Array.from({length: Math.max(1, options.concurrency)}, worker))
+  const done = new Set(results.map((r) => r.row))
+  for (const row of rows) {
+    if (done.has(row.row)) continue
+    record({row: row.row, line: row.line, status: 'not_attempted', idempotency_key: row.key, error_code: fatal?.code ?? 'interrupted', error: fatal?.message})
+  }
+  if (fatal) throw fatal
+  return results.sort((a, b) => a.row - b.row)
+}
+
+async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onFatal: (error: SvcError) => void): Promise<RowResult> {
+  const base: RowResult = {row: row.row, line: row.line, status: 'failed', idempotency_key: row.key}
+  let result: RowResult = base
+  try {
+    const created = await createInvoice(api, row.draft!, row.key!, options.signal)
+    const invoice = created.invoice
+    result = {
+      ...base,
+      status: created.replayed ? 'existing' : 'created',
+      invoice_id: invoice.id,
+      invoice_status: invoice.status,
+      checkout_url: invoice.checkout_url,
+      total_amount: invoice.total_amount,
+    }
+    if (options.publish) {
+      const published = await publishInvoice(api, invoice.id, options.publish, options.signal)
+      result = {...result, invoice_status: published.status, checkout_url: published.checkout_url ?? result.checkout_url, published: true}
+    }
+    return result
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error
+    // Every other row would fail the same way: stop (the key or its scope, or Ctrl-C).
+    if (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.INTERRUPTED) onFatal(error)
+    const failed: RowResult = {...result, error_code: error.code, error: error.message}
+    if (result.invoice_id) failed.published = false
+    else failed.status = 'failed'
+    if (error instanceof ApiError && error.errors?.length) failed.error += ` (${error.errors.map((e) => `${e.field}: ${e.message}`).join('; ')})`
+    return failed
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The work of `svc webhooks listen`: flags in, validated before anything starts (routes, poll
+ * interval, the source and its secret), the session started, its reports rendered out as they come.
+ */
+import type {Context} from '../context.js'
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {normaliseBaseUrl} from '../config/resolve.js'
+import {readSandboxState} from '../sandbox/state.js'
+import {maskSecret} from '../../contract/keys.js'
+import {parseDuration} from '../time/duration.js'
+import {EVENT_TYPES} from '../../contract/events.js'
+import {formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
+import type {ListenSession, ListenSource} from './listen-session.js'
+import {forwardJson, pendingJson, receivedJson, rejectedJson} from './report-json.js'
+import {parseListenRouting, type ForwardRoutes, type ListenRouting} from './routes.js'
+import {webhookScope, type SavedRoutes, type WebhookScope} from './scope.js'
+import {secretKey} from '../../contract/signature.js'
+
+export interface ListenFlags {
+  'forward-to'?: string[]
+  events?: string[]
+  header?: string[]
+  port?: number
+  'print-secret': boolean
+  source: 'auto' | 'inbound' | 'poll'
+  'endpoint-secret-stdin': boolean
+  'poll-interval': string
+}
+
+export interface ListenHandle {
+  /** Resolves when the listener stops by itself (it does not, short of an error). */
+  done: Promise<void>
+  /** Ctrl-C: stop, and report what is still pending (stderr; a `stopped` line with --json). */
+  interrupt(): Promise<void>
+}
+
+export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<ListenHandle | undefined> {
+  const {io} = ctx
+  const scope = webhookScope(ctx)
+  if (flags['print-secret']) {
+    const secret = await scope.localSecret()
+    await io.result({local_secret: secret}, () => io.out(secret))
+    return undefined
+  }
+
+  let givenEndpointSecret: string | undefined
+  if (flags['endpoint-secret-stdin']) {
+    givenEndpointSecret = await readEndpointSecret(stdin)
+    await scope.saveEndpointSecret(givenEndpointSecret)
+    io.note(t('webhooks.listen.endpointSecretSaved', {scope: scope.name, secret: maskSecret(givenEndpointSecret)}))
+    if (!flags['forward-to']?.length) {
+      if (io.json) io.outJson({endpoint_secret: maskSecret(givenEndpointSecret), saved: true})
+      return undefined
+    }
+  }
+
+  const routing = parseListenRouting({forwardTo: flags['forward-to'] ?? [], events: flags.events, headers: flags.header})
+  const pollIntervalMs = parseDuration(flags['poll-interval'], 'poll-interval', {min: 250})
+  const source = await resolveSource(ctx, scope, flags.source, givenEndpointSecret, pollIntervalMs)
+  const localSecret = await scope.localSecret()
+  const paint = await io.paint()
+
+  const line = (json: Record<string, unknown>, human: string | undefined, toStdout: boolean) => {
+    if (io.json) io.outJsonLine(json)
+    else if (human !== undefined) (toStdout ? io.out(human) : io.err(human))
+  }
+  const {startListenSession} = await import('./listen-session.js')
+  const session: ListenSession = await startListenSession({
+    scope,
+    source,
+    routing,
+    localSecret,
+    port: flags.port,
+    onForward: (report) => {
+      const text = formatForwardReport(report)
+      line(forwardJson(report), report.ok ? text : paint.yellow(text), true)
+    },
+    onReceived: (report) => {
+      if (report.outcome === 'accepted' || report.outcome === 'resumed') return
+      line(receivedJson(report), formatReceivedReport(report), false)
+    },
+    onRejected: (report) => line(rejectedJson(report), paint.red(formatRejectedReport(report)), false),
+    onPollError: (error) => {
+      const message = ctx.redact((error as Error).message)
+      io.warn(t('webhooks.poll.failed', {message, interval: formatDuration(pollIntervalMs)}))
+    },
+  })
+  scope.saveRoutes({routes: routing.routes, events: routing.events, headers: routing.headers} satisfies SavedRoutes)
+
+  announce(ctx, scope, session, source, routing, localSecret, pollIntervalMs)
+
+  let settle: () => void = () => {}
+  const done = new Promise<void>((resolve) => {
+    settle = resolve
+  })
+  return {
+    done,
+    async interrupt() {
+      const pending = await session.stop()
+      io.err(formatPendingSummary(pending))
+      if (io.json) io.outJsonLine({kind: 'stopped', pending: pending.map(pendingJson)})
+      settle()
+    },
+  }
+}
+
+async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  const secret = Buffer.concat(chunks).toString('utf8').trim()
+  if (!secret) throw new InputError(t('webhooks.listen.endpointSecretEmpty'), {field: 'endpoint-secret-stdin'})
+  if (!secretKey(secret)) throw new InputError(t('webhooks.listen.endpointSecretMalformed'), {field: 'endpoint-secret-stdin'})
+  return secret
+}
+
+/** The local sandbox is the one `svc sandbox serve` runs at the credentials' base URL. */
+function localSandboxFor(ctx: Context): ReturnType<typeof readSandboxState> {
+  const state = readSandboxState(ctx.configDir)
+  if (!state) return undefined
+  try {
+    return normaliseBaseUrl(state.base_url) === ctx.credentials().baseUrl ? state : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function resolveSource(
+  ctx: Context,
+  scope: WebhookScope,
+  mode: ListenFlags['source'],
+  givenSecret: string | undefined,
+  pollIntervalMs: number,
+): Promise<ListenSource> {
+  const endpointSecret = givenSecret ?? scope.endpointSecret()
+  const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
+  if (local) {
+    const {localAdmin} = await import('../sandbox/admin.js')
+    return {kind: 'sandbox', admin: await localAdmin(ctx), adminUrl: local.admin_url, environment: ctx.credentials().environment ?? 'SANDBOX'}
+  }
+  if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
+    if (!endpointSecret) {
+      throw new InputError(t('webhooks.listen.inboundNoSecret', {scope: scope.name}), {
+        field: 'endpoint-secret-stdin',
+        code: 'endpoint_secret_missing',
+      })
+    }
+    return {kind: 'inbound', secret: endpointSecret}
+  }
+  const client = await ctx.client()
+  const listShape = (await ctx.service()).lists.payments
+  return {kind: 'poll', client, listShape, intervalMs: pollIntervalMs}
+}
+
+function routeTargets(routes: ForwardRoutes): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (routes.defaultUrl) out.default = routes.defaultUrl
+  for (const type of EVENT_TYPES) if (routes.byType[type]) out[type] = routes.byType[type]!
+  return out
+}
+
+function announce(
+  ctx: Context,
+  scope: WebhookScope,
+  session: ListenSession,
+  source: ListenSource,
+  routing: ListenRouting,
+  localSecret: string,
+  pollIntervalMs: number,
+): void {
+  const {io} = ctx
+  const creds = ctx.credentials()
+  const receiver = session.listener.url
+  if (io.json) {
+    io.outJsonLine({
+      kind: 'ready',
+      source: source.kind,
+      receiver_url: receiver,
+      endpoint_id: session.endpointId ?? null,
+      forward_to: routeTargets(routing.routes),
+      events: routing.events ?? null,
+      local_secret: localSecret,
+      scope: scope.name,
+    })
+  }
+  const paint = io.paintSync()
+  io.err(paint.bold(t('webhooks.listen.ready', {url: receiver})))
+  if (source.kind === 'sandbox') {
+    io.err(t('webhooks.listen.source.sandbox', {base: creds.baseUrl, environment: source.environment, id: session.endpointId ?? ''}))
+  } else if (source.kind === 'inbound') {
+    io.err(t('webhooks.listen.source.inbound', {scope: scope.name, port: session.listener.port}))
+  } else {
+    io.err(t('webhooks.listen.source.poll', {base: creds.baseUrl, interval: formatDuration(pollIntervalMs)}))
+  }
+  if (routing.routes.defaultUrl) io.err(t('webhooks.listen.forwardingTo', {url: routing.routes.defaultUrl}))
+  for (const type of EVENT_TYPES) {
+    const url = routing.routes.byType[type]
+    if (url) io.err(t('webhooks.listen.forwardingType', {type, url}))
+  }
+  if (routing.events) io.err(t('webhooks.listen.eventsOnly', {events: routing.events.join(', ')}))
+  if (Object.keys(routing.headers).length > 0) io.err(t('webhooks.listen.extraHeaders', {names: Object.keys(routing.headers).join(', ')}))
+  if (session.listener.stats.resumed > 0) io.err(t('webhooks.listen.resumed', {count: session.listener.stats.resumed}))
+  io.err(t('webhooks.listen.secret', {secret: paint.cyan(localSecret)}))
+  io.err(t('webhooks.listen.stopHint'))
+}

@@ -1,0 +1,160 @@
+/**
+ * The single executable (`npm run build:binary`, scripts/binary/build.mjs), run as a user without
+ * Node would run it: PATH holds no node (an empty directory), a fresh HOME and cache (so the first
+ * call unpacks). Version, help, sandbox numbers, --jq, and a round trip: `svc sandbox serve`, then
+ * `pay create`, `invoice create --publish`, `invoice pdf` and the checkout page, all through the
+ * binary. Builds the binary when it is missing or was built from another dist/ (dist-bin/svc.build).
+ */
+import {spawn, spawnSync} from 'node:child_process'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {pdfFileText} from '../helpers/documents.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const BINARY = join(root, 'dist-bin/svc')
+
+let work: string
+let env: Record<string, string>
+
+beforeAll(() => {
+  const built = JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild as string
+  const stamp = join(root, 'dist-bin/svc.build')
+  if (!existsSync(BINARY) || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== built) {
+    const r = spawnSync(process.execPath, [join(root, 'scripts/binary/build.mjs'), '--no-build'], {cwd: root, encoding: 'utf8', timeout: 170_000})
+    expect(r.status, r.stderr).toBe(0)
+  }
+  work = mkdtempSync(join(tmpdir(), 'svc-binary-'))
+  const noNode = join(work, 'bin')
+  mkdirSync(noNode)
+  env = {PATH: noNode, HOME: join(work, 'home'), SVC_CONFIG_DIR: join(work, 'config'), SVC_CACHE_DIR: join(work, 'cache'), LANG: 'C.UTF-8'}
+}, 180_000)
+afterAll(() => {
+  if (work) rmSync(work, {recursive: true, force: true})
+})
+
+interface Result {
+  stdout: string
+  stderr: string
+  exitCode: number | null
+}
+
+function svc(args: string[], extra: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BINARY, args, {env: {...env, ...extra}, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.on('error', reject)
+    child.on('close', (exitCode) => {
+      clearTimeout(timer)
+      resolve({stdout, stderr, exitCode})
+    })
+  })
+}
+
+describe('the svc binary, with no node on PATH', () => {
+  it('has no node to find', () => {
+    const r = spawnSync('node', ['-e', '0'], {env})
+    expect((r.error as NodeJS.ErrnoException | undefined)?.code).toBe('ENOENT')
+  })
+
+  it('--version, the first call (unpacks) and the next', async () => {
+    const first = await svc(['--version'])
+    expect(first.exitCode, first.stderr).toBe(0)
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    expect(first.stdout).toBe(`${pkg.name}/${pkg.version} linux-${process.arch} node-${process.version}\n`)
+    // Unpacked for this user alone.
+    const unpacked = join(env.SVC_CACHE_DIR, 'binary')
+    expect(statSync(unpacked).mode & 0o077).toBe(0)
+    const again = await svc(['--version'])
+    expect(again.stdout).toBe(first.stdout)
+  })
+
+  it('--help and a command\'s help (oclif reads its manifest from the unpacked install)', async () => {
+    const root = await svc(['--help'])
+    expect(root.exitCode, root.stderr).toBe(0)
+    expect(root.stdout).toMatch(/^\s+pay\s+Collect mobile money/m)
+    const pay = await svc(['pay', 'create', '--help'])
+    expect(pay.exitCode, pay.stderr).toBe(0)
+    expect(pay.stdout).toContain('$ svc pay create')
+    expect(pay.stdout).toContain('--jq=<value>')
+  })
+
+  it('every command answers --help', async () => {
+    const ids = Object.keys(JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')).commands)
+    expect(ids.length).toBeGreaterThan(40)
+    const failed: string[] = []
+    const queue = [...ids]
+    await Promise.all(
+      [1, 2, 3].map(async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+          const r = await svc([...id.split(':'), '--help'])
+          if (r.exitCode !== 0 || !r.stdout.includes(`$ svc ${id.split(':').join(' ')}`)) failed.push(`${id}: ${r.exitCode} ${r.stderr}`)
+        }
+      }),
+    )
+    expect(failed).toEqual([])
+  }, 120_000)
+
+  it('sandbox numbers, as a table and through --jq', async () => {
+    const table = await svc(['sandbox', 'numbers'])
+    expect(table.exitCode, table.stderr).toBe(0)
+    expect(table.stdout).toMatch(/^MTN\s+237670000001\s+670000001\s+SUCCESS$/m)
+    const jq = await svc(['sandbox', 'numbers', '--jq', '[.[] | select(.outcome == "FAILED") | .phone] | length'])
+    expect(jq.exitCode, jq.stderr).toBe(0)
+    expect(Number(jq.stdout)).toBeGreaterThan(0)
+  })
+
+  it('serves the sandbox; pay create, invoice create, invoice pdf and the checkout page against it', async () => {
+    const serve = spawn(BINARY, ['sandbox', 'serve', '--port', '0', '--json'], {env, stdio: ['ignore', 'pipe', 'pipe']})
+    try {
+      const info = await new Promise<any>((resolve, reject) => {
+        let out = ''
+        let err = ''
+        serve.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          try {
+            resolve(JSON.parse(out))
+          } catch {
+            // not the whole document yet
+          }
+        })
+        serve.stderr.on('data', (d: Buffer) => (err += d.toString()))
+        serve.on('close', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
+      })
+      const api = {SVC_BASE_URL: info.base_url, SVC_API_KEY: info.sandbox_key}
+
+      const pay = await svc(['pay', 'create', '--amount', '1500', '--phone', '670000001', '--json'], api)
+      expect(pay.exitCode, pay.stderr).toBe(0)
+      expect(JSON.parse(pay.stdout)).toMatchObject({status: 'PENDING', amount: 1500, phone_number: '237670000001'})
+
+      const invoice = await svc(
+        ['invoice', 'create', '--customer-name', 'Boulangerie Étoile', '--item', 'Pain:500:4', '--due-date', '2099-12-31', '--publish', '--jq', '{id, checkout_url}'],
+        api,
+      )
+      expect(invoice.exitCode, invoice.stderr).toBe(0)
+      const {id, checkout_url: checkoutUrl} = JSON.parse(invoice.stdout)
+
+      const file = join(work, 'invoice.pdf')
+      const pdf = await svc(['invoice', 'pdf', id, '--output', file], api)
+      expect(pdf.exitCode, pdf.stderr).toBe(0)
+      expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-')
+      const text = pdfFileText(file)
+      expect(text).toContain('Boulangerie Étoile')
+      expect(text).toMatch(/2\s?000/)
+
+      const page = await fetch(checkoutUrl)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('Boulangerie Étoile')
+    } finally {
+      serve.kill('SIGINT')
+      await new Promise((resolve) => (serve.exitCode === null ? serve.once('close', resolve) : resolve(undefined)))
+    }
+  }, 90_000)
+})

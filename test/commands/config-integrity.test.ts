@@ -1,0 +1,114 @@
+/**
+ * The config file under concurrent processes and in bad shape (issue 18). Every read-modify-write
+ * is under a lock, so no concurrent `svc login` or `profiles use` loses another's update; a config
+ * that cannot be read, parsed or understood is an error naming the file and what is wrong (exit 2),
+ * and the file is left exactly as it was.
+ */
+import {chmodSync, mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sandbox: TestSandbox
+let temp: ReturnType<typeof tempConfigDir>
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(() => sandbox.close())
+beforeEach(() => {
+  temp = tempConfigDir()
+})
+afterEach(() => temp.cleanup())
+
+const configFile = () => join(temp.dir, 'config.json')
+const saved = () => JSON.parse(readFileSync(configFile(), 'utf8'))
+const login = (profile: string) =>
+  runCli(['login', '--api-key-stdin', '--profile', profile, '--base-url', sandbox.sb.url], {
+    configDir: temp.dir,
+    input: sandbox.sb.keys.sandbox,
+    env: {SVC_RATE_LIMIT: '0'},
+    timeoutMs: 110_000,
+  })
+
+describe('concurrent writers lose nothing', () => {
+  it('100 concurrent `svc login --profile pN` into one config dir: all 100 profiles saved', {timeout: 120_000}, async () => {
+    const N = 100
+    const results = await Promise.all(Array.from({length: N}, (_, i) => login(`p${i}`)))
+    for (const r of results) expect(r.exitCode, r.stderr).toBe(0)
+    const profiles = Object.keys(saved().profiles)
+    expect(profiles.length).toBe(N)
+    expect(profiles.sort()).toEqual(Array.from({length: N}, (_, i) => `p${i}`).sort())
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600)
+    // No lock left behind.
+    expect(() => statSync(`${configFile()}.lock`)).toThrow()
+  })
+
+  it('`login c` racing `profiles use b`, 20 times: c is never lost', {timeout: 120_000}, async () => {
+    for (const name of ['a', 'b']) expect((await login(name)).exitCode).toBe(0)
+    for (let trial = 0; trial < 20; trial++) {
+      const [c, use] = await Promise.all([login(`c${trial}`), runCli(['profiles', 'use', 'b'], {configDir: temp.dir})])
+      expect(c.exitCode, c.stderr).toBe(0)
+      expect(use.exitCode, use.stderr).toBe(0)
+      expect(Object.keys(saved().profiles), `trial ${trial}`).toContain(`c${trial}`)
+    }
+  })
+})
+
+describe('a config in bad shape: a clear error naming the file, exit 2, the file untouched', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['not JSON', '{not json', /not valid JSON/],
+    ['JSON null', 'null', /not a JSON object/],
+    ['profiles is null', '{"profiles": null}', /"profiles" must be an object/],
+    ['profiles is a list', '{"profiles": []}', /"profiles" must be an object/],
+    ['a profile is null', '{"current": "shop", "profiles": {"shop": null}}', /profile "shop" must be an object/],
+    ['an api_key that is not text', '{"current": "shop", "profiles": {"shop": {"api_key": 42}}}', /profiles\.shop\.api_key must be text/],
+    ['an endpoint secret that is not text', '{"current": "shop", "profiles": {"shop": {"api_key": "svc_sk_test_x", "endpoint_secret": 7}}}', /profiles\.shop\.endpoint_secret must be text/],
+    ['current that is not text', '{"current": 3, "profiles": {}}', /"current" must be text/],
+  ]
+  for (const [name, text, what] of cases) {
+    it(name, async () => {
+      mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+      writeFileSync(configFile(), text, {mode: 0o600})
+      for (const args of [['profiles', 'list'], ['pay', 'list'], ['profiles', 'use', 'shop'], ['webhooks', 'listen', '--print-secret']]) {
+        const r = await runCli(args, {configDir: temp.dir, env: {SVC_BASE_URL: sandbox.sb.url}})
+        expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2)
+        expect(r.stderr).toContain(configFile())
+        expect(r.stderr).toMatch(what)
+        expect(r.stderr).not.toMatch(/Cannot read properties|is not a function|No profiles yet|No API key/)
+      }
+      const json = await runCli(['profiles', 'list', '--json'], {configDir: temp.dir})
+      expect(json.exitCode).toBe(2)
+      expect(JSON.parse(json.stdout).error.code).toBe('config_invalid')
+      const login = await runCli(['login', '--api-key-stdin', '--profile', 'x', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
+      expect(login.exitCode).toBe(2)
+      expect(readFileSync(configFile(), 'utf8')).toBe(text)
+    })
+  }
+
+  it('a config that cannot be read (a directory in its place) is not read as empty', async () => {
+    mkdirSync(configFile(), {recursive: true})
+    const r = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    expect(r.exitCode, r.stderr).toBe(2)
+    expect(r.stderr).toContain(configFile())
+    expect(r.stderr).toMatch(/cannot be read \(EISDIR\)/)
+    expect(r.stderr).not.toMatch(/No profiles yet/)
+  })
+
+  it('a config without read permission for a non-root user is reported, not read as empty', async () => {
+    if (process.getuid?.() === 0) {
+      // root reads any file: the EISDIR case above covers "cannot be read" here.
+      expect(process.getuid?.()).toBe(0)
+      return
+    }
+    mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+    writeFileSync(configFile(), '{"profiles": {}}', {mode: 0o000})
+    chmodSync(configFile(), 0o000)
+    const r = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/cannot be read \(EACCES\)/)
+  })
+})

@@ -1,0 +1,85 @@
+/**
+ * Text from the service never reaches a terminal with its control characters (issue 18): escape
+ * sequences in a customer name, an item name and notes (window title, screen clear, colours, a C1
+ * CSI, a bell) come out of every human output escaped and visible; `--json` carries them intact.
+ */
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInPty} from '../helpers/pty.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+const TITLE = '\u001b]0;pwned\u0007'
+const CLEAR = '\u001b[2J\u001b[H'
+const RED = '\u001b[31m'
+const C1 = '\u009b31m'
+const NAME = `Awa${TITLE}${CLEAR} Bakery${RED}`
+const ITEM = `Bread${C1}${RED}`
+const NOTES = `Thanks${CLEAR}\u202eevil`
+
+let sandbox: TestSandbox
+let temp: ReturnType<typeof tempConfigDir>
+let invoiceId: string
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  temp = tempConfigDir()
+  const headers = {'x-api-key': sandbox.sb.keys.sandbox, 'content-type': 'application/json'}
+  const created = await fetch(`${sandbox.sb.url}/v1/invoices`, {
+    method: 'POST',
+    headers: {...headers, 'idempotency-key': crypto.randomUUID()},
+    body: JSON.stringify({customer_name: NAME, due_date: '2099-12-31', notes: NOTES, items: [{name: ITEM, price: 500, quantity: 3}]}),
+  })
+  const invoice: any = await created.json()
+  expect(created.status, JSON.stringify(invoice)).toBe(201)
+  invoiceId = invoice.id
+  expect((await fetch(`${sandbox.sb.url}/v1/invoices/${invoiceId}/publish`, {method: 'POST', headers, body: '{}'})).status).toBe(200)
+})
+afterAll(async () => {
+  await sandbox.close()
+  temp.cleanup()
+})
+
+const commands = (): string[][] => [['invoice', 'list'], ['invoice', 'get', invoiceId], ['report', 'receivables']]
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/
+
+describe('human output: 0 control characters from the service', () => {
+  it('invoice list, invoice get, report receivables (not a terminal)', async () => {
+    for (const args of commands()) {
+      const r = await runCli(args, {configDir: temp.dir, env: sandbox.env()})
+      expect(r.exitCode, r.stderr).toBe(0)
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(CONTROL)
+      // Shown escaped, so the person sees that something odd is there.
+      expect(r.stdout, args.join(' ')).toContain('Awa\\u001b]0;pwned\\u0007')
+    }
+    const get = await runCli(['invoice', 'get', invoiceId], {configDir: temp.dir, env: sandbox.env()})
+    expect(get.stdout).toContain('Bread\\u009b31m\\u001b[31m')
+    expect(get.stdout).toContain('Thanks\\u001b[2J\\u001b[H\\u202eevil')
+  })
+
+  it('on a terminal, with colour: only our own colour codes, never the service’s sequences', async () => {
+    for (const args of commands()) {
+      const session = runInPty(args, {configDir: temp.dir, env: sandbox.env() as Record<string, string>})
+      const {exitCode} = await session.exit
+      const screen = session.output()
+      expect(exitCode, screen).toBe(0)
+      expect(screen).not.toContain(TITLE)
+      expect(screen).not.toContain('\u001b[2J')
+      expect(screen).not.toContain('\u009b')
+      expect(screen).not.toContain('\u0007')
+      expect(screen).toContain('\\u001b]0;pwned\\u0007')
+    }
+  })
+
+  it('--json is untouched: the service’s text, control characters and all', async () => {
+    const get = await runCli(['invoice', 'get', invoiceId, '--json'], {configDir: temp.dir, env: sandbox.env()})
+    const invoice = JSON.parse(get.stdout)
+    expect(invoice.customer_name).toBe(NAME)
+    expect(invoice.items[0].name).toBe(ITEM)
+    expect(invoice.notes).toBe(NOTES)
+    const list = await runCli(['invoice', 'list', '--json'], {configDir: temp.dir, env: sandbox.env()})
+    expect(JSON.parse(list.stdout)[0].customer_name).toBe(NAME)
+  })
+})

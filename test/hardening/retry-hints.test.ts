@@ -1,0 +1,107 @@
+/**
+ * Exit 7 from a write says what a safe retry needs (issue 18): `invoice create` and `svc api POST
+ * /v1/invoices` show the Idempotency-Key they used and the exact command with
+ * `--idempotency-key …`, and following it creates nothing twice; `invoice import`'s re-run hint
+ * keeps every flag that matters (`--publish --channel …`), and following it publishes.
+ */
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
+import {allInvoices, freshSandbox, type TestSandbox} from './fixtures.js'
+
+let sb: TestSandbox
+let proxy: FaultProxy
+let dir: string
+beforeEach(async () => {
+  sb = await freshSandbox()
+  dir = mkdtempSync(join(tmpdir(), 'svc-hints-'))
+})
+afterEach(async () => {
+  await proxy?.close()
+  await sb.close()
+  rmSync(dir, {recursive: true, force: true})
+})
+
+const env = (baseUrl: string) => ({SVC_BASE_URL: baseUrl, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_MAX_RETRIES: '1', SVC_RATE_LIMIT: '0'})
+const run = (args: string[], baseUrl: string) => runCli(args, {configDir: join(dir, 'config'), env: env(baseUrl)})
+
+/** The `svc …` command a hint gives, split as a POSIX shell would (single quotes and \' only). */
+function commandIn(text: string): string[] {
+  const line = /`svc ([^`]+)`/.exec(text)?.[1]
+  expect(line, text).toBeTruthy()
+  const words: string[] = []
+  let word: string | undefined
+  for (let i = 0; i < line!.length; i++) {
+    const c = line![i]!
+    if (c === ' ') {
+      if (word !== undefined) words.push(word)
+      word = undefined
+    } else if (c === "'") {
+      const end = line!.indexOf("'", i + 1)
+      word = (word ?? '') + line!.slice(i + 1, end)
+      i = end
+    } else if (c === '\\') {
+      word = (word ?? '') + line![++i]
+    } else word = (word ?? '') + c
+  }
+  if (word !== undefined) words.push(word)
+  return words
+}
+
+describe('exit 7 from a write: the key and the exact command for a safe retry', () => {
+  it('invoice create: the answer lost after the service acted; the hinted command replays, one invoice', async () => {
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status-after-forward', status: 503, body: ''}, times: 20}])
+    const args = ['invoice', 'create', '--customer-name', "Awa's Bakery", '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--notes', 'a b']
+    const r = await run(args, proxy.url)
+    expect(r.exitCode, r.stderr).toBe(7)
+    const key = /Idempotency-Key: ([0-9a-f-]{36})/.exec(r.stderr)?.[1]
+    expect(key, r.stderr).toBeTruthy()
+    const again = commandIn(r.stderr)
+    expect(again).toEqual([...args, '--idempotency-key', key])
+    expect((await allInvoices(sb)).length).toBe(1)
+    const retried = await run(again, sb.sb.url)
+    expect(retried.exitCode, retried.stderr).toBe(0)
+    expect((await allInvoices(sb)).length).toBe(1)
+  })
+
+  it('invoice create --json: the hint (key and command) is in the error envelope', async () => {
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
+    const r = await run(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--idempotency-key', 'my-key-1', '--json'], proxy.url)
+    expect(r.exitCode).toBe(7)
+    const error = JSON.parse(r.stdout).error
+    expect(error.hint).toContain('Idempotency-Key: my-key-1')
+    expect(error.hint).toContain('--idempotency-key my-key-1`')
+    expect(error.hint.match(/--idempotency-key/g)).toHaveLength(1)
+  })
+
+  it('a key given with --api-key is never printed in the command', async () => {
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
+    const r = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--api-key', sb.sb.keys.sandbox], {
+      configDir: join(dir, 'config'),
+      env: {...env(proxy.url), SVC_API_KEY: undefined},
+    })
+    expect(r.exitCode).toBe(7)
+    expect(r.stderr).not.toContain(sb.sb.keys.sandbox)
+    expect(r.stderr).toContain('--api-key "$SVC_API_KEY"')
+  })
+
+  it('invoice import: the re-run hint keeps --publish --channel, and following it publishes', async () => {
+    const file = join(dir, 'rows.csv')
+    writeFileSync(file, 'customer_name,customer_email,due_date,items\r\nRow One,one@example.com,2099-12-31,Bread:500:3\r\n')
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 503, body: ''}, times: 20}])
+    const args = ['invoice', 'import', file, '--publish', '--channel', 'EMAIL', '--concurrency', '1']
+    const r = await run(args, proxy.url)
+    expect(r.exitCode, r.stderr).toBe(1)
+    const again = commandIn(r.stderr.slice(r.stderr.indexOf('Hint')))
+    expect(again).toEqual(args)
+    const retried = await run(again, sb.sb.url)
+    expect(retried.exitCode, retried.stderr).toBe(0)
+    const invoices = await allInvoices(sb)
+    expect(invoices.map((i) => i.status)).toEqual(['UNPAID'])
+  })
+})
