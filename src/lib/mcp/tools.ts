@@ -19,7 +19,7 @@ import {cancelInvoice, createInvoice, fetchInvoicePdf, getInvoice, listInvoices,
 import {finishDraft, parseChannel, parseDiscount} from '../invoices/input.js'
 import type {LineItem} from '../invoices/items.js'
 import {INVOICE_STATUSES, type Invoice} from '../invoices/types.js'
-import {formatXaf, parseAmount, parseWholeXaf} from '../payments/amount.js'
+import {formatNumber, formatXaf, parseAmount, parseWholeXaf} from '../payments/amount.js'
 import {checkListLimit} from '../payments/cli.js'
 import {createPayment, getPayment, listPayments, watchPayment} from '../payments/flows.js'
 import {resolveOperator} from '../payments/operator.js'
@@ -29,6 +29,7 @@ import {collectionsReport, receivablesReport} from '../reports/cli.js'
 import {formatDate, formatDateTime, parseDueDate} from '../time/date.js'
 import {formatDuration, parseDuration} from '../time/duration.js'
 import {TEST_NUMBERS} from '../../contract/test-numbers.js'
+import {MAX_PRICE, MAX_QUANTITY, MIN_PRICE, MIN_QUANTITY} from '../../contract/limits.js'
 import {
   ArgumentError,
   asArgument,
@@ -202,15 +203,16 @@ function readItems(args: Args): LineItem[] | undefined {
     const item = readArgs(entry, `items[${i + 1}]`, ['name', 'description', 'price', 'quantity'])
     const name = optionalString(item, 'name') ?? ''
     const quoted = quoteInput(name, 40)
-    // Read as `--item`'s price and quantity are (items.ts): whole XAF ≥ 0, a whole number ≥ 1.
+    // Read as `--item`'s price and quantity are (items.ts): whole XAF 0 to 10^12, a whole number 1 to 10^6.
     const read = (key: 'price' | 'quantity', fallback: string | undefined, message: 'domain.draft.itemPrice' | 'domain.draft.itemQuantity') => {
       const text = xafText(item, key) ?? fallback
       try {
         if (text === undefined) throw new InputError('', {field: 'item'})
-        return parseWholeXaf(text, key === 'price' ? {min: 0, field: 'item'} : {min: 1, field: 'item', unit: false})
+        return parseWholeXaf(text, key === 'price' ? {min: MIN_PRICE, max: MAX_PRICE, field: 'item'} : {min: MIN_QUANTITY, max: MAX_QUANTITY, field: 'item', unit: false})
       } catch (error) {
         if (!(error instanceof InputError)) throw error
-        throw relabel(new InputError(t(message, {field: 'item', index: i + 1, name: quoted, value: quoteInput(text ?? '')}), {field: 'item'}), 'items')
+        const max = formatNumber(key === 'price' ? MAX_PRICE : MAX_QUANTITY)
+        throw relabel(new InputError(t(message, {field: 'item', index: i + 1, name: quoted, value: quoteInput(text ?? ''), max}), {field: 'item'}), 'items')
       }
     }
     const parsed = {price: read('price', undefined, 'domain.draft.itemPrice'), quantity: read('quantity', '1', 'domain.draft.itemQuantity')}
