@@ -354,6 +354,9 @@ function oneCoreChunk(core) {
 // Smaller files parse faster at every start-up; identifiers stay, so stack traces stay readable.
 // SVC_BUILD_READABLE=1 keeps whitespace and syntax as written (for profiling the build).
 const MINIFY = {minifyWhitespace: !process.env.SVC_BUILD_READABLE, minifySyntax: !process.env.SVC_BUILD_READABLE}
+// The one use of import.meta in src/ (the sandbox's document worker finds its entry file): every
+// output file becomes CommonJS (toCommonJs), where the file's directory is __dirname.
+const IMPORT_META = {define: {'import.meta.dirname': '__dirname'}}
 
 const commandEntries = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts'))
 // What oclif loads besides the commands: bin/run.cjs's entry, the help class and the not-found hook (package.json).
@@ -377,14 +380,17 @@ await build({
   plugins: [oneCoreChunk(await coreModules()), bundleOclifCore],
   chunkNames: 'chunks/[name]-[hash]',
   ...MINIFY,
+  ...IMPORT_META,
   sourcemap: false,
   logLevel: 'warning',
 })
 // The local sandbox as a library for other processes (tests, benchmarks), in one file of its own:
 // in the build above it would share its i18n modules with the commands and split the core chunk.
-// The CLI's own `sandbox serve` runs the copy in the chunks above.
+// The CLI's own `sandbox serve` runs the copy in the chunks above. The sandbox's document worker
+// (PDFs, image checks: a worker thread) has its entry beside it, which both copies find.
 await build({
-  entryPoints: {'sandbox/index': join(src, 'sandbox/index.ts')},
+  entryPoints: {'sandbox/index': join(src, 'sandbox/index.ts'), 'sandbox/render-worker': join(src, 'sandbox/invoices/render-worker.ts')},
+  ...IMPORT_META,
   outdir: out,
   bundle: true,
   format: 'esm',

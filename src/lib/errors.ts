@@ -140,7 +140,8 @@ export class Failure extends SvcError {
 }
 
 export function exitCodeForStatus(status: number): ExitCodeValue {
-  if (status === 400) return ExitCode.USAGE
+  // 413: the request itself is too large; sending it again cannot help.
+  if (status === 400 || status === 413) return ExitCode.USAGE
   if (status === 401 || status === 403) return ExitCode.AUTH
   if (status === 404) return ExitCode.NOT_FOUND
   if (status === 409 || status === 422) return ExitCode.CONFLICT
@@ -152,6 +153,7 @@ export function exitCodeForStatus(status: number): ExitCodeValue {
 function codeForStatus(status: number): string {
   const byStatus: Record<number, string> = {
     400: 'validation_error',
+    413: 'payload_too_large',
     401: 'unauthorized',
     403: 'forbidden',
     404: 'not_found',

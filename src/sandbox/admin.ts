@@ -7,7 +7,7 @@ import {t} from './i18n/index.js'
 import {maskSecret} from '../contract/keys.js'
 import {keyView, type Allowlist, type KeyRing} from './auth.js'
 import {businessLanguage, LANGUAGES, setBusinessLanguage} from './business.js'
-import type {Scheduler} from './clock.js'
+import {MAX_ADVANCE_MS, MAX_SANDBOX_TIME, type Scheduler} from './clock.js'
 import type {ResolvedOptions} from './context.js'
 import {ApiError, notFound, validationError} from './errors.js'
 import type {EventBus, WebhookEndpoint} from './events.js'
@@ -15,7 +15,7 @@ import type {Ledger} from './fees.js'
 import type {Payments} from './payments.js'
 import type {Router} from './router.js'
 import type {Schema} from './schema.js'
-import type {Store} from './store.js'
+import {SNAPSHOT_NAME, type Store} from './store.js'
 import {SCOPES, type Environment} from './types.js'
 
 const ENV_VALUES = ['SANDBOX', 'LIVE', 'sandbox', 'live'] as const
@@ -47,6 +47,8 @@ export function endpointView(endpoint: WebhookEndpoint) {
 
 export interface AdminDependencies {
   router: Router
+  /** A new SANDBOX and LIVE key with every scope (after `reset --all` removed the others). */
+  mintKeys: () => {sandbox: string; live: string}
   keys: KeyRing
   allowlist: Allowlist
   events: EventBus
@@ -77,6 +79,7 @@ export function registerAdminRoutes(deps: AdminDependencies): void {
         rate_limit: options.rateLimit,
         seed: options.seed,
         persistent: Boolean(options.dataFile),
+        storage: store.kind,
         clock: scheduler.state(),
       },
     }),
@@ -264,8 +267,65 @@ export function registerAdminRoutes(deps: AdminDependencies): void {
     ...admin,
     method: 'POST',
     path: '/_admin/clock/advance',
-    body: {type: 'object', required: ['ms'], additionalProperties: false, properties: {ms: {type: 'integer', minimum: 0}}},
-    handler: async (req) => ({status: 200, body: await scheduler.advance(req.body.ms)}),
+    body: {type: 'object', required: ['ms'], additionalProperties: false, properties: {ms: {type: 'integer', minimum: 1, maximum: MAX_ADVANCE_MS}}},
+    handler: async (req) => {
+      const now = scheduler.clock.now()
+      if (now + req.body.ms > MAX_SANDBOX_TIME)
+        throw validationError([{field: 'ms', message: t('sandbox.admin.clockPast', {now: new Date(now).toISOString(), max: MAX_SANDBOX_TIME - now})}])
+      return {status: 200, body: await scheduler.advance(req.body.ms)}
+    },
+  })
+
+  // Reset and snapshots (test isolation) --------------------------------------------------------
+  router.add({
+    ...admin,
+    method: 'POST',
+    path: '/_admin/reset',
+    body: {type: 'object', additionalProperties: false, properties: {all: {type: 'boolean'}}},
+    bodyOptional: true,
+    handler: async (req) => {
+      const all = req.body?.all === true
+      // Deliveries in flight finish first: they would write into the emptied data.
+      await scheduler.idle()
+      store.reset(all)
+      // --all removed every key: the sandbox is not usable without one.
+      const keys = all ? deps.mintKeys() : undefined
+      return {status: 200, body: {reset: true, all, ...(keys ? {keys} : {})}}
+    },
+  })
+  const snapshotName = (name: unknown): string => {
+    if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name))
+      throw validationError([{field: 'name', message: t('sandbox.admin.snapshotName', {got: JSON.stringify(name)})}])
+    return name
+  }
+  router.add({...admin, method: 'GET', path: '/_admin/snapshots', handler: () => ({status: 200, body: {data: store.listSnapshots()}})})
+  router.add({
+    ...admin,
+    method: 'POST',
+    path: '/_admin/snapshots',
+    body: {type: 'object', required: ['name'], additionalProperties: false, properties: {name: {type: 'string'}}},
+    handler: async (req) => ({status: 201, body: await store.saveSnapshot(snapshotName(req.body.name))}),
+  })
+  router.add({
+    ...admin,
+    method: 'POST',
+    path: '/_admin/snapshots/{name}/restore',
+    handler: async (req) => {
+      const name = snapshotName(req.params.name)
+      await scheduler.idle()
+      if (!(await store.restoreSnapshot(name))) throw new ApiError(404, 'not_found', t('sandbox.admin.snapshotNotFound', {name}))
+      return {status: 200, body: {name, restored: true, clock: scheduler.state()}}
+    },
+  })
+  router.add({
+    ...admin,
+    method: 'DELETE',
+    path: '/_admin/snapshots/{name}',
+    handler: (req) => {
+      const name = snapshotName(req.params.name)
+      if (!store.deleteSnapshot(name)) throw new ApiError(404, 'not_found', t('sandbox.admin.snapshotNotFound', {name}))
+      return {status: 200, body: {name, deleted: true}}
+    },
   })
 
   // Events and deliveries ---------------------------------------------------------------------
@@ -304,7 +364,7 @@ export function registerAdminRoutes(deps: AdminDependencies): void {
     },
     handler: (req) => {
       const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
-      const result = events.listDeliveries(env(req.query.environment, 'SANDBOX')!, offset, limit, status ? (d) => d.status === status : undefined)
+      const result = events.listDeliveries(env(req.query.environment, 'SANDBOX')!, offset, limit, status as 'pending' | 'succeeded' | 'failed' | undefined)
       return {status: 200, body: page(result.items, result.total, limit, offset)}
     },
   })

@@ -52,11 +52,17 @@ export function keyView(record: ApiKeyRecord): ApiKeyView {
 
 export class KeyRing {
   private readonly keys: Collection<ApiKeyRecord>
-  private byHash = new Map<string, ApiKeyRecord>()
+  /** Key ids by the hash of their secret (the records stay in the store). */
+  private byHash = new Map<string, string>()
 
   constructor(store: Store, private readonly clock: Clock) {
     this.keys = store.business.collection<ApiKeyRecord>('api_keys')
-    for (const record of this.keys.values()) this.byHash.set(record.hash, record)
+    this.index()
+    store.onReload(() => this.index())
+  }
+
+  private index(): void {
+    this.byHash = new Map(this.keys.values().map((record) => [record.hash, record.id]))
   }
 
   /** Mint a key; without `scopes` it has them all. Returns the secret, which is not kept. */
@@ -72,7 +78,7 @@ export class KeyRing {
       revoked: false,
     }
     this.keys.insert(record)
-    this.byHash.set(record.hash, record)
+    this.byHash.set(record.hash, record.id)
     return {record, secret}
   }
 
@@ -81,7 +87,8 @@ export class KeyRing {
     if (!secret) return undefined
     const environment = keyEnvironment(secret)
     if (!environment) return undefined
-    const record = this.byHash.get(hashKey(secret))
+    const id = this.byHash.get(hashKey(secret))
+    const record = id === undefined ? undefined : this.keys.get(id)
     return record && record.environment === environment ? record : undefined
   }
 
@@ -146,6 +153,7 @@ export class Allowlist {
   constructor(store: Store, private readonly clock: Clock) {
     this.entries = store.business.collection<AllowlistEntry>('ip_allowlist')
     this.rebuild()
+    store.onReload(() => this.rebuild())
   }
 
   list(): readonly AllowlistEntry[] {

@@ -10,7 +10,10 @@
  * Tasks are data (`kind` + JSON payload), not closures, so that they are saved with `dataFile` and
  * resumed after a restart: a domain `define`s a handler per kind once, at start.
  */
+import {MAX_SANDBOX_TIME} from '../contract/sandbox-admin.js'
 import type {JsonValue} from './types.js'
+
+export {MAX_ADVANCE_MS, MAX_SANDBOX_TIME} from '../contract/sandbox-admin.js'
 
 export interface Clock {
   now(): number
@@ -22,6 +25,13 @@ export interface ScheduledTask {
   at: number
   kind: string
   payload: JsonValue
+}
+
+/** The scheduler's queue as saved (store.ts): a task is added when scheduled, removed when run or cancelled. */
+export interface TaskLog {
+  add(task: ScheduledTask): void
+  remove(id: number): void
+  all(): ScheduledTask[]
 }
 
 export type TaskHandler = (payload: any, task: ScheduledTask) => void | Promise<void>
@@ -40,7 +50,8 @@ export class SandboxClock {
   constructor(public offsetMs = 0) {}
 
   now(): number {
-    return this.frozenAt ?? Date.now() + this.offsetMs
+    // Real time flows on: a clock brought up to the last instant stays there.
+    return this.frozenAt ?? Math.min(Date.now() + this.offsetMs, MAX_SANDBOX_TIME)
   }
 
   /** Stop sandbox time at `at` (never backwards). */
@@ -57,6 +68,15 @@ export class SandboxClock {
 
   iso(at: number = this.now()): string {
     return new Date(at).toISOString()
+  }
+
+  /**
+   * Take a saved offset (a restart, a restored snapshot): never backwards, and never past
+   * MAX_SANDBOX_TIME, so that a clock saved out of range cannot stop the sandbox from starting.
+   */
+  restoreOffset(value: number): void {
+    if (!Number.isFinite(value)) return
+    this.offsetMs = Math.min(Math.max(this.offsetMs, value), MAX_SANDBOX_TIME - Date.now())
   }
 }
 
@@ -129,10 +149,11 @@ export class Scheduler {
   private inFlight = new Set<Promise<void>>()
   /** Errors thrown by task handlers (a handler bug must not stop the clock). */
   readonly errors: Array<{kind: string; message: string}> = []
-  /** Called whenever the queue changes, so that the store can persist it. */
+  /** Called whenever the clock or the queue changes, so that the store saves the clock offset. */
   onChange: () => void = () => {}
 
-  constructor(readonly clock: SandboxClock) {}
+  /** `log` keeps the queue task by task (on disk with --data): added when scheduled, removed once run or cancelled. */
+  constructor(readonly clock: SandboxClock, private readonly log?: TaskLog) {}
 
   define(kind: string, handler: TaskHandler): void {
     if (this.handlers.has(kind)) throw new Error(`scheduler: task kind "${kind}" defined twice`)
@@ -144,6 +165,7 @@ export class Scheduler {
     if (!this.handlers.has(kind)) throw new Error(`scheduler: unknown task kind "${kind}"`)
     const task: ScheduledTask = {id: this.nextId++, at, kind, payload}
     this.heap.push(task)
+    this.log?.add(task)
     this.onChange()
     this.arm()
     return task.id
@@ -151,6 +173,7 @@ export class Scheduler {
 
   cancel(id: number): void {
     this.cancelled.add(id)
+    this.log?.remove(id)
     this.onChange()
   }
 
@@ -161,6 +184,13 @@ export class Scheduler {
   /** The queue as data (for persistence). */
   snapshot(): ScheduledTask[] {
     return this.heap.all().filter((task) => !this.cancelled.has(task.id))
+  }
+
+  /** Take the queue saved in the log (at start, after a reset or a restore): it replaces the one in memory. */
+  reload(): void {
+    this.heap = new TaskHeap()
+    this.cancelled.clear()
+    this.restore(this.log?.all() ?? [])
   }
 
   restore(tasks: ScheduledTask[]): void {
@@ -182,6 +212,7 @@ export class Scheduler {
    */
   async advance(ms: number): Promise<ClockState> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance: ms must be a finite number >= 0')
+    if (this.clock.now() + ms > MAX_SANDBOX_TIME) throw new RangeError('advance: past the last instant the sandbox clock may show')
     // Let tasks already started by the real timer finish first: they may schedule follow-ups.
     await this.idle()
     this.advancing = true
@@ -228,6 +259,9 @@ export class Scheduler {
     } catch (error) {
       this.errors.push({kind: task.kind, message: error instanceof Error ? error.message : String(error)})
     }
+    // Out of the log once done (not when started): a task cut short by a kill or a close (a
+    // delivery in flight) runs again after a restart.
+    if (!this.stopped) this.log?.remove(task.id)
   }
 
   private arm(): void {

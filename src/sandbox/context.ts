@@ -23,7 +23,7 @@ export interface SandboxOptions {
   seed?: number
   /** Requests per key per rolling minute; default 100; 0 turns the limit off. */
   rateLimit?: number
-  /** Keep the data in this JSON file across restarts; in memory when absent. */
+  /** Keep the data in this SQLite database across restarts (an old JSON data file is imported); in memory when absent. */
   dataFile?: string
   /** Simulated provider trouble. `unspecified`: true for every payment, or a rate in [0, 1]. */
   faults?: {unspecified?: boolean | number}
@@ -31,6 +31,8 @@ export interface SandboxOptions {
   businessName?: string
   /** Fixed admin token (default: random). */
   adminToken?: string
+  /** The sandbox's log: the detail of an internal error (the client gets a generic 500). Default: stderr. */
+  log?: (line: string) => void
 }
 
 export interface ResolvedOptions {
@@ -55,4 +57,6 @@ export interface SandboxContext {
   random(environment: Environment): Random
   /** Base URL once listening, e.g. http://127.0.0.1:8787 (routes registered before listen read it lazily). */
   baseUrl(): string
+  /** Run `release` when the sandbox closes (a domain's worker thread, say). */
+  onClose(release: () => void | Promise<void>): void
 }

@@ -75,6 +75,8 @@ export class EventBus {
 
   constructor(private readonly store: Store, private readonly clock: Clock, private readonly scheduler: Scheduler) {
     this.endpoints = store.business.collection<WebhookEndpoint>('webhook_endpoints')
+    store.defineCollection<SandboxEvent>('environment', 'events', {type: (event) => event.type})
+    store.defineCollection<Delivery>('environment', 'deliveries', {status: (d) => d.status, event_id: (d) => d.event_id})
     scheduler.define('webhook.deliver', (payload: {environment: Environment; delivery_id: string}, task) =>
       this.attempt(payload.environment, payload.delivery_id, task),
     )
@@ -136,15 +138,15 @@ export class EventBus {
   }
 
   listEvents(environment: Environment, offset: number, limit: number, type?: string) {
-    return this.events(environment).newestFirst(offset, limit, type ? (event) => event.type === type : undefined)
+    return this.events(environment).newestFirst(offset, limit, {type})
   }
 
   deliveriesOf(environment: Environment, eventId: string): Delivery[] {
-    return this.deliveries(environment).values().filter((delivery) => delivery.event_id === eventId)
+    return this.deliveries(environment).find({event_id: eventId})
   }
 
-  listDeliveries(environment: Environment, offset: number, limit: number, filter?: (delivery: Delivery) => boolean) {
-    return this.deliveries(environment).newestFirst(offset, limit, filter)
+  listDeliveries(environment: Environment, offset: number, limit: number, status?: Delivery['status']) {
+    return this.deliveries(environment).newestFirst(offset, limit, {status})
   }
 
   // Endpoints -------------------------------------------------------------------------------

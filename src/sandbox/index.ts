@@ -18,7 +18,7 @@ import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {registerAdminRoutes} from './admin.js'
 import {Allowlist, KeyRing} from './auth.js'
-import {SandboxClock, Scheduler, type ClockState, type ScheduledTask} from './clock.js'
+import {SandboxClock, Scheduler, type ClockState} from './clock.js'
 import type {ResolvedOptions, SandboxContext, SandboxOptions} from './context.js'
 import type {SandboxDomain, SandboxServices} from './domain.js'
 import {EventBus} from './events.js'
@@ -31,10 +31,12 @@ import {seededRandom, type Random} from './random.js'
 import {RateLimiter} from './rate-limit.js'
 import {Router} from './router.js'
 import {createRequestHandler} from './server.js'
-import {Store} from './store.js'
+import {openStore} from './open-store.js'
+import type {StoreNotice} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
 export type {ClockState} from './clock.js'
+export type {StoreNotice} from './store.js'
 export type {SandboxContext, SandboxOptions} from './context.js'
 export type {Environment, Scope} from './types.js'
 export type {Payment} from './payments.js'
@@ -80,6 +82,8 @@ export interface Sandbox {
   /** Keys minted at this start, with every scope. */
   keys: {sandbox: string; live: string}
   webhookSecrets: WebhookSecret[]
+  /** What opening the data did that a person should know (an old JSON data file imported). */
+  notices: StoreNotice[]
   clock: SandboxClockControls
   /** The internals, for domains and tests. */
   context: SandboxContext
@@ -110,12 +114,12 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 export async function startSandbox(options: StartOptions = {}): Promise<Sandbox> {
   registerSandboxFrench()
   const resolved = resolveOptions(options)
-  const store = new Store(resolved.dataFile)
+  const store = await openStore(resolved.dataFile)
   const clock = new SandboxClock()
   store.persist('clock_offset_ms', () => clock.offsetMs, (value) => {
-    if (typeof value === 'number') clock.offsetMs = Math.max(clock.offsetMs, value)
+    if (typeof value === 'number') clock.restoreOffset(value)
   })
-  const scheduler = new Scheduler(clock)
+  const scheduler = new Scheduler(clock, store.tasks)
   scheduler.onChange = () => store.markDirty()
 
   // Separate streams per environment, so live traffic never shifts sandbox outcomes.
@@ -136,6 +140,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   const router = new Router()
   const events = new EventBus(store, clock, scheduler)
   let base = ''
+  const releases: Array<() => void | Promise<void>> = []
   const context: SandboxContext = {
     options: resolved,
     store,
@@ -145,6 +150,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     events,
     random: (environment) => randoms[environment],
     baseUrl: () => base,
+    onClose: (release) => void releases.push(release),
   }
   const keys = new KeyRing(store, clock)
   const allowlist = new Allowlist(store, clock)
@@ -155,6 +161,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   registerOpenApiRoute(router, resolved, () => base)
   registerAdminRoutes({
     router,
+    mintKeys: () => ({sandbox: keys.mint('SANDBOX').secret, live: keys.mint('LIVE').secret}),
     keys,
     allowlist,
     events,
@@ -165,10 +172,21 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     store,
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
-  // Every task kind is defined by now: resume the queue saved with dataFile.
-  store.persist('scheduler', () => scheduler.snapshot() as unknown as JsonValue, (value) => {
-    if (Array.isArray(value)) scheduler.restore(value as unknown as ScheduledTask[])
-  })
+  // Every answer waits for the commit of the writes made before it (with --data: a group commit
+  // per turn of the event loop), so that a write is on disk before it is acknowledged.
+  for (const route of router.routes()) {
+    const handler = route.handler
+    route.handler = async (req) => {
+      const result = await handler(req)
+      await store.settled()
+      return result
+    }
+  }
+
+  // Every collection and task kind is defined by now: finish an import, resume the saved queue.
+  store.ready()
+  scheduler.reload()
+  store.onReload(() => scheduler.reload())
 
   const sandboxKey = keys.mint('SANDBOX')
   const liveKey = keys.mint('LIVE')
@@ -180,10 +198,21 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
 
   const server: Server = createServer(
     {keepAliveTimeout: 5_000},
-    createRequestHandler({router, keys, allowlist, limiter: new RateLimiter(resolved.rateLimit, () => clock.now()), adminToken, now: () => clock.now()}),
+    createRequestHandler({
+      router,
+      keys,
+      allowlist,
+      limiter: new RateLimiter(resolved.rateLimit, () => clock.now()),
+      adminToken,
+      now: () => clock.now(),
+      log: options.log ?? ((line) => void process.stderr.write(`${line}\n`)),
+    }),
   )
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) => {
+      store.close()
+      reject(error)
+    })
     server.listen(resolved.port, resolved.host, () => {
       server.off('error', reject)
       resolve()
@@ -202,6 +231,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     adminToken,
     keys: {sandbox: sandboxKey.secret, live: liveKey.secret},
     webhookSecrets,
+    notices: store.notices,
     clock: {
       now: () => clock.now(),
       state: () => scheduler.state(),
@@ -219,7 +249,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
           server.closeAllConnections()
         })
         await scheduler.idle()
-        store.flush()
+        await Promise.all(releases.map((release) => release()))
+        store.close()
       })()
       return closed
     },

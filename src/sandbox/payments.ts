@@ -20,6 +20,7 @@ import type {Ledger} from './fees.js'
 import {idEnvironment, newId, randomToken} from './ids.js'
 import {normalisePhone, PHONE_PATTERN} from '../contract/phone.js'
 import type {Schema} from './schema.js'
+import {MAX_AMOUNT, MIN_AMOUNT} from '../contract/limits.js'
 import {named} from './schema.js'
 import type {Collection} from './store.js'
 import type {Environment} from './types.js'
@@ -102,10 +103,11 @@ export const CreatePaymentSchema = named('CreatePaymentRequest', {
   required: ['amount', 'phone_number', 'operator'],
   additionalProperties: false,
   properties: {
-    amount: {type: 'integer', minimum: 1, description: 'Whole XAF (never multiplied by 100), at least 1.'},
+    amount: {type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, description: 'Whole XAF (never multiplied by 100), 1 to 1 000 000 000 000; an exact integer, never rounded.'},
     phone_number: {
       type: 'string',
       pattern: PHONE_PATTERN,
+      maxLength: 32,
       'x-pattern-message': 'sandbox.payment.phone',
       description: 'Cameroon number: 9 national digits, 237XXXXXXXXX or +237…; spaces allowed. Returned as 237XXXXXXXXX.',
       examples: ['237670000001', '670000001', '+237 6 70 00 00 01'],
@@ -139,7 +141,9 @@ export const ListPaymentsQuery = {
 
 export class Payments {
   constructor(private readonly ctx: SandboxContext, private readonly ledger: Ledger) {
-    const {scheduler} = ctx
+    const {scheduler, store} = ctx
+    store.defineCollection<PaymentRecord>('environment', 'payments', {status: (r) => r.payment.status})
+    store.onReload(() => (this.statusCounts = {}))
     scheduler.define('payment.settle', (p: {environment: Environment; id: string}) => this.providerAnswers(p.environment, p.id))
     scheduler.define('payment.resolve', (p: {environment: Environment; id: string}) => this.resolveUnspecified(p.environment, p.id))
     scheduler.define('payment.expire', (p: {environment: Environment; id: string}) => this.expire(p.environment, p.id))
@@ -152,8 +156,7 @@ export class Payments {
   private counts(environment: Environment): Record<PaymentStatus, number> {
     let counts = this.statusCounts[environment]
     if (!counts) {
-      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0}
-      for (const record of this.collection(environment).values()) counts[record.payment.status]++
+      counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0, ...this.collection(environment).countBy('status')}
       this.statusCounts[environment] = counts
     }
     return counts
@@ -260,12 +263,14 @@ export class Payments {
 
   private settle(environment: Environment, record: PaymentRecord, outcome: NonNullable<PaymentRecord['outcome']>): void {
     const previous = record.payment.status
+    // Counted before the change: a first count (a scan) made inside it would see the new status already.
+    const counts = this.counts(environment)
     this.collection(environment).update(record.id, (r) => {
       r.payment.status = outcome.status
       if (outcome.failure_code) r.payment.failure_code = outcome.failure_code
-      this.counts(environment)[outcome.status]++
-      this.counts(environment)[previous]--
     })
+    counts[outcome.status]++
+    counts[previous]--
     if (outcome.status === 'SUCCESS') this.ledger.credit(environment, record.id, record.payment.amount)
     // SUCCESS and FAILED are final: the event can share the object.
     this.ctx.events.emit(environment, eventTypeForStatus(outcome.status), record.payment, {final: true})
@@ -303,7 +308,7 @@ export class Payments {
         const {status, limit, offset} = req.query as {status?: PaymentStatus; limit: number; offset: number}
         const collection = this.collection(req.environment)
         const page = status
-          ? collection.newestFirst(offset, limit, (r) => r.payment.status === status, this.counts(req.environment)[status])
+          ? collection.newestFirst(offset, limit, {status}, this.counts(req.environment)[status])
           : collection.newestFirst(offset, limit)
         return {
           status: 200,
@@ -320,7 +325,7 @@ export class Payments {
       summary: 'A payment and its status',
       description: 'Read-only and safe to repeat. Poll every few seconds and stop on SUCCESS or FAILED.',
       tags: ['Payments'],
-      params: {paymentId: {schema: {type: 'string'}, description: 'The payment id returned at creation.', idPrefix: 'svcpay'}},
+      params: {paymentId: {schema: {type: 'string', maxLength: 64}, description: 'The payment id returned at creation.', idPrefix: 'svcpay'}},
       responses: {200: {description: 'The Payment object.', schema: PaymentSchema}},
       errors: [401, 403, 404, 429],
       handler: (req) => {

@@ -89,6 +89,8 @@ export interface RouteDefinition {
   body?: Schema | 'raw'
   /** Body is optional (e.g. publish with no options). Default: required when `body` is a schema. */
   bodyOptional?: boolean
+  /** Count requests per source address against the rate limit (keyless routes a stranger can reach: checkout form, signed URLs). */
+  limitByAddress?: boolean
   /** Largest body accepted, bytes; default 1 MiB. */
   maxBodyBytes?: number
   /** Success responses by status; error statuses are listed in `errors` and share the Error schema. */

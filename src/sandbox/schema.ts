@@ -8,8 +8,10 @@
  * additionalProperties (false or a schema), items, minItems, maxItems, default (filled in for a
  * missing property), description, examples. `named()` marks a schema as a reusable component.
  */
+import {hasControlCharacter} from '../contract/limits.js'
 import {type MessageKey} from './i18n/index.js'
 import {t} from './i18n/index.js'
+import {NumberToken} from './json.js'
 
 export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
 
@@ -67,6 +69,8 @@ function regex(pattern: string): RegExp {
 
 function typeOf(value: unknown): SchemaType | 'undefined' {
   if (value === null) return 'null'
+  // A number not written as a plain safe integer (json.ts) is never an integer, whatever its value.
+  if (value instanceof NumberToken) return 'number'
   if (Array.isArray(value)) return 'array'
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
   return typeof value as SchemaType
@@ -74,13 +78,14 @@ function typeOf(value: unknown): SchemaType | 'undefined' {
 
 function matchesType(value: unknown, type: SchemaType): boolean {
   const actual = typeOf(value)
-  if (type === 'number') return actual === 'number' || actual === 'integer'
+  if (type === 'number') return (actual === 'number' || actual === 'integer') && Number.isFinite(value instanceof NumberToken ? value.value : value)
   return actual === type
 }
 
 /** How a value shows in a message: short, JSON-like ("100" for a string, 1.5 for a number). */
 function show(value: unknown): string {
   if (value === undefined) return 'nothing'
+  if (value instanceof NumberToken) return value.text.length > 40 ? `${value.text.slice(0, 37)}…` : value.text
   const text = JSON.stringify(value)
   return text.length > 40 ? `${text.slice(0, 37)}…` : text
 }
@@ -115,6 +120,23 @@ export function validate(
   return {value: out, errors}
 }
 
+/** Define, never assign: a key named `__proto__` stays an own property. */
+function put(target: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(target, name, {value, enumerable: true, writable: true, configurable: true})
+}
+
+/** The value as handlers see it: numbers as numbers, plain objects, whatever the schema said of it. */
+function plain(value: unknown): unknown {
+  if (value instanceof NumberToken) return value.value
+  if (Array.isArray(value)) return value.map(plain)
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [name, child] of Object.entries(value)) put(out, name, plain(child))
+    return out
+  }
+  return value
+}
+
 function fieldName(path: string): string {
   return path === '' ? 'body' : path
 }
@@ -128,14 +150,17 @@ function check(schema: Schema, input: unknown, path: string, options: ValidateOp
       const expected = types.filter((type) => type !== 'null')
       const key: MessageKey =
         expected.length === 1 && expected[0] === 'integer'
-          ? 'sandbox.validation.integer'
+          ? value instanceof NumberToken
+            ? 'sandbox.validation.notExact'
+            : 'sandbox.validation.integer'
           : expected.length === 1 && expected[0] === 'object' && path === ''
             ? 'sandbox.validation.bodyObject'
             : 'sandbox.validation.type'
       errors.push({field, message: t(key, {field, type: expected.join(' or '), got: show(input)})})
-      return value
+      return plain(value)
     }
   }
+  if (value instanceof NumberToken) return check(schema, value.value, path, options, errors)
   if (schema.enum && !schema.enum.includes(value as string)) {
     errors.push({field, message: t('sandbox.validation.enum', {field, values: schema.enum.join(', '), got: show(value)})})
     return value
@@ -145,6 +170,10 @@ function check(schema: Schema, input: unknown, path: string, options: ValidateOp
       errors.push({field, message: t('sandbox.validation.minimum', {field, minimum: schema.minimum, got: show(value)})})
     if (schema.maximum !== undefined && value > schema.maximum)
       errors.push({field, message: t('sandbox.validation.maximum', {field, maximum: schema.maximum, got: show(value)})})
+  }
+  if (typeof value === 'string' && hasControlCharacter(value)) {
+    errors.push({field, message: t('sandbox.validation.control', {field})})
+    return value
   }
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength)
@@ -177,32 +206,33 @@ function check(schema: Schema, input: unknown, path: string, options: ValidateOp
     const result: Record<string, unknown> = {}
     const properties = schema.properties ?? {}
     for (const name of schema.required ?? []) {
-      if (object[name] === undefined) {
+      if (!Object.hasOwn(object, name) || object[name] === undefined) {
         const child = path === '' ? name : `${path}.${name}`
         errors.push({field: child, message: t('sandbox.validation.required', {field: child})})
       }
     }
     for (const [name, child] of Object.entries(properties)) {
       const childPath = path === '' ? name : `${path}.${name}`
-      if (object[name] !== undefined) result[name] = check(child, object[name], childPath, options, errors)
-      else if (child.default !== undefined) result[name] = child.default
+      if (Object.hasOwn(object, name) && object[name] !== undefined) put(result, name, check(child, object[name], childPath, options, errors))
+      else if (child.default !== undefined) put(result, name, child.default)
     }
     for (const name of Object.keys(object)) {
-      if (name in properties) continue
+      if (Object.hasOwn(properties, name)) continue
       const childPath = path === '' ? name : `${path}.${name}`
       if (schema.additionalProperties === false) {
-        const refused = schema['x-refused']?.[name]
+        const refusedFields = schema['x-refused']
+        const refused = refusedFields && Object.hasOwn(refusedFields, name) ? refusedFields[name] : undefined
         errors.push({
           field: childPath,
           message: refused ? t(refused, {field: childPath}) : t('sandbox.validation.unknownField', {field: childPath, known: Object.keys(properties).join(', ')}),
         })
       } else if (typeof schema.additionalProperties === 'object') {
-        result[name] = check(schema.additionalProperties, object[name], childPath, options, errors)
+        put(result, name, check(schema.additionalProperties, object[name], childPath, options, errors))
       } else {
-        result[name] = object[name]
+        put(result, name, plain(object[name]))
       }
     }
     return result
   }
-  return value
+  return plain(value)
 }

@@ -3,13 +3,18 @@
  * the rate limit (every `/v1` response carries the RateLimit headers), authenticates (API key and
  * its environment, revocation, IP allowlist, scope; or the admin token), checks environment-bearing
  * ids, validates query and body with the route's schemas and runs the handler.
+ *
+ * One error boundary around every request: whatever a handler throws becomes a 500 for that
+ * request alone, with a generic message; the detail goes to the sandbox's log, never to the client.
  */
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {t} from './i18n/index.js'
 import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
+import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
 import {ApiError, validationError} from './errors.js'
 import {idEnvironment} from './ids.js'
+import {readJson} from './json.js'
 import type {RateLimiter} from './rate-limit.js'
 import type {HandlerResult, Method, RequestContext, RouteDefinition, Router} from './router.js'
 import {validate} from './schema.js'
@@ -22,9 +27,16 @@ export interface HttpDependencies {
   adminToken: string
   /** The sandbox clock: every answer's `Date` header reads it, as a real service's reads its own. */
   now?: () => number
+  /** Where the detail of an internal error goes (the sandbox's log). */
+  log: (line: string) => void
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024
+/**
+ * A body over the limit is still read (and thrown away) up to this much more, so that the 413
+ * reaches a client that is still sending: closing on unread data resets the connection, and the
+ * client sees no answer at all. Past it, the connection is closed after the answer.
+ */
+const DRAIN_BEYOND_LIMIT = 64 * 1024 * 1024
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number>): void {
@@ -55,19 +67,50 @@ function sendResult(res: ServerResponse, result: HandlerResult, headers: Record<
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => new ApiError(413, 'payload_too_large', t('sandbox.error.tooLarge', {limit}), undefined, {connection: 'close'})
     const chunks: Buffer[] = []
     let size = 0
+    let over = Number(req.headers['content-length']) > limit
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        reject(new ApiError(413, 'payload_too_large', t('sandbox.error.tooLarge', {limit})))
-        req.destroy()
-        return
+      if (size > limit) over = true
+      if (!over) chunks.push(chunk)
+      else if (size > limit + DRAIN_BEYOND_LIMIT) {
+        req.removeAllListeners('data')
+        reject(tooLarge())
       }
-      chunks.push(chunk)
     })
-    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('end', () => (over ? reject(tooLarge()) : resolve(Buffer.concat(chunks))))
     req.on('error', reject)
+  })
+}
+
+/**
+ * Read and discard what is left of the request's body before answering: a server that answers and
+ * closes while the client is still sending resets the connection, and the client never reads the
+ * answer (a 401 to a large POST, a 404 to a GET with a body). Past DRAIN_BEYOND_LIMIT, it stops and
+ * the connection is closed after the answer.
+ */
+function drain(req: IncomingMessage, headers: Record<string, string | number>): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    let size = 0
+    const done = () => {
+      req.off('data', count)
+      resolve()
+    }
+    const count = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > DRAIN_BEYOND_LIMIT) {
+        headers.connection = 'close'
+        done()
+      }
+    }
+    req.on('data', count)
+    req.once('end', done)
+    req.once('error', done)
+    req.once('close', done)
+    req.resume()
   })
 }
 
@@ -78,7 +121,19 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 export function createRequestHandler(deps: HttpDependencies): (req: IncomingMessage, res: ServerResponse) => void {
-  const {router, keys, allowlist, limiter, adminToken} = deps
+  const {router, keys, allowlist, limiter, adminToken, log} = deps
+
+  /** Count one request against `bucket`; a 429 when over (every limited response carries the RateLimit headers). */
+  function limit(bucket: string, headers: Record<string, string | number>): void {
+    const decision = limiter.hit(bucket)
+    headers['ratelimit-limit'] = decision.limit
+    headers['ratelimit-remaining'] = decision.remaining
+    headers['ratelimit-reset'] = decision.resetSeconds
+    if (!decision.allowed) {
+      headers['retry-after'] = decision.resetSeconds
+      throw new ApiError(429, 'rate_limited', t('sandbox.error.rateLimited', {limit: decision.limit, seconds: decision.resetSeconds}))
+    }
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>): Promise<void> {
     const rawUrl = req.url ?? '/'
@@ -93,17 +148,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     let key: ApiKeyRecord | undefined
     if (isPublic) {
       key = keys.identify(secret)
-      if (limiter.enabled) {
-        // Per key; requests without a usable key are counted per source address.
-        const decision = limiter.hit(key && !key.revoked ? `key:${key.id}` : `ip:${ip}`)
-        headers['ratelimit-limit'] = decision.limit
-        headers['ratelimit-remaining'] = decision.remaining
-        headers['ratelimit-reset'] = decision.resetSeconds
-        if (!decision.allowed) {
-          headers['retry-after'] = decision.resetSeconds
-          throw new ApiError(429, 'rate_limited', t('sandbox.error.rateLimited', {limit: decision.limit, seconds: decision.resetSeconds}))
-        }
-      }
+      // Per key; requests without a usable key are counted per source address.
+      if (limiter.enabled) limit(key && !key.revoked ? `key:${key.id}` : `ip:${ip}`, headers)
     }
 
     const match = router.match(method, path)
@@ -116,6 +162,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
       throw new ApiError(404, 'not_found', t('sandbox.error.noRoute', {method, path}))
     }
     const {route, params} = match
+    // Keyless surfaces a stranger can reach (the checkout form, signed URLs): per source address.
+    if (!isPublic && route.limitByAddress && limiter.enabled) limit(`ip:${ip}`, headers)
     const ctx: RequestContext = {
       req,
       method,
@@ -159,30 +207,38 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
 
     if (route.body !== undefined) ctx.body = await parseBody(req, route)
 
-    sendResult(res, await route.handler(ctx), headers)
+    const result = await route.handler(ctx)
+    await drain(req, headers)
+    sendResult(res, result, headers)
   }
 
   return (req, res) => {
     // The service's clock, not the machine's: clients (reports, the walkthrough) age invoices by it,
     // so `svc sandbox clock advance` moves them too.
     const headers: Record<string, string | number> = deps.now ? {date: new Date(deps.now()).toUTCString()} : {}
-    handle(req, res, headers).catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy()
-        return
-      }
-      if (error instanceof ApiError) {
-        Object.assign(headers, error.headers)
-        sendJson(res, error.status, error.body(), headers)
-        return
-      }
-      sendJson(res, 500, {message: t('sandbox.error.internal', {reason: (error as Error)?.message ?? String(error)}), code: 'internal_error'}, headers)
-    })
+    handle(req, res, headers)
+      .catch(async (error: unknown) => {
+        if (res.headersSent) {
+          res.destroy()
+          return
+        }
+        // A body too large to drain is already answered with Connection: close.
+        if (!(error instanceof ApiError && error.headers?.connection === 'close')) await drain(req, headers)
+        if (error instanceof ApiError) {
+          Object.assign(headers, error.headers)
+          sendJson(res, error.status, error.body(), headers)
+          return
+        }
+        log(t('sandbox.error.log', {method: String(req.method), path: (req.url ?? '/').split('?')[0], detail: (error as Error)?.stack ?? String(error)}))
+        sendJson(res, 500, {message: t('sandbox.error.internal'), code: 'internal_error'}, headers)
+      })
+      // Even answering failed (a socket gone, a header Node refuses): this request alone ends.
+      .catch(() => res.destroy())
   }
 }
 
 async function parseBody(req: IncomingMessage, route: RouteDefinition): Promise<unknown> {
-  const bytes = await readBody(req, route.maxBodyBytes ?? DEFAULT_MAX_BODY)
+  const bytes = await readBody(req, route.maxBodyBytes ?? MAX_JSON_BODY_BYTES)
   if (route.body === 'raw') return bytes
   const schema = route.body!
   let value: unknown
@@ -190,11 +246,9 @@ async function parseBody(req: IncomingMessage, route: RouteDefinition): Promise<
     if (!route.bodyOptional) throw validationError([{field: 'body', message: t('sandbox.validation.bodyMissing')}])
     value = {}
   } else {
-    try {
-      value = JSON.parse(bytes.toString('utf8'))
-    } catch (error) {
-      throw validationError([{field: 'body', message: t('sandbox.validation.invalidJson', {reason: (error as Error).message})}])
-    }
+    const read = readJson(bytes)
+    if ('error' in read) throw validationError([{field: 'body', message: t(read.error.key, read.error.params)}])
+    value = read.value
   }
   const checked = validate(schema, value)
   if (checked.errors.length > 0) throw validationError(checked.errors)

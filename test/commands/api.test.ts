@@ -4,8 +4,9 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startFaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -19,10 +20,12 @@ beforeEach(() => {
 afterEach(() => temp.cleanup())
 
 const cli = (args: string[], env: Record<string, string> = sandbox.env(), input?: string) => runCli(args, {configDir: temp.dir, env, input})
+// Flags, validation and formatting: the command class in-process (same arguments, same result).
+const inProcess = (args: string[], env: Record<string, string> = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env})
 
 describe('svc api', () => {
   it('GET with -F fields as the query; the body as JSON on stdout', async () => {
-    const r = await cli(['api', 'GET', '/v1/payments', '-F', 'limit=2'])
+    const r = await inProcess(['api', 'GET', '/v1/payments', '-F', 'limit=2'])
     expect(r.exitCode, r.stderr).toBe(0)
     const body = JSON.parse(r.stdout)
     expect(body).toMatchObject({limit: 2, offset: 0})
@@ -46,19 +49,19 @@ describe('svc api', () => {
   })
 
   it('-i prints the status line and headers first, then the body', async () => {
-    const r = await cli(['api', 'GET', '/v1/payments?limit=1', '-i'])
+    const r = await inProcess(['api', 'GET', '/v1/payments?limit=1', '-i'])
     expect(r.stdout).toMatch(/^HTTP 200\n/)
     expect(r.stdout).toMatch(/^content-type: application\/json/im)
     expect(r.stdout).toMatch(/\n\n\{/)
   })
 
   it('an error status maps to the exit codes of cli.md, with the service message', async () => {
-    const bad = await cli(['api', 'POST', '/v1/payments', '-d', '{"amount":0,"phone_number":"237670000001","operator":"MTN"}'])
+    const bad = await inProcess(['api', 'POST', '/v1/payments', '-d', '{"amount":0,"phone_number":"237670000001","operator":"MTN"}'])
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toMatch(/amount/)
-    expect((await cli(['api', 'GET', '/v1/payments/svcpay_test_nope/status'])).exitCode).toBe(4)
-    expect((await cli(['api', 'GET', '/v1/payments'], {...sandbox.env(), SVC_API_KEY: 'svc_sk_test_unknownunknown'})).exitCode).toBe(3)
-    const json = await cli(['api', 'GET', '/v1/payments/svcpay_test_nope/status', '--json'])
+    expect((await inProcess(['api', 'GET', '/v1/payments/svcpay_test_nope/status'])).exitCode).toBe(4)
+    expect((await inProcess(['api', 'GET', '/v1/payments'], {...sandbox.env(), SVC_API_KEY: 'svc_sk_test_unknownunknown'})).exitCode).toBe(3)
+    const json = await inProcess(['api', 'GET', '/v1/payments/svcpay_test_nope/status', '--json'])
     expect(JSON.parse(json.stdout).error).toMatchObject({status: 404, code: 'not_found'})
   })
 
@@ -71,14 +74,14 @@ describe('svc api', () => {
       [['api', 'POST', '/v1/payments', '-F', 'novalue'], /key=value/],
     ]
     for (const [args, message] of cases) {
-      const r = await cli(args)
+      const r = await inProcess(args)
       expect(r.exitCode, args.join(' ')).toBe(2)
       expect(r.stderr).toMatch(message)
     }
   })
 
   it('POST /v1/payments through svc api is never retried, POST /v1/invoices always carries an Idempotency-Key', async () => {
-    const proxy = await startFaultyProxy(sandbox.sb.url, [
+    const proxy = await startFaultProxy(sandbox.sb.url, [
       {method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 503, body: '{"message":"down"}'}},
     ])
     try {

@@ -4,6 +4,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {ANSI, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 let temp: ReturnType<typeof tempConfigDir>
 beforeEach(() => {
@@ -11,7 +12,7 @@ beforeEach(() => {
 })
 afterEach(() => temp.cleanup())
 
-describe('svc basics, as a child process without a TTY', () => {
+describe('svc basics, without a TTY (child process for --version, --help, stdin; in-process for the rest)', () => {
   it('--version is answered fast path, in oclif format', async () => {
     const r = await runCli(['--version'], {configDir: temp.dir})
     expect(r.exitCode).toBe(0)
@@ -19,14 +20,14 @@ describe('svc basics, as a child process without a TTY', () => {
   })
 
   it('sandbox numbers: the spec table on stdout, the footnote on stderr, no ANSI', async () => {
-    const r = await runCli(['sandbox', 'numbers'], {configDir: temp.dir})
+    const r = await runInProcess(['sandbox', 'numbers'], {configDir: temp.dir})
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(/ORANGE\s+237650000001\s+650000001\s+SUCCESS/)
     expect(r.stdout).toMatch(/MTN\s+237670000099\s+670000099\s+FAILED/)
     expect(r.stdout.trim().split('\n')).toHaveLength(11)
     expect(r.stderr).toMatch(/randomly/)
     expect(r.stdout + r.stderr).not.toMatch(ANSI)
-    const json = await runCli(['sandbox', 'numbers', '--json'], {configDir: temp.dir})
+    const json = await runInProcess(['sandbox', 'numbers', '--json'], {configDir: temp.dir})
     expect(JSON.parse(json.stdout)).toContainEqual({phone: '237650000001', operator: 'ORANGE', outcome: 'SUCCESS'})
   })
 
@@ -60,7 +61,7 @@ describe('svc basics, as a child process without a TTY', () => {
       [['pay', 'create', '--amount', '5000', '--phone', '670000001', '--api-key', 'sk_live_123456789'], /svc_sk_test_/],
     ]
     for (const [args, message] of cases) {
-      const r = await runCli(args, {configDir: temp.dir})
+      const r = await runInProcess(args, {configDir: temp.dir})
       expect(r.exitCode, args.join(' ')).toBe(2)
       expect(r.stderr, args.join(' ')).toMatch(message)
       expect(r.stdout, args.join(' ')).toBe('')
@@ -68,39 +69,39 @@ describe('svc basics, as a child process without a TTY', () => {
   })
 
   it('--json errors are an {"error": …} envelope on stdout with the same exit code', async () => {
-    const r = await runCli(['pay', 'create', '--amount', '-5', '--phone', '670000001', '--json'], {configDir: temp.dir})
+    const r = await runInProcess(['pay', 'create', '--amount', '-5', '--phone', '670000001', '--json'], {configDir: temp.dir})
     expect(r.exitCode).toBe(2)
     const body = JSON.parse(r.stdout)
     expect(body.error).toMatchObject({code: 'invalid_input', field: 'amount'})
     expect(body.error.message).toMatch(/amount/)
-    const parse = await runCli(['pay', 'list', '--nope', '--json'], {configDir: temp.dir})
+    const parse = await runInProcess(['pay', 'list', '--nope', '--json'], {configDir: temp.dir})
     expect(parse.exitCode).toBe(2)
     expect(JSON.parse(parse.stdout).error.message).toMatch(/Nonexistent flag/)
   })
 
   it('no key: exit 3 naming how to give one', async () => {
-    const r = await runCli(['pay', 'list'], {configDir: temp.dir})
+    const r = await runInProcess(['pay', 'list'], {configDir: temp.dir})
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toMatch(/svc login/)
   })
 
   it('profiles: none, corrupt config, unknown profile', async () => {
-    const none = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    const none = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
     expect(none.exitCode).toBe(0)
     expect(none.stdout).toBe('')
     expect(none.stderr).toMatch(/svc login/)
-    expect(JSON.parse((await runCli(['profiles', 'list', '--json'], {configDir: temp.dir})).stdout)).toEqual([])
-    const use = await runCli(['profiles', 'use', 'ghost'], {configDir: temp.dir})
+    expect(JSON.parse((await runInProcess(['profiles', 'list', '--json'], {configDir: temp.dir})).stdout)).toEqual([])
+    const use = await runInProcess(['profiles', 'use', 'ghost'], {configDir: temp.dir})
     expect(use.exitCode).toBe(4)
     mkdirSync(temp.dir, {recursive: true})
     writeFileSync(join(temp.dir, 'config.json'), '{oops')
-    const corrupt = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    const corrupt = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
     expect(corrupt.exitCode).toBe(2)
     expect(corrupt.stderr).toMatch(/config\.json cannot be used: it is not valid JSON/)
   })
 
   it('a live key refuses to move money without --yes when not interactive (before any request)', async () => {
-    const r = await runCli(['pay', 'create', '--amount', '5000', '--phone', '670000001', '--base-url', 'http://127.0.0.1:9'], {
+    const r = await runInProcess(['pay', 'create', '--amount', '5000', '--phone', '670000001', '--base-url', 'http://127.0.0.1:9'], {
       configDir: temp.dir,
       env: {SVC_API_KEY: 'svc_sk_live_canarycanarycanary0001'},
     })

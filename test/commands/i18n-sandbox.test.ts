@@ -8,7 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {pdfFileText} from '../helpers/documents.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startServe, type ServedSandbox} from '../helpers/serve.js'
+import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
 const temp = tempConfigDir()
 let served: ServedSandbox

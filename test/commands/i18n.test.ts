@@ -1,7 +1,8 @@
 /**
- * The CLI in both languages, as built: an error (and its exit code), a prompt in a pseudo-terminal,
- * tables (headers, FCFA, dd/mm/yyyy), the profile's language, --json identical in both languages,
- * and the French catalogue loaded only by French runs.
+ * The CLI in both languages: an error (and its exit code), tables (headers, FCFA, dd/mm/yyyy) and
+ * --json identical in both languages, run in-process (messages and formatting); the profile's
+ * language, a prompt in a pseudo-terminal and the French catalogue loaded only by French runs, as
+ * built, in child processes.
  */
 import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -14,6 +15,7 @@ import {BIN, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const DMY = /\b\d{2}\/\d{2}\/\d{4}\b/
 const YMD = /\b\d{4}-\d{2}-\d{2}\b/
@@ -51,16 +53,17 @@ afterAll(async () => {
 
 const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
   runCli(args, {configDir, env: {...sandbox.env(), ...env}, input})
+const inProcess = (args: string[], env: Record<string, string | undefined> = {}) => runInProcess(args, {configDir, env: {...sandbox.env(), ...env}})
 
 describe('errors', () => {
   it('pay create --amount 50.5 --lang fr: the message in French, exit 2; in English without it', async () => {
-    const fr = await run(['pay', 'create', '--amount', '50.5', '--phone', '670000001', '--lang', 'fr'])
+    const fr = await inProcess(['pay', 'create', '--amount', '50.5', '--phone', '670000001', '--lang', 'fr'])
     expect(fr.exitCode).toBe(2)
     expect(fr.stderr).toContain('Erreur :')
     expect(fr.stderr).toContain('--amount « 50.5 » invalide : le franc CFA n’a ni décimales ni exposant')
     expect(fr.stderr).not.toMatch(/Invalid|whole francs/)
 
-    const en = await run(['pay', 'create', '--amount', '50.5', '--phone', '670000001'])
+    const en = await inProcess(['pay', 'create', '--amount', '50.5', '--phone', '670000001'])
     expect(en.exitCode).toBe(2)
     expect(en.stderr).toContain('Error: Invalid --amount "50.5": XAF has no decimals')
     expect(en.stderr).not.toContain('invalide')
@@ -68,22 +71,22 @@ describe('errors', () => {
 
   it('SVC_LANG=fr and LANG=fr_CM.UTF-8 speak French too; --lang en wins over both', async () => {
     for (const env of [{SVC_LANG: 'fr'}, {LANG: 'fr_CM.UTF-8'}, {LC_ALL: 'fr_FR.UTF-8', LANG: 'en_US.UTF-8'}]) {
-      const result = await run(['pay', 'create', '--amount', '0', '--phone', '670000001'], env)
+      const result = await inProcess(['pay', 'create', '--amount', '0', '--phone', '670000001'], env)
       expect(result.exitCode, JSON.stringify(env)).toBe(2)
       expect(result.stderr, JSON.stringify(env)).toContain('--amount « 0 » invalide : il faut un nombre entier de francs CFA d’au moins 1.')
     }
-    const english = await run(['pay', 'create', '--amount', '0', '--phone', '670000001', '--lang', 'en'], {SVC_LANG: 'fr', LANG: 'fr_CM.UTF-8'})
+    const english = await inProcess(['pay', 'create', '--amount', '0', '--phone', '670000001', '--lang', 'en'], {SVC_LANG: 'fr', LANG: 'fr_CM.UTF-8'})
     expect(english.stderr).toContain('Invalid --amount "0"')
   })
 
   it('a hint is labelled in French as well (no key: Conseil)', async () => {
-    const result = await run(['pay', 'list', '--lang', 'fr'], {SVC_API_KEY: undefined, SVC_BASE_URL: undefined})
+    const result = await inProcess(['pay', 'list', '--lang', 'fr'], {SVC_API_KEY: undefined, SVC_BASE_URL: undefined})
     expect(result.exitCode).toBe(3)
     expect(result.stderr).toContain('Aucune clé d’API. Lancez `svc login`')
   })
 
   it('oclif’s own parse errors stay English (documented in the README)', async () => {
-    const result = await run(['pay', 'list', '--lang', 'fr', '--nope'])
+    const result = await inProcess(['pay', 'list', '--lang', 'fr', '--nope'])
     expect(result.exitCode).toBe(2)
     expect(result.stderr).toContain('Nonexistent flag: --nope')
   })
@@ -91,7 +94,7 @@ describe('errors', () => {
 
 describe('tables', () => {
   it('pay list --lang fr: French headers, FCFA, dates as dd/mm/yyyy', async () => {
-    const result = await run(['pay', 'list', '--lang', 'fr'])
+    const result = await inProcess(['pay', 'list', '--lang', 'fr'])
     expect(result.exitCode, result.stderr).toBe(0)
     const header = result.stdout.split('\n')[0]
     for (const word of ['ID', 'STATUT', 'MONTANT', 'TÉLÉPHONE', 'CODE D’ÉCHEC', 'CRÉÉ LE']) expect(header).toContain(word)
@@ -103,7 +106,7 @@ describe('tables', () => {
   })
 
   it('pay list in English: English headers, XAF, yyyy-mm-dd', async () => {
-    const result = await run(['pay', 'list'])
+    const result = await inProcess(['pay', 'list'])
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout.split('\n')[0]).toContain('STATUS')
     expect(result.stdout).toContain('12 500 XAF')
@@ -112,12 +115,12 @@ describe('tables', () => {
   })
 
   it('invoice list --lang fr: ÉCHÉANCE 31/12/2026, totals in FCFA', async () => {
-    const result = await run(['invoice', 'list', '--lang', 'fr'])
+    const result = await inProcess(['invoice', 'list', '--lang', 'fr'])
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout.split('\n')[0]).toMatch(/CLIENT.*TOTAL.*ÉCHÉANCE.*PAYÉ/)
     expect(result.stdout).toContain('31/12/2026')
     expect(result.stdout).toContain('1 500 FCFA')
-    const en = await run(['invoice', 'list'])
+    const en = await inProcess(['invoice', 'list'])
     expect(en.stdout).toContain('2026-12-31')
     expect(en.stdout).toContain('DUE DATE')
   })
@@ -129,9 +132,9 @@ describe('--json never changes with the locale', () => {
       ['pay', 'list', '--json'],
       ['invoice', 'list', '--json'],
     ]) {
-      const en = await run([...args, '--lang', 'en'])
-      const fr = await run([...args, '--lang', 'fr'])
-      const lang = await run(args, {LANG: 'fr_CM.UTF-8'})
+      const en = await inProcess([...args, '--lang', 'en'])
+      const fr = await inProcess([...args, '--lang', 'fr'])
+      const lang = await inProcess(args, {LANG: 'fr_CM.UTF-8'})
       expect(en.exitCode).toBe(0)
       expect(fr.stdout).toBe(en.stdout)
       expect(lang.stdout).toBe(en.stdout)
@@ -142,8 +145,8 @@ describe('--json never changes with the locale', () => {
 
   it('an error envelope too (machine data: English whatever the locale)', async () => {
     const args = ['pay', 'create', '--amount', '50.5', '--phone', '670000001', '--json']
-    const en = await run(args)
-    const fr = await run([...args, '--lang', 'fr'])
+    const en = await inProcess(args)
+    const fr = await inProcess([...args, '--lang', 'fr'])
     expect(fr.exitCode).toBe(2)
     expect(fr.stdout).toBe(en.stdout)
     expect(JSON.parse(fr.stdout).error.code).toBe('invalid_input')

@@ -5,7 +5,9 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {parseCsv} from '../../src/lib/invoices/csv.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {allInvoices, cli, importCsv, limitingProxy, sandbox} from './invoice-helpers.js'
+import {rateLimited, startFaultProxy} from '../helpers/fault-proxy.js'
+import {startTestSandbox} from '../helpers/sandbox.js'
+import {allInvoices, importCsv} from './invoice-helpers.js'
 
 let temp: ReturnType<typeof tempConfigDir>
 let work: string
@@ -25,13 +27,13 @@ function results(path: string) {
 
 describe('svc invoice import', () => {
   it('250 rows, paced to the limit, with 429s on the way: none reaches the user, no duplicate, every row in the results', async () => {
-    const sb = await sandbox({rateLimit: 300})
-    const proxy = await limitingProxy(sb.url, 40)
+    const sb = await startTestSandbox({settleAfterMs: 0, rateLimit: 300})
+    const proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: rateLimited(1), every: 40, times: Infinity}])
     try {
       const file = join(work, 'many.csv')
       writeFileSync(file, importCsv(250))
       const started = Date.now()
-      const r = await cli(sb, temp.dir)(['invoice', 'import', file], {env: {SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '300'}, timeoutMs: 60_000})
+      const r = await sb.cli(temp.dir)(['invoice', 'import', file], {env: {SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '300'}, timeoutMs: 60_000})
       expect(r.exitCode, r.stderr).toBe(0)
       expect(Date.now() - started).toBeLessThan(40_000)
       expect(proxy.injected()).toBeGreaterThanOrEqual(6)
@@ -53,12 +55,12 @@ describe('svc invoice import', () => {
   }, 60_000)
 
   it('killed halfway (SIGKILL) and run again: creates exactly the missing rows', async () => {
-    const sb = await sandbox()
+    const sb = await startTestSandbox({settleAfterMs: 0})
     try {
       const file = join(work, 'crash.csv')
       writeFileSync(file, importCsv(300, 'Crash'))
       const resultsFile = `${file}.results.csv`
-      const svc = cli(sb, temp.dir)
+      const svc = sb.cli(temp.dir)
       const first = await svc(['invoice', 'import', file, '--concurrency', '1'], {
         timeoutMs: 60_000,
         onSpawn: (child) => {
@@ -97,9 +99,9 @@ describe('svc invoice import', () => {
   }, 60_000)
 
   it('lists every bad row with its line and creates nothing; --skip-invalid creates the rest; JSON lines with --publish', async () => {
-    const sb = await sandbox()
+    const sb = await startTestSandbox({settleAfterMs: 0})
     try {
-      const svc = cli(sb, temp.dir)
+      const svc = sb.cli(temp.dir)
       const file = join(work, 'mixed.csv')
       writeFileSync(
         file,

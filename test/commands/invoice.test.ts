@@ -6,13 +6,16 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 import {pdfFileText} from '../helpers/documents.js'
 import {ANSI} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {allInvoices, cli, PNG, resettingProxy, sandbox, type Sandbox} from './invoice-helpers.js'
+import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {allInvoices, PNG} from './invoice-helpers.js'
+import {runInProcess} from '../helpers/in-process.js'
 
-let sb: Sandbox
+let sb: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
 let work: string
 beforeAll(async () => {
-  sb = await sandbox()
+  sb = await startTestSandbox({settleAfterMs: 0})
 })
 afterAll(async () => {
   await sb.close()
@@ -31,7 +34,7 @@ const BASE = ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date'
 // Many CLI runs per test: generous time on a loaded two-core machine.
 describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   it('create: total on stderr before sending, the invoice on stdout; --json is the service object', async () => {
-    const svc = cli(sb, temp.dir)
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const r = await svc([...BASE, '--item', 'Bread:500:3', '--item', 'Cable 2:1 HDMI:1 500:2', '--discount', '10', '--email', 'awa@example.com', '--phone', '+237 6 70 00 00 01', '--notes', 'Merci', '--external-reference', 'AWA-1'])
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/Total: 4 050 XAF \(subtotal 4 500 XAF, discount 10% = −450 XAF\)/)
@@ -57,7 +60,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('create --from-file, with flags on top; the same --idempotency-key twice makes one invoice', async () => {
-    const svc = cli(sb, temp.dir)
+    const svc = sb.cli(temp.dir)
     const file = join(work, 'invoice.json')
     writeFileSync(file, JSON.stringify({customer_name: 'From File', due_date: '2026-10-01', items: [{name: 'Tea', price: 300, quantity: 2, description: 'green'}]}))
     const key = `test-key-${Date.now()}`
@@ -73,9 +76,9 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('refuses bad input before any request (exit 2, nothing created)', async () => {
-    const fresh = await sandbox()
+    const fresh = await startTestSandbox({settleAfterMs: 0})
     try {
-      const svc = cli(fresh, temp.dir)
+      const svc = fresh.cli(temp.dir, 'sandbox', runInProcess)
       const png = join(work, 'logo.png')
       writeFileSync(png, PNG)
       const fake = join(work, 'fake.png')
@@ -119,7 +122,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('publish, send, cancel, list (human and --json); a LIVE key is refused without --yes before any request', async () => {
-    const svc = cli(sb, temp.dir)
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const created = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--email', 'awa@example.com', '--json'])).stdout)
     const pub = await svc(['invoice', 'publish', created.id, '--json'])
     expect(pub.exitCode, pub.stdout).toBe(0)
@@ -156,7 +159,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect((await svc(['invoice', 'get', 'inv_test_doesnotexist'])).exitCode).toBe(4)
 
     // LIVE: the draft exists (create is not guarded), but publish with a channel, send and cancel are refused.
-    const live = cli(sb, temp.dir, 'live')
+    const live = sb.cli(temp.dir, 'live', runInProcess)
     const liveDraft = JSON.parse((await live([...BASE, '--item', 'Bread:500:3', '--email', 'awa@example.com', '--json'])).stdout)
     for (const args of [
       ['invoice', 'publish', liveDraft.id, '--channel', 'EMAIL'],
@@ -178,21 +181,21 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('create --publish --channel in one go; --cover FILE is uploaded; files upload prints the file_url', async () => {
-    const svc = cli(sb, temp.dir)
+    const svc = sb.cli(temp.dir)
     const png = join(work, 'logo.png')
     writeFileSync(png, PNG)
     const r = await svc([...BASE, '--item', 'Bread:500:3', '--email', 'awa@example.com', '--cover', png, '--publish', '--channel', 'EMAIL', '--json'])
     expect(r.exitCode, r.stdout).toBe(0)
     const invoice = JSON.parse(r.stdout)
     expect(invoice).toMatchObject({status: 'UNPAID', published: true})
-    expect(invoice.cover_image_url).toMatch(new RegExp(`^${sb.url}/storage/`))
+    expect(invoice.cover_image_url).toMatch(new RegExp(`^${sb.sb.url}/storage/`))
     const cover = await fetch(invoice.cover_image_url)
     expect(Buffer.from(await cover.arrayBuffer()).equals(PNG)).toBe(true)
 
     const up = await svc(['files', 'upload', png])
     expect(up.exitCode, up.stderr).toBe(0)
     const fileUrl = up.stdout.trim()
-    expect(fileUrl).toMatch(new RegExp(`^${sb.url}/storage/.*logo\\.png$`))
+    expect(fileUrl).toMatch(new RegExp(`^${sb.sb.url}/storage/.*logo\\.png$`))
     const upJson = JSON.parse((await svc(['files', 'upload', png, '--json'])).stdout)
     expect(upJson).toMatchObject({content_type: 'image/png', size: PNG.length})
     const withUrl = await svc([...BASE, '--item', 'Bread:500:3', '--cover', fileUrl, '--json'])
@@ -201,7 +204,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('pdf: saved as INVOICE_ID.pdf and readable by pdftotext; -o - writes it to stdout; a DRAFT is exit 5 with nothing written', async () => {
-    const svc = cli(sb, temp.dir)
+    const svc = sb.cli(temp.dir)
     const draft = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--item', 'Gâteau:2500:1', '--json'])).stdout)
     const refused = await runIn(work, () => svc(['invoice', 'pdf', draft.id]))
     expect(refused.exitCode).toBe(5)
@@ -224,7 +227,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('open: not interactive, prints checkout_url exactly as returned (type=sandbox kept)', async () => {
-    const svc = cli(sb, temp.dir)
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const draft = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--json'])).stdout)
     await svc(['invoice', 'publish', draft.id])
     const r = await svc(['invoice', 'open', draft.id])
@@ -238,12 +241,12 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
   })
 
   it('a connection reset after the create reached the service: the retry with the same key leaves exactly one invoice', async () => {
-    const fresh = await sandbox()
-    const proxy = await resettingProxy(fresh.url)
+    const fresh = await startTestSandbox({settleAfterMs: 0})
+    const proxy = await startFaultProxy(fresh.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'rst-after-answer'}}])
     try {
-      const r = await cli(fresh, temp.dir)([...BASE, '--item', 'Bread:500:3', '--json', '--verbose'], {env: {SVC_BASE_URL: proxy.url}})
+      const r = await fresh.cli(temp.dir)([...BASE, '--item', 'Bread:500:3', '--json', '--verbose'], {env: {SVC_BASE_URL: proxy.url}})
       expect(r.exitCode, r.stderr).toBe(0)
-      expect(proxy.resets()).toBe(1)
+      expect(proxy.injected()).toBe(1)
       const keys = [...r.stderr.matchAll(/^> Idempotency-Key: (\S+)$/gm)].map((m) => m[1])
       expect(keys.length).toBeGreaterThanOrEqual(2)
       expect(new Set(keys).size).toBe(1)

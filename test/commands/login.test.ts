@@ -6,6 +6,7 @@ import {ANSI, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -63,7 +64,7 @@ describe('svc login (not interactive)', () => {
   })
 
   it('without a TTY and without --api-key-stdin, names the flag to pass', async () => {
-    const r = await runCli(['login', '--base-url', sandbox.sb.url], {configDir: temp.dir})
+    const r = await runInProcess(['login', '--base-url', sandbox.sb.url], {configDir: temp.dir})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/--api-key-stdin/)
   })

@@ -2,12 +2,13 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import {ANSI, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startFaultyProxy, type FaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
-let proxy: FaultyProxy | undefined
+let proxy: FaultProxy | undefined
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({settleAfterMs: 300})
@@ -23,6 +24,8 @@ afterEach(async () => {
 })
 
 const cli = (args: string[], env: Record<string, string> = sandbox.env()) => runCli(args, {configDir: temp.dir, env})
+// Flags, validation and formatting: the command class in-process (same arguments, same result).
+const inProcess = (args: string[], env: Record<string, string> = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env})
 
 async function paymentsFor(phone: string): Promise<any[]> {
   const list = await sandbox.get('/v1/payments?limit=100')
@@ -31,7 +34,7 @@ async function paymentsFor(phone: string): Promise<any[]> {
 
 describe('svc pay create', () => {
   it('creates a PENDING payment: details on stdout, next steps on stderr', async () => {
-    const r = await cli(['pay', 'create', '--amount', '5 000', '--phone', '+237 6 70 00 00 01'])
+    const r = await inProcess(['pay', 'create', '--amount', '5 000', '--phone', '+237 6 70 00 00 01'])
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(/ID\s+svcpay_test_\w+/)
     expect(r.stdout).toMatch(/STATUS\s+PENDING/)
@@ -42,7 +45,7 @@ describe('svc pay create', () => {
   })
 
   it('--json prints the created Payment object only', async () => {
-    const r = await cli(['pay', 'create', '--amount', '1,500', '--phone', '690000001', '--json'])
+    const r = await inProcess(['pay', 'create', '--amount', '1,500', '--phone', '690000001', '--json'])
     expect(r.exitCode).toBe(0)
     const payment = JSON.parse(r.stdout)
     expect(payment).toMatchObject({status: 'PENDING', amount: 1500, currency: 'XAF', phone_number: '237690000001', environment: 'SANDBOX'})
@@ -67,32 +70,32 @@ describe('svc pay create', () => {
   })
 
   it('infers ORANGE for the spec test number 237650000001 and warns when the operator contradicts it', async () => {
-    const inferred = await cli(['pay', 'create', '--amount', '100', '--phone', '650000001', '--watch', '--interval', '250ms', '--json'])
+    const inferred = await inProcess(['pay', 'create', '--amount', '100', '--phone', '650000001', '--watch', '--interval', '250ms', '--json'])
     expect(inferred.exitCode).toBe(0)
     expect(JSON.parse(inferred.stdout).status).toBe('SUCCESS')
-    const contradicted = await cli(['pay', 'create', '--amount', '100', '--phone', '650000001', '--operator', 'mtn', '--json'])
+    const contradicted = await inProcess(['pay', 'create', '--amount', '100', '--phone', '650000001', '--operator', 'mtn', '--json'])
     expect(contradicted.exitCode).toBe(0)
     expect(contradicted.stderr).toMatch(/Warning:.*ORANGE/)
   })
 
   it('refuses bad input before any request: the sandbox holds nothing for that number', async () => {
     for (const amount of ['0', '-5', '50.5', '1e3', '', 'abc']) {
-      const r = await cli(['pay', 'create', '--amount', amount, '--phone', '670000002'])
+      const r = await inProcess(['pay', 'create', '--amount', amount, '--phone', '670000002'])
       expect(r.exitCode, amount).toBe(2)
       expect(r.stderr, amount).toMatch(/--amount/)
     }
     const before = (await paymentsFor('237670000002')).length
-    const nexttel = await cli(['pay', 'create', '--amount', '500', '--phone', '660000002'])
+    const nexttel = await inProcess(['pay', 'create', '--amount', '500', '--phone', '660000002'])
     expect(nexttel.exitCode).toBe(2)
     expect((await paymentsFor('237660000002')).length).toBe(0)
     expect((await paymentsFor('237670000002')).length).toBe(before)
   })
 
   it('a LIVE key is refused without --yes when not interactive, and goes through with it', async () => {
-    const refused = await cli(['pay', 'create', '--amount', '5000', '--phone', '670000001'], sandbox.env('live'))
+    const refused = await inProcess(['pay', 'create', '--amount', '5000', '--phone', '670000001'], sandbox.env('live'))
     expect(refused.exitCode).toBe(2)
     expect(refused.stderr).toMatch(/--yes/)
-    const live = await cli(['pay', 'create', '--amount', '4321', '--phone', '670000001', '--yes', '--json'], sandbox.env('live'))
+    const live = await inProcess(['pay', 'create', '--amount', '4321', '--phone', '670000001', '--yes', '--json'], sandbox.env('live'))
     expect(live.exitCode).toBe(0)
     expect(JSON.parse(live.stdout)).toMatchObject({environment: 'LIVE', status: 'PENDING', amount: 4321})
     expect(JSON.parse(live.stdout).id).toMatch(/^svcpay_(?!test_)/)
@@ -103,7 +106,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
   it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
     const r = await cli(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/lost.*found payment/i)
@@ -115,7 +118,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('503 after the service acted: not retried, found in the list', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
     const r = await cli(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(await paymentsFor(phone(1002))).toHaveLength(1)
@@ -123,7 +126,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('timeout after the service acted (SVC_TIMEOUT): found in the list', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
     const r = await cli(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
       ...sandbox.env(),
       SVC_BASE_URL: proxy.url,
@@ -135,7 +138,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('502 before the service acted: nothing found, exit 7, says the outcome is unknown and how to check', async () => {
-    proxy = await startFaultyProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
     const r = await cli(['pay', 'create', '--amount', '5555', '--phone', phone(1004)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/outcome is unknown/)
@@ -151,31 +154,31 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
 
 describe('svc pay status, list, watch', () => {
   it('status shows a payment; an unknown id is exit 4; the other environment is exit 3', async () => {
-    const created = JSON.parse((await cli(['pay', 'create', '--amount', '800', '--phone', '670000001', '--json'])).stdout)
-    const r = await cli(['pay', 'status', created.id, '--json'])
+    const created = JSON.parse((await inProcess(['pay', 'create', '--amount', '800', '--phone', '670000001', '--json'])).stdout)
+    const r = await inProcess(['pay', 'status', created.id, '--json'])
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).id).toBe(created.id)
-    const human = await cli(['pay', 'status', created.id])
+    const human = await inProcess(['pay', 'status', created.id])
     expect(human.stdout).toMatch(/AMOUNT\s+800 XAF/)
-    expect((await cli(['pay', 'status', 'svcpay_test_doesnotexist'])).exitCode).toBe(4)
-    const other = await cli(['pay', 'status', created.id], sandbox.env('live'))
+    expect((await inProcess(['pay', 'status', 'svcpay_test_doesnotexist'])).exitCode).toBe(4)
+    const other = await inProcess(['pay', 'status', created.id], sandbox.env('live'))
     expect(other.exitCode).toBe(3)
   })
 
   it('list: table with amounts as "12 500 XAF", --status filter, --limit, --all following every page', async () => {
-    await cli(['pay', 'create', '--amount', '12500', '--phone', '670000099', '--watch', '--interval', '250ms'])
-    const table = await cli(['pay', 'list', '--limit', '5'])
+    await inProcess(['pay', 'create', '--amount', '12500', '--phone', '670000099', '--watch', '--interval', '250ms'])
+    const table = await inProcess(['pay', 'list', '--limit', '5'])
     expect(table.exitCode).toBe(0)
     expect(table.stdout.split('\n')[0]).toMatch(/ID\s+STATUS\s+AMOUNT\s+PHONE/)
     expect(table.stdout).toMatch(/12 500 XAF/)
-    const failed = JSON.parse((await cli(['pay', 'list', '--status', 'FAILED', '--json'])).stdout)
+    const failed = JSON.parse((await inProcess(['pay', 'list', '--status', 'FAILED', '--json'])).stdout)
     expect(failed.length).toBeGreaterThan(0)
     expect(failed.every((p: any) => p.status === 'FAILED')).toBe(true)
     const total = (await sandbox.get('/v1/payments?limit=1')).total
-    const all = JSON.parse((await cli(['pay', 'list', '--all', '--json'])).stdout)
+    const all = JSON.parse((await inProcess(['pay', 'list', '--all', '--json'])).stdout)
     expect(all).toHaveLength(total)
     expect(new Set(all.map((p: any) => p.id)).size).toBe(total)
-    const page = JSON.parse((await cli(['pay', 'list', '--limit', '2', '--offset', '1', '--json'])).stdout)
+    const page = JSON.parse((await inProcess(['pay', 'list', '--limit', '2', '--offset', '1', '--json'])).stdout)
     expect(page).toHaveLength(2)
     expect(page[0].id).toBe(all[1].id)
   })
@@ -192,7 +195,7 @@ describe('svc pay status, list, watch', () => {
   })
 
   it('--verbose traces requests on stderr with the key masked, never whole', async () => {
-    const r = await cli(['pay', 'list', '--limit', '1', '--verbose'])
+    const r = await inProcess(['pay', 'list', '--limit', '1', '--verbose'])
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/GET .*\/v1\/payments/)
     expect(r.stderr).toMatch(/200/)

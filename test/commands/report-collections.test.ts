@@ -9,6 +9,7 @@ import {addDays} from '../../src/lib/reports/days.js'
 import {ANSI, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const SETTLE_MS = 10 * 60 * 1000
@@ -28,8 +29,9 @@ interface Made {
 }
 const made: Made[] = []
 
+// Formatting of the figures: the command class in-process (same arguments, same result as a child).
 const cli = (args: string[]) =>
-  runCli(['report', 'collections', '--since', first, '--until', addDays(first, 3), ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}})
+  runInProcess(['report', 'collections', '--since', first, '--until', addDays(first, 3), ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}})
 
 async function pay(phone: string, operator: 'MTN' | 'ORANGE', amount: number, status: Outcome, inferred: Made['operator'] = operator): Promise<void> {
   const response = await fetch(`${sandbox.sb.url}/v1/payments`, {
@@ -195,7 +197,7 @@ describe('svc report collections', () => {
       ['--page-size', '0'],
       ['--by', 'week'],
     ]) {
-      const r = await runCli(['report', 'collections', ...args], base)
+      const r = await runInProcess(['report', 'collections', ...args], base)
       expect(r.exitCode, args.join(' ')).toBe(2)
       expect(r.stdout, args.join(' ')).toBe('')
     }

@@ -6,9 +6,10 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {addDays} from '../../src/lib/reports/days.js'
-import {ANSI, runCli} from '../helpers/cli.js'
+import {ANSI} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -17,7 +18,8 @@ let temp: ReturnType<typeof tempConfigDir>
 let asOf: string
 let today: string
 
-const cli = (args: string[]) => runCli(['report', 'receivables', ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}})
+// Formatting of the figures: the command class in-process (same arguments, same result as a child).
+const cli = (args: string[]) => runInProcess(['report', 'receivables', ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}})
 
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${sandbox.sb.url}${path}`, {

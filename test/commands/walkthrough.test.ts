@@ -2,7 +2,7 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import {ANSI, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startFaultyProxy, type FaultRule} from '../helpers/faulty-proxy.js'
+import {startFaultProxy, type FaultRule} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let temp: ReturnType<typeof tempConfigDir>
@@ -58,7 +58,7 @@ describe('svc sandbox walkthrough', () => {
     // Every status read claims SUCCESS: the always-FAILED number's step must be marked ✗.
     const lie = (id: string) => JSON.stringify({id, status: 'SUCCESS', amount: 1, currency: 'XAF', created_at: new Date().toISOString(), phone_number: '237650000099'})
     const rules: FaultRule[] = Array.from({length: 40}, () => ({method: 'GET', path: /\/status$/, fault: {kind: 'status', status: 200, body: lie('svcpay_test_x')}}))
-    const proxy = await startFaultyProxy(sandbox.sb.url, rules)
+    const proxy = await startFaultProxy(sandbox.sb.url, rules)
     try {
       const r = await runCli(['sandbox', 'walkthrough'], {configDir: temp.dir, env: {...sandbox.env(), SVC_BASE_URL: proxy.url}, timeoutMs: 60_000})
       expect(r.exitCode).toBe(1)

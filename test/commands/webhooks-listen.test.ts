@@ -14,7 +14,7 @@ import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {startLocalApp, waitFor, type LocalApp} from '../lib/webhooks/local-app.js'
+import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -59,8 +59,8 @@ async function printSecret(): Promise<string> {
   return r.stdout.trim()
 }
 
-async function app(secret: string): Promise<LocalApp> {
-  const started = await startLocalApp(secret)
+async function app(secret: string): Promise<Receiver> {
+  const started = await startReceiver({secret})
   cleanups.push(() => started.close())
   return started
 }
@@ -121,7 +121,7 @@ async function pay(sb: TestSandbox, phone: string, operator: 'MTN' | 'ORANGE', a
   return ((await response.json()) as {id: string}).id
 }
 
-const eventsFor = (local: LocalApp, paymentId: string) => local.received.filter((r) => (r.event.data as {id: string}).id === paymentId)
+const eventsFor = (local: Receiver, paymentId: string) => local.received.filter((r) => (r.event.data as {id: string}).id === paymentId)
 
 async function sandboxEndpoints(sb: TestSandbox): Promise<Array<{id: string; url: string}>> {
   return (await sb.admin('GET', '/webhook-endpoints?environment=SANDBOX')).data

@@ -1,6 +1,7 @@
 /**
  * `svc webhooks verify` (each reason it gives, exit 0/1/2, --json) and `svc webhooks trigger`
- * (a real sandbox payment whose real event arrives; refused on a LIVE key), as child processes.
+ * (a real sandbox payment whose real event arrives; refused on a LIVE key). The verdicts and the
+ * flags run in-process; stdin and the real payment in child processes.
  */
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -10,7 +11,8 @@ import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {startLocalApp, waitFor} from '../lib/webhooks/local-app.js'
+import {startReceiver, waitFor} from '../helpers/receiver.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 let temp: ReturnType<typeof tempConfigDir>
 beforeEach(() => {
@@ -29,6 +31,7 @@ describe('svc webhooks verify', () => {
   }
   const headerFlags = (headers: object) => Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`])
   const verify = (args: string[], input?: string) => runCli(['webhooks', 'verify', ...args], {configDir: temp.dir, input})
+  const verifyInProcess = (args: string[]) => runInProcess(['webhooks', 'verify', ...args], {configDir: temp.dir})
 
   it('OK for a good delivery (file or stdin), exit 0; --json prints the report', async () => {
     const headers = signPayload(secret, 'evt_v1', body)
@@ -50,10 +53,10 @@ describe('svc webhooks verify', () => {
       [['--secret', secret, ...headerFlags({...signPayload(secret, 'evt_v1', body), 'webhook-signature': ''}).slice(0, 4)], /Header webhook-signature is missing/, 'header_missing'],
     ]
     for (const [args, message, reason] of cases) {
-      const human = await verify([...args, '--payload', path])
+      const human = await verifyInProcess([...args, '--payload', path])
       expect(human.exitCode, reason).toBe(1)
       expect(human.stderr, reason).toMatch(message)
-      const json = await verify([...args, '--payload', path, '--json'])
+      const json = await verifyInProcess([...args, '--payload', path, '--json'])
       expect(json.exitCode, reason).toBe(1)
       expect(JSON.parse(json.stdout), reason).toMatchObject({ok: false, reason})
     }
@@ -75,16 +78,16 @@ describe('svc webhooks verify', () => {
   it('--tolerance widens the window; a trailing newline is pointed out; unusable flags exit 2', async () => {
     const path = payloadFile()
     const stale = signPayload(secret, 'evt_v1', body, Math.floor(Date.now() / 1000) - 600)
-    expect((await verify(['--secret', secret, '--payload', path, ...headerFlags(stale), '--tolerance', '15m'])).exitCode).toBe(0)
+    expect((await verifyInProcess(['--secret', secret, '--payload', path, ...headerFlags(stale), '--tolerance', '15m'])).exitCode).toBe(0)
     const withNewline = join(temp.dir, 'newline.json')
     writeFileSync(withNewline, `${body}\n`)
-    const hinted = await verify(['--secret', secret, '--payload', withNewline, ...headerFlags(signPayload(secret, 'evt_v1', body))])
+    const hinted = await verifyInProcess(['--secret', secret, '--payload', withNewline, ...headerFlags(signPayload(secret, 'evt_v1', body))])
     expect(hinted.exitCode).toBe(1)
     expect(hinted.stderr).toMatch(/verify without the trailing newline/)
-    const missing = await verify(['--secret', secret, '--payload', join(temp.dir, 'nope.json'), ...headerFlags(stale)])
+    const missing = await verifyInProcess(['--secret', secret, '--payload', join(temp.dir, 'nope.json'), ...headerFlags(stale)])
     expect(missing.exitCode).toBe(2)
     expect(missing.stderr).toMatch(/Cannot read --payload/)
-    const badHeader = await verify(['--secret', secret, '--payload', path, '--header', 'no colon here'])
+    const badHeader = await verifyInProcess(['--secret', secret, '--payload', path, '--header', 'no colon here'])
     expect(badHeader.exitCode).toBe(2)
   })
 })
@@ -98,10 +101,10 @@ describe('svc webhooks trigger', () => {
 
   it('makes a real sandbox payment with a test number, and the real event arrives', async () => {
     // A free port for the endpoint's receiver, which needs the secret registration gives.
-    const probe = await startLocalApp(generateSecret())
+    const probe = await startReceiver({secret: generateSecret()})
     await probe.close()
     const endpoint = await sandbox.admin('POST', '/webhook-endpoints', {url: `${probe.url}/`, environment: 'SANDBOX'})
-    const app = await startLocalApp(endpoint.secret, probe.port)
+    const app = await startReceiver({secret: endpoint.secret, port: probe.port})
     try {
       const r = await runCli(['webhooks', 'trigger', 'payment.failed', '--operator', 'ORANGE'], {configDir: temp.dir, env: sandbox.env()})
       expect(r.exitCode).toBe(0)
@@ -126,7 +129,7 @@ describe('svc webhooks trigger', () => {
 
   it('is refused with a LIVE key (exit 2), before any payment', async () => {
     const before = (await sandbox.get('/v1/payments?limit=100', sandbox.sb.keys.live)).data.length
-    const r = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env: sandbox.env('live')})
+    const r = await runInProcess(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env: sandbox.env('live')})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/sandbox keys .* only, and svc_sk_live_…\w{4} is a LIVE key/)
     expect((await sandbox.get('/v1/payments?limit=100', sandbox.sb.keys.live)).data.length).toBe(before)

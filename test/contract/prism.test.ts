@@ -15,7 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {freePort} from '../hardening/fixtures.js'
+import {freePort} from '../helpers/fault-proxy.js'
 
 const PRISM = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url))
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')

@@ -1,6 +1,6 @@
 /**
  * The fault matrix: every fault of FAULTS against every command family of FAMILIES, through the
- * faulty proxy in front of a fresh in-process sandbox per case (so counts are exact). Each case
+ * fault proxy (test/helpers/fault-proxy.ts) in front of a fresh in-process sandbox per case (so counts are exact). Each case
  * asserts the exit code of cli.md, a message fit for a person, and the sandbox's state after
  * (nothing created twice; a write that was lost is either found or reported as unknown).
  *
@@ -13,8 +13,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
-import {startFaultyProxy, type Fault, type FaultRule} from '../helpers/faulty-proxy.js'
-import {allInvoices, allPayments, closedPortUrl, direct, freshSandbox, makeInvoice, makePayment, unreadable, type TestSandbox} from './fixtures.js'
+import {refusedUrl, startFaultProxy, type Fault, type FaultRule} from '../helpers/fault-proxy.js'
+import {allInvoices, allPayments, direct, freshSandbox, makeInvoice, makePayment, unreadable, type TestSandbox} from './fixtures.js'
 
 /** What the server saw, and what kind of failure the client meets. */
 type Effect = 'network' | 'timeout' | '5xx' | '429' | 'bad-2xx' | 'ok' | 'transient'
@@ -302,12 +302,12 @@ export const FAMILIES: Family[] = [
 export async function runCase(family: Family, fault: FaultCase): Promise<{result: CliResult; expected: number}> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fault-'))
   const sb = await freshSandbox()
-  let proxy: Awaited<ReturnType<typeof startFaultyProxy>> | undefined
+  let proxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined
   try {
     const fixture = await family.setup?.(sb, dir)
     const rules: FaultRule[] = fault.fault ? [{...family.target, fault: fault.fault, times: fault.times ?? ALL}] : []
-    proxy = fault.refused ? undefined : await startFaultyProxy(sb.sb.url, rules)
-    const baseUrl = proxy ? proxy.url : await closedPortUrl()
+    proxy = fault.refused ? undefined : await startFaultProxy(sb.sb.url, rules)
+    const baseUrl = proxy ? proxy.url : await refusedUrl()
     const run: Run = {sb, dir, fixture}
     const isLogin = family.name === 'login'
     const result = await runCli(family.args(run), {

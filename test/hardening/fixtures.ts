@@ -1,10 +1,8 @@
 /**
  * Shared by the hardening tests: a fresh sandbox per case (so counts are exact), direct reads and
- * writes of its public API (never through the proxy under test), a port nobody listens on, and the
- * "is this message fit for a person" check.
+ * writes of its public API (never through the proxy under test), and the "is this message fit for a
+ * person" check.
  */
-import {createServer} from 'node:net'
-
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 export type {TestSandbox}
@@ -71,20 +69,6 @@ export async function makePayment(sb: TestSandbox, phone = '237670000001', amoun
   const created = await direct(sb, 'POST', '/v1/payments', {amount, phone_number: phone, operator: 'MTN', payment_method: 'mobile_money'})
   if (created.status !== 201) throw new Error(`fixture payment: ${created.status}`)
   return created.data
-}
-
-/** A URL on 127.0.0.1 where nothing listens (bound, then closed). */
-export async function closedPortUrl(): Promise<string> {
-  return `http://127.0.0.1:${await freePort()}`
-}
-
-/** A free TCP port on 127.0.0.1 (bound to port 0, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as {port: number}
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 /**

@@ -3,7 +3,8 @@
  * customers refuses on a LIVE key without --yes when not interactive (exit 2, nothing sent: the
  * sandbox's live payments, invoices and delivery outbox are unchanged), asks on a terminal
  * (answering no sends nothing), and goes ahead with --yes (so the refusal is what stopped it).
- * `webhooks trigger` is refused on LIVE outright, --yes or not.
+ * `webhooks trigger` is refused on LIVE outright, --yes or not. The refusals (exit 2 before any
+ * request) run in-process; the control, the terminal and the prompts in child processes.
  */
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -14,6 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {runCli} from '../helpers/cli.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {allInvoices, allPayments, freshSandbox, makeInvoice, unreadable, type TestSandbox} from './fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 let sb: TestSandbox
 let dir: string
@@ -63,7 +65,7 @@ describe('LIVE key, not interactive, no --yes: refused, exit 2, nothing sent', (
     const fx = {draft: await makeInvoice(sb, {key: 'live'}), published: await makeInvoice(sb, {key: 'live', publish: true})}
     const before = await liveState()
     for (const json of [false, true]) {
-      const r = await runCli([...args(fx), ...(json ? ['--json'] : [])], {configDir: join(dir, 'c1'), env: liveEnv()})
+      const r = await runInProcess([...args(fx), ...(json ? ['--json'] : [])], {configDir: join(dir, 'c1'), env: liveEnv()})
       expect(r.exitCode, r.stderr + r.stdout).toBe(2)
       if (json) expect(JSON.parse(r.stdout).error.code).toBe('confirmation_required')
       else {
@@ -76,7 +78,7 @@ describe('LIVE key, not interactive, no --yes: refused, exit 2, nothing sent', (
 
   it('webhooks trigger is refused on LIVE even with --yes', async () => {
     const before = await liveState()
-    const r = await runCli(['webhooks', 'trigger', 'payment.success', '--yes'], {configDir: join(dir, 'c2'), env: liveEnv()})
+    const r = await runInProcess(['webhooks', 'trigger', 'payment.success', '--yes'], {configDir: join(dir, 'c2'), env: liveEnv()})
     expect(r.exitCode).toBe(2)
     expect(unreadable(r.stderr)).toEqual([])
     expect(await liveState()).toEqual(before)

@@ -10,7 +10,7 @@ import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {closedPortUrl} from './fixtures.js'
+import {refusedUrl} from '../helpers/fault-proxy.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-refused-'))
 afterAll(() => rmSync(dir, {recursive: true, force: true}))
@@ -29,7 +29,7 @@ describe('connection refused or unknown host: "nothing was sent", exit 7, no ret
   ]
   for (const [name, args] of cases) {
     it(`${name}: refused`, async () => {
-      const r = await refused(args, await closedPortUrl())
+      const r = await refused(args, await refusedUrl())
       expect(r.exitCode, r.stderr).toBe(7)
       expect(r.stderr).toMatch(/Could not connect to http:\/\/127\.0\.0\.1:\d+\/v1\/\S+ \(ECONNREFUSED\): nothing was sent\./)
       expect(r.stderr).not.toMatch(/outcome (is|may be) unknown/i)
@@ -47,7 +47,7 @@ describe('connection refused or unknown host: "nothing was sent", exit 7, no ret
   })
 
   it('in French too', async () => {
-    const r = await runCli(['pay', 'list', '--lang', 'fr'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: await closedPortUrl(), SVC_API_KEY: KEY}})
+    const r = await runCli(['pay', 'list', '--lang', 'fr'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: await refusedUrl(), SVC_API_KEY: KEY}})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/rien n'a été envoyé/)
   })

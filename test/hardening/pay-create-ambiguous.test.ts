@@ -10,11 +10,11 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {startFaultyProxy, type FaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {allPayments, freshSandbox, makePayment, type TestSandbox} from './fixtures.js'
 
 let sb: TestSandbox | undefined
-let proxy: FaultyProxy | undefined
+let proxy: FaultProxy | undefined
 const dir = mkdtempSync(join(tmpdir(), 'svc-ambiguous-'))
 afterEach(async () => {
   await proxy?.close()
@@ -24,7 +24,7 @@ afterEach(async () => {
 
 it('two new identical payments after a lost answer: exit 7, both listed, nothing chosen', async () => {
   sb = await freshSandbox()
-  proxy = await startFaultyProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1600}}])
+  proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1600}}])
   const running = runCli(['pay', 'create', '--amount', '7777', '--phone', '670000001'], {
     configDir: join(dir, 'config'),
     env: {SVC_BASE_URL: proxy.url, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_RATE_LIMIT: '0'},

@@ -11,11 +11,11 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {startFaultyProxy, type FaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {allInvoices, freshSandbox, type TestSandbox} from './fixtures.js'
 
 let sb: TestSandbox
-let proxy: FaultyProxy
+let proxy: FaultProxy
 let dir: string
 beforeEach(async () => {
   sb = await freshSandbox()
@@ -55,7 +55,7 @@ function commandIn(text: string): string[] {
 
 describe('exit 7 from a write: the key and the exact command for a safe retry', () => {
   it('invoice create: the answer lost after the service acted; the hinted command replays, one invoice', async () => {
-    proxy = await startFaultyProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status-after-forward', status: 503, body: ''}, times: 20}])
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status-after-forward', status: 503, body: ''}, times: 20}])
     const args = ['invoice', 'create', '--customer-name', "Awa's Bakery", '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--notes', 'a b']
     const r = await run(args, proxy.url)
     expect(r.exitCode, r.stderr).toBe(7)
@@ -70,7 +70,7 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
   })
 
   it('invoice create --json: the hint (key and command) is in the error envelope', async () => {
-    proxy = await startFaultyProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
     const r = await run(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--idempotency-key', 'my-key-1', '--json'], proxy.url)
     expect(r.exitCode).toBe(7)
     const error = JSON.parse(r.stdout).error
@@ -80,7 +80,7 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
   })
 
   it('a key given with --api-key is never printed in the command', async () => {
-    proxy = await startFaultyProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
     const r = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--api-key', sb.sb.keys.sandbox], {
       configDir: join(dir, 'config'),
       env: {...env(proxy.url), SVC_API_KEY: undefined},
@@ -93,7 +93,7 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
   it('invoice import: the re-run hint keeps --publish --channel, and following it publishes', async () => {
     const file = join(dir, 'rows.csv')
     writeFileSync(file, 'customer_name,customer_email,due_date,items\r\nRow One,one@example.com,2099-12-31,Bread:500:3\r\n')
-    proxy = await startFaultyProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 503, body: ''}, times: 20}])
+    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 503, body: ''}, times: 20}])
     const args = ['invoice', 'import', file, '--publish', '--channel', 'EMAIL', '--concurrency', '1']
     const r = await run(args, proxy.url)
     expect(r.exitCode, r.stderr).toBe(1)

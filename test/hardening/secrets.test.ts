@@ -12,7 +12,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
-import {startFaultyProxy} from '../helpers/faulty-proxy.js'
+import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {generateSecret} from '../../src/contract/signature.js'
 import {freshSandbox, makeInvoice, type TestSandbox} from './fixtures.js'
 
@@ -101,7 +101,7 @@ describe('secrets never appear whole', () => {
     await run(['webhooks', 'listen', '--endpoint-secret-stdin', '--json'], {code: 0, input: endpointSecret})
 
     // A server that echoes the key in its error body (and a header), answered through a proxy.
-    const proxy = await startFaultyProxy(sb.sb.url, [
+    const proxy = await startFaultProxy(sb.sb.url, [
       {method: 'GET', path: /^\/v1\/payments$/, times: 10, fault: {kind: 'status', status: 500, body: JSON.stringify({message: `internal error for key ${canary}`, code: 'server_error', errors: [{field: 'x-api-key', message: `bad ${canary}`}]}), headers: {'x-echo-key': canary}}},
     ])
     try {

@@ -1,13 +1,29 @@
 /**
- * A local sandbox for CLI tests: started in-process on 127.0.0.1:0, with the environment a CLI
- * child process needs to talk to it, and closed after.
+ * The one way tests start a local sandbox.
+ *
+ * - `startTestSandbox(options)`: in-process on 127.0.0.1:0 (no rate limit, seeded, payments settle
+ *   after 200 ms unless told), with the environment a CLI child process needs to talk to it, calls
+ *   of its public and admin APIs to set up and inspect state, and `close()`.
+ * - `startServe(configDir)`: `svc sandbox serve --json` as a real child process, as a developer
+ *   runs it in another terminal: for the tests of `sandbox serve` itself and of the commands that
+ *   find it through the state file it writes.
  */
+import type {ChildProcess} from 'node:child_process'
+
 import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
+import {runCli, type CliOptions, type CliResult} from './cli.js'
+
+export type {Sandbox, StartOptions}
 
 export interface TestSandbox {
   sb: Sandbox
   /** SVC_API_KEY / SVC_BASE_URL for a CLI run against this sandbox (sandbox key by default). */
   env(key?: 'sandbox' | 'live'): Record<string, string>
+  /**
+   * A CLI runner against this sandbox, with `configDir` and no client-side rate limit: a child
+   * process (`runCli`), or `runInProcess` for the tests of flags, validation and formatting.
+   */
+  cli(configDir: string, key?: 'sandbox' | 'live', run?: typeof runCli): (args: string[], extra?: Partial<CliOptions>) => Promise<CliResult>
   /** Admin call (Bearer token) to inspect or drive the sandbox's state. */
   admin<T = any>(method: string, path: string, body?: unknown): Promise<T>
   /** A public-API GET with the sandbox key: to check what the server holds. */
@@ -16,10 +32,13 @@ export interface TestSandbox {
 }
 
 export async function startTestSandbox(options: StartOptions = {}): Promise<TestSandbox> {
-  const sb = await startSandbox({rateLimit: 0, settleAfterMs: 200, seed: 7, ...options})
+  const sb = await startSandbox({port: 0, rateLimit: 0, settleAfterMs: 200, seed: 7, ...options})
+  const env = (key: 'sandbox' | 'live' = 'sandbox') => ({SVC_API_KEY: sb.keys[key], SVC_BASE_URL: sb.url})
   return {
     sb,
-    env: (key = 'sandbox') => ({SVC_API_KEY: sb.keys[key], SVC_BASE_URL: sb.url}),
+    env,
+    cli: (configDir, key = 'sandbox', run = runCli) => (args, extra = {}) =>
+      run(args, {configDir, ...extra, env: {...env(key), SVC_RATE_LIMIT: '0', ...extra.env}}),
     async admin(method, path, body) {
       const response = await fetch(`${sb.adminUrl}${path}`, {
         method,
@@ -33,5 +52,44 @@ export async function startTestSandbox(options: StartOptions = {}): Promise<Test
       return (await response.json()) as any
     },
     close: () => sb.close(),
+  }
+}
+
+export interface ServedSandbox {
+  /** The JSON document serve printed: base_url, sandbox_key, live_key, admin_url, … */
+  info: any
+  /** Sends SIGINT and resolves with how the process ended. */
+  stop(): Promise<CliResult>
+}
+
+export async function startServe(configDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServedSandbox> {
+  let child!: ChildProcess
+  let started!: (info: unknown) => void
+  const ready = new Promise<unknown>((resolve) => (started = resolve))
+  let out = ''
+  const ended = runCli(['sandbox', 'serve', '--port', '0', ...args, '--json'], {
+    configDir,
+    env,
+    timeoutMs: 120_000,
+    onSpawn(spawned) {
+      child = spawned
+      spawned.stdout!.on('data', (d: Buffer) => {
+        out += d.toString()
+        try {
+          started(JSON.parse(out))
+        } catch {
+          // Not the whole document yet.
+        }
+      })
+    },
+  })
+  // A serve that dies before printing (e.g. a broken build) fails the test instead of hanging it.
+  const info = await Promise.race([ready, ended.then((r) => Promise.reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}`)))])
+  return {
+    info,
+    stop() {
+      child.kill('SIGINT')
+      return ended
+    },
   }
 }

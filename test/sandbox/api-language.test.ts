@@ -4,7 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {getLocale, registerCatalogue, setLocale} from '../../src/lib/i18n/index.js'
 import {fr} from '../../src/lib/i18n/fr/index.js'
-import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
+import {startTestSandbox, type Sandbox} from '../helpers/sandbox.js'
 
 let sb: Sandbox | undefined
 const before = getLocale()
@@ -17,7 +17,7 @@ describe('sandbox API language', () => {
   it('answers in English when the hosting process runs in French', async () => {
     registerCatalogue('fr', fr)
     setLocale('fr')
-    sb = await startSandbox({rateLimit: 0})
+    sb = (await startTestSandbox()).sb
     const response = await fetch(`${sb.url}/v1/payments`, {
       method: 'POST',
       headers: {'x-api-key': sb.keys.sandbox, 'content-type': 'application/json'},

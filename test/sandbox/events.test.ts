@@ -2,7 +2,7 @@ import {Webhook} from 'standardwebhooks'
 import {afterEach, describe, expect, it} from 'vitest'
 import {RETRY_SCHEDULE_MS} from '../../src/sandbox/events.js'
 import {harness, type Harness} from './helpers.js'
-import {startReceiver, type Receiver} from './receiver.js'
+import {startReceiver, type Receiver} from '../helpers/receiver.js'
 
 const headersOf = (r: {headers: Record<string, unknown>}) => ({
   'webhook-id': String(r.headers['webhook-id']),
@@ -19,7 +19,7 @@ describe('events and webhook deliveries', () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()))
   })
   const receiver = async () => {
-    const r = await startReceiver()
+    const r = await startReceiver({path: '/hooks'})
     receivers.push(r)
     return r
   }
@@ -66,7 +66,7 @@ describe('events and webhook deliveries', () => {
 
   it('a failing receiver gets the event again on the contract schedule, same webhook-id, then it is marked failed', async () => {
     const hook = await receiver()
-    hook.respond = () => 500
+    hook.statusFor = () => 500
     h = await harness({settleAfterMs: 0, webhookEndpoints: [{url: hook.url}]})
     await h.createPayment({amount: 100, phone_number: '237650000001', operator: 'ORANGE'})
     await h.sb.clock.advance(0)
@@ -93,7 +93,7 @@ describe('events and webhook deliveries', () => {
 
   it('redelivers after the receiver recovers, and logs each attempt', async () => {
     const hook = await receiver()
-    hook.respond = (n) => (n < 3 ? 503 : 204)
+    hook.statusFor = (_delivery, index) => (index + 1 < 3 ? 503 : 204)
     h = await harness({settleAfterMs: 2000, webhookEndpoints: [{url: hook.url}]})
     await h.createPayment({amount: 100, phone_number: '237670000099', operator: 'MTN'})
     await h.sb.clock.advance(2000 + 5000 + 300_000)

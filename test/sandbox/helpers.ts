@@ -1,7 +1,7 @@
-// Shared by the sandbox tests: start a sandbox, call it over real HTTP, and check every /v1
-// response against the OpenAPI document it publishes.
-import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
+// Shared by the sandbox tests: a sandbox from the one starter (test/helpers/sandbox.ts), called
+// over real HTTP, every /v1 response checked against the OpenAPI document it publishes.
 import {OpenApiResponses} from '../helpers/openapi-response.js'
+import {startTestSandbox, type Sandbox, type StartOptions} from '../helpers/sandbox.js'
 
 export interface Reply {
   status: number
@@ -21,7 +21,7 @@ export interface Harness {
 }
 
 export async function harness(options: StartOptions = {}): Promise<Harness> {
-  const sb = await startSandbox({rateLimit: 0, ...options})
+  const {sb} = await startTestSandbox(options)
   const spec = await OpenApiResponses.load(sb.url)
   const call = async (url: string, init: RequestInit): Promise<Reply> => {
     const response = await fetch(url, init)

@@ -5,7 +5,7 @@ import {SandboxClock, Scheduler} from '../../src/sandbox/clock.js'
 import {idEnvironment, newId} from '../../src/sandbox/ids.js'
 import {normalisePhone} from '../../src/contract/phone.js'
 import {validate, type Schema} from '../../src/sandbox/schema.js'
-import {Store} from '../../src/sandbox/store.js'
+import {MemoryStore} from '../../src/sandbox/store.js'
 
 describe('schema validator', () => {
   const schema: Schema = {
@@ -124,11 +124,12 @@ describe('scheduler', () => {
 
 describe('store', () => {
   it('lists newest first with a filtered total', () => {
-    const store = new Store()
+    const store = new MemoryStore()
+    store.defineCollection<{id: string; n: number}>('environment', 'things', {parity: (x) => (x.n % 2 === 1 ? 'odd' : 'even')})
     const c = store.env('SANDBOX').collection<{id: string; n: number}>('things')
     for (let n = 1; n <= 5; n++) c.insert({id: `t${n}`, n})
     expect(c.newestFirst(1, 2).items.map((x) => x.n)).toEqual([4, 3])
-    expect(c.newestFirst(0, 10, (x) => x.n % 2 === 1)).toEqual({items: [{id: 't5', n: 5}, {id: 't3', n: 3}, {id: 't1', n: 1}], total: 3})
+    expect(c.newestFirst(0, 10, {parity: 'odd'})).toEqual({items: [{id: 't5', n: 5}, {id: 't3', n: 3}, {id: 't1', n: 1}], total: 3})
     expect(store.env('LIVE').collection('things').size).toBe(0)
     expect(() => c.insert({id: 't1', n: 0})).toThrow()
   })

@@ -74,8 +74,9 @@ describe('rate limit', () => {
   })
 
   it('defaults to 100 per minute', async () => {
-    const {startSandbox} = await import('../../src/sandbox/index.js')
-    const sb = await startSandbox()
+    const {startTestSandbox} = await import('../helpers/sandbox.js')
+    // No rateLimit: the sandbox's own default, not the tests' 0.
+    const {sb} = await startTestSandbox({rateLimit: undefined})
     try {
       const response = await fetch(`${sb.url}/v1/payments`, {headers: {'x-api-key': sb.keys.sandbox}})
       expect(response.headers.get('ratelimit-limit')).toBe('100')

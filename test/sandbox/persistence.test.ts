@@ -1,15 +1,15 @@
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {harness} from './helpers.js'
 
-describe('persistence with dataFile', () => {
+describe('persistence with dataFile (SQLite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-'))
   afterAll(() => rmSync(dir, {recursive: true, force: true}))
 
   it('keeps payments, keys, settings, the clock and pending work across a restart', async () => {
-    const dataFile = join(dir, 'sandbox.json')
+    const dataFile = join(dir, 'sandbox.db')
     const first = await harness({dataFile, settleAfterMs: 60_000, seed: 5})
     const settled = (await first.createPayment({amount: 1000, phone_number: '237670000001', operator: 'MTN'})).body.id
     await first.sb.clock.advance(60_000)
@@ -22,7 +22,9 @@ describe('persistence with dataFile', () => {
     const offset = first.sb.clock.state().offset_ms
     const oldKey = first.sb.keys.sandbox
     await first.close()
-    expect(JSON.parse(readFileSync(dataFile, 'utf8')).version).toBe(1)
+    expect(readFileSync(dataFile).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0')
+    // Customer data: readable by its owner only.
+    expect(statSync(dataFile).mode & 0o777).toBe(0o600)
 
     const second = await harness({dataFile, settleAfterMs: 60_000})
     try {
@@ -41,6 +43,36 @@ describe('persistence with dataFile', () => {
       expect((await second.admin('GET', '/_admin/fees')).body).toEqual({mode: 'fixed', value: 10, absorb_fees: true})
       // Only the first payment succeeded (2 % paid by the customer): the balance survived the restart.
       expect((await second.admin('GET', '/_admin/balance?environment=SANDBOX')).body.data[0].balance).toBe(1000)
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('imports a JSON data file of the previous format once, with a message, and keeps the JSON beside it', async () => {
+    const dataFile = join(dir, 'legacy.json')
+    copyFileSync(new URL('./fixtures/legacy-v1.json', import.meta.url), dataFile)
+    const ids = JSON.parse(readFileSync(new URL('./fixtures/legacy-v1.ids.json', import.meta.url), 'utf8'))
+    const first = await harness({dataFile, settleAfterMs: 60_000})
+    try {
+      expect(first.sb.notices).toEqual([{code: 'json_imported', file: dataFile, count: expect.any(Number), backup: `${dataFile}.v1.json`}])
+      expect(first.sb.notices[0].count).toBeGreaterThan(5)
+      expect(existsSync(`${dataFile}.v1.json`)).toBe(true)
+      expect((await first.api('GET', `/v1/payments/${ids.settled}/status`, {key: ids.key})).body.status).toBe('SUCCESS')
+      expect((await first.api('GET', `/v1/invoices/${ids.invoice}`, {key: ids.key})).body.id).toBe(ids.invoice)
+      // The pending settlement came over with the scheduler's queue (due 60 s after the file was
+      // made, so due by now: it runs at start, or within this advance).
+      await first.sb.clock.advance(60_000)
+      expect((await first.api('GET', '/v1/payments?status=FAILED', {key: ids.key})).body.data.map((p: {id: string}) => p.id)).toEqual([ids.pending])
+      expect((await first.api('GET', '/v1/payments?status=PENDING', {key: ids.key})).body.total).toBe(0)
+      expect((await first.api('GET', `/v1/payments/${ids.pending}/status`, {key: ids.key})).body.status).toBe('FAILED')
+    } finally {
+      await first.close()
+    }
+    expect(readFileSync(dataFile).subarray(0, 15).toString('latin1')).toBe('SQLite format 3')
+    const second = await harness({dataFile})
+    try {
+      expect(second.sb.notices).toEqual([])
+      expect((await second.api('GET', `/v1/payments/${ids.pending}/status`, {key: ids.key})).body.status).toBe('FAILED')
     } finally {
       await second.close()
     }

@@ -16,7 +16,7 @@ const bin = join(root, 'bin/run.cjs')
 const tracer = join(root, 'test/startup/trace-loads.mjs')
 
 /** Packages no read-only, offline call should pay for; each is loaded where it is needed. */
-const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'conf', 'ajv', 'pdfkit', 'cli-table3']
+const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'conf', 'ajv', 'pdfkit', 'cli-table3', '@modelcontextprotocol/sdk', 'zod', 'better-sqlite3']
 
 interface Trace {
   exitCode: number | null
@@ -217,6 +217,19 @@ describe('start-up structure of the built CLI', () => {
     expect(readFileSync(join(tmp, 'esm-entry.txt'), 'utf8')).toContain('internal/modules/esm/loader')
     for (const args of [['--version'], ['profiles', 'list'], ['sandbox', 'numbers'], ['pay', 'list', '--help']]) {
       expect(await esmLoaderModules(args), args.join(' ')).toEqual([])
+    }
+  })
+
+  it('the MCP SDK loads for `svc mcp` and for no other command', async () => {
+    // A check of the check: `svc mcp` with stdin at its end serves, sees the client gone, stops.
+    const mcp = await traced(['mcp', '--api-key', 'svc_sk_test_0123456789abcdef'])
+    expect(mcp.exitCode, mcp.stderr).toBe(0)
+    expect(mcp.stdout).toBe('')
+    expect(mcp.packages.has('@modelcontextprotocol/sdk')).toBe(true)
+    // Other commands never load it (nor zod, which it brings), whatever they do.
+    for (const args of [['profiles', 'list'], ['sandbox', 'numbers'], ['pay', 'list', '--help'], ['pay', 'create', '--amount', '5.5', '--phone', '670000001']]) {
+      const trace = await traced(args, {SVC_API_KEY: 'svc_sk_test_0123456789abcdef'})
+      expect([...trace.packages].filter((p) => p === '@modelcontextprotocol/sdk' || p === 'zod'), args.join(' ')).toEqual([])
     }
   })
 

@@ -12,7 +12,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
   static override examples = [
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
-    '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox-state.json',
+    '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox.db',
   ]
   static override flags = {
     port: Flags.integer({description: 'Port to listen on (0: any free port).', default: 8787, min: 0, max: 65535}),
@@ -20,7 +20,10 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     'settle-after': Flags.string({description: 'How long a sandbox payment stays PENDING (0, 250ms, 2s, 5m).', default: '2s'}),
     seed: Flags.integer({description: 'Seed for the outcomes of non-test numbers (reproducible runs).'}),
     'rate-limit': Flags.integer({description: 'Requests per key per minute (0: no limit).', default: 100}),
-    data: Flags.string({description: 'Keep state in this JSON file across restarts (in memory by default).'}),
+    data: Flags.string({
+      description:
+        'Keep state in this SQLite database across restarts, every acknowledged write on disk (in memory by default). A JSON data file of an older svc is imported once.',
+    }),
   }
 
   private running?: RunningSandbox

@@ -53,7 +53,24 @@ export function readDelivery(flags: {channel?: string; 'to-email'?: string; 'to-
   return delivery
 }
 
-function checkId(id: string): string {
+/** The Idempotency-Key to send: the one given (one line, at most 255 characters), else a new UUID. */
+export function readIdempotencyKey(given: string | undefined): string {
+  const key = given?.trim() || newIdempotencyKey()
+  if (key.length > 255 || /[\r\n]/.test(key)) throw new InputError(t('invoice.error.key'), {field: 'idempotency-key'})
+  return key
+}
+
+/** Publish's delivery: a channel, and the one-off recipients only with one. */
+export function readPublishDelivery(flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Delivery {
+  const delivery = readDelivery(flags)
+  if (!delivery.channel && (delivery.toEmail || delivery.toPhone)) {
+    throw new InputError(t('invoice.error.overrideNeedsChannel'), {field: 'channel'})
+  }
+  return delivery
+}
+
+/** An invoice id as given (trimmed): refused locally when empty or when it would change the path. */
+export function checkId(id: string): string {
   const value = id.trim()
   if (value === '' || /[\s/?#]/.test(value)) throw new InputError(t('invoice.error.id', {value: quoteInput(id)}), {field: 'id'})
   return value
@@ -102,8 +119,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   if (!cover && draft.cover_image_url) {
     draft.cover_image_url = await checkStorageUrl(draft.cover_image_url, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'from-file'})
   }
-  const key = flags['idempotency-key']?.trim() || newIdempotencyKey()
-  if (key.length > 255 || /[\r\n]/.test(key)) throw new InputError(t('invoice.error.key'), {field: 'idempotency-key'})
+  const key = readIdempotencyKey(flags['idempotency-key'])
   ctx.io.err(renderTotals(totals, draft.discount_percent))
   // Allowed (the service accepts it: the invoice is PAST_DUE at once), but rarely meant.
   if (draft.due_date < new Date().toISOString().slice(0, 10)) {
@@ -138,14 +154,20 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
 // ---------------------------------------------------------------------------------------------
 // list, get
 
-export async function invoiceList(ctx: Context, flags: {status?: string; page?: number; 'page-size'?: number; all: boolean}): Promise<void> {
+/** `--page` from 1, `--page-size` 1–100: checked before any request. */
+export function checkListPaging(flags: {page?: number; 'page-size'?: number}): void {
   const pageSize = flags['page-size']
-  if (pageSize !== undefined && (pageSize < 1 || pageSize > 100)) {
+  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)) {
     throw new InputError(t('core.error.invalidFlag', {flag: '--page-size', reason: t('invoice.list.pageSizeRange')}), {field: 'page-size'})
   }
-  if (flags.page !== undefined && flags.page < 1) {
+  if (flags.page !== undefined && (!Number.isInteger(flags.page) || flags.page < 1)) {
     throw new InputError(t('core.error.invalidFlag', {flag: '--page', reason: t('invoice.list.pageRange')}), {field: 'page'})
   }
+}
+
+export async function invoiceList(ctx: Context, flags: {status?: string; page?: number; 'page-size'?: number; all: boolean}): Promise<void> {
+  checkListPaging(flags)
+  const pageSize = flags['page-size']
   const invoices = await api(ctx)
   const list = (onPage?: (count: number) => void) => listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage})
   // Only --all, which may read many pages, shows progress.
@@ -169,10 +191,7 @@ export async function invoiceGet(ctx: Context, id: string): Promise<void> {
 
 export async function invoicePublish(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
   const invoiceId = checkId(id)
-  const delivery = readDelivery(flags)
-  if (!delivery.channel && (delivery.toEmail || delivery.toPhone)) {
-    throw new InputError(t('invoice.error.overrideNeedsChannel'), {field: 'channel'})
-  }
+  const delivery = readPublishDelivery(flags)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
   const invoice = await publishInvoice(await api(ctx), invoiceId, delivery)
   await show(ctx, invoice, () => {

@@ -12,6 +12,7 @@ import {quoteInput} from '../io/quote.js'
 import {parseDueDate} from '../time/date.js'
 import type {LineItem} from './items.js'
 import {computeTotalsExact, type Totals} from '../../contract/totals.js'
+import {hasControlCharacter, MAX_LENGTH, MAX_PRICE, MAX_QUANTITY, MAX_TOTAL} from '../../contract/limits.js'
 
 /** The service refuses invoices whose total after discount is below this (service-interface.md). */
 export const MIN_INVOICE_TOTAL = 100
@@ -51,6 +52,18 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
     }
   }
 
+  // The contract's longest strings, and no control characters (service-contract.md, "Limits").
+  for (const [flag, text, max] of [
+    ['customer-name', value.customer_name, MAX_LENGTH.customerName],
+    ['email', value.customer_email, MAX_LENGTH.email],
+    ['notes', value.notes, MAX_LENGTH.notes],
+    ['external-reference', value.external_reference, MAX_LENGTH.externalReference],
+  ] as const) {
+    if (typeof text !== 'string') continue
+    if (text.length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length: text.length, max}), {field: flag})
+    if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field: flag}), {field: flag})
+  }
+
   const field = 'item'
   const items = value.items
   if (!Array.isArray(items) || items.length === 0) {
@@ -63,11 +76,19 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
       throw new InputError(t('domain.draft.itemName', {field, index}), {field})
     }
     const name = quoteInput(item.name, 40)
-    if (typeof item.price !== 'number' || !Number.isSafeInteger(item.price) || item.price < 0) {
-      throw new InputError(t('domain.draft.itemPrice', {field, index, name, value: quoteInput(String(item.price))}), {field})
+    if (typeof item.price !== 'number' || !Number.isSafeInteger(item.price) || item.price < 0 || item.price > MAX_PRICE) {
+      throw new InputError(t('domain.draft.itemPrice', {field, index, name, value: quoteInput(String(item.price)), max: formatNumber(MAX_PRICE)}), {field})
     }
-    if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1) {
-      throw new InputError(t('domain.draft.itemQuantity', {field, index, name, value: quoteInput(String(item.quantity))}), {field})
+    if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1 || item.quantity > MAX_QUANTITY) {
+      throw new InputError(t('domain.draft.itemQuantity', {field, index, name, value: quoteInput(String(item.quantity)), max: formatNumber(MAX_QUANTITY)}), {field})
+    }
+    for (const [part, text, max] of [
+      ['name', item.name, MAX_LENGTH.itemName],
+      ['description', item.description, MAX_LENGTH.itemDescription],
+    ] as const) {
+      if (typeof text !== 'string') continue
+      if (text.length > max) throw new InputError(t('domain.draft.itemTooLong', {field, index, part, length: text.length, max}), {field})
+      if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field}), {field})
     }
   })
 
@@ -77,12 +98,12 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   }
 
   const exact = computeTotalsExact(items as LineItem[], discount)
-  if (exact.subtotal_amount > BigInt(Number.MAX_SAFE_INTEGER)) {
+  if (exact.subtotal_amount > BigInt(MAX_TOTAL)) {
     throw new InputError(
       t('domain.draft.totalTooLarge', {
         field: 'total',
         subtotal: exact.subtotal_amount.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ' '),
-        max: formatNumber(Number.MAX_SAFE_INTEGER),
+        max: formatNumber(MAX_TOTAL),
       }),
       {field: 'total'},
     )

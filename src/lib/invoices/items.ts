@@ -12,7 +12,8 @@
  */
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {parseWholeXaf} from '../payments/amount.js'
+import {MAX_PRICE, MAX_QUANTITY, MIN_PRICE, MIN_QUANTITY} from '../../contract/limits.js'
+import {formatNumber, parseWholeXaf} from '../payments/amount.js'
 import {quoteInput} from '../io/quote.js'
 
 /** One line item as the service takes it (service-contract.md, "Invoice line items"). */
@@ -40,17 +41,17 @@ export function parseItemSpec(spec: string, field = 'item'): LineItem {
 
   let price: number
   try {
-    price = parseWholeXaf(priceText, {min: 0, field})
+    price = parseWholeXaf(priceText, {min: MIN_PRICE, max: MAX_PRICE, field})
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    throw new InputError(t('domain.item.price', {field, input, price: quoteInput(priceText.trim(), 24)}), {field})
+    throw new InputError(t('domain.item.price', {field, input, price: quoteInput(priceText.trim(), 24), max: formatNumber(MAX_PRICE)}), {field})
   }
   let quantity: number
   try {
-    quantity = parseWholeXaf(quantityText, {min: 1, field, unit: false})
+    quantity = parseWholeXaf(quantityText, {min: MIN_QUANTITY, max: MAX_QUANTITY, field, unit: false})
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    throw new InputError(t('domain.item.quantity', {field, input, quantity: quoteInput(quantityText.trim(), 24)}), {field})
+    throw new InputError(t('domain.item.quantity', {field, input, quantity: quoteInput(quantityText.trim(), 24), max: formatNumber(MAX_QUANTITY)}), {field})
   }
   return {name, price, quantity}
 }

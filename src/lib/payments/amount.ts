@@ -10,8 +10,10 @@
  * Refused: decimals and exponents ("50.5", "5.000", "1e3": XAF has no minor unit, and "5.000"
  * reads as 5 in English and 5000 in French), badly grouped separators ("5,00", "50,5", "1,2345",
  * "0,500"), signs ("-5", "+5"), hexadecimal ("0x10"), other units or words, zero or less than the
- * minimum, and anything above Number.MAX_SAFE_INTEGER. Never multiplied by 100.
+ * minimum, and anything above the maximum (1 000 000 000 000 for an amount, the contract's bound).
+ * Never multiplied by 100.
  */
+import {MAX_AMOUNT, MIN_AMOUNT} from '../../contract/limits.js'
 import {quoteInput} from '../io/quote.js'
 import {InputError} from '../errors.js'
 import {t, type Locale, type MessageKey} from '../i18n/index.js'
@@ -32,11 +34,13 @@ export interface WholeXafOptions {
   field: string
   /** Whether a trailing `XAF`/`FCFA` is allowed (true; false for quantities). */
   unit?: boolean
+  /** The largest accepted value (the contract's bound, src/contract/limits.ts); default Number.MAX_SAFE_INTEGER. */
+  max?: number
 }
 
 /** A payment amount: whole XAF, at least 1. See the module comment for the accepted forms. */
 export function parseAmount(input: string, field = 'amount'): number {
-  return parseWholeXaf(input, {min: 1, field})
+  return parseWholeXaf(input, {min: MIN_AMOUNT, max: MAX_AMOUNT, field})
 }
 
 /**
@@ -73,6 +77,7 @@ export function parseWholeXaf(input: string, options: WholeXafOptions): number {
   const significant = digits.replace(/^0+(?=\d)/, '')
   const value = Number(significant)
   if (significant.length > 16 || !Number.isSafeInteger(value)) fail('domain.amount.tooLarge', {max: formatNumber(Number.MAX_SAFE_INTEGER)})
+  if (options.max !== undefined && value > options.max) fail('domain.amount.tooLarge', {max: formatNumber(options.max)})
   if (value < min) fail('domain.amount.belowMin')
   return value
 }

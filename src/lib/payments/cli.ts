@@ -106,14 +106,19 @@ export async function payStatus(ctx: Context, id: string): Promise<void> {
   await ctx.io.result(payment, async () => ctx.io.out(await renderPayment(ctx.io, payment)))
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
-  if (flags.limit !== undefined && (flags.limit < 1 || flags.limit > 100)) {
+/** `--limit` 1–100, checked before any request. */
+export function checkListLimit(limit: number | undefined): void {
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100)) {
     throw new SvcError(t('core.error.invalidFlag', {flag: '--limit', reason: t('pay.list.limitRange')}), {
       exitCode: ExitCode.USAGE,
       code: 'invalid_input',
       field: 'limit',
     })
   }
+}
+
+export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
+  checkListLimit(flags.limit)
   const client = await ctx.client()
   const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
   // Only --all, which may read many pages, shows progress.

@@ -7,12 +7,12 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {parseDueDate, parseSince} from '../time/date.js'
-import {aggregateCollections, type GroupBy} from './collections.js'
+import {aggregateCollections, type CollectionsReport, type GroupBy} from './collections.js'
 import {collectionsCsv, receivablesCsv} from './csv.js'
 import {dayOf} from './days.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from './fetch.js'
 import {withReportProgress} from './progress.js'
-import {aggregateReceivables} from './receivables.js'
+import {aggregateReceivables, type ReceivablesReport} from './receivables.js'
 import {renderCollections, renderReceivables} from './render.js'
 
 export interface OutputFlags {
@@ -49,21 +49,31 @@ export function parseUntil(input: string | undefined, now: Date = new Date()): D
   return parseSince(text, now, 'until')
 }
 
-export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
+/** The receivables report: flags checked before any request, every open invoice read, aggregated. */
+export async function receivablesReport(ctx: Context, flags: {'page-size': number; 'as-of'?: string}, onPage?: (count: number) => void): Promise<ReceivablesReport> {
   const pageSize = checkPageSize(flags['page-size'])
   // Checked before any request; without --as-of, the day is the service's own (below).
   const givenAsOf = flags['as-of'] === undefined ? undefined : parseAsOf(flags['as-of'])
   const client = await ctx.client()
   const service = await ctx.service()
-  const invoices = await withReportProgress(ctx.io, t('report.progress.invoices', {count: 0}), (progress) =>
-    fetchOpenInvoices(client, service, {pageSize, onPage: (count) => progress.update(t('report.progress.invoices', {count}))}),
-  )
+  const invoices = await fetchOpenInvoices(client, service, {pageSize, onPage})
   const asOf = givenAsOf ?? parseAsOf(undefined, client.serviceNow() ?? new Date())
-  const report = aggregateReceivables(invoices, asOf)
+  return aggregateReceivables(invoices, asOf)
+}
+
+export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
+  const report = await withReportProgress(ctx.io, t('report.progress.invoices', {count: 0}), (progress) =>
+    receivablesReport(ctx, flags, (count) => progress.update(t('report.progress.invoices', {count}))),
+  )
   await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(receivablesCsv(report)) : ctx.io.out(await renderReceivables(ctx.io, report))))
 }
 
-export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
+/** The collections report: flags checked before any request, the payments of the range read, aggregated. */
+export async function collectionsReport(
+  ctx: Context,
+  flags: {'page-size': number; since: string; until?: string; by: GroupBy},
+  onPage?: (count: number) => void,
+): Promise<CollectionsReport> {
   const pageSize = checkPageSize(flags['page-size'])
   const windowAt = (now: Date) => {
     const since = parseSince(flags.since, now)
@@ -78,10 +88,14 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
   const service = await ctx.service()
   // "Last 30 days" by the service's clock (the local sandbox's can be moved on).
   const {since, until} = windowAt(await serviceNow(client))
-  const payments = await withReportProgress(ctx.io, t('report.progress.payments', {count: 0}), (progress) =>
-    fetchPaymentsSince(client, service, since, {pageSize, onPage: (count) => progress.update(t('report.progress.payments', {count}))}),
+  const payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage})
+  return aggregateCollections(payments, {since, until, by: flags.by})
+}
+
+export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
+  const report = await withReportProgress(ctx.io, t('report.progress.payments', {count: 0}), (progress) =>
+    collectionsReport(ctx, flags, (count) => progress.update(t('report.progress.payments', {count}))),
   )
-  const report = aggregateCollections(payments, {since, until, by: flags.by})
   await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report)) : ctx.io.out(await renderCollections(ctx.io, report))))
 }
 

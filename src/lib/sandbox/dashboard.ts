@@ -8,6 +8,7 @@ import {InputError} from '../errors.js'
 import {getLocale, t, type MessageKey} from '../i18n/index.js'
 import {formatXaf} from '../payments/amount.js'
 import {parseDuration} from '../time/duration.js'
+import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
 import {localAdmin} from './admin.js'
 
 type Row = Record<string, unknown>
@@ -134,6 +135,61 @@ export async function decide(ctx: Context, paymentId: string, decision: 'approve
 export async function clockAdvance(ctx: Context, by: string): Promise<void> {
   const ms = parseDuration(by, 'duration')
   await show(ctx, await (await localAdmin(ctx)).request('POST', '/clock/advance', {ms}))
+}
+
+/**
+ * `svc sandbox reset [--all]`: empty the data, keeping keys, endpoints and settings; `--all`
+ * empties those too, and the sandbox mints a new key per environment: the sandbox key goes into
+ * the `local` profile (when it points at this sandbox), both are shown once, like `keys create`.
+ */
+export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> {
+  const admin = await localAdmin(ctx)
+  const body = await admin.request<{reset: boolean; all: boolean; keys?: {sandbox: string; live: string}}>('POST', '/reset', {all: flags.all})
+  let profileUpdated = false
+  if (body.keys) {
+    const [{readSandboxState, LOCAL_PROFILE}, {readConfig}, {saveProfile}] = await Promise.all([
+      import('./state.js'),
+      import('../config/store.js'),
+      import('../config/profiles.js'),
+    ])
+    const state = readSandboxState(ctx.configDir)
+    const local = readConfig(ctx.configDir).profiles[LOCAL_PROFILE]
+    if (state && local?.base_url === state.base_url) {
+      await saveProfile(ctx.configDir, LOCAL_PROFILE, {...local, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
+      profileUpdated = true
+    }
+  }
+  const keys = body.keys
+  await ctx.io.result({...body, profile_updated: profileUpdated}, () => {
+    if (!keys) return ctx.io.note(t('local.reset.data'))
+    ctx.io.out(renderObject({sandbox_key: keys.sandbox, live_key: keys.live}))
+    ctx.io.note(t('local.reset.all'))
+    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: 'local'}))
+  })
+}
+
+function snapshotName(name: string): string {
+  if (!SNAPSHOT_NAME.test(name)) throw new InputError(t('local.snapshot.name', {name}), {field: 'NAME'})
+  return name
+}
+
+export async function snapshotSave(ctx: Context, name: string): Promise<void> {
+  const body = await (await localAdmin(ctx)).request<Row>('POST', '/snapshots', {name: snapshotName(name)})
+  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.saved', {name})))
+}
+
+export async function snapshotRestore(ctx: Context, name: string): Promise<void> {
+  const body = await (await localAdmin(ctx)).request<Row>('POST', `/snapshots/${encodeURIComponent(snapshotName(name))}/restore`)
+  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.restored', {name})))
+}
+
+export async function snapshotList(ctx: Context): Promise<void> {
+  await show(ctx, await (await localAdmin(ctx)).request('GET', '/snapshots'), ['name', 'created_at', 'bytes'], 'local.snapshot.none')
+}
+
+export async function snapshotDelete(ctx: Context, name: string): Promise<void> {
+  const body = await (await localAdmin(ctx)).request<Row>('DELETE', `/snapshots/${encodeURIComponent(snapshotName(name))}`)
+  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.deleted', {name})))
 }
 
 export async function clockShow(ctx: Context): Promise<void> {

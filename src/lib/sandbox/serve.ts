@@ -4,7 +4,7 @@
  * profile and the admin address, and runs until Ctrl-C.
  */
 import type {Context} from '../context.js'
-import {InputError} from '../errors.js'
+import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {saveProfile} from '../config/profiles.js'
 import {parseDuration} from '../time/duration.js'
@@ -34,12 +34,21 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     seed: flags.seed,
     rateLimit: flags['rate-limit'],
     dataFile: flags.data,
-  }).catch((error: NodeJS.ErrnoException) => {
+  }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
     // A busy or forbidden port is the user's input to change, not an unexpected error.
     if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})
     if (error.code === 'EACCES') throw new InputError(t('local.serve.portDenied', {host: flags.host, port: flags.port}), {field: 'port'})
+    // better-sqlite3 is an optional dependency (a native module): without it, only --data is out of reach.
+    if (error.code === 'storage_unavailable') {
+      throw new SvcError(t('local.serve.noSqlite', {reason: error.reason ?? error.message}), {
+        exitCode: ExitCode.FAILURE,
+        code: 'storage_unavailable',
+        field: 'data',
+      })
+    }
     throw error
   })
+  for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
   await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
   writeSandboxState(ctx.configDir, {
     base_url: sandbox.url,
@@ -61,6 +70,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     settle_after_ms: settleAfterMs,
     rate_limit: flags['rate-limit'],
     persistent: Boolean(flags.data),
+    storage: flags.data ? 'sqlite' : 'memory',
   }
   await ctx.io.result(info, () => {
     const rows: [string, string][] = [

@@ -204,6 +204,11 @@ export async function findEventIn(dir: string, id: string): Promise<EventHistory
   return undefined
 }
 
+/** Every logged event with its attempts, oldest first, read without opening the log for writing (`svc webhooks events`). */
+export function readEventHistory(dir: string): Promise<EventHistory[]> {
+  return readHistory(dir)
+}
+
 async function readHistory(dir: string): Promise<EventHistory[]> {
   const byId = new Map<string, EventHistory>()
   const order: EventHistory[] = []

@@ -3,7 +3,7 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {maskSecret} from '../../contract/keys.js'
-import {EVENT_TYPES, EVENTS, type EventType} from '../../contract/events.js'
+import {EVENT_TYPES, EVENTS, isEventType, type EventType} from '../../contract/events.js'
 
 export interface TriggerFlags {
   operator?: 'MTN' | 'ORANGE'
@@ -18,10 +18,10 @@ const TRIGGER_AMOUNT = 1000
  */
 export async function webhooksTrigger(ctx: Context, type: string, flags: TriggerFlags): Promise<void> {
   const {io} = ctx
-  if (!(EVENT_TYPES as readonly string[]).includes(type)) {
+  if (!isEventType(type)) {
     throw new InputError(t('webhooks.route.unknownType', {flag: 'EVENT', type, types: EVENT_TYPES.join(', ')}), {field: 'event'})
   }
-  const eventType = type as EventType
+  const eventType: EventType = type
   const key = ctx.requireKey()
   if (ctx.credentials().environment !== 'SANDBOX') {
     throw new InputError(t('webhooks.trigger.liveRefused', {key: maskSecret(key)}), {field: 'api-key', code: 'live_key'})

@@ -290,6 +290,7 @@ ${errorBlock}
       query,
       body: 'raw',
       maxBodyBytes: 16 * 1024,
+      limitByAddress: true,
       responses: {303: {description: 'To the page following the payment.'}},
       handler: (req) => {
         const view = this.view(req)

@@ -3,17 +3,21 @@
  *
  * The upload URL is signed and expires after 15 minutes of sandbox time. The PUT must carry the
  * declared content type and exactly the declared size, and its first bytes must be an image of
- * that type (PNG, JPEG or WebP signature); it may be repeated until the URL expires (PUT is
+ * that type (PNG, JPEG or WebP signature), at most 10 000 × 10 000 and decodable (images.ts, in the
+ * document worker); it may be repeated until the URL expires (PUT is
  * idempotent). The `file_url` is then served publicly by GET (like a CDN), and is the only kind
  * of URL accepted as an invoice's `cover_image_url`: this host, this environment, uploaded.
  */
 import {t} from '../i18n/index.js'
 import type {SandboxContext} from '../context.js'
+import {MAX_IMAGE_SIDE} from '../../contract/limits.js'
 import {ApiError, validationError} from '../errors.js'
 import {idEnvironment, newId} from '../ids.js'
 import type {Collection} from '../store.js'
 import type {Environment} from '../types.js'
-import {IMAGE_TYPES, MAX_FILE_BYTES, UploadUrlRequestSchema, UploadUrlSchema, type ImageType} from './schemas.js'
+import type {DocumentWorker} from './document-worker.js'
+import {IMAGE_SIGNATURES, sniffImage} from './image-signature.js'
+import {MAX_FILE_BYTES, UploadUrlRequestSchema, UploadUrlSchema, type ImageType} from './schemas.js'
 import type {UrlSigner} from './signing.js'
 
 export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000
@@ -32,17 +36,6 @@ export interface StoredFile {
   data?: string
 }
 
-const MAGIC: Record<ImageType, (bytes: Buffer) => boolean> = {
-  'image/png': (b) => b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/jpeg': (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/webp': (b) => b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP',
-}
-
-/** What the bytes are, by their signature. */
-export function sniffImage(bytes: Buffer): ImageType | undefined {
-  return IMAGE_TYPES.find((type) => MAGIC[type](bytes))
-}
-
 /** A file name safe in a URL path segment (the original is kept on the record). */
 function urlName(filename: string): string {
   const cleaned = filename.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
@@ -50,7 +43,11 @@ function urlName(filename: string): string {
 }
 
 export class Files {
-  constructor(private readonly ctx: SandboxContext, private readonly signer: UrlSigner) {
+  constructor(
+    private readonly ctx: SandboxContext,
+    private readonly signer: UrlSigner,
+    private readonly documents: DocumentWorker,
+  ) {
     this.routes()
   }
 
@@ -135,8 +132,9 @@ export class Files {
       query: {type: 'object', properties: {expires: {type: 'string'}, signature: {type: 'string'}}},
       body: 'raw',
       maxBodyBytes: MAX_FILE_BYTES,
+      limitByAddress: true,
       responses: {200: {description: 'Stored.'}},
-      handler: (req) => {
+      handler: async (req) => {
         const id = req.params.fileId
         const check = this.signer.check(`/storage/uploads/${id}`, req.query)
         if (check === 'invalid') throw new ApiError(403, 'invalid_signature', t('sandboxInvoices.files.badSignature'))
@@ -150,8 +148,19 @@ export class Files {
           throw validationError([{field: 'content-type', message: t('sandboxInvoices.files.contentType', {expected: file.content_type, got: declaredType || 'none'})}])
         if (bytes.length !== file.size)
           throw validationError([{field: 'body', message: t('sandboxInvoices.files.size', {expected: file.size, got: bytes.length})}])
-        if (!MAGIC[file.content_type](bytes))
+        if (!IMAGE_SIGNATURES[file.content_type](bytes))
           throw validationError([{field: 'body', message: t('sandboxInvoices.files.notImage', {expected: file.content_type, got: sniffImage(bytes) ?? 'unknown'})}])
+        // Dimensions and a full decode, in the document worker: never trust the renderer to cope later.
+        const verdict = await this.documents.run({kind: 'image', type: file.content_type, bytes})
+        if (!verdict.ok) {
+          const message =
+            verdict.reason === 'dimensions'
+              ? t('sandboxInvoices.files.dimensions', {width: verdict.width, height: verdict.height, max: MAX_IMAGE_SIDE})
+              : verdict.reason === 'signature'
+                ? t('sandboxInvoices.files.notImage', {expected: file.content_type, got: verdict.got})
+                : t('sandboxInvoices.files.undecodable', {expected: file.content_type})
+          throw validationError([{field: 'body', message}])
+        }
         this.collection(environment).update(id, (f) => {
           f.status = 'uploaded'
           f.uploaded_at = clock.iso()
@@ -165,6 +174,7 @@ export class Files {
       method: 'GET',
       path: '/storage/files/{fileId}/{filename}',
       auth: 'none',
+      limitByAddress: true,
       responses: {200: {description: 'The file.'}},
       handler: (req) => {
         const id = req.params.fileId

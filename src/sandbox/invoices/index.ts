@@ -11,6 +11,7 @@ import type {SandboxDomain, SandboxServices} from '../domain.js'
 import type {Schema} from '../schema.js'
 import type {Environment} from '../types.js'
 import {Checkout} from './checkout.js'
+import {DocumentWorker} from './document-worker.js'
 import {Files} from './files.js'
 import {Inventory, itemView} from './inventory.js'
 import {Invoices} from './invoices.js'
@@ -48,10 +49,12 @@ function env(value: unknown): Environment {
 
 export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: SandboxServices) => {
   const signer = new UrlSigner(ctx.store, ctx.clock)
-  const files = new Files(ctx, signer)
+  const documents = new DocumentWorker()
+  ctx.onClose(() => documents.close())
+  const files = new Files(ctx, signer, documents)
   const inventory = new Inventory(ctx)
   const outbox = new Outbox(ctx)
-  const invoices = new Invoices(ctx, {payments: services.payments, files, inventory, outbox, signer})
+  const invoices = new Invoices(ctx, {payments: services.payments, files, inventory, outbox, signer, documents})
   registerInvoiceRoutes(ctx, invoices, signer)
   const checkout = new Checkout(ctx, invoices, services.payments)
   domains.set(ctx, {invoices, files, inventory, outbox, checkout, signer})
@@ -78,7 +81,7 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
       const {limit, offset, invoice_id, status} = req.query as {limit: number; offset: number; invoice_id?: string; status?: string}
       const result = inventory
         .reservations(env(req.query.environment))
-        .newestFirst(offset, limit, (r) => (!invoice_id || r.invoice_id === invoice_id) && (!status || r.status === status))
+        .newestFirst(offset, limit, {invoice_id, status})
       const data = result.items.map(({task_id: _task, ...rest}) => rest)
       return {status: 200, body: {data, limit, offset, total: result.total, has_more: offset + data.length < result.total}}
     },
@@ -117,7 +120,7 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
       const {limit, offset, invoice_id, channel} = req.query as {limit: number; offset: number; invoice_id?: string; channel?: string}
       const result = outbox
         .collection(env(req.query.environment))
-        .newestFirst(offset, limit, (m) => (!invoice_id || m.invoice_id === invoice_id) && (!channel || m.channel === channel))
+        .newestFirst(offset, limit, {invoice_id, channel})
       return {status: 200, body: {data: result.items, limit, offset, total: result.total, has_more: offset + result.items.length < result.total}}
     },
   })

@@ -73,6 +73,8 @@ function skuBase(name: string): string {
 
 export class Inventory {
   constructor(private readonly ctx: SandboxContext) {
+    ctx.store.defineCollection<InventoryItem>('environment', 'inventory_items', {name: (item) => nameKey(item.name)})
+    ctx.store.defineCollection<Reservation>('environment', 'inventory_reservations', {invoice_id: (r) => r.invoice_id, status: (r) => r.status})
     ctx.scheduler.define('inventory.release', (p: {environment: Environment; id: string}) => this.end(p.environment, p.id, 'expired'))
   }
 
@@ -90,7 +92,7 @@ export class Inventory {
     const bySku = items.get(skuOrName.toUpperCase())
     if (bySku) return bySku
     const key = nameKey(skuOrName)
-    return items.values().find((item) => nameKey(item.name) === key)
+    return items.find({name: key})[0]
   }
 
   /** The catalogue item for `name`, created (quantity 0) when new. */
@@ -156,9 +158,7 @@ export class Inventory {
   }
 
   private ofInvoice(environment: Environment, invoiceId: string): Reservation | undefined {
-    const list = this.reservations(environment).values()
-    for (let i = list.length - 1; i >= 0; i--) if (list[i].invoice_id === invoiceId) return list[i]
-    return undefined
+    return this.reservations(environment).find({invoice_id: invoiceId}).at(-1)
   }
 
   /** The invoice is paid: confirm the reservation (or deduct directly once it has expired). */

@@ -16,10 +16,12 @@
  * - Payments reach an invoice only through its hosted checkout (checkout.ts), as real sandbox
  *   payments; the invoice learns their outcome from the event bus.
  */
+import {createHash} from 'node:crypto'
 import {type Locale} from '../i18n/index.js'
 import {t} from '../i18n/index.js'
 import {isSettlementEvent} from '../../contract/events.js'
-import {computeTotals} from '../../contract/totals.js'
+import {MAX_TOTAL} from '../../contract/limits.js'
+import {computeTotals, computeTotalsExact} from '../../contract/totals.js'
 import type {Operator} from '../../contract/test-numbers.js'
 import {businessLanguage} from '../business.js'
 import type {SandboxContext} from '../context.js'
@@ -30,11 +32,11 @@ import {normalisePhone} from '../../contract/phone.js'
 import type {RequestContext} from '../router.js'
 import type {Collection} from '../store.js'
 import type {Environment} from '../types.js'
-import type {Files} from './files.js'
+import type {DocumentWorker} from './document-worker.js'
+import type {Files, StoredFile} from './files.js'
 import {IdempotencyKeys} from './idempotency.js'
 import type {Inventory} from './inventory.js'
 import {resolveRecipient, type DeliveryRequest, type Outbox} from './outbox.js'
-import {renderInvoicePdf} from './pdf.js'
 import {MIN_INVOICE_TOTAL, type Invoice, type LineItem} from './schemas.js'
 import type {UrlSigner} from './signing.js'
 
@@ -44,6 +46,8 @@ export const PDF_URL_TTL_MS = 15 * 60 * 1000
 export const DELIVERED_PDF_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
 const DAY_MS = 24 * 60 * 60 * 1000
+/** PDF versions kept rendered: about 10 MB for invoices of 100 items. */
+const PDF_CACHE_SIZE = 64
 
 export interface InvoicePayment {
   /** The payment id. */
@@ -86,6 +90,8 @@ export function internationalPhone(input: string): string {
 
 export class Invoices {
   readonly idempotency: IdempotencyKeys
+  /** Rendered PDFs by ETag (see `pdf`). */
+  private readonly pdfCache = new Map<string, Promise<Buffer>>()
   /**
    * Awaited while a create holds its idempotency key, before the invoice is stored: a seam for
    * embedders (and for tests, to hold a request in flight). Throwing aborts the create and frees the key.
@@ -94,9 +100,11 @@ export class Invoices {
 
   constructor(
     private readonly ctx: SandboxContext,
-    private readonly deps: {payments: Payments; files: Files; inventory: Inventory; outbox: Outbox; signer: UrlSigner},
+    private readonly deps: {payments: Payments; files: Files; inventory: Inventory; outbox: Outbox; signer: UrlSigner; documents: DocumentWorker},
   ) {
     this.idempotency = new IdempotencyKeys(ctx)
+    ctx.store.defineCollection<Invoice>('environment', 'invoices', {status: (invoice) => invoice.status})
+    ctx.store.defineCollection<InvoicePayment>('environment', 'invoice_payments', {invoice_id: (link) => link.invoice_id, status: (link) => link.status})
     ctx.events.subscribe((event) => {
       if (isSettlementEvent(event.type)) this.paymentSettled(event.environment, event.data as Payment)
     })
@@ -149,12 +157,11 @@ export class Invoices {
       if (item.name.trim() === '') errors.push({field: `items[${index}].name`, message: t('sandbox.validation.empty', {field: `items[${index}].name`})})
     })
     if (errors.length > 0) throw validationError(errors)
-    let totals: ReturnType<typeof computeTotals>
-    try {
-      totals = computeTotals(body.items, body.discount_percent)
-    } catch {
-      throw validationError([{field: 'items', message: t('sandboxInvoices.validation.tooLarge')}])
-    }
+    // The contract's bound on a computed total (the subtotal): refused, never rounded.
+    const exact = computeTotalsExact(body.items, body.discount_percent)
+    if (exact.subtotal_amount > BigInt(MAX_TOTAL))
+      throw validationError([{field: 'items', message: t('sandboxInvoices.validation.tooLarge', {total: exact.subtotal_amount.toString(), max: MAX_TOTAL})}])
+    const totals = computeTotals(body.items, body.discount_percent)
     if (totals.total_amount < MIN_INVOICE_TOTAL)
       throw validationError([
         {field: 'total_amount', message: t('sandboxInvoices.validation.minimumTotal', {minimum: MIN_INVOICE_TOTAL, total: totals.total_amount})},
@@ -227,17 +234,44 @@ export class Invoices {
     return {url: `${this.ctx.baseUrl()}${signed.url}`, expiresAt: signed.expiresAt}
   }
 
-  async renderPdf(invoice: Invoice): Promise<Buffer> {
-    let cover: Buffer | undefined
+  /**
+   * The invoice's PDF as it stands: its ETag at once (a hash of everything the document shows: the
+   * invoice, the business's name and language, the cover file), its bytes rendered once per such
+   * version in the document worker and kept (the last PDF_CACHE_SIZE versions; concurrent requests
+   * for one version share one rendering).
+   */
+  pdf(invoice: Invoice): {etag: string; bytes: () => Promise<Buffer>} {
+    let cover: StoredFile | undefined
     if (invoice.cover_image_url) {
       try {
         const file = this.deps.files.resolveFileUrl(invoice.environment, invoice.cover_image_url, 'cover_image_url')
-        if (file.content_type !== 'image/webp') cover = this.deps.files.bytes(file)
+        if (file.content_type !== 'image/webp') cover = file
       } catch {
         cover = undefined
       }
     }
-    return renderInvoicePdf({invoice, businessName: this.ctx.options.businessName, cover, locale: businessLanguage(this.ctx.store)})
+    const businessName = this.ctx.options.businessName
+    const locale = businessLanguage(this.ctx.store)
+    const version = JSON.stringify([invoice, businessName, locale, cover && [cover.id, cover.uploaded_at]])
+    const etag = `"${createHash('sha256').update(version).digest('base64url').slice(0, 32)}"`
+    const bytes = () => {
+      const cached = this.pdfCache.get(etag)
+      if (cached) {
+        // Most recently used last: a Map keeps insertion order.
+        this.pdfCache.delete(etag)
+        this.pdfCache.set(etag, cached)
+        return cached
+      }
+      const coverBytes = cover && this.deps.files.bytes(cover)
+      const rendering = this.deps.documents
+        .run({kind: 'pdf', input: {invoice, businessName, cover: coverBytes, locale}})
+        .then((pdf) => Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength))
+      rendering.catch(() => this.pdfCache.delete(etag))
+      this.pdfCache.set(etag, rendering)
+      while (this.pdfCache.size > PDF_CACHE_SIZE) this.pdfCache.delete(this.pdfCache.keys().next().value!)
+      return rendering
+    }
+    return {etag, bytes}
   }
 
   private checkDelivery(req: RequestContext, body: DeliveryRequest): void {
@@ -313,8 +347,8 @@ export class Invoices {
   /** The payment of this invoice still waiting for its outcome, if any. */
   pendingPayment(environment: Environment, invoiceId: string): InvoicePayment | undefined {
     return this.links(environment)
-      .values()
-      .find((link) => link.invoice_id === invoiceId && (link.status === 'PENDING' || link.status === 'UNSPECIFIED'))
+      .find({invoice_id: invoiceId})
+      .find((link) => link.status === 'PENDING' || link.status === 'UNSPECIFIED')
   }
 
   /**

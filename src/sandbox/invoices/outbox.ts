@@ -53,7 +53,9 @@ export function resolveRecipient(invoice: Invoice, request: DeliveryRequest): {c
 }
 
 export class Outbox {
-  constructor(private readonly ctx: SandboxContext) {}
+  constructor(private readonly ctx: SandboxContext) {
+    ctx.store.defineCollection<OutboxMessage>('environment', 'outbox', {invoice_id: (m) => m.invoice_id, channel: (m) => m.channel})
+  }
 
   collection(environment: Environment): Collection<OutboxMessage> {
     return this.ctx.store.env(environment).collection<OutboxMessage>('outbox')

@@ -22,7 +22,7 @@ import {
 } from './schemas.js'
 import type {UrlSigner} from './signing.js'
 
-const idParam = {invoiceId: {schema: {type: 'string' as const}, description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv'}}
+const idParam = {invoiceId: {schema: {type: 'string' as const, maxLength: 64}, description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv'}}
 
 export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, signer: UrlSigner): void {
   const {router} = ctx
@@ -64,8 +64,9 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     handler: (req) => {
       const {status, page, page_size} = req.query as {status?: InvoiceStatus; page: number; page_size: number}
       const stored = invoices.collection(req.environment)
-      for (const invoice of stored.values()) invoices.refresh(invoice)
-      const result = stored.newestFirst((page - 1) * page_size, page_size, status ? (i) => i.status === status : undefined)
+      // Only an UNPAID invoice can have become PAST_DUE.
+      for (const invoice of stored.find({status: 'UNPAID'})) invoices.refresh(invoice)
+      const result = stored.newestFirst((page - 1) * page_size, page_size, {status})
       return {status: 200, body: {data: result.items, page, page_size, total: result.total, total_pages: Math.ceil(result.total / page_size)}}
     },
   })
@@ -154,8 +155,9 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     method: 'GET',
     path: '/storage/invoices/{invoiceId}/invoice.pdf',
     auth: 'none',
+    limitByAddress: true,
     query: {type: 'object', properties: {expires: {type: 'string'}, signature: {type: 'string'}}},
-    responses: {200: {description: 'The PDF.', contentType: 'application/pdf'}},
+    responses: {200: {description: 'The PDF.', contentType: 'application/pdf'}, 304: {description: 'Not modified (If-None-Match).'}},
     handler: async (req) => {
       const id = req.params.invoiceId
       const check = signer.check(`/storage/invoices/${id}/invoice.pdf`, req.query)
@@ -164,11 +166,16 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
       const environment: Environment = id.startsWith('inv_test_') ? 'SANDBOX' : 'LIVE'
       const invoice = invoices.find(environment, id)
       if (!invoice || invoice.status === 'DRAFT') throw notFound('invoice', id)
+      const pdf = invoices.pdf(invoice)
+      // The link is signed and short-lived: a cache may keep the document only privately, and must ask again.
+      const headers = {etag: pdf.etag, 'cache-control': 'private, no-cache'}
+      const given = req.headers['if-none-match']
+      if (given !== undefined && given.split(',').some((tag) => tag.trim().replace(/^W\//, '') === pdf.etag)) return {status: 304, headers}
       return {
         status: 200,
-        raw: await invoices.renderPdf(invoice),
+        raw: await pdf.bytes(),
         contentType: 'application/pdf',
-        headers: {'content-disposition': `inline; filename="${invoice.id}.pdf"`, 'cache-control': 'no-store'},
+        headers: {...headers, 'content-disposition': `inline; filename="${invoice.id}.pdf"`},
       }
     },
   })

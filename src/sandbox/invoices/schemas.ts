@@ -2,6 +2,7 @@
  * Invoice and file schemas: the HTTP layer validates requests with these objects and
  * `/v1/openapi.json` publishes the very same ones (service-contract.md, "Shapes").
  */
+import {MAX_LENGTH, MAX_PRICE, MAX_QUANTITY, MIN_PRICE, MIN_QUANTITY} from '../../contract/limits.js'
 import {named, type Schema} from '../schema.js'
 
 export const INVOICE_STATUSES = ['DRAFT', 'UNPAID', 'PAST_DUE', 'PAID', 'CANCELLED'] as const
@@ -64,10 +65,10 @@ export const LineItemSchema = named('LineItem', {
   required: ['name', 'price', 'quantity'],
   additionalProperties: false,
   properties: {
-    name: {type: 'string', minLength: 1, maxLength: 200, description: 'Shown on the invoice; also the catalogue item it syncs to.'},
-    description: {type: 'string', maxLength: 1000},
-    price: {type: 'integer', minimum: 0, maximum: 1_000_000_000_000, description: 'Unit price, whole XAF (never multiplied by 100).'},
-    quantity: {type: 'integer', minimum: 1, maximum: 1_000_000},
+    name: {type: 'string', minLength: 1, maxLength: MAX_LENGTH.itemName, description: 'Shown on the invoice; also the catalogue item it syncs to.'},
+    description: {type: 'string', maxLength: MAX_LENGTH.itemDescription},
+    price: {type: 'integer', minimum: MIN_PRICE, maximum: MAX_PRICE, description: 'Unit price, whole XAF (never multiplied by 100).'},
+    quantity: {type: 'integer', minimum: MIN_QUANTITY, maximum: MAX_QUANTITY},
   },
 } satisfies Schema)
 
@@ -128,27 +129,29 @@ export const CreateInvoiceSchema = named('CreateInvoiceRequest', {
   additionalProperties: false,
   'x-refused': COMPUTED_FIELDS,
   properties: {
-    customer_name: {type: 'string', minLength: 1, maxLength: 200},
+    customer_name: {type: 'string', minLength: 1, maxLength: MAX_LENGTH.customerName},
     due_date: {
       type: 'string',
       pattern: DUE_DATE_PATTERN,
+      maxLength: 35,
       'x-pattern-message': 'sandboxInvoices.validation.dueDate',
       description: 'ISO 8601: 2026-12-31 (due until the end of that day, UTC) or a date-time with a zone.',
       examples: ['2026-12-31', '2026-12-31T18:00:00Z'],
     },
     items: {type: 'array', minItems: 1, maxItems: 100, items: LineItemSchema, description: 'At least one line item.'},
-    customer_email: {type: 'string', format: 'email', maxLength: 254, description: 'Needed to send by EMAIL.'},
+    customer_email: {type: 'string', format: 'email', maxLength: MAX_LENGTH.email, description: 'Needed to send by EMAIL.'},
     customer_phone: {
       type: 'string',
       pattern: INTERNATIONAL_PHONE_PATTERN,
+      maxLength: 32,
       'x-pattern-message': 'sandboxInvoices.validation.phone',
       description: 'International format (+237 6 70 00 00 01); Cameroon numbers also as 9 national digits. Needed to send by WHATSAPP.',
     },
     discount_percent: {type: 'number', minimum: 0, maximum: 100, default: 0, description: 'Percentage of the subtotal: 10 means 10 % off, not 10 XAF.'},
-    notes: {type: 'string', maxLength: 2000},
+    notes: {type: 'string', maxLength: MAX_LENGTH.notes},
     currency: {type: 'string', enum: ['XAF'], default: 'XAF'},
     cover_image_url: {type: 'string', maxLength: 2000, description: 'The file_url returned by POST /v1/files/upload-url, once uploaded. Any other URL is refused.'},
-    external_reference: {type: 'string', maxLength: 200, description: 'Your own identifier, echoed back on reads.'},
+    external_reference: {type: 'string', maxLength: MAX_LENGTH.externalReference, description: 'Your own identifier, echoed back on reads.'},
   },
 } satisfies Schema)
 
@@ -176,10 +179,11 @@ export const ListInvoicesQuery = {
 
 const deliveryProperties = {
   channel: {type: 'string', enum: CHANNELS, description: 'EMAIL (default) or WHATSAPP.'},
-  override_email: {type: 'string', format: 'email', maxLength: 254, description: 'This one delivery goes to this address; customer_email is unchanged.'},
+  override_email: {type: 'string', format: 'email', maxLength: MAX_LENGTH.email, description: 'This one delivery goes to this address; customer_email is unchanged.'},
   override_phone: {
     type: 'string',
     pattern: INTERNATIONAL_PHONE_PATTERN,
+    maxLength: 32,
     'x-pattern-message': 'sandboxInvoices.validation.phone',
     description: 'This one delivery goes to this number; customer_phone is unchanged.',
   },

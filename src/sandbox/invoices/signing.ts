@@ -19,6 +19,10 @@ export class UrlSigner {
       store.business.setSetting('url_signing_secret', secret)
     }
     this.secret = secret
+    // `reset --all` empties the business's settings: keep the links already handed out valid.
+    store.onReload(() => {
+      if (!store.business.setting<string>('url_signing_secret')) store.business.setSetting('url_signing_secret', this.secret)
+    })
   }
 
   private mac(path: string, expires: number): string {

@@ -37,6 +37,7 @@ const SAME_IN_BOTH = new Set<string>([
   'webhooks.duration.s',
   'webhooks.duration.min',
   'webhooks.duration.h',
+  'webhooks.events.col.type',
   'report.chart.figure',
   'report.rate',
   'report.none',

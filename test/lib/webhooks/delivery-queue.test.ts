@@ -7,7 +7,7 @@ import {
   type ForwardReport,
   generateSecret,
 } from '../../../src/lib/webhooks/index.js'
-import {makeEvent, startLocalApp, waitFor} from './local-app.js'
+import {makeEvent, startReceiver, waitFor} from '../../helpers/receiver.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -42,7 +42,7 @@ function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
 
 async function setUp(clock: Clock, policy = {baseMs: 30_000, maxMs: 120_000, jitter: 0}) {
   const secret = generateSecret()
-  const app = await startLocalApp(secret)
+  const app = await startReceiver({secret})
   cleanups.push(() => app.close())
   const forwarder = await createForwarder({secret})
   cleanups.push(() => forwarder.close())

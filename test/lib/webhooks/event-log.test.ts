@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {type EventLog, findEventIn, openEventLog} from '../../../src/lib/webhooks/index.js'
-import {makeEvent} from './local-app.js'
+import {makeEvent} from '../../helpers/receiver.js'
 
 const dirs: string[] = []
 const logs: EventLog[] = []

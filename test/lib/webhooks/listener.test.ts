@@ -15,15 +15,15 @@ import {
   signPayload,
   startListener,
 } from '../../../src/lib/webhooks/index.js'
-import {type LocalApp, makeEvent, startLocalApp, waitFor} from './local-app.js'
+import {type Receiver, makeEvent, startReceiver, waitFor} from '../../helpers/receiver.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-async function app(secret: string): Promise<LocalApp> {
-  const local = await startLocalApp(secret)
+async function app(secret: string): Promise<Receiver> {
+  const local = await startReceiver({secret})
   cleanups.push(() => local.close())
   return local
 }

@@ -10,7 +10,7 @@ import {
   createPollSource,
   settlementEventId,
 } from '../../../src/lib/webhooks/index.js'
-import {waitFor} from './local-app.js'
+import {waitFor} from '../../helpers/receiver.js'
 
 /** An in-memory payments list, newest first, as the service pages it (a data source, not under test). */
 class FakePayments {

@@ -62,20 +62,23 @@ export const domain = {
     'Invalid --{field} "{input}": write NAME:PRICE:QTY, e.g. "Bread:500:3" (NAME:PRICE means quantity 1; a name containing ":" needs all three).',
   'domain.item.emptyName': 'Invalid --{field} "{input}": the name is empty; write NAME:PRICE:QTY, e.g. "Bread:500:3".',
   'domain.item.price':
-    'Invalid --{field} "{input}": the price "{price}" must be a whole number of XAF, 0 or more (e.g. 500, "1 500" or 1,500).',
-  'domain.item.quantity': 'Invalid --{field} "{input}": the quantity "{quantity}" must be a whole number, 1 or more.',
+    'Invalid --{field} "{input}": the price "{price}" must be a whole number of XAF from 0 to {max} (e.g. 500, "1 500" or 1,500).',
+  'domain.item.quantity': 'Invalid --{field} "{input}": the quantity "{quantity}" must be a whole number from 1 to {max}.',
 
   'domain.draft.noItems': 'Missing --{field}: an invoice needs at least one line item, e.g. --item "Bread:500:3".',
   'domain.draft.itemName': 'Invalid --{field} number {index}: the name is empty.',
   'domain.draft.itemPrice':
-    'Invalid --{field} number {index} ("{name}"): the price must be a whole number of XAF, 0 or more; got {value}.',
+    'Invalid --{field} number {index} ("{name}"): the price must be a whole number of XAF from 0 to {max}; got {value}.',
   'domain.draft.itemQuantity':
-    'Invalid --{field} number {index} ("{name}"): the quantity must be a whole number, 1 or more; got {value}.',
+    'Invalid --{field} number {index} ("{name}"): the quantity must be a whole number from 1 to {max}; got {value}.',
   'domain.draft.discount':
     'Invalid --{field} {value}: give a percentage from 0 to 100 (10 means 10% off, not 10 XAF).',
   'domain.draft.customerName': 'Missing --{field}: the customer name is shown on the invoice.',
   'domain.draft.email': 'Invalid --{field} "{value}": give an email address such as awa@example.com.',
   'domain.draft.totalTooLow':
     'The invoice {field} after discount is {total}: the service refuses invoices under {min}.',
+  'domain.draft.tooLong': 'Invalid --{field}: at most {max} characters are accepted; got {length}.',
+  'domain.draft.itemTooLong': 'Invalid --{field} number {index}: its {part} has {length} characters; at most {max} are accepted.',
+  'domain.draft.control': 'Invalid --{field}: it contains a control character (only tab and line breaks are allowed).',
   'domain.draft.totalTooLarge': 'The invoice {field} ({subtotal} before discount) is too large (at most {max}).',
 } as const

@@ -6,13 +6,15 @@ import {domain} from './domain.js'
 import {files} from './files.js'
 import {invoice} from './invoice.js'
 import {local} from './local.js'
+import {mcp} from './mcp.js'
 import {pay} from './pay.js'
 import {raw} from './raw.js'
 import {report} from './report.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
+import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp}
 
 type Merged<T> = (T extends unknown ? (part: T) => void : never) extends (part: infer I) => void ? I : never
 
@@ -21,4 +23,4 @@ export function merge<T extends object[]>(...parts: T): Merged<T[number]> {
   return Object.assign({}, ...parts) as Merged<T[number]>
 }
 
-export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report)
+export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp)

@@ -89,6 +89,28 @@ export const webhooks = {
   'webhooks.poll.failed': 'Could not read the payments list ({message}); trying again in {interval}.',
   'webhooks.poll.stateUnreadable': 'The poll state file {path} is not valid ({reason}): remove it to start afresh.',
 
+  'webhooks.replay.oneOf': 'Give either an EVENT_ID or --all-failed: one event, or every event your app never accepted.',
+  'webhooks.replay.noneFailed': 'No failed events for {scope}: your app accepted every event it was sent (svc webhooks events lists them).',
+  'webhooks.replay.allDelivered': 'Your app accepted all {count} replayed event(s).',
+  'webhooks.replay.someRefused': '{count} of {total} replayed event(s) not accepted by your app; run the replay again once it does (svc webhooks events --status failed lists them).',
+  'webhooks.replay.asWebhookId': ', as webhook-id {webhookId}',
+
+  // `svc webhooks events`: the local event log.
+  'webhooks.events.col.received': 'RECEIVED',
+  'webhooks.events.col.id': 'EVENT',
+  'webhooks.events.col.type': 'TYPE',
+  'webhooks.events.col.status': 'STATUS',
+  'webhooks.events.col.attempts': 'ATTEMPTS',
+  'webhooks.events.col.answer': 'LAST ANSWER',
+  'webhooks.events.status.delivered': 'delivered',
+  'webhooks.events.status.pending': 'pending',
+  'webhooks.events.status.failed': 'failed',
+  'webhooks.events.status.skipped': 'skipped',
+  'webhooks.events.none': 'No events logged for {scope} yet: `svc webhooks listen` logs every event it receives.',
+  'webhooks.events.noneWithStatus': 'No {status} events logged for {scope}.',
+  'webhooks.events.badStatus': 'Invalid --status "{value}": use {statuses}.',
+  'webhooks.events.badLimit': 'Invalid --limit {value}: give a whole number from 1 to 10000.',
+
   // Durations: "7 min 12 s".
   'webhooks.duration.ms': '{n} ms',
   'webhooks.duration.s': '{n} s',

@@ -64,20 +64,23 @@ export const domain: {[K in keyof typeof en]: string} = {
     '--{field} « {input} » invalide : écrivez NOM:PRIX:QTÉ, par exemple « Pain:500:3 » (NOM:PRIX signifie une quantité de 1 ; un nom contenant « : » exige les trois).',
   'domain.item.emptyName': '--{field} « {input} » invalide : le nom est vide ; écrivez NOM:PRIX:QTÉ, par exemple « Pain:500:3 ».',
   'domain.item.price':
-    '--{field} « {input} » invalide : le prix « {price} » doit être un nombre entier de francs CFA, 0 ou plus (par exemple 500, « 1 500 » ou 1,500).',
-  'domain.item.quantity': '--{field} « {input} » invalide : la quantité « {quantity} » doit être un nombre entier, 1 ou plus.',
+    '--{field} « {input} » invalide : le prix « {price} » doit être un nombre entier de francs CFA de 0 à {max} (par exemple 500, « 1 500 » ou 1,500).',
+  'domain.item.quantity': '--{field} « {input} » invalide : la quantité « {quantity} » doit être un nombre entier de 1 à {max}.',
 
   'domain.draft.noItems': 'Il manque --{field} : une facture doit avoir au moins une ligne, par exemple --item "Pain:500:3".',
   'domain.draft.itemName': '--{field} numéro {index} invalide : le nom est vide.',
   'domain.draft.itemPrice':
-    '--{field} numéro {index} (« {name} ») invalide : le prix doit être un nombre entier de francs CFA, 0 ou plus ; reçu {value}.',
+    '--{field} numéro {index} (« {name} ») invalide : le prix doit être un nombre entier de francs CFA de 0 à {max} ; reçu {value}.',
   'domain.draft.itemQuantity':
-    '--{field} numéro {index} (« {name} ») invalide : la quantité doit être un nombre entier, 1 ou plus ; reçu {value}.',
+    '--{field} numéro {index} (« {name} ») invalide : la quantité doit être un nombre entier de 1 à {max} ; reçu {value}.',
   'domain.draft.discount':
     '--{field} {value} invalide : donnez un pourcentage de 0 à 100 (10 signifie une remise de 10 %, pas de 10 FCFA).',
   'domain.draft.customerName': 'Il manque --{field} : le nom du client figure sur la facture.',
   'domain.draft.email': '--{field} « {value} » invalide : donnez une adresse e-mail comme awa@example.com.',
   'domain.draft.totalTooLow':
     'Le {field} de la facture après remise est de {total} : le service refuse les factures de moins de {min}.',
+  'domain.draft.tooLong': '--{field} invalide : {max} caractères au plus sont acceptés ; reçu {length}.',
+  'domain.draft.itemTooLong': '--{field} numéro {index} invalide : son {part} compte {length} caractères ; {max} au plus sont acceptés.',
+  'domain.draft.control': '--{field} invalide : il contient un caractère de contrôle (seuls la tabulation et les sauts de ligne sont permis).',
   'domain.draft.totalTooLarge': 'Le {field} de la facture ({subtotal} avant remise) est trop élevé ({max} au plus).',
 }

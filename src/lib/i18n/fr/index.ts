@@ -10,12 +10,14 @@ import {domain} from './domain.js'
 import {files} from './files.js'
 import {invoice} from './invoice.js'
 import {local} from './local.js'
+import {mcp} from './mcp.js'
 import {pay} from './pay.js'
 import {raw} from './raw.js'
 import {report} from './report.js'
 import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
+import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp}
 
-export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report)
+export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp)

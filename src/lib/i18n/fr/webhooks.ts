@@ -94,6 +94,28 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.poll.failed': 'Impossible de lire la liste des paiements ({message}) ; nouvel essai dans {interval}.',
   'webhooks.poll.stateUnreadable': 'Le fichier d’état {path} n’est pas valide ({reason}) : supprimez-le pour repartir de zéro.',
 
+  'webhooks.replay.oneOf': 'Donnez soit un EVENT_ID, soit --all-failed : un événement, ou tous ceux que votre application n’a jamais acceptés.',
+  'webhooks.replay.noneFailed': 'Aucun événement en échec pour {scope} : votre application a accepté chaque événement envoyé (svc webhooks events les liste).',
+  'webhooks.replay.allDelivered': 'Votre application a accepté les {count} événement(s) renvoyé(s).',
+  'webhooks.replay.someRefused': '{count} événement(s) renvoyé(s) sur {total} non accepté(s) par votre application ; relancez le renvoi quand elle les accepte (svc webhooks events --status failed les liste).',
+  'webhooks.replay.asWebhookId': ', avec le webhook-id {webhookId}',
+
+  // `svc webhooks events` : le journal local des événements.
+  'webhooks.events.col.received': 'REÇU',
+  'webhooks.events.col.id': 'ÉVÉNEMENT',
+  'webhooks.events.col.type': 'TYPE',
+  'webhooks.events.col.status': 'STATUT',
+  'webhooks.events.col.attempts': 'ESSAIS',
+  'webhooks.events.col.answer': 'DERNIÈRE RÉPONSE',
+  'webhooks.events.status.delivered': 'livré',
+  'webhooks.events.status.pending': 'en attente',
+  'webhooks.events.status.failed': 'en échec',
+  'webhooks.events.status.skipped': 'ignoré',
+  'webhooks.events.none': 'Aucun événement journalisé pour {scope} : `svc webhooks listen` journalise chaque événement reçu.',
+  'webhooks.events.noneWithStatus': 'Aucun événement {status} journalisé pour {scope}.',
+  'webhooks.events.badStatus': '--status « {value} » invalide : utilisez {statuses}.',
+  'webhooks.events.badLimit': '--limit {value} invalide : donnez un nombre entier de 1 à 10000.',
+
   // Durées : « 7 min 12 s ».
   'webhooks.duration.ms': '{n} ms',
   'webhooks.duration.s': '{n} s',

@@ -8,7 +8,7 @@ export const sandboxInvoices = {
   'sandboxInvoices.validation.dueDate': '{field} must be an ISO 8601 date (2026-12-31) or date-time with a zone (2026-12-31T18:00:00Z), got {got}.',
   'sandboxInvoices.validation.phone': '{field} must be a phone number in international format (+237 6 70 00 00 01); Cameroon numbers may also be 9 national digits.',
   'sandboxInvoices.validation.minimumTotal': 'total_amount after discount must be at least {minimum} XAF, got {total} XAF.',
-  'sandboxInvoices.validation.tooLarge': 'items: the subtotal is too large to be represented exactly.',
+  'sandboxInvoices.validation.tooLarge': 'items: the subtotal, {total} XAF, is over the largest allowed, {max} XAF.',
   'sandboxInvoices.idempotency.invalidKey': 'Idempotency-Key must be 1 to 255 characters (a UUID is recommended).',
   'sandboxInvoices.idempotency.reused':
     'Idempotency-Key "{key}" was already used with a different body in the last 24 hours: use a new key for a new invoice.',
@@ -37,6 +37,8 @@ export const sandboxInvoices = {
   'sandboxInvoices.files.expired': 'This upload URL has expired: ask POST /v1/files/upload-url for a new one.',
   'sandboxInvoices.files.contentType': 'The upload must be sent with content-type {expected}, as declared; got {got}.',
   'sandboxInvoices.files.size': 'The upload must be exactly the declared size of {expected} bytes; got {got}.',
+  'sandboxInvoices.files.dimensions': 'The image is {width} × {height} pixels; at most {max} × {max} is accepted.',
+  'sandboxInvoices.files.undecodable': 'The uploaded bytes start like a {expected} image but cannot be decoded as one.',
   'sandboxInvoices.files.notImage': 'The uploaded bytes are not a {expected} image (they look like: {got}).',
   'sandboxInvoices.inventory.notFound': 'No catalogue item with SKU or name "{item}".',
   'sandboxInvoices.pdf.title': 'Invoice {id}',

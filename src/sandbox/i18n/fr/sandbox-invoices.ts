@@ -13,7 +13,7 @@ export const sandboxInvoices: {[K in keyof typeof en]: string} = {
   'sandboxInvoices.validation.phone':
     '{field} doit être un numéro de téléphone au format international (+237 6 70 00 00 01) ; un numéro camerounais peut aussi s’écrire en 9 chiffres nationaux.',
   'sandboxInvoices.validation.minimumTotal': 'total_amount après remise doit être d’au moins {minimum} FCFA, reçu {total} FCFA.',
-  'sandboxInvoices.validation.tooLarge': 'items : le sous-total est trop élevé pour être représenté exactement.',
+  'sandboxInvoices.validation.tooLarge': 'items : le sous-total, {total} XAF, dépasse le maximum permis, {max} XAF.',
   'sandboxInvoices.idempotency.invalidKey': 'Idempotency-Key doit compter de 1 à 255 caractères (un UUID est recommandé).',
   'sandboxInvoices.idempotency.reused':
     'Idempotency-Key « {key} » a déjà été utilisée avec un autre corps au cours des dernières 24 heures : utilisez une nouvelle clé pour une nouvelle facture.',
@@ -44,6 +44,8 @@ export const sandboxInvoices: {[K in keyof typeof en]: string} = {
   'sandboxInvoices.files.expired': 'Cette URL d’envoi a expiré : demandez-en une nouvelle à POST /v1/files/upload-url.',
   'sandboxInvoices.files.contentType': 'Le fichier doit être envoyé avec le content-type {expected}, comme déclaré ; reçu {got}.',
   'sandboxInvoices.files.size': 'Le fichier doit faire exactement la taille déclarée de {expected} octets ; reçu {got}.',
+  'sandboxInvoices.files.dimensions': 'L’image fait {width} × {height} pixels ; {max} × {max} au plus est accepté.',
+  'sandboxInvoices.files.undecodable': 'Les octets envoyés commencent comme une image {expected} mais ne peuvent pas être décodés.',
   'sandboxInvoices.files.notImage': 'Les octets envoyés ne sont pas une image {expected} (ils ressemblent à : {got}).',
   'sandboxInvoices.inventory.notFound': 'Aucun article du catalogue avec le SKU ou le nom « {item} ».',
   'sandboxInvoices.pdf.title': 'Facture {id}',

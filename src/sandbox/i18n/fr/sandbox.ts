@@ -9,13 +9,19 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.error.methodNotAllowed': '{method} n’est pas autorisé sur {path} ; utilisez {allowed}.',
   'sandbox.error.rateLimited': 'Limite de {limit} requêtes par minute atteinte pour cette clé : réessayez dans {seconds} s.',
   'sandbox.error.tooLarge': 'Le corps de la requête dépasse {limit} octets.',
-  'sandbox.error.internal': 'Erreur interne de la sandbox locale : {reason}',
+  'sandbox.error.internal': 'Erreur interne de la sandbox locale ; cette requête n’a pas abouti. Le détail est dans le journal de la sandbox.',
+  'sandbox.error.log': '{method} {path} : erreur interne : {detail}',
+  'sandbox.error.workerFailed': 'Le processus de rendu des documents s’est arrêté : {reason}',
   'sandbox.validation.required': '{field} est obligatoire.',
   'sandbox.validation.integer': '{field} doit être un nombre entier (un entier JSON), reçu {got}.',
   'sandbox.validation.type': '{field} doit être de type {type}, reçu {got}.',
   'sandbox.validation.bodyObject': 'Le corps de la requête doit être un objet JSON, reçu {got}.',
   'sandbox.validation.bodyMissing': 'Le corps de la requête est absent : envoyez un objet JSON.',
-  'sandbox.validation.invalidJson': 'Le corps de la requête n’est pas du JSON valide ({reason}).',
+  'sandbox.validation.jsonSyntax': 'Le corps de la requête n’est pas du JSON valide (au caractère {position}).',
+  'sandbox.validation.tooDeep': 'Le corps de la requête est imbriqué sur plus de {depth} niveaux.',
+  'sandbox.validation.notUtf8': 'Le corps de la requête n’est pas de l’UTF-8 valide.',
+  'sandbox.validation.control': '{field} contient un caractère de contrôle (seuls la tabulation et les sauts de ligne sont permis).',
+  'sandbox.validation.notExact': '{field} doit être un nombre entier écrit en chiffres seulement (sans décimales ni exposant) dans les bornes permises, reçu {got}.',
   'sandbox.validation.enum': '{field} doit valoir l’une de ces valeurs : {values} ; reçu {got}.',
   'sandbox.validation.minimum': '{field} doit valoir au moins {minimum}, reçu {got}.',
   'sandbox.validation.maximum': '{field} doit valoir au plus {maximum}, reçu {got}.',
@@ -45,4 +51,13 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.admin.url': '{field} doit être une URL http:// ou https://, reçu {got}.',
   'sandbox.admin.percent': 'value doit être un pourcentage entre 0 et 100 quand mode vaut percent.',
   'sandbox.admin.fixed': 'value doit être un nombre entier de francs CFA quand mode vaut fixed.',
+  'sandbox.admin.clockPast':
+    'ms ferait passer l’horloge de la sandbox au-delà du 31/12/9999 (elle indique {now}) : au plus {max} ms de plus.',
+  'sandbox.admin.snapshotName':
+    'name doit compter de 1 à 64 lettres, chiffres, points, tirets ou soulignés, et commencer par une lettre ou un chiffre ; reçu {got}.',
+  'sandbox.admin.snapshotNotFound': 'Aucun instantané nommé « {name} ». `svc sandbox snapshot list` montre ceux qui sont enregistrés.',
+  'sandbox.store.unreadable':
+    'Le fichier de données {file} n’est ni une base de la sandbox ni un fichier de données JSON lisible : {reason}',
+  'sandbox.store.newer':
+    'Le fichier de données {file} a été écrit par un svc plus récent (schéma {version} ; celui-ci connaît jusqu’au {known}) : mettez svc à jour, ou utilisez un autre fichier.',
 }

@@ -1,6 +1,9 @@
 /**
- * A stand-in for the developer's app: a real node:http server on 127.0.0.1 that verifies each
- * delivery with the reference `standardwebhooks` library, as a real app would.
+ * The one webhook receiver of the tests: a stand-in for the developer's app, a real node:http
+ * server on 127.0.0.1 that records each delivery (path, headers, raw body) and answers with the
+ * status the test sets. Given the endpoint's secret, it verifies each delivery with the reference
+ * `standardwebhooks` library, as a real app would: only the deliveries that verify are recorded
+ * (the others are counted and answered 400). It can go down and come back on the same port.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -10,17 +13,27 @@ export interface Received {
   path: string
   headers: IncomingMessage['headers']
   body: string
+  /** The parsed event (verified when the receiver has a secret). */
   event: {id: string; type: string; [k: string]: unknown}
 }
 
-export interface LocalApp {
+export interface ReceiverOptions {
+  /** Verify every delivery with this secret; without one every delivery is recorded as sent. */
+  secret?: string
+  port?: number
+  /** The path `url` points at (default `/`); deliveries to any path are recorded. */
+  path?: string
+}
+
+export interface Receiver {
   port: number
+  /** The base URL plus `path`. */
   url: string
-  /** Deliveries that verified, in arrival order (answered or not). */
+  /** Deliveries recorded, in arrival order (answered or not). */
   received: Received[]
-  /** Deliveries that did not verify with the local secret. */
+  /** Deliveries that did not verify with the secret. */
   unverified: number
-  /** Status for the next delivery; default 200. */
+  /** Status for a delivery, given it and its 0-based index among those recorded; default 200. */
   statusFor: (delivery: Received, index: number) => number
   /** Stop listening and drop every connection (the app is down). */
   stop(): Promise<void>
@@ -29,10 +42,10 @@ export interface LocalApp {
   close(): Promise<void>
 }
 
-export async function startLocalApp(secret: string, port = 0): Promise<LocalApp> {
-  const webhook = new Webhook(secret)
+export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
+  const webhook = options.secret ? new Webhook(options.secret) : undefined
   let server: Server | undefined
-  const app: LocalApp = {
+  const receiver: Receiver = {
     port: 0,
     url: '',
     received: [],
@@ -50,15 +63,18 @@ export async function startLocalApp(secret: string, port = 0): Promise<LocalApp>
       const body = Buffer.concat(chunks).toString('utf8')
       let event: Received['event']
       try {
-        event = webhook.verify(body, request.headers as Record<string, string>) as Received['event']
+        event = (webhook ? webhook.verify(body, request.headers as Record<string, string>) : JSON.parse(body)) as Received['event']
       } catch {
-        app.unverified++
-        response.writeHead(400).end('bad signature')
-        return
+        if (webhook) {
+          receiver.unverified++
+          response.writeHead(400).end('bad signature')
+          return
+        }
+        event = {id: '', type: ''}
       }
       const delivery: Received = {path: request.url ?? '/', headers: request.headers, body, event}
-      app.received.push(delivery)
-      const status = app.statusFor(delivery, app.received.length - 1)
+      receiver.received.push(delivery)
+      const status = receiver.statusFor(delivery, receiver.received.length - 1)
       response.writeHead(status, {'content-type': 'text/plain'}).end(status < 300 ? 'ok' : 'no')
     })
   }
@@ -69,8 +85,8 @@ export async function startLocalApp(secret: string, port = 0): Promise<LocalApp>
       server!.once('error', reject)
       server!.listen(onPort, '127.0.0.1', () => resolve())
     })
-    app.port = (server.address() as AddressInfo).port
-    app.url = `http://127.0.0.1:${app.port}`
+    receiver.port = (server.address() as AddressInfo).port
+    receiver.url = `http://127.0.0.1:${receiver.port}${options.path ?? ''}`
   }
 
   async function stop(): Promise<void> {
@@ -83,11 +99,11 @@ export async function startLocalApp(secret: string, port = 0): Promise<LocalApp>
   }
 
   async function restart(): Promise<void> {
-    await listen(app.port)
+    await listen(receiver.port)
   }
 
-  await listen(port)
-  return app
+  await listen(options.port ?? 0)
+  return receiver
 }
 
 /** Resolve once `check()` is true, polling every 10 ms; reject after `timeoutMs`. */

@@ -1,17 +1,21 @@
 /**
- * A small faulty proxy in front of a real server (the local sandbox): each request is matched
- * against a list of faults, in order, each used once. The request may be forwarded (so the
- * server acts on it) and then the answer lost, or answered by the proxy instead.
+ * The one fault proxy of the tests: an HTTP proxy in front of a real server (the local sandbox).
+ * Each request is matched against a list of rules, in order; a rule's fault is used `times` times
+ * (default once), on every matching request or only on every `every`-th one. The request may be
+ * forwarded (so the server acts on it) and then the answer lost, damaged or delayed, or answered
+ * by the proxy instead. A refused connection needs no proxy: `refusedUrl()`.
  */
 import {createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
-import type {AddressInfo, Socket} from 'node:net'
+import {createServer as createTcpServer, type AddressInfo, type Socket} from 'node:net'
 
 export type Fault =
-  /** Forward, then destroy the client socket before any answer: the server acted, the client can't know. */
+  /** Forward, then close the client socket before any answer: the server acted, the client can't know. */
   | {kind: 'reset-after-forward'}
-  /** Destroy the socket without forwarding. */
+  /** Forward, wait for the server's answer, then reset the client's connection (TCP RST) instead of passing it on. */
+  | {kind: 'rst-after-answer'}
+  /** Close the socket without forwarding. */
   | {kind: 'reset-before-forward'}
-  /** Answer this status (and body) without forwarding. */
+  /** Answer this status (and body, headers) without forwarding. */
   | {kind: 'status'; status: number; body?: string; contentType?: string; headers?: Record<string, string>}
   /** Forward, but answer this status instead of the server's answer. */
   | {kind: 'status-after-forward'; status: number; body?: string; contentType?: string}
@@ -26,29 +30,50 @@ export type Fault =
   /** Forward, then answer the server's answer with this Content-Type instead of its own. */
   | {kind: 'content-type-after-forward'; contentType: string}
 
+export type FaultKind = Fault['kind'] | 'refused'
+
+/** A 429 as a rate-limited service sends it, answered by the proxy. */
+export function rateLimited(retryAfterSeconds = 1): Fault {
+  return {
+    kind: 'status',
+    status: 429,
+    body: JSON.stringify({message: 'Too many requests.', code: 'rate_limited'}),
+    headers: {'retry-after': String(retryAfterSeconds), 'ratelimit-limit': '300', 'ratelimit-remaining': '0', 'ratelimit-reset': String(retryAfterSeconds)},
+  }
+}
+
 export interface FaultRule {
   method?: string
   /** Matched against the path (without the query). */
   path?: RegExp
   fault: Fault
-  /** How many matching requests this rule serves (default 1): e.g. every attempt of a retried request. */
+  /** How many times this rule's fault is used (default 1; Infinity: for the whole test). */
   times?: number
+  /** Use the fault on every n-th matching request only, forwarding the others untouched (default 1: each). */
+  every?: number
 }
 
-export interface FaultyProxy {
+export interface FaultProxy {
   url: string
   /** Requests seen, in order: "METHOD /path". */
   seen: string[]
-  /** Faults still waiting for a matching request. */
+  /** How many times a fault was used. */
+  injected(): number
+  /** Rules whose faults are still waiting for a matching request. */
   pending(): FaultRule[]
   close(): Promise<void>
 }
 
-export async function startFaultyProxy(target: string, rules: FaultRule[]): Promise<FaultyProxy> {
+interface LiveRule extends FaultRule {
+  matched: number
+}
+
+export async function startFaultProxy(target: string, rules: FaultRule[]): Promise<FaultProxy> {
   const upstream = new URL(target)
-  const waiting = rules.map((rule) => ({...rule}))
+  const waiting: LiveRule[] = rules.map((rule) => ({...rule, matched: 0}))
   const seen: string[] = []
   const sockets = new Set<Socket>()
+  let injected = 0
 
   const forward = (req: IncomingMessage, body: Buffer): Promise<{status: number; headers: IncomingMessage['headers']; body: Buffer}> =>
     new Promise((resolve, reject) => {
@@ -65,20 +90,26 @@ export async function startFaultyProxy(target: string, rules: FaultRule[]): Prom
       out.end(body)
     })
 
+  /** The fault for this request, if a rule matches and it is its turn. */
+  const faultFor = (method: string | undefined, path: string): Fault | undefined => {
+    const index = waiting.findIndex((r) => (!r.method || r.method === method) && (!r.path || r.path.test(path)))
+    if (index === -1) return undefined
+    const rule = waiting[index]!
+    rule.matched++
+    if (rule.matched % (rule.every ?? 1) !== 0) return undefined
+    rule.times = (rule.times ?? 1) - 1
+    if (rule.times <= 0) waiting.splice(index, 1)
+    injected++
+    return rule.fault
+  }
+
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks)
     const path = (req.url ?? '/').split('?')[0]
     seen.push(`${req.method} ${path}`)
-    const index = waiting.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path.test(path)))
-    let fault: Fault | undefined
-    if (index !== -1) {
-      const rule = waiting[index]!
-      fault = rule.fault
-      rule.times = (rule.times ?? 1) - 1
-      if (rule.times <= 0) waiting.splice(index, 1)
-    }
+    const fault = faultFor(req.method, path)
     try {
       if (fault?.kind === 'reset-before-forward') return req.socket.destroy()
       if (fault?.kind === 'status') {
@@ -87,6 +118,7 @@ export async function startFaultyProxy(target: string, rules: FaultRule[]): Prom
       }
       const answer = await forward(req, body)
       if (fault?.kind === 'reset-after-forward') return req.socket.destroy()
+      if (fault?.kind === 'rst-after-answer') return req.socket.resetAndDestroy()
       if (fault?.kind === 'status-after-forward') {
         res.writeHead(fault.status, {'content-type': fault.contentType ?? 'application/json'})
         return res.end(fault.body ?? '')
@@ -129,11 +161,26 @@ export async function startFaultyProxy(target: string, rules: FaultRule[]): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
-    pending: () => [...waiting],
+    injected: () => injected,
+    pending: () => waiting.map(({matched: _matched, ...rule}) => rule),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
       }),
   }
+}
+
+/** The `refused` fault: a URL on 127.0.0.1 where nothing listens (bound, then closed). */
+export async function refusedUrl(): Promise<string> {
+  return `http://127.0.0.1:${await freePort()}`
+}
+
+/** A free TCP port on 127.0.0.1 (bound to port 0, then released). */
+export async function freePort(): Promise<number> {
+  const server = createTcpServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as {port: number}
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
 }

@@ -1,0 +1,101 @@
+/**
+ * Reading a tool's arguments. The JSON Schema a tool publishes tells the assistant what to send;
+ * the MCP client does not enforce it, so every argument is read here, and every value then goes
+ * through the same parser the CLI's flag goes through (amount.ts, phone.ts, operator.ts,
+ * invoices/, time/): one set of rules for a person and an assistant. Any refusal is an InputError
+ * whose `field` is the tool's argument name, thrown before any request.
+ */
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {quoteInput} from '../io/quote.js'
+
+export type Args = Record<string, unknown>
+
+/** A refusal that already names the tool argument at fault (not re-labelled again). */
+export class ArgumentError extends InputError {}
+
+/** The arguments as an object with only the names the tool's schema lists. */
+export function readArgs(raw: unknown, tool: string, allowed: readonly string[]): Args {
+  if (raw === undefined || raw === null) return {}
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ArgumentError(t('mcp.error.notObject'))
+  const args = raw as Args
+  for (const name of Object.keys(args)) {
+    if (!allowed.includes(name)) {
+      throw new ArgumentError(t('mcp.error.unknownArgument', {name: quoteInput(name, 40), tool, allowed: allowed.join(', ') || '-'}), {field: name})
+    }
+  }
+  return args
+}
+
+export function optionalString(args: Args, name: string): string | undefined {
+  const value = args[name]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw new ArgumentError(t('mcp.error.string', {name}), {field: name})
+  return value
+}
+
+export function requiredString(args: Args, name: string): string {
+  const value = optionalString(args, name)
+  if (value === undefined) throw new ArgumentError(t('mcp.error.missing', {name}), {field: name})
+  return value
+}
+
+export function optionalBoolean(args: Args, name: string): boolean | undefined {
+  const value = args[name]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'boolean') throw new ArgumentError(t('mcp.error.boolean', {name}), {field: name})
+  return value
+}
+
+export function optionalInteger(args: Args, name: string): number | undefined {
+  const value = args[name]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new ArgumentError(t('mcp.error.integer', {name}), {field: name})
+  return value
+}
+
+/**
+ * A whole-XAF value that the schema lets be a number (5000) or a string as a person writes it
+ * ("5 000", "5,000", "5000 XAF"): either way it is read as text by the CLI's parser, so 50.5,
+ * "50.5" and 1e21 are refused exactly as `--amount 50.5` is.
+ */
+export function xafText(args: Args, name: string): string | undefined {
+  const value = args[name]
+  if (value === undefined || value === null) return undefined
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'NaN'
+  if (typeof value !== 'string') throw new ArgumentError(t('mcp.error.string', {name}), {field: name})
+  return value
+}
+
+export function optionalChoice<T extends string>(args: Args, name: string, choices: readonly T[]): T | undefined {
+  const value = optionalString(args, name)
+  if (value === undefined) return undefined
+  const upper = value.trim().toUpperCase()
+  const found = choices.find((choice) => choice.toUpperCase() === upper)
+  if (!found) throw new ArgumentError(t('mcp.error.choice', {name, value: quoteInput(value, 40), allowed: choices.join(', ')}), {field: name})
+  return found
+}
+
+/**
+ * Runs a CLI parser on a tool argument: its refusal keeps the CLI's sentence (what is accepted)
+ * and is re-labelled with the argument's name, which is what the assistant has to fix.
+ */
+export function asArgument<T>(name: string, parse: () => T): T {
+  try {
+    return parse()
+  } catch (error) {
+    throw relabel(error, name)
+  }
+}
+
+/** An input error from the CLI's rules, re-labelled with the tool argument at fault. */
+export function relabel(error: unknown, name: string): unknown {
+  if (!(error instanceof InputError) || error instanceof ArgumentError) return error
+  return new ArgumentError(t('mcp.error.input', {field: name, message: error.message}), {field: name, hint: error.hint, code: error.code})
+}
+
+/** An InputError's field, as this tool names it (the CLI's flag names mapped to the arguments). */
+export function relabelField(error: unknown, fields: Record<string, string>): unknown {
+  if (!(error instanceof InputError) || error instanceof ArgumentError || !error.field) return error
+  return relabel(error, fields[error.field] ?? error.field)
+}

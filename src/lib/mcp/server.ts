@@ -1,0 +1,154 @@
+/**
+ * `svc mcp`: the CLI as a Model Context Protocol server on stdio, built on the official SDK
+ * (`@modelcontextprotocol/sdk`), which loads here only (test/startup/structure.test.ts).
+ *
+ * The SDK's low-level `Server`, not `McpServer`: McpServer takes zod schemas and validates the
+ * arguments with zod before our code sees them, with zod's messages. Here each tool publishes a
+ * hand-written JSON Schema (what `--help` says) and its arguments are read by the CLI's own
+ * parsers (tools.ts), so an assistant gets the same rules and the same sentences as a person.
+ *
+ * stdout is the protocol: nothing else is written there (the context's stdout is pointed at
+ * stderr, so a stray write cannot corrupt it); what a person might read goes to stderr.
+ */
+import {createContext, type Context} from '../context.js'
+import {ExitCode, SvcError} from '../errors.js'
+import {getLocale, setLocale, t} from '../i18n/index.js'
+import {maskSecret} from '../../contract/keys.js'
+import {TOOLS, type ToolDefinition, type ToolOutcome} from './tools.js'
+
+export interface McpOptions {
+  readOnly: boolean
+  allowLiveWrites: boolean
+}
+
+/** What the server tells the assistant about itself at initialisation (English, as the tool list). */
+const INSTRUCTIONS =
+  'svc collects mobile money (MTN, ORANGE; Cameroon) and issues invoices, in whole XAF, through one service account. ' +
+  'Amounts are whole XAF, never decimals. payments_create is never retried: if it reports outcome_unknown, check payments_list before anything else. ' +
+  'Retry invoices_create only with the idempotency_key it returned. Each result starts with a one-line summary you can quote.'
+
+/** The tools this server offers: all of them, or those that change nothing with --read-only. */
+export function offeredTools(options: Pick<McpOptions, 'readOnly'>): readonly ToolDefinition[] {
+  return options.readOnly ? TOOLS.filter((tool) => tool.annotations.readOnlyHint) : TOOLS
+}
+
+export async function serveMcp(command: Context, options: McpOptions): Promise<void> {
+  // The command's context with stdout pointed at stderr: stdout belongs to the protocol.
+  const locale = getLocale()
+  const ctx = createContext({
+    flags: command.flags,
+    version: command.version,
+    env: command.env,
+    streams: {stdin: process.stdin, stdout: process.stderr, stderr: process.stderr},
+  })
+  setLocale(locale)
+  const tools = offeredTools(options)
+  // A wrong --profile or key is the command's error (exit 2), before serving anything.
+  const credentials = ctx.credentials()
+  logStart(ctx, tools.length, options)
+
+  const [{Server}, {StdioServerTransport}, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ])
+  const server = new Server({name: 'svc', title: 'svc (mobile money and invoices)', version: ctx.version}, {capabilities: {tools: {}}, instructions: INSTRUCTIONS})
+
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.annotations.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: tool.annotations,
+    })),
+  }))
+
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name
+    const tool = tools.find((candidate) => candidate.name === name)
+    if (!tool) {
+      const known = TOOLS.some((candidate) => candidate.name === name)
+      throw new types.McpError(types.ErrorCode.InvalidParams, known ? t('mcp.error.readOnly', {name}) : t('mcp.error.unknownTool', {name}))
+    }
+    const progressToken = extra._meta?.progressToken
+    let step = 0
+    const sent: Promise<void>[] = []
+    const progress = (message: string) => {
+      if (progressToken === undefined) return
+      step += 1
+      sent.push(extra.sendNotification({method: 'notifications/progress', params: {progressToken, progress: step, message}}).catch(() => {}))
+    }
+    try {
+      const plan = tool.prepare(request.params.arguments ?? {}, {ctx, signal: extra.signal, progress})
+      if (plan.liveAction && credentials.environment === 'LIVE' && !options.allowLiveWrites) {
+        throw new SvcError(t('mcp.error.liveRefused', {action: plan.liveAction, key: maskSecret(credentials.apiKey)}), {
+          exitCode: ExitCode.USAGE,
+          code: 'live_writes_refused',
+        })
+      }
+      const outcome = await plan.execute()
+      // On the wire, every progress notification comes before the result.
+      await Promise.all(sent)
+      ctx.io.err(t('mcp.log.call', {name, outcome: 'ok'}))
+      return succeeded(outcome)
+    } catch (error) {
+      const result = failed(ctx, error)
+      ctx.io.err(t('mcp.log.call', {name, outcome: String((result.structuredContent.error as {code: string}).code)}))
+      return result
+    }
+  })
+
+  const transport = new StdioServerTransport(process.stdin, process.stdout)
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve()
+    // The SDK's stdio transport does not watch for the end of stdin: the client going away is
+    // the end of the session.
+    process.stdin.once('end', () => resolve())
+    process.stdin.once('close', () => resolve())
+  })
+  server.onerror = (error) => ctx.io.err(ctx.redact(error.message))
+  await server.connect(transport)
+  await closed
+  ctx.io.err(t('mcp.log.stopped'))
+  await server.close().catch(() => {})
+}
+
+function logStart(ctx: Context, count: number, options: McpOptions): void {
+  const {apiKey, environment} = ctx.credentials()
+  if (apiKey) ctx.io.err(t('mcp.log.started', {count, environment: environment ?? '?', key: maskSecret(apiKey)}))
+  else ctx.io.err(t('mcp.log.noKey', {count}))
+  if (options.readOnly) ctx.io.err(t('mcp.log.readOnly'))
+  else if (environment === 'LIVE') ctx.io.err(t(options.allowLiveWrites ? 'mcp.log.liveAllowed' : 'mcp.log.liveRefused'))
+}
+
+/** The summary first (what the assistant quotes), then the objects, also as structured content. */
+function succeeded(outcome: ToolOutcome) {
+  return {
+    content: [
+      {type: 'text' as const, text: outcome.summary},
+      {type: 'text' as const, text: JSON.stringify(outcome.data, null, 2)},
+      ...(outcome.attachments ?? []),
+    ],
+    structuredContent: {summary: outcome.summary, ...outcome.data},
+  }
+}
+
+/**
+ * A tool error (isError), not a protocol error: the assistant reads it and can fix its input.
+ * The sentence (and its hint) from the catalogue; the code and the field for a program; secrets
+ * masked whatever produced the message.
+ */
+function failed(ctx: Context, error: unknown) {
+  const svcError = error instanceof SvcError ? error : undefined
+  const message = svcError
+    ? [svcError.message, svcError.hint].filter(Boolean).join(' ')
+    : t('core.error.unexpected', {message: error instanceof Error ? error.message : String(error)})
+  const body = svcError?.toJSON() ?? {status: null, code: 'unexpected_error', message}
+  const text = ctx.redact(message)
+  return {
+    isError: true,
+    content: [{type: 'text' as const, text}],
+    structuredContent: {error: JSON.parse(ctx.redact(JSON.stringify(body))) as Record<string, unknown>},
+  }
+}

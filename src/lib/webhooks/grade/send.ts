@@ -1,0 +1,71 @@
+/**
+ * One POST of a test delivery to the developer's handler, timed, over node:http/https (built in,
+ * cheap to load; a keep-alive agent per run so that the burst opens its connections once). Never
+ * throws: an answer is a status, or why none came within the deadline.
+ */
+import * as http from 'node:http'
+import * as https from 'node:https'
+
+import type {Delivery} from './cases.js'
+
+export interface Answer {
+  /** The HTTP status; absent when no answer came. */
+  status?: number
+  /** Why no answer came: `timeout`, or the network error's code (`ECONNREFUSED`, …). */
+  error?: 'timeout' | string
+  ms: number
+}
+
+export interface Sender {
+  send(delivery: Delivery): Promise<Answer>
+  close(): void
+}
+
+export function createSender(url: string, timeoutMs: number): Sender {
+  const target = new URL(url)
+  const lib = target.protocol === 'https:' ? https : http
+  const agent: http.Agent = new lib.Agent({keepAlive: true})
+
+  function send(delivery: Delivery): Promise<Answer> {
+    const sentAt = performance.now()
+    let started = sentAt
+    const since = (from: number) => Math.round((performance.now() - from) * 10) / 10
+    return new Promise<Answer>((resolve) => {
+      let settled = false
+      const finish = (answer: Omit<Answer, 'ms'>, from = started) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resolve({...answer, ms: since(from)})
+      }
+      const options: http.RequestOptions = {
+        method: 'POST',
+        agent,
+        headers: {...delivery.headers, 'content-length': String(Buffer.byteLength(delivery.body))},
+      }
+      const request = lib.request(target, options, (response: http.IncomingMessage) => {
+        // Read the answer whole: the delivery ends when the handler has finished answering.
+        response.resume()
+        response.on('end', () => finish({status: response.statusCode}))
+        response.on('error', () => finish({status: response.statusCode}))
+      })
+      // The latency is the handler's: a new connection's set-up (DNS, localhost's ::1 then
+      // 127.0.0.1, TLS) is not counted; the timeout still is, from the start.
+      request.on('socket', (socket) => {
+        if (!socket.connecting) return
+        socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+          started = performance.now()
+        })
+      })
+      const timer = setTimeout(() => {
+        // A timeout is the whole wait, as the service counts it.
+        finish({error: 'timeout'}, sentAt)
+        request.destroy()
+      }, timeoutMs)
+      request.on('error', (error: NodeJS.ErrnoException) => finish({error: error.code ?? error.message}))
+      request.end(delivery.body)
+    })
+  }
+
+  return {send, close: () => agent.destroy()}
+}

@@ -1,0 +1,23 @@
+/**
+ * The work the document worker does (document-worker.ts): render an invoice PDF, inspect an
+ * uploaded image. Both are CPU-bound and both run third-party decoders on bytes a stranger sent,
+ * so they run off the server's event loop, where a decoder's crash ends the worker, not the sandbox.
+ */
+import {inspectImage, type ImageVerdict} from './images.js'
+import {renderInvoicePdf, type PdfInput} from './pdf.js'
+import type {ImageType} from './schemas.js'
+
+export type DocumentJob = {kind: 'pdf'; input: PdfInput} | {kind: 'image'; type: ImageType; bytes: Uint8Array}
+
+export interface DocumentJobResults {
+  pdf: Uint8Array
+  image: ImageVerdict
+}
+
+export async function runDocumentJob(job: DocumentJob): Promise<Uint8Array | ImageVerdict> {
+  if (job.kind === 'pdf') {
+    const input = job.input.cover ? {...job.input, cover: Buffer.from(job.input.cover)} : job.input
+    return new Uint8Array(await renderInvoicePdf(input))
+  }
+  return inspectImage(job.bytes, job.type)
+}

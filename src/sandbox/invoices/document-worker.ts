@@ -1,0 +1,100 @@
+/**
+ * The sandbox's side of the document worker: a worker thread that renders PDFs and inspects
+ * uploaded images (document-jobs.ts). Two reasons: a PDF of 100 items takes ~200 ms of CPU, which
+ * on the event loop would stall every other request; and the decoders run on bytes a stranger
+ * sent, where pdfkit's PNG decoder throws from a zlib callback (uncatchable where it happens) on
+ * data that is not zlib. In a worker, such a throw ends the worker: the jobs in flight fail (a
+ * 500 for their requests alone), and the next job starts a fresh worker.
+ *
+ * Started on first use; ended when the sandbox closes.
+ */
+import {existsSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {Worker} from 'node:worker_threads'
+import {t} from '../i18n/index.js'
+import type {DocumentJob, DocumentJobResults} from './document-jobs.js'
+
+/** How long one job may take before the worker is deemed stuck and replaced. */
+const JOB_TIMEOUT_MS = 60_000
+
+interface Pending {
+  resolve(value: unknown): void
+  reject(error: Error): void
+  timer: NodeJS.Timeout
+}
+
+/**
+ * Where the worker's entry is: dist/sandbox/render-worker.js in a build (next to the sandbox's
+ * library entry, or one level up from the CLI's chunks), render-worker.ts next to this file when
+ * running from the sources (tests, benchmarks), which the worker then loads through tsx.
+ */
+function workerEntry(): {file: string; fromSource: boolean} {
+  // The build defines import.meta.dirname as __dirname (scripts/build.mjs): its output is CommonJS.
+  const here = typeof __dirname === 'string' ? __dirname : import.meta.dirname
+  for (const file of [join(here, 'render-worker.js'), join(here, '../sandbox/render-worker.js')]) if (existsSync(file)) return {file, fromSource: false}
+  return {file: join(here, 'render-worker.ts'), fromSource: true}
+}
+
+function startWorker(): Worker {
+  const {file, fromSource} = workerEntry()
+  if (!fromSource) return new Worker(file)
+  const tsx = createRequire(file).resolve('tsx/esm/api')
+  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}) })`
+  return new Worker(boot, {eval: true})
+}
+
+export class DocumentWorker {
+  private worker?: Worker
+  private nextId = 1
+  private readonly pending = new Map<number, Pending>()
+
+  run<K extends DocumentJob['kind']>(job: Extract<DocumentJob, {kind: K}>): Promise<DocumentJobResults[K]> {
+    const worker = this.ensure()
+    const id = this.nextId++
+    return new Promise<DocumentJobResults[K]>((resolve, reject) => {
+      const timer = setTimeout(() => this.fail(worker, new Error(t('sandbox.error.workerFailed', {reason: `a job took over ${JOB_TIMEOUT_MS} ms`}))), JOB_TIMEOUT_MS)
+      timer.unref()
+      this.pending.set(id, {resolve: resolve as (value: unknown) => void, reject, timer})
+      worker.postMessage({id, job})
+    })
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker
+    if (!worker) return
+    this.fail(worker, new Error('the sandbox is closing'))
+    await worker.terminate()
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker
+    const worker = startWorker()
+    worker.unref()
+    worker.on('message', (message: {id: number; result?: unknown; error?: string}) => {
+      const pending = this.pending.get(message.id)
+      if (!pending) return
+      this.pending.delete(message.id)
+      clearTimeout(pending.timer)
+      if (message.error !== undefined) pending.reject(new Error(message.error))
+      else pending.resolve(message.result)
+    })
+    worker.on('error', (error) => this.fail(worker, error))
+    worker.on('exit', (code) => this.fail(worker, new Error(t('sandbox.error.workerFailed', {reason: `exit code ${code}`}))))
+    this.worker = worker
+    return worker
+  }
+
+  /** The worker is gone or stuck: every job in flight fails, and the next job starts a new worker. */
+  private fail(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return
+    this.worker = undefined
+    void worker.terminate()
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer)
+      pending.reject(new Error(t('sandbox.error.workerFailed', {reason: error.stack ?? error.message})))
+      this.pending.delete(id)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What an uploaded image is, checked before it is stored (service-contract.md: "PNG, JPEG or WebP
+ * whose content is checked at upload: signature, dimensions at most 10 000 × 10 000, decodable").
+ * Dimensions come from the header (image-size) before anything is decoded, so a header declaring
+ * 60 000 × 60 000 is refused without allocating for it; then PNG and JPEG are decoded in full by
+ * pngjs and jpeg-js, so that nothing the renderer later meets in them is a surprise. WebP is
+ * checked by its header and dimensions (pdfkit does not embed WebP, so nothing decodes it).
+ *
+ * Runs in the document worker (document-worker.ts): decoding is CPU-bound and a decoder's failure
+ * must not reach the server's event loop.
+ */
+import {inflateSync} from 'node:zlib'
+import {imageSize} from 'image-size'
+import jpeg from 'jpeg-js'
+import {PNG} from 'pngjs'
+import {MAX_IMAGE_SIDE} from '../../contract/limits.js'
+import {IMAGE_SIGNATURES, sniffImage} from './image-signature.js'
+import type {ImageType} from './schemas.js'
+
+export type ImageVerdict =
+  | {ok: true; width: number; height: number}
+  | {ok: false; reason: 'signature'; got: string}
+  | {ok: false; reason: 'dimensions'; width: number; height: number}
+  | {ok: false; reason: 'undecodable'}
+
+export function inspectImage(bytes: Uint8Array, type: ImageType): ImageVerdict {
+  if (!IMAGE_SIGNATURES[type](bytes)) return {ok: false, reason: 'signature', got: sniffImage(bytes) ?? 'unknown'}
+  let width: number | undefined
+  let height: number | undefined
+  try {
+    const size = imageSize(bytes)
+    width = size.width
+    height = size.height
+  } catch {
+    return {ok: false, reason: 'undecodable'}
+  }
+  if (!width || !height) return {ok: false, reason: 'undecodable'}
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) return {ok: false, reason: 'dimensions', width, height}
+  try {
+    if (type === 'image/png') {
+      // pngjs's own inflate accepts data that is not zlib at all (and hands back zeros): check the stream first.
+      if (!pngDataInflates(bytes)) return {ok: false, reason: 'undecodable'}
+      const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+      if (png.width !== width || png.height !== height) return {ok: false, reason: 'undecodable'}
+    } else if (type === 'image/jpeg') {
+      const image = jpeg.decode(bytes, {tolerantDecoding: false, maxResolutionInMP: (MAX_IMAGE_SIDE * MAX_IMAGE_SIDE) / 1e6, maxMemoryUsageInMB: 1024})
+      if (image.width !== width || image.height !== height) return {ok: false, reason: 'undecodable'}
+    }
+  } catch {
+    return {ok: false, reason: 'undecodable'}
+  }
+  return {ok: true, width, height}
+}
+
+const CHANNELS: Record<number, number> = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+
+/**
+ * The IDAT stream is zlib and inflates to exactly the size IHDR announces (for a non-interlaced
+ * image; an interlaced one is left to pngjs, whose path for it inflates strictly). Never inflates
+ * more than that size plus one byte.
+ */
+function pngDataInflates(bytes: Uint8Array): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (view.length < 33 || view.toString('latin1', 12, 16) !== 'IHDR') return false
+  const width = view.readUInt32BE(16)
+  const height = view.readUInt32BE(20)
+  const depth = view[24]
+  const channels = CHANNELS[view[25]]
+  const interlaced = view[28] !== 0
+  if (!channels) return false
+  const parts: Buffer[] = []
+  for (let at = 8; at + 12 <= view.length; ) {
+    const length = view.readUInt32BE(at)
+    const kind = view.toString('latin1', at + 4, at + 8)
+    if (at + 12 + length > view.length) return false
+    if (kind === 'IDAT') parts.push(view.subarray(at + 8, at + 8 + length))
+    if (kind === 'IEND') break
+    at += 12 + length
+  }
+  if (parts.length === 0) return false
+  if (interlaced) return true
+  const expected = (Math.ceil((width * channels * depth) / 8) + 1) * height
+  try {
+    return inflateSync(Buffer.concat(parts), {maxOutputLength: expected + 1}).length === expected
+  } catch {
+    return false
+  }
+}

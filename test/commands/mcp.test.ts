@@ -1,0 +1,445 @@
+/**
+ * `svc mcp` as an MCP client sees it: the built CLI (`bin/run.cjs mcp`, `npm test` builds first)
+ * started as a child, talked to with the SDK's own Client over stdio, against the local sandbox
+ * over real HTTP. What is asserted is what the assistant gets (tools, results, tool errors) and
+ * what the service then holds.
+ */
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {BIN, baseEnv} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sandbox: TestSandbox
+let temp: ReturnType<typeof tempConfigDir>
+let proxy: FaultProxy | undefined
+const servers: McpSession[] = []
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({settleAfterMs: 200})
+})
+afterAll(() => sandbox.close())
+beforeEach(() => {
+  temp = tempConfigDir()
+})
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close()
+  temp.cleanup()
+  await proxy?.close()
+  proxy = undefined
+})
+
+interface McpSession {
+  client: Client
+  /** What the server wrote on stderr so far. */
+  stderr(): string
+  /** Transport errors the client saw: unreadable lines on stdout among them. */
+  errors: Error[]
+  close(): Promise<void>
+}
+
+const WRITE_TOOLS = ['payments_create', 'invoices_create', 'invoices_publish', 'invoices_send', 'invoices_cancel']
+const READ_TOOLS = [
+  'payments_get',
+  'payments_list',
+  'payments_wait',
+  'invoices_get',
+  'invoices_list',
+  'invoices_pdf',
+  'reports_receivables',
+  'reports_collections',
+  'sandbox_test_numbers',
+]
+
+async function startMcp(args: string[] = [], env: Record<string, string> = sandbox.env()): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: {...baseEnv(temp.dir), ...env},
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  const errors: Error[] = []
+  const serverErr = transport.stderr as import('node:stream').Readable | null
+  serverErr?.setEncoding('utf8')
+  serverErr?.on('data', (chunk: string) => (stderr += chunk))
+  const client = new Client({name: 'svc-test', version: '1.0.0'})
+  // Anything on stdout that is not a protocol message is reported here (e.g. a stray log line).
+  client.onerror = (error) => errors.push(error)
+  await client.connect(transport)
+  const session = {client, stderr: () => stderr, errors, close: () => client.close()}
+  servers.push(session)
+  return session
+}
+
+type ToolResult = {isError?: boolean; content: Array<{type: string; text?: string; resource?: any}>; structuredContent?: any}
+
+async function call(session: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  return (await session.client.callTool({name, arguments: args})) as ToolResult
+}
+
+async function payments(key = sandbox.sb.keys.sandbox): Promise<any[]> {
+  return (await sandbox.get('/v1/payments?limit=100', key)).data
+}
+
+async function invoices(key = sandbox.sb.keys.sandbox): Promise<any[]> {
+  const all: any[] = []
+  for (let page = 1; ; page++) {
+    const body = await sandbox.get(`/v1/invoices?page=${page}&page_size=100`, key)
+    const items = body.data ?? body.items ?? body.invoices
+    all.push(...items)
+    if (items.length < 100) return all
+  }
+}
+
+const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
+
+describe('svc mcp: the tools an assistant sees', () => {
+  it('lists the fourteen tools, each with a closed JSON Schema and truthful annotations; logs on stderr only', async () => {
+    const session = await startMcp()
+    const {tools} = await session.client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...WRITE_TOOLS, ...READ_TOOLS].sort())
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]))
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object')
+      expect((tool.inputSchema as any).additionalProperties, tool.name).toBe(false)
+      expect(tool.description!.length, tool.name).toBeGreaterThan(40)
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(READ_TOOLS.includes(tool.name))
+    }
+    // What --help says: whole XAF, the accepted phone forms, the item shape.
+    const create = byName.payments_create!.inputSchema as any
+    expect(create.required).toEqual(['amount', 'phone'])
+    expect(create.properties.amount.description).toMatch(/Whole XAF.*Never decimals/)
+    expect(create.properties.phone.description).toContain('+237 6 70 00 00 01')
+    expect(create.properties.operator.enum).toEqual(['MTN', 'ORANGE'])
+    const item = (byName.invoices_create!.inputSchema as any).properties.items.items
+    expect(Object.keys(item.properties)).toEqual(['name', 'description', 'price', 'quantity'])
+    expect(item.additionalProperties).toBe(false)
+    // Money moved twice is two payments; cancel cannot be undone; publish and cancel repeat safely.
+    expect(byName.payments_create!.annotations).toMatchObject({readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true})
+    expect(byName.invoices_send!.annotations).toMatchObject({idempotentHint: false, openWorldHint: true})
+    expect(byName.invoices_cancel!.annotations).toMatchObject({destructiveHint: true, idempotentHint: true})
+    expect(byName.invoices_publish!.annotations).toMatchObject({destructiveHint: false, idempotentHint: true})
+    expect(session.stderr()).toMatch(/serving 14 tools on stdio with SANDBOX key svc_sk_test_…\w{4}\./)
+    expect(session.stderr()).not.toContain(sandbox.sb.keys.sandbox)
+    await call(session, 'payments_create', {amount: 100, phone: '670000001'})
+    await call(session, 'payments_create', {amount: 1.5, phone: '670000001'})
+    expect(session.errors).toEqual([])
+  })
+
+  it('sandbox_test_numbers gives the table and a summary', async () => {
+    const session = await startMcp()
+    const result = await call(session, 'sandbox_test_numbers')
+    expect(result.isError).toBeFalsy()
+    expect(result.content[0]!.text).toMatch(/^10 sandbox test numbers/)
+    expect(result.structuredContent.test_numbers).toContainEqual({phone: '237670000099', operator: 'MTN', outcome: 'FAILED'})
+  })
+})
+
+describe('svc mcp: payments', () => {
+  it('creates a payment to a test number and waits for it: SUCCESS, on the server too', async () => {
+    const session = await startMcp()
+    const created = await call(session, 'payments_create', {amount: '5 000', phone: '+237 6 70 00 00 01'})
+    expect(created.isError).toBeFalsy()
+    const payment = created.structuredContent.payment
+    expect(payment).toMatchObject({status: 'PENDING', amount: 5000, phone_number: '237670000001', environment: 'SANDBOX'})
+    expect(created.structuredContent.recovered).toBe(false)
+    expect(created.content[0]!.text).toBe(
+      `Payment ${payment.id} created: 5 000 XAF requested from 237670000001 (MTN); PENDING until the customer approves on their phone. Follow it with payments_wait.`,
+    )
+    expect(JSON.parse(created.content[1]!.text!).payment.id).toBe(payment.id)
+
+    const progress: string[] = []
+    const waited = (await session.client.callTool({name: 'payments_wait', arguments: {id: payment.id, interval: '250ms', timeout: '20s'}}, undefined, {
+      onprogress: (p) => progress.push(p.message ?? ''),
+    })) as ToolResult
+    expect(waited.isError).toBeFalsy()
+    expect(waited.structuredContent).toMatchObject({final: true, payment: {id: payment.id, status: 'SUCCESS'}})
+    expect(waited.content[0]!.text).toBe(`Payment ${payment.id} succeeded: 5 000 XAF collected from 237670000001.`)
+    // Progress while it waits. The SDK's client handles a notification a tick after a response
+    // read with it, so the last one may come after the result and be dropped: not asserted.
+    expect(progress.length).toBeGreaterThan(0)
+    for (const message of progress) expect(message).toMatch(new RegExp(`^Payment ${payment.id}: (PENDING|SUCCESS)…$`))
+    expect((await payments()).filter((p) => p.id === payment.id)).toMatchObject([{status: 'SUCCESS', amount: 5000}])
+  })
+
+  it('a failing test number settles FAILED with its failure code (a result, not a tool error)', async () => {
+    const session = await startMcp()
+    const created = await call(session, 'payments_create', {amount: 1200, phone: '670000099'})
+    const id = created.structuredContent.payment.id
+    const waited = await call(session, 'payments_wait', {id, interval: '250ms'})
+    expect(waited.isError).toBeFalsy()
+    expect(waited.structuredContent.payment.status).toBe('FAILED')
+    expect(waited.content[0]!.text).toMatch(new RegExp(`^Payment ${id} FAILED \\(\\w+\\): 1 200 XAF from 237670000099 was not collected\\.$`))
+  })
+
+  it('a wait that times out says the payment is still PENDING (call again), not an error', async () => {
+    const slow = await startTestSandbox({settleAfterMs: 60_000})
+    try {
+      const session = await startMcp([], slow.env())
+      const created = await call(session, 'payments_create', {amount: 700, phone: phone(2002)})
+      const waited = await call(session, 'payments_wait', {id: created.structuredContent.payment.id, interval: '250ms', timeout: '1s'})
+      expect(waited.isError).toBeFalsy()
+      expect(waited.structuredContent).toMatchObject({final: false, payment: {status: 'PENDING'}})
+      expect(waited.content[0]!.text).toMatch(/is still PENDING after waiting 1s; call payments_wait again/)
+      await session.close()
+    } finally {
+      await slow.close()
+    }
+  })
+
+  it('a wait the client cancels stops polling the service', async () => {
+    const slow = await startTestSandbox({settleAfterMs: 60_000})
+    const counting = await startFaultProxy(slow.sb.url, [])
+    try {
+      const session = await startMcp([], {...slow.env(), SVC_BASE_URL: counting.url})
+      const created = await call(session, 'payments_create', {amount: 700, phone: phone(2003)})
+      const abort = new AbortController()
+      const waiting = session.client.callTool({name: 'payments_wait', arguments: {id: created.structuredContent.payment.id, interval: '250ms', timeout: '30s'}}, undefined, {
+        signal: abort.signal,
+      })
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      abort.abort()
+      await expect(waiting).rejects.toThrow()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
+      const atCancel = polls()
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect(atCancel).toBeGreaterThan(0)
+      expect(polls()).toBe(atCancel)
+      await session.close()
+    } finally {
+      await counting.close()
+      await slow.close()
+    }
+  })
+
+  it('a bad amount is a tool error naming the argument with the CLI\'s sentence, and nothing is created', async () => {
+    const session = await startMcp()
+    const before = (await payments()).length
+    for (const amount of [50.5, '50.5', '5,00', 0, -5, '1e3', 'five thousand']) {
+      const result = await call(session, 'payments_create', {amount, phone: phone(3001)})
+      expect(result.isError, String(amount)).toBe(true)
+      expect(result.structuredContent.error).toMatchObject({code: 'invalid_input', field: 'amount'})
+      expect(result.content[0]!.text).toMatch(/^Invalid argument "amount" \(nothing was sent\): Invalid --amount/)
+    }
+    const decimal = await call(session, 'payments_create', {amount: 50.5, phone: phone(3001)})
+    expect(decimal.content[0]!.text).toContain('XAF has no decimals')
+    const badPhone = await call(session, 'payments_create', {amount: 500, phone: '0670000001'})
+    expect(badPhone.structuredContent.error.field).toBe('phone')
+    expect(badPhone.content[0]!.text).toContain('237670000001, +237 6 70 00 00 01')
+    const nexttel = await call(session, 'payments_create', {amount: 500, phone: '660000001'})
+    expect(nexttel.content[0]!.text).toMatch(/Nexttel/)
+    const extra = await call(session, 'payments_create', {amount: 500, phone: phone(3001), currency: 'EUR'})
+    expect(extra.structuredContent.error.field).toBe('currency')
+    expect(extra.content[0]!.text).toBe('Unknown argument "currency"; payments_create takes: amount, phone, operator.')
+    expect((await payments()).length).toBe(before)
+    expect(session.stderr()).toMatch(/tool payments_create: invalid_input/)
+  })
+
+  it('a connection reset after the service acted: found in the list, reported as recovered, never sent twice', async () => {
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
+    const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const result = await call(session, 'payments_create', {amount: 2222, phone: phone(4001)})
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent.recovered).toBe(true)
+    expect(result.content[0]!.text).toMatch(/^The answer to the payment request was lost; found payment svcpay_test_\w+ .* It was not created again\.$/)
+    const onServer = (await payments()).filter((p) => p.phone_number === phone(4001))
+    expect(onServer).toHaveLength(1)
+    expect(result.structuredContent.payment.id).toBe(onServer[0].id)
+    expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
+  })
+
+  it('an unknown outcome (502, nothing found) is a tool error that says so and how to check; sent once, nothing created', async () => {
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
+    const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const result = await call(session, 'payments_create', {amount: 5555, phone: phone(4002)})
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent.error.code).toBe('outcome_unknown')
+    expect(result.content[0]!.text).toMatch(/outcome is unknown/)
+    expect(result.content[0]!.text).toMatch(/Do not call payments_create again/)
+    expect(result.structuredContent.error.hint).toMatch(/look for 5 555 XAF to 237670004002 with payments_list/)
+    expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
+    expect((await payments()).filter((p) => p.phone_number === phone(4002))).toHaveLength(0)
+  })
+})
+
+describe('svc mcp: invoices', () => {
+  const draft = {
+    customer_name: 'Awa Bakery',
+    due_date: '2026-12-31',
+    items: [
+      {name: 'Bread', price: '1 500', quantity: 3},
+      {name: 'Cable 2:1 HDMI', price: 2500},
+    ],
+    discount_percent: 10,
+    customer_email: 'awa@example.com',
+  }
+
+  it('creates a DRAFT with an Idempotency-Key it returns; the same key again returns it, not a second one', async () => {
+    const session = await startMcp()
+    const before = (await invoices()).length
+    const created = await call(session, 'invoices_create', draft)
+    expect(created.isError, created.content[0]!.text).toBeFalsy()
+    const {invoice, idempotency_key: key, replayed} = created.structuredContent
+    expect(replayed).toBe(false)
+    expect(key).toMatch(/^[0-9a-f-]{36}$/)
+    expect(invoice).toMatchObject({status: 'DRAFT', subtotal_amount: 7000, discount_amount: 700, total_amount: 6300})
+    expect(invoice.items).toEqual([
+      {name: 'Bread', price: 1500, quantity: 3},
+      {name: 'Cable 2:1 HDMI', price: 2500, quantity: 1},
+    ])
+    expect(created.content[0]!.text).toBe(
+      `Invoice ${invoice.id} created (DRAFT) for Awa Bakery, total 6 300 XAF, Idempotency-Key ${key}: invisible to the customer until published.`,
+    )
+    const again = await call(session, 'invoices_create', {...draft, idempotency_key: key})
+    expect(again.structuredContent).toMatchObject({replayed: true, idempotency_key: key, invoice: {id: invoice.id}})
+    expect(again.content[0]!.text).toMatch(/already existed for Idempotency-Key .* nothing new was created/)
+    expect((await invoices()).length).toBe(before + 1)
+  })
+
+  it('publishes it: UNPAID, payable at its checkout URL; publish: true on create does both', async () => {
+    const session = await startMcp()
+    const id = (await call(session, 'invoices_create', draft)).structuredContent.invoice.id
+    const published = await call(session, 'invoices_publish', {id})
+    expect(published.isError).toBeFalsy()
+    expect(published.structuredContent.invoice).toMatchObject({id, status: 'UNPAID'})
+    expect(published.content[0]!.text).toMatch(new RegExp(`^Invoice ${id} published \\(UNPAID\\): payable at http://127\\.0\\.0\\.1:\\d+/`))
+    expect((await sandbox.get(`/v1/invoices/${id}`)).status).toBe('UNPAID')
+    const both = await call(session, 'invoices_create', {...draft, publish: true, channel: 'email'})
+    expect(both.structuredContent.invoice.status).toBe('UNPAID')
+    const outbox = await sandbox.admin('GET', `/outbox?invoice_id=${both.structuredContent.invoice.id}`)
+    expect(outbox.data).toMatchObject([{channel: 'EMAIL'}])
+    const got = await call(session, 'invoices_get', {id})
+    expect(got.content[0]!.text).toBe(`Invoice ${id}: UNPAID, Awa Bakery, total 6 300 XAF, 6 300 XAF due by 2026-12-31.`)
+  })
+
+  it('bad drafts are tool errors naming the argument; nothing is created', async () => {
+    const session = await startMcp()
+    const before = (await invoices()).length
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{...draft, items: [{name: 'Bread', price: 1500.5}]}, 'items', /item number 1 \("Bread"\): the price must be a whole number of XAF/],
+      [{...draft, items: [{name: 'Bread', price: 50, quantity: 0}]}, 'items', /the quantity must be a whole number, 1 or more/],
+      [{...draft, items: [{name: 'Bread', price: 50}], discount_percent: 0}, 'items', /after discount is 50 XAF: the service refuses invoices under 100 XAF/],
+      [{...draft, items: []}, 'items', /needs at least one line item/],
+      [{...draft, items: [{name: 'Bread', price: 500, qty: 2}]}, 'qty', /Unknown argument "qty"; items\[1\] takes: name, description, price, quantity/],
+      [{...draft, discount_percent: '10 XAF'}, 'discount_percent', /percentage from 0 to 100/],
+      [{...draft, due_date: '2026-02-30'}, 'due_date', /2026-02 has 28 days/],
+      [{...draft, customer_email: 'awa@'}, 'customer_email', /email address/],
+      [{...draft, customer_phone: '12345'}, 'customer_phone', /Cameroon number/],
+      [{...draft, customer_name: '  '}, 'customer_name', /customer name/],
+      [{...draft, channel: 'EMAIL'}, 'channel', /add --publish/],
+      [{...draft, publish: true, channel: 'SMS'}, 'channel', /use EMAIL or WHATSAPP/],
+    ]
+    for (const [args, field, message] of cases) {
+      const result = await call(session, 'invoices_create', args)
+      expect(result.isError, JSON.stringify(args)).toBe(true)
+      expect(result.structuredContent.error.field, JSON.stringify(args)).toBe(field)
+      expect(result.content[0]!.text).toMatch(message)
+    }
+    expect((await invoices()).length).toBe(before)
+  })
+
+  it('lists, sends, cancels and fetches the PDF', async () => {
+    const session = await startMcp()
+    const id = (await call(session, 'invoices_create', {...draft, publish: true})).structuredContent.invoice.id
+    const listed = await call(session, 'invoices_list', {status: 'UNPAID', page_size: 100})
+    expect(listed.structuredContent.invoices.map((i: any) => i.id)).toContain(id)
+    expect((await call(session, 'invoices_list', {page_size: 500})).structuredContent.error).toMatchObject({field: 'page_size'})
+    const sent = await call(session, 'invoices_send', {id, channel: 'EMAIL'})
+    expect(sent.content[0]!.text).toBe(`Invoice ${id} sent by EMAIL to awa@example.com.`)
+    const pdf = await call(session, 'invoices_pdf', {id})
+    const attachment = pdf.content.find((c) => c.type === 'resource')!
+    expect(attachment.resource.mimeType).toBe('application/pdf')
+    expect(Buffer.from(attachment.resource.blob, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    expect(pdf.structuredContent.bytes).toBe(Buffer.from(attachment.resource.blob, 'base64').length)
+    const cancelled = await call(session, 'invoices_cancel', {id})
+    expect(cancelled.content[0]!.text).toBe(`Invoice ${id} is CANCELLED.`)
+    expect((await sandbox.get(`/v1/invoices/${id}`)).status).toBe('CANCELLED')
+  })
+})
+
+describe('svc mcp: reports', () => {
+  it('receivables and collections give the report objects and a summary', async () => {
+    const session = await startMcp()
+    const receivables = await call(session, 'reports_receivables', {as_of: '2026-12-31'})
+    expect(receivables.isError).toBeFalsy()
+    expect(receivables.structuredContent.report).toMatchObject({report: 'receivables', as_of: '2026-12-31', currency: 'XAF'})
+    expect(receivables.content[0]!.text).toMatch(/^Receivables as of 2026-12-31: \d+ open invoice\(s\), [\d ]+ XAF still due/)
+    const collections = await call(session, 'reports_collections', {since: '1d', by: 'operator'})
+    expect(collections.structuredContent.report).toMatchObject({report: 'collections', by: 'operator'})
+    expect(collections.content[0]!.text).toMatch(/^Payments from .* collected, success rate/)
+    const bad = await call(session, 'reports_collections', {since: 'yesterday'})
+    expect(bad.structuredContent.error.field).toBe('since')
+  })
+})
+
+describe('svc mcp: safety', () => {
+  it('a LIVE key: money and customer messages refused without --allow-live-writes; nothing sent; reads and drafts allowed', async () => {
+    const live = sandbox.sb.keys.live
+    const session = await startMcp([], sandbox.env('live'))
+    expect(session.stderr()).toMatch(/LIVE key: tools that move money or tell customers are refused/)
+    const before = (await payments(live)).length
+    const refused = await call(session, 'payments_create', {amount: 5000, phone: '670000001'})
+    expect(refused.isError).toBe(true)
+    expect(refused.structuredContent.error.code).toBe('live_writes_refused')
+    expect(refused.content[0]!.text).toMatch(
+      /^Refused: this would collect 5 000 XAF from 237670000001 with a LIVE key \(svc_sk_live_…\w{4}\), and this MCP server was started without --allow-live-writes\. Nothing was sent\.$/,
+    )
+    expect(JSON.stringify(refused)).not.toContain(live)
+    expect((await payments(live)).length).toBe(before)
+    // A draft tells nobody: allowed. Delivering it is not.
+    const created = await call(session, 'invoices_create', {customer_name: 'Live Co', due_date: '2026-12-31', items: [{name: 'Thing', price: 1000}]})
+    expect(created.isError).toBeFalsy()
+    const id = created.structuredContent.invoice.id
+    expect((await call(session, 'invoices_publish', {id, channel: 'WHATSAPP', to_phone: '670000001'})).structuredContent.error.code).toBe('live_writes_refused')
+    expect((await call(session, 'invoices_send', {id})).structuredContent.error.code).toBe('live_writes_refused')
+    expect((await call(session, 'invoices_cancel', {id})).structuredContent.error.code).toBe('live_writes_refused')
+    expect((await sandbox.get(`/v1/invoices/${id}`, live)).status).toBe('DRAFT')
+    expect((await sandbox.admin('GET', `/outbox?environment=LIVE&invoice_id=${id}`)).data).toEqual([])
+    expect((await call(session, 'payments_list', {limit: 5})).isError).toBeFalsy()
+  })
+
+  it('a LIVE key with --allow-live-writes: the payment is sent', async () => {
+    const live = sandbox.sb.keys.live
+    const session = await startMcp(['--allow-live-writes'], sandbox.env('live'))
+    expect(session.stderr()).toMatch(/LIVE key with --allow-live-writes/)
+    const result = await call(session, 'payments_create', {amount: 4321, phone: '670000001'})
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent.payment).toMatchObject({environment: 'LIVE', status: 'PENDING', amount: 4321})
+    expect((await payments(live)).map((p) => p.id)).toContain(result.structuredContent.payment.id)
+  })
+
+  it('--read-only offers no write tool, and calling one is refused', async () => {
+    const session = await startMcp(['--read-only'])
+    const {tools} = await session.client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS].sort())
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true)
+    const before = (await payments()).length
+    await expect(session.client.callTool({name: 'payments_create', arguments: {amount: 5000, phone: '670000001'}})).rejects.toThrow(
+      /Tool "payments_create" is not offered: this server was started with --read-only/,
+    )
+    expect((await payments()).length).toBe(before)
+  })
+
+  it('the profile and key come from the usual precedence: --api-key of svc mcp over SVC_API_KEY', async () => {
+    const session = await startMcp(['--api-key', sandbox.sb.keys.live], sandbox.env('sandbox'))
+    expect(session.stderr()).toMatch(/with LIVE key svc_sk_live_…/)
+    const none = await startMcp([], {SVC_BASE_URL: sandbox.sb.url})
+    expect(none.stderr()).toMatch(/without an API key/)
+    const result = await call(none, 'payments_list')
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent.error.code).toBe('no_api_key')
+  })
+
+  it('speaks French when asked: summaries and errors from the catalogue; the objects are the same', async () => {
+    const session = await startMcp([], {...sandbox.env(), SVC_LANG: 'fr'})
+    const bad = await call(session, 'payments_create', {amount: 50.5, phone: '670000001'})
+    expect(bad.content[0]!.text).toMatch(/^Argument « amount » invalide \(rien n’a été envoyé\)/)
+    const numbers = await call(session, 'sandbox_test_numbers')
+    expect(numbers.content[0]!.text).toMatch(/^10 numéros de test/)
+  })
+})
