@@ -5,7 +5,7 @@
 import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
-import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
+import {ApiError, ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatDate} from '../time/date.js'
 import {readCover, coverUrl} from '../files/cli.js'
@@ -177,8 +177,9 @@ export async function invoiceList(ctx: Context, flags: {status?: string; page?: 
   await ctx.io.result(result.items, async () => {
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
-    if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
   })
+  // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
+  if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
 }
 
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {
@@ -193,7 +194,7 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
   const invoiceId = checkId(id)
   const delivery = readPublishDelivery(flags)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
-  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery)
+  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await show(ctx, invoice, () => {
     ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
     if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
@@ -204,8 +205,23 @@ export async function invoiceSend(ctx: Context, id: string, flags: {channel?: st
   const invoiceId = checkId(id)
   const delivery = readDelivery(flags)
   await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
-  const result = await sendInvoice(await api(ctx), invoiceId, delivery)
+  const result = await sendInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await ctx.io.result(result, () => ctx.io.out(renderSend(result)))
+}
+
+/**
+ * The service names its own fields (`override_email`: no address to deliver to); a person typed
+ * flags. A 400 about a delivery address gets a hint naming the flag that gives one.
+ */
+function inFlagTerms(error: unknown): never {
+  if (error instanceof ApiError && error.status === 400) {
+    const fields = new Set((error.errors ?? []).map((e) => e.field))
+    const hint = fields.has('override_email') ? t('invoice.delivery.hintEmail') : fields.has('override_phone') ? t('invoice.delivery.hintPhone') : undefined
+    if (hint) {
+      throw new ApiError(error.message, {status: error.status, code: error.code, errors: error.errors, requestId: error.requestId, hint})
+    }
+  }
+  throw error
 }
 
 export async function invoiceCancel(ctx: Context, id: string): Promise<void> {

@@ -86,12 +86,15 @@ export async function payWatch(ctx: Context, id: string, flags: WatchFlags): Pro
 /** Spinner while PENDING/UNSPECIFIED; exit 0 on SUCCESS, 1 on FAILED, 8 on timeout. */
 async function followPayment(ctx: Context, id: string, timing: {intervalMs: number; timeoutMs: number}, first?: Payment): Promise<void> {
   const client = await ctx.client()
+  // Stopped while waiting (Ctrl-C, SIGTERM): the id was only in the spinner, which is erased.
+  ctx.io.setInterruptNote(t('pay.watch.interrupted', {id}))
   const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}), (spinner) =>
     watchPayment(client, id, {
       ...timing,
       onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
     }),
   )
+  ctx.io.setInterruptNote(undefined)
   const failure = payment.status === 'FAILED' ? failedOutcome(payment) : undefined
   await ctx.io.result(payment, async () => {
     ctx.io.out(await renderPayment(ctx.io, payment))
@@ -128,6 +131,7 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
   await ctx.io.result(result.items, async () => {
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     ctx.io.out(await renderPaymentTable(ctx.io, result.items))
-    if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more'))
   })
+  // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
+  if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more', {next: (flags.offset ?? 0) + result.items.length}))
 }

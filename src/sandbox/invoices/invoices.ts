@@ -235,8 +235,8 @@ export class Invoices {
   }
 
   /**
-   * The invoice's PDF as it stands: its ETag at once (a hash of everything the document shows: the
-   * invoice, the business's name and language, the cover file), its bytes rendered once per such
+   * The invoice's PDF as it stands: its ETag at once (a hash of what the document shows that can
+   * change: the invoice's state, the business's name and language, the cover file), its bytes rendered once per such
    * version in the document worker and kept (the last PDF_CACHE_SIZE versions; concurrent requests
    * for one version share one rendering).
    */
@@ -252,7 +252,11 @@ export class Invoices {
     }
     const businessName = this.ctx.options.businessName
     const locale = businessLanguage(this.ctx.store)
-    const version = JSON.stringify([invoice, businessName, locale, cover && [cover.id, cover.uploaded_at]])
+    // What can change on an invoice once created (there is no edit endpoint: its lines, customer and
+    // notes are fixed), and what else the document shows. Cheaper than hashing the whole invoice on
+    // every fetch of a cached PDF (a 100-item invoice is ~10 KB of JSON).
+    const changing = [invoice.status, invoice.amount_paid, invoice.amount_due, invoice.updated_at, invoice.published_at, invoice.paid_at, invoice.cancelled_at]
+    const version = JSON.stringify([invoice.id, invoice.created_at, changing, businessName, locale, cover && [cover.id, cover.uploaded_at]])
     const etag = `"${createHash('sha256').update(version).digest('base64url').slice(0, 32)}"`
     const bytes = () => {
       const cached = this.pdfCache.get(etag)

@@ -35,6 +35,8 @@ export const invoice = {
   'invoice.create.total': 'Total: {total}.',
   'invoice.create.totalDiscount': 'Total: {total} (subtotal {subtotal}, discount {percent}% = −{discount}).',
   'invoice.create.sending': 'Creating the invoice for {customer}…',
+  'invoice.delivery.hintEmail': 'Give the address with --to-email ADDRESS, or deliver by WhatsApp with --channel WHATSAPP --to-phone NUMBER.',
+  'invoice.delivery.hintPhone': 'Give the number with --to-phone NUMBER, or deliver by email with --channel EMAIL --to-email ADDRESS.',
   'invoice.create.replayed':
     'The service replayed an earlier answer to this Idempotency-Key: invoice {id} already existed and was not created again.',
   'invoice.create.dueInPast': 'The due date {date} is already past: the invoice will be PAST_DUE as soon as it is published.',
@@ -54,7 +56,7 @@ export const invoice = {
   'invoice.list.pageSizeRange': 'a whole number from 1 to 100',
   'invoice.list.pageRange': 'a whole number, 1 or more',
 
-  'invoice.pdf.noUrl': 'The service did not return a pdf_url for invoice {id}.',
+  'invoice.pdf.noUrl': 'The service did not return the PDF link ({field}) for invoice {id}.',
   'invoice.pdf.notPdf': 'The document for invoice {id} is not a PDF ({type}, {bytes} bytes); nothing was written.',
   'invoice.pdf.writeFailed': 'Could not write {path}: {reason}.',
   'invoice.pdf.saved': 'Saved the PDF of invoice {id} to {path} ({bytes} bytes).',

@@ -37,6 +37,8 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.total': 'Total : {total}.',
   'invoice.create.totalDiscount': 'Total : {total} (sous-total {subtotal}, remise de {percent} % = −{discount}).',
   'invoice.create.sending': 'Création de la facture pour {customer}…',
+  'invoice.delivery.hintEmail': 'Donnez l’adresse avec --to-email ADRESSE, ou envoyez par WhatsApp avec --channel WHATSAPP --to-phone NUMÉRO.',
+  'invoice.delivery.hintPhone': 'Donnez le numéro avec --to-phone NUMÉRO, ou envoyez par e-mail avec --channel EMAIL --to-email ADRESSE.',
   'invoice.create.replayed':
     'Le service a rejoué une réponse antérieure pour cette Idempotency-Key : la facture {id} existait déjà et n’a pas été créée une seconde fois.',
   'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera en retard (PAST_DUE) dès sa publication.',
@@ -56,7 +58,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.list.pageSizeRange': 'un nombre entier de 1 à 100',
   'invoice.list.pageRange': 'un nombre entier, 1 ou plus',
 
-  'invoice.pdf.noUrl': 'Le service n’a pas renvoyé de pdf_url pour la facture {id}.',
+  'invoice.pdf.noUrl': 'Le service n’a pas renvoyé le lien du PDF ({field}) pour la facture {id}.',
   'invoice.pdf.notPdf': 'Le document de la facture {id} n’est pas un PDF ({type}, {bytes} octets) ; rien n’a été écrit.',
   'invoice.pdf.writeFailed': 'Impossible d’écrire {path} : {reason}.',
   'invoice.pdf.saved': 'PDF de la facture {id} enregistré dans {path} ({bytes} octets).',

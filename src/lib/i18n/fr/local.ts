@@ -23,7 +23,7 @@ export const local: {[K in keyof typeof en]: string} = {
     'Sandbox locale démarrée ; enregistrée comme profil « {profile} » : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal. Ctrl-C l’arrête.',
   'local.keys.shownOnce': 'Le secret n’est affiché qu’une fois : conservez-le maintenant.',
   'local.keys.none': 'Aucune clé.',
-  'local.webhooks.none': 'Aucun point de terminaison webhook.',
+  'local.webhooks.none': 'Aucune URL de webhook enregistrée.',
   'local.allowlist.none': 'La liste des IP autorisées est vide : toutes les adresses sont acceptées.',
   'local.fees.percent': '{flag} « {value} » invalide : donnez un pourcentage de 0 à 100, par exemple 2.5.',
   'local.fees.oneOf': 'Donnez exactement une option parmi --percent et --fixed.',
