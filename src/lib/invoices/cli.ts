@@ -25,6 +25,7 @@ import {
   type InvoiceApi,
 } from './flows.js'
 import {draftFromFlags, draftFromJson, finishDraft, parseChannel, type DraftFlags} from './input.js'
+import {isFiltering, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
 import {renderInvoice, renderInvoiceTable, renderSend, renderTotals} from './render.js'
 import type {Delivery, Invoice} from './types.js'
 
@@ -138,7 +139,10 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
 // ---------------------------------------------------------------------------------------------
 // list, get
 
-export async function invoiceList(ctx: Context, flags: {status?: string; page?: number; 'page-size'?: number; all: boolean}): Promise<void> {
+export async function invoiceList(
+  ctx: Context,
+  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean} & FilterFlags,
+): Promise<void> {
   const pageSize = flags['page-size']
   if (pageSize !== undefined && (pageSize < 1 || pageSize > 100)) {
     throw new InputError(t('core.error.invalidFlag', {flag: '--page-size', reason: t('invoice.list.pageSizeRange')}), {field: 'page-size'})
@@ -146,7 +150,27 @@ export async function invoiceList(ctx: Context, flags: {status?: string; page?: 
   if (flags.page !== undefined && flags.page < 1) {
     throw new InputError(t('core.error.invalidFlag', {flag: '--page', reason: t('invoice.list.pageRange')}), {field: 'page'})
   }
+  const filter = readFilter(flags)
   const invoices = await api(ctx)
+  if (isFiltering(filter)) {
+    // The service cannot filter these: read its pages here, and stop at --page-size matches
+    // unless --all (newest first says nothing of due dates, so no earlier stop is sound).
+    const found = await ctx.io.withSpinner(t('invoice.filter.progress', {scanned: 0, matched: 0}), (spinner) =>
+      searchInvoices(invoices, {
+        status: flags.status,
+        filter,
+        limit: flags.all ? undefined : (pageSize ?? 20),
+        onPage: (scanned, matched) => spinner.update(t('invoice.filter.progress', {scanned, matched})),
+      }),
+    )
+    await ctx.io.result(found.items, async () => {
+      if (found.items.length === 0) return ctx.io.err(t('invoice.filter.none'))
+      ctx.io.out(await renderInvoiceTable(ctx.io, found.items))
+      if (found.stoppedEarly) ctx.io.err(t('invoice.filter.more', {count: found.items.length}))
+    })
+    if (ctx.io.json && found.stoppedEarly) ctx.io.err(t('invoice.filter.more', {count: found.items.length}))
+    return
+  }
   const list = (onPage?: (count: number) => void) => listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage})
   // Only --all, which may read many pages, shows progress.
   const result = flags.all

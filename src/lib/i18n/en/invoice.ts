@@ -48,6 +48,11 @@ export const invoice = {
   'invoice.send.done': 'Invoice {id} sent by {channel} to {recipient} at {at}.',
   'invoice.cancel.done': 'Invoice {id} is CANCELLED.',
 
+  'invoice.filter.customerEmpty': 'some text of the customer’s name, email or phone',
+  'invoice.filter.emptyRange': '--due-after {after} is not before --due-before {before}: no invoice can match.',
+  'invoice.filter.progress': 'Searching invoices: {scanned} read, {matched} matching…',
+  'invoice.filter.none': 'No invoices match.',
+  'invoice.filter.more': 'Showing the first {count} matches; more may match: use --all (or a larger --page-size).',
   'invoice.list.none': 'No invoices.',
   'invoice.list.more': 'More invoices: use --page {next} or --all.',
   'invoice.list.progress': 'Fetched {count} invoices…',

@@ -50,6 +50,11 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.send.done': 'Facture {id} envoyée par {channel} à {recipient} le {at}.',
   'invoice.cancel.done': 'La facture {id} est annulée (CANCELLED).',
 
+  'invoice.filter.customerEmpty': 'une partie du nom, de l’e-mail ou du téléphone du client',
+  'invoice.filter.emptyRange': '--due-after {after} n’est pas avant --due-before {before} : aucune facture ne peut correspondre.',
+  'invoice.filter.progress': 'Recherche des factures : {scanned} lues, {matched} retenues…',
+  'invoice.filter.none': 'Aucune facture ne correspond.',
+  'invoice.filter.more': 'Voici les {count} premières ; d’autres peuvent correspondre : utilisez --all (ou un --page-size plus grand).',
   'invoice.list.none': 'Aucune facture.',
   'invoice.list.more': 'Il y a d’autres factures : utilisez --page {next} ou --all.',
   'invoice.list.progress': '{count} factures récupérées…',
