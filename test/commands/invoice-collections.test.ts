@@ -4,6 +4,10 @@
  */
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
+import {readdirSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -86,5 +90,99 @@ describe('svc invoice list filters', {timeout: 90_000}, () => {
     const empty = await svc(['invoice', 'list', '--due-after', '2026-12-31', '--due-before', '2026-12-01'])
     expect(empty.exitCode).toBe(2)
     expect(empty.stderr).toContain('--due-after')
+  })
+})
+
+/** How many deliveries of each invoice the sandbox's outbox holds (trigger "send": reminders). */
+async function sends(): Promise<Map<string, number>> {
+  const counts = new Map<string, number>()
+  for (let offset = 0; ; offset += 100) {
+    const page = await sb.admin('GET', `/outbox?limit=100&offset=${offset}`)
+    for (const m of page.data as Array<{invoice_id: string; trigger: string}>) if (m.trigger === 'send') counts.set(m.invoice_id, (counts.get(m.invoice_id) ?? 0) + 1)
+    if (!page.has_more) return counts
+  }
+}
+
+describe('svc invoice remind', {timeout: 120_000}, () => {
+  it('reminds each overdue invoice once a day: a second run sends nothing; --dry-run sends nothing', async () => {
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
+    const customer = `Remind Twice ${Date.now()}`
+    const late = [await invoice(customer, await sandboxDay(1), true, {customer_email: 'late@example.cm'}), await invoice(customer, await sandboxDay(2))]
+    const notYet = await invoice(customer, await sandboxDay(30))
+    await sb.admin('POST', '/clock/advance', {ms: 5 * DAY})
+    const before = await sends()
+
+    const dry = await svc(['invoice', 'remind', '--overdue', '--customer', customer, '--dry-run'])
+    expect(dry.exitCode, dry.stderr).toBe(0)
+    expect(dry.stdout).toContain(late[0])
+    expect(dry.stdout).toMatch(/EMAIL to late@example\.cm/)
+    expect(dry.stdout).toMatch(/WHATSAPP to \+?237670000001/)
+    expect(dry.stdout).not.toContain(notYet)
+    expect(dry.stderr).toMatch(/Dry run .*nothing sent: 2 would be sent/)
+    expect(await sends()).toEqual(before)
+
+    const first = await svc(['invoice', 'remind', '--overdue', '--customer', customer, '--json'])
+    expect(first.exitCode, first.stderr).toBe(0)
+    const report = JSON.parse(first.stdout)
+    expect(report.sent.map((p: {id: string}) => p.id).sort()).toEqual([...late].sort())
+    const second = await svc(['invoice', 'remind', '--overdue', '--customer', customer])
+    expect(second.exitCode, second.stderr).toBe(0)
+    expect(second.stderr).toMatch(/0 sent, 2 skipped \(already reminded today\)/)
+    const after = await sends()
+    for (const id of late) expect(after.get(id)).toBe((before.get(id) ?? 0) + 1)
+    expect(after.get(notYet)).toBeUndefined()
+
+    // The journal names customers: 0600, in the config dir.
+    const dir = join(temp.dir, 'reminders')
+    for (const file of readdirSync(dir)) expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600)
+
+    // The next service day, the same invoices may be reminded again.
+    await sb.admin('POST', '/clock/advance', {ms: DAY})
+    const nextDay = await svc(['invoice', 'remind', '--overdue', '--customer', customer, '--json'])
+    expect(JSON.parse(nextDay.stdout).sent).toHaveLength(2)
+  })
+
+  it('killed mid-run, then run again: no confirmed reminder is sent twice, unconfirmed ones are named', async () => {
+    const customer = `Remind Killed ${Date.now()}`
+    const ids: string[] = []
+    for (let i = 0; i < 6; i++) ids.push(await invoice(customer, await sandboxDay(1)))
+    await sb.admin('POST', '/clock/advance', {ms: 3 * DAY})
+    const before = await sends()
+    const sentSoFar = async () => {
+      const now = await sends()
+      return ids.reduce((n, id) => n + (now.get(id) ?? 0) - (before.get(id) ?? 0), 0)
+    }
+    // Paced to 60 requests a minute, so the run takes several seconds: kill it after two sends.
+    const args = ['invoice', 'remind', '--overdue', '--customer', customer]
+    const killed = await runCli(args, {
+      configDir: temp.dir,
+      env: {...sb.env(), SVC_RATE_LIMIT: '60'},
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        const poll = setInterval(async () => {
+          if ((await sentSoFar()) >= 2) {
+            clearInterval(poll)
+            child.kill('SIGKILL')
+          }
+        }, 50)
+        child.on('close', () => clearInterval(poll))
+      },
+    })
+    expect(killed.signal).toBe('SIGKILL')
+    const afterKill = await sends()
+    const rerun = await runCli([...args, '--json'], {configDir: temp.dir, env: {...sb.env(), SVC_RATE_LIMIT: '0'}})
+    const report = JSON.parse(rerun.stdout)
+    const final = await sends()
+    for (const id of ids) {
+      const total = (final.get(id) ?? 0) - (before.get(id) ?? 0)
+      expect(total, id).toBeLessThanOrEqual(1)
+      // Sent before the kill: never again.
+      if ((afterKill.get(id) ?? 0) > (before.get(id) ?? 0)) expect(report.sent.map((p: {id: string}) => p.id)).not.toContain(id)
+    }
+    // Every invoice is accounted for: sent, skipped as reminded, or named as unknown.
+    const accounted = [...report.sent, ...report.skipped, ...report.unknown].map((p: {id: string}) => p.id).sort()
+    expect(accounted).toEqual([...ids].sort())
+    expect(report.skipped.length).toBeGreaterThanOrEqual(1)
+    if (report.unknown.length > 0) expect(rerun.exitCode).toBe(1)
   })
 })
