@@ -108,9 +108,13 @@ describe('invoice PDF layout', () => {
   it('says the status in the business language', async () => {
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
     try {
-      const invoice = await publishInvoice(h)
-      const text = pdfText(await fetchPdf(invoice.id))
+      const invoice = await publishInvoice(h, {items: [{name: 'Groupe électrogène', price: 999_999_999_999, quantity: 1}]})
+      const pdf = await fetchPdf(invoice.id)
+      const text = pdfText(pdf)
       expect(text).toContain('Statut : À payer')
+      // FCFA is longer than XAF: still one line, still inside the margins.
+      expect(text).toMatch(/999 999 999 999 FCFA/)
+      for (const w of words(pdf)) expect(w.xMax, w.text).toBeLessThanOrEqual(A4_WIDTH - MARGIN)
       expect(text).not.toContain('UNPAID')
     } finally {
       await h.admin('PUT', '/_admin/business', {language: 'en'})

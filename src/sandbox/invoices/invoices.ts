@@ -21,7 +21,7 @@ import {t} from '../i18n/index.js'
 import {isSettlementEvent} from '../../contract/events.js'
 import {computeTotals} from '../../contract/totals.js'
 import type {Operator} from '../../contract/test-numbers.js'
-import {businessLanguage} from '../business.js'
+import {businessLanguage, businessLogo, businessName} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, invalidState, notFound, validationError} from '../errors.js'
 import {newId} from '../ids.js'
@@ -237,7 +237,13 @@ export class Invoices {
         cover = undefined
       }
     }
-    return renderInvoicePdf({invoice, businessName: this.ctx.options.businessName, cover, locale: businessLanguage(this.ctx.store)})
+    return renderInvoicePdf({
+      invoice,
+      businessName: businessName(this.ctx.store, this.ctx.options.businessName),
+      cover,
+      logo: businessLogo(this.ctx.store)?.bytes,
+      locale: businessLanguage(this.ctx.store),
+    })
   }
 
   private checkDelivery(req: RequestContext, body: DeliveryRequest): void {

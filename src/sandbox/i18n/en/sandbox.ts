@@ -42,4 +42,9 @@ export const sandbox = {
   'sandbox.admin.url': '{field} must be an http:// or https:// URL, got {got}.',
   'sandbox.admin.percent': 'value must be a percentage between 0 and 100 when mode is percent.',
   'sandbox.admin.fixed': 'value must be a whole number of XAF when mode is fixed.',
+  'sandbox.business.nothing': 'Give at least one of language, name, logo_base64.',
+  'sandbox.business.noLogo': 'The business has no logo: set one with svc sandbox business set --logo FILE.',
+  'sandbox.business.logoNotBase64': 'logo_base64 must be the image’s bytes in base64 (not empty).',
+  'sandbox.business.logoTooBig': 'The logo is {size} bytes; at most {max} bytes (1 MB) are accepted.',
+  'sandbox.business.logoNotImage': 'The logo must be a PNG or JPEG image (its first bytes are neither).',
 } as const

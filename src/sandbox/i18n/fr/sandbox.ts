@@ -45,4 +45,9 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.admin.url': '{field} doit être une URL http:// ou https://, reçu {got}.',
   'sandbox.admin.percent': 'value doit être un pourcentage entre 0 et 100 quand mode vaut percent.',
   'sandbox.admin.fixed': 'value doit être un nombre entier de francs CFA quand mode vaut fixed.',
+  'sandbox.business.nothing': 'Donnez au moins l’un de language, name, logo_base64.',
+  'sandbox.business.noLogo': 'L’entreprise n’a pas de logo : définissez-en un avec svc sandbox business set --logo FICHIER.',
+  'sandbox.business.logoNotBase64': 'logo_base64 doit contenir les octets de l’image en base64 (non vide).',
+  'sandbox.business.logoTooBig': 'Le logo fait {size} octets ; au plus {max} octets (1 Mo) sont acceptés.',
+  'sandbox.business.logoNotImage': 'Le logo doit être une image PNG ou JPEG (ses premiers octets ne sont ni l’un ni l’autre).',
 }
