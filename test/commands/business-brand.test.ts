@@ -77,7 +77,7 @@ describe('svc sandbox business set --name --logo', {timeout: 120_000}, () => {
     await expect.poll(() => tab.locator('body').innerText()).toContain('Boulangerie Awa')
     expect(await tab.locator('body').innerText()).not.toContain('Sandbox Business')
     // The logo is served and decoded by the browser (not a broken image).
-    expect(await tab.locator('img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64)
+    expect(await tab.locator('img.logo').evaluate((img) => (img as unknown as {complete: boolean; naturalWidth: number}).complete && (img as unknown as {naturalWidth: number}).naturalWidth)).toBe(64)
     if (process.env.SVC_SCREENSHOTS) await tab.screenshot({path: process.env.SVC_SCREENSHOTS, fullPage: true})
   })
 })

@@ -186,3 +186,54 @@ describe('svc invoice remind', {timeout: 120_000}, () => {
     if (report.unknown.length > 0) expect(rerun.exitCode).toBe(1)
   })
 })
+
+describe('--dry-run and missing values', {timeout: 120_000}, () => {
+  const counts = async () => {
+    const payments = await sb.get('/v1/payments?limit=1')
+    const invoices = await sb.get('/v1/invoices?page=1&page_size=1')
+    const outbox = await sb.admin('GET', '/outbox?limit=1')
+    return {payments: payments.total ?? payments.data?.length, invoices: invoices.total, outbox: outbox.total}
+  }
+
+  it('pay create, invoice create and invoice import with --dry-run check and show everything, send nothing, exit 0', async () => {
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
+    const before = await counts()
+
+    const pay = await svc(['pay', 'create', '--amount', '5 000', '--phone', '+237 6 70 00 00 01', '--dry-run'])
+    expect(pay.exitCode, pay.stderr).toBe(0)
+    expect(pay.stdout).toMatch(/nothing sent.*237670000001 \(MTN\).*5 000 XAF/)
+    const badPay = await svc(['pay', 'create', '--amount', '50.5', '--phone', '670000001', '--dry-run'])
+    expect(badPay.exitCode).toBe(2)
+
+    const create = await svc(['invoice', 'create', '--customer-name', 'Dry Run', '--email', 'dry@example.cm', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--discount', '10', '--publish', '--channel', 'EMAIL', '--dry-run', '--json'])
+    expect(create.exitCode, create.stderr).toBe(0)
+    expect(JSON.parse(create.stdout)).toMatchObject({dry_run: true, totals: {total_amount: 1350}, publish: true, delivery: {channel: 'EMAIL', recipient: 'dry@example.cm'}})
+    const human = await svc(['invoice', 'create', '--customer-name', 'Dry Run', '--email', 'dry@example.cm', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--channel', 'EMAIL', '--dry-run', '--lang', 'fr'])
+    expect(human.stdout).toMatch(/publiée et envoyée par EMAIL à dry@example\.cm/)
+
+    const {mkdirSync, writeFileSync} = await import('node:fs')
+    mkdirSync(temp.dir, {recursive: true})
+    const csv = join(temp.dir, 'batch.csv')
+    writeFileSync(csv, 'customer_name,due_date,items\r\nAwa,2099-12-31,"Bread:500:2"\r\nJean,2099-12-31,"Cake:2500:1"\r\n')
+    const imported = await svc(['invoice', 'import', csv, '--publish', '--dry-run'])
+    expect(imported.exitCode, imported.stderr).toBe(0)
+    expect(imported.stdout).toMatch(/row 1: Awa, 1 000 XAF/)
+    expect(imported.stderr).toMatch(/2 invoices would be created and published, 3 500 XAF in all/)
+    const {existsSync} = await import('node:fs')
+    expect(existsSync(`${csv}.results.csv`) || existsSync(join(temp.dir, 'batch.results.csv'))).toBe(false)
+
+    expect(await counts()).toEqual(before)
+  })
+
+  it('invoice create without a terminal names every missing flag at once, exit 2, nothing sent', async () => {
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
+    const before = await counts()
+    const none = await svc(['invoice', 'create'])
+    expect(none.exitCode).toBe(2)
+    expect(none.stderr).toContain('--customer-name, --due-date, --item')
+    const some = await svc(['invoice', 'create', '--customer-name', 'Awa', '--lang', 'fr'])
+    expect(some.exitCode).toBe(2)
+    expect(some.stderr).toContain('Il manque --due-date, --item')
+    expect(await counts()).toEqual(before)
+  })
+})
