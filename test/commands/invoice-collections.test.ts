@@ -152,11 +152,12 @@ describe('svc invoice remind', {timeout: 120_000}, () => {
       const now = await sends()
       return ids.reduce((n, id) => n + (now.get(id) ?? 0) - (before.get(id) ?? 0), 0)
     }
-    // Paced to 60 requests a minute, so the run takes several seconds: kill it after two sends.
+    // Paced to 5 requests a minute: after the first few sends the run waits for the rate limit's window,
+    // and it is killed there, after two sends (at 60 a minute it could finish before the kill).
     const args = ['invoice', 'remind', '--overdue', '--customer', customer]
     const killed = await runCli(args, {
       configDir: temp.dir,
-      env: {...sb.env(), SVC_RATE_LIMIT: '60'},
+      env: {...sb.env(), SVC_RATE_LIMIT: '5'},
       timeoutMs: 60_000,
       onSpawn: (child) => {
         const poll = setInterval(async () => {
