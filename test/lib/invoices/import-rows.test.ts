@@ -33,8 +33,9 @@ describe('import rows and keys', () => {
     const text = 'customer_name,due_date,items\nA,2026-13-01,Bread:500:3\n"B",2026-12-31,\nC,2026-12-31,Bread:500:3,extra\n'
     const rows = checkRows(readSourceRows('x.csv', text).rows)
     expect(rows.map((r) => [r.line, r.error?.field])).toEqual([
-      [2, 'due-date'],
-      [3, 'item'],
+      // A row's field is its CSV column (issue 19, point 5), not the flag of `invoice create`.
+      [2, 'due_date'],
+      [3, 'items'],
       [4, 'file'],
     ])
     expect(() => readSourceRows('x.csv', 'customer_name,due_date,items,total_amount\n')).toThrow(/total_amount/)
