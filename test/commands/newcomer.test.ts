@@ -2,7 +2,7 @@
  * What a newcomer trips on (issue 19), one describe per numbered point of the issue, each run as a
  * user would: the built CLI against the local sandbox over HTTP, or on a pseudo-terminal.
  */
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
@@ -318,5 +318,48 @@ describe('14. polish', () => {
     expect(formatDuration(90 * 60_000)).toBe('1 h 30 min')
     const {fr} = await import('../../src/lib/i18n/fr/index.js')
     expect(fr['core.table.secret']).toBe('SECRET DE SIGNATURE DU WEBHOOK')
+  })
+
+  it('the import results file is batch.results.csv; an old-style batch.csv.results.csv is still the journal', async () => {
+    const env = sandbox.env()
+    mkdirSync(temp.dir, {recursive: true})
+    const file = join(temp.dir, 'batch.csv')
+    writeFileSync(file, 'customer_name,due_date,items,external_reference\r\n"Ada",2099-01-31,"Bread:500:2",P14-1\r\n')
+    const r = await runCli(['invoice', 'import', file], {configDir: temp.dir, env})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(existsSync(join(temp.dir, 'batch.results.csv'))).toBe(true)
+    expect(existsSync(`${file}.results.csv`)).toBe(false)
+    expect(r.stderr).toContain(join(temp.dir, 'batch.results.csv'))
+    // A file not ending in .csv: .results.csv appended.
+    const lines = join(temp.dir, 'batch.jsonl')
+    writeFileSync(lines, `${JSON.stringify({customer_name: 'Bea', due_date: '2099-01-31', items: [{name: 'Bread', price: 500, quantity: 2}]})}\n`)
+    expect((await runCli(['invoice', 'import', lines], {configDir: temp.dir, env})).exitCode).toBe(0)
+    expect(existsSync(join(temp.dir, 'batch.jsonl.results.csv'))).toBe(true)
+    // An import from before the rename: its journal keeps being used.
+    const old = join(temp.dir, 'old.csv')
+    writeFileSync(old, 'customer_name,due_date,items,external_reference\r\n"Cy",2099-01-31,"Bread:500:2",P14-3\r\n')
+    expect((await runCli(['invoice', 'import', old, '--results', `${old}.results.csv`], {configDir: temp.dir, env})).exitCode).toBe(0)
+    const again = await runCli(['invoice', 'import', old], {configDir: temp.dir, env})
+    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.stderr).toMatch(/0 created, 1 already created by an earlier run/)
+    expect(again.stderr).toContain(`${old}.results.csv`)
+    expect(existsSync(join(temp.dir, 'old.results.csv'))).toBe(false)
+  })
+
+  it('a re-run import counts as published only what this run published', async () => {
+    const env = sandbox.env()
+    mkdirSync(temp.dir, {recursive: true})
+    const file = join(temp.dir, 'pub.csv')
+    let text = 'customer_name,due_date,items,external_reference\r\n'
+    for (let i = 1; i <= 3; i++) text += `"Pub ${i}",2099-01-31,"Bread:500:2",P14-PUB-${i}\r\n`
+    writeFileSync(file, text)
+    const first = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
+    expect(first.exitCode, first.stderr).toBe(0)
+    expect(first.stderr).toMatch(/3 created, 0 already created by an earlier run, 3 published, /)
+    const again = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
+    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.stderr).toMatch(/0 created, 3 already created by an earlier run, 0 published, 3 already published, /)
+    const json = await runCli(['invoice', 'import', file, '--publish', '--json'], {configDir: temp.dir, env})
+    expect(JSON.parse(json.stdout).summary).toMatchObject({published: 0, already_published: 3})
   })
 })
