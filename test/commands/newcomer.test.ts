@@ -362,4 +362,24 @@ describe('14. polish', () => {
     const json = await runCli(['invoice', 'import', file, '--publish', '--json'], {configDir: temp.dir, env})
     expect(JSON.parse(json.stdout).summary).toMatchObject({published: 0, already_published: 3})
   })
+
+  it('webhooks listen lines read as a table: time, type, id, status and latency in fixed columns', async () => {
+    const {formatForwardReport, formatReceivedReport} = await import('../../src/lib/webhooks/format.js')
+    const at = new Date(2025, 5, 1, 14, 3, 9)
+    const lines = [
+      formatForwardReport({at, eventId: 'evt_0123456789abcdef01234567', type: 'payment.success', url: 'http://localhost:3000/', attempt: 1, ok: true, status: 200, latencyMs: 1.234}),
+      formatForwardReport({at, eventId: 'evt_1', type: 'payment.failed', url: 'http://localhost:3000/', attempt: 1, ok: true, status: 200, latencyMs: 1234.5}),
+      formatForwardReport({at, eventId: 'evt_22', type: 'payment.failed', url: 'http://localhost:3000/', attempt: 2, ok: false, status: 503, latencyMs: 12, retryInMs: 2000}),
+      formatReceivedReport({at, eventId: 'evt_333', webhookId: 'evt_333', type: 'payment.success', source: 'inbound', outcome: 'duplicate'})!,
+    ]
+    const statusColumn = lines.map((line) => line.indexOf('[')).slice(0, 3)
+    expect(new Set(statusColumn).size, lines.join('\n')).toBe(1)
+    // The id column ends where the status column starts, also on lines without a status.
+    expect(lines[3]!.indexOf('evt_333') + 'evt_333'.length).toBeLessThan(statusColumn[0]!)
+    expect(lines[3]!.slice(statusColumn[0]! - 2, statusColumn[0]!)).toBe('  ')
+    expect(lines[3]![statusColumn[0]!]).not.toBe(' ')
+    // Latencies right-aligned: " ms" ends at the same place.
+    const msEnd = lines.slice(0, 3).map((line) => line.indexOf(' ms') + 3)
+    expect(new Set(msEnd).size, lines.join('\n')).toBe(1)
+  })
 })
