@@ -6,6 +6,9 @@ import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
+import type {ChildProcess} from 'node:child_process'
+
+import {writeSandboxState} from '../../src/lib/sandbox/state.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
@@ -382,4 +385,43 @@ describe('14. polish', () => {
     const msEnd = lines.slice(0, 3).map((line) => line.indexOf(' ms') + 3)
     expect(new Set(msEnd).size, lines.join('\n')).toBe(1)
   })
+
+  it('webhooks trigger hints at `webhooks listen` only when no listener is registered with the local sandbox', async () => {
+    const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
+    writeSandboxState(temp.dir, {
+      base_url: sandbox.sb.url,
+      admin_url: sandbox.sb.adminUrl,
+      admin_token: sandbox.sb.adminToken,
+      pay_url: sandbox.sb.payUrl,
+      pid: process.pid,
+      started_at: new Date().toISOString(),
+    })
+    const before = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+    expect(before.exitCode, before.stderr).toBe(0)
+    expect(before.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
+
+    let child!: ChildProcess
+    let err = ''
+    const listening = runCli(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/'], {
+      configDir: temp.dir,
+      env,
+      timeoutMs: 30_000,
+      onSpawn(spawned) {
+        child = spawned
+        spawned.stderr!.on('data', (d: string) => (err += d))
+      },
+    })
+    try {
+      for (let i = 0; i < 150 && !/Press Ctrl-C to stop/.test(err); i++) await new Promise((r) => setTimeout(r, 100))
+      expect(err).toMatch(/Press Ctrl-C to stop/)
+      const during = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+      expect(during.exitCode, during.stderr).toBe(0)
+      expect(during.stderr).not.toMatch(/svc webhooks listen/)
+    } finally {
+      child.kill('SIGINT')
+      await listening
+    }
+    const after = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+    expect(after.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
+  }, 60_000)
 })
