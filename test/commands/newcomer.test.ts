@@ -424,4 +424,49 @@ describe('14. polish', () => {
     const after = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
     expect(after.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
   }, 60_000)
+
+  it('sandbox approve, keys create and clock advance render as detail views: catalogue labels, amounts in XAF, dates by locale', async () => {
+    const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
+    markLocal()
+    const created = await fetch(`${sandbox.sb.url}/v1/payments`, {
+      method: 'POST',
+      headers: {'x-api-key': sandbox.sb.keys.live, 'content-type': 'application/json'},
+      body: JSON.stringify({amount: 12500, phone_number: '670000001', operator: 'MTN', payment_method: 'mobile_money'}),
+    })
+    expect(created.status).toBe(201)
+    const paymentId = ((await created.json()) as {id: string}).id
+    const approved = await runCli(['sandbox', 'approve', paymentId], {configDir: temp.dir, env})
+    expect(approved.exitCode, approved.stderr).toBe(0)
+    expect(approved.stdout).toMatch(/^AMOUNT +12\s500\sXAF$/mu)
+    expect(approved.stdout).toMatch(/^STATUS +SUCCESS$/m)
+    expect(approved.stdout).not.toMatch(/^amount /m)
+    expect(approved.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
+
+    const key = await runCli(['sandbox', 'keys', 'create', '--scopes', 'payments:read'], {configDir: temp.dir, env})
+    expect(key.exitCode, key.stderr).toBe(0)
+    expect(key.stdout).toMatch(/^ENVIRONMENT +SANDBOX$/m)
+    expect(key.stdout).toMatch(/^SECRET +svc_sk_test_/m)
+    expect(key.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
+    const keyJson = await runCli(['sandbox', 'keys', 'create', '--json'], {configDir: temp.dir, env})
+    expect(Object.keys(JSON.parse(keyJson.stdout))).toContain('created_at')
+
+    const clock = await runCli(['sandbox', 'clock', 'advance', '1m', '--lang', 'fr'], {configDir: temp.dir, env})
+    expect(clock.exitCode, clock.stderr).toBe(0)
+    expect(clock.stdout).not.toMatch(/^now /m)
+    expect(clock.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
+    const clockJson = await runCli(['sandbox', 'clock', 'advance', '1m', '--json'], {configDir: temp.dir, env})
+    expect(JSON.parse(clockJson.stdout)).toHaveProperty('now_ms')
+  })
 })
+
+/** What `svc sandbox serve` leaves behind: the shared sandbox is "the local sandbox" of this config. */
+function markLocal(): void {
+  writeSandboxState(temp.dir, {
+    base_url: sandbox.sb.url,
+    admin_url: sandbox.sb.adminUrl,
+    admin_token: sandbox.sb.adminToken,
+    pay_url: sandbox.sb.payUrl,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+  })
+}
