@@ -57,10 +57,17 @@ export interface WatchFlags {
   timeout: string
 }
 
-export async function payCreate(ctx: Context, flags: {amount?: string; phone?: string; operator?: string; watch: boolean} & WatchFlags): Promise<void> {
+export async function payCreate(ctx: Context, flags: {amount?: string; phone?: string; operator?: string; watch: boolean; 'dry-run'?: boolean} & WatchFlags): Promise<void> {
   const input = await readPaymentInput(ctx, flags)
   const watchTiming = flags.watch ? parseWatchTiming(flags) : undefined
   const amountText = formatXaf(input.amount, getLocale())
+  if (flags['dry-run']) {
+    // Checked (amount, number, operator), shown, not sent: no payment request reaches the phone.
+    await ctx.io.result({dry_run: true, request: input}, () => {
+      ctx.io.out(t('pay.create.dryRun', {amount: amountText, phone: input.phone, operator: input.operator}))
+    })
+    return
+  }
   await ctx.confirmLive(t('pay.live.action', {amount: amountText, phone: input.phone}))
   const client = await ctx.client()
   const {payment, recovered} = await ctx.io.withSpinner(t('pay.create.sending', {phone: input.phone, operator: input.operator, amount: amountText}), () =>

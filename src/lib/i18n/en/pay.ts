@@ -1,5 +1,6 @@
 // Messages of the payment commands. Keys start with 'pay.'.
 export const pay = {
+  'pay.create.dryRun': 'Dry run: checked, nothing sent. Would ask {phone} ({operator}) to pay {amount}.',
   'pay.table.id': 'ID',
   'pay.table.status': 'STATUS',
   'pay.table.amount': 'AMOUNT',

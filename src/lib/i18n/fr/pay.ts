@@ -2,6 +2,7 @@
 import type {pay as en} from '../en/pay.js'
 
 export const pay: {[K in keyof typeof en]: string} = {
+  'pay.create.dryRun': 'Simulation : tout est vérifié, rien n’est envoyé. Demanderait au {phone} ({operator}) de payer {amount}.',
   'pay.table.id': 'ID',
   'pay.table.status': 'STATUT',
   'pay.table.amount': 'MONTANT',

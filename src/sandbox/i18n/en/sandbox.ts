@@ -56,4 +56,9 @@ export const sandbox = {
   'sandbox.store.unreadable': 'The sandbox data file {file} is neither a sandbox database nor a readable JSON data file: {reason}',
   'sandbox.store.newer':
     'The sandbox data file {file} was written by a newer svc (schema {version}; this one knows up to {known}): update svc, or use another file.',
+  'sandbox.business.nothing': 'Give at least one of language, name, logo_base64.',
+  'sandbox.business.noLogo': 'The business has no logo: set one with svc sandbox business set --logo FILE.',
+  'sandbox.business.logoNotBase64': 'logo_base64 must be the image’s bytes in base64 (not empty).',
+  'sandbox.business.logoTooBig': 'The logo is {size} bytes; at most {max} bytes (1 MB) are accepted.',
+  'sandbox.business.logoNotImage': 'The logo must be a PNG or JPEG image (its first bytes are neither).',
 } as const

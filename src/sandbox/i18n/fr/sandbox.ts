@@ -60,4 +60,9 @@ export const sandbox: {[K in keyof typeof en]: string} = {
     'Le fichier de données {file} n’est ni une base de la sandbox ni un fichier de données JSON lisible : {reason}',
   'sandbox.store.newer':
     'Le fichier de données {file} a été écrit par un svc plus récent (schéma {version} ; celui-ci connaît jusqu’au {known}) : mettez svc à jour, ou utilisez un autre fichier.',
+  'sandbox.business.nothing': 'Donnez au moins l’un de language, name, logo_base64.',
+  'sandbox.business.noLogo': 'L’entreprise n’a pas de logo : définissez-en un avec svc sandbox business set --logo FICHIER.',
+  'sandbox.business.logoNotBase64': 'logo_base64 doit contenir les octets de l’image en base64 (non vide).',
+  'sandbox.business.logoTooBig': 'Le logo fait {size} octets ; au plus {max} octets (1 Mo) sont acceptés.',
+  'sandbox.business.logoNotImage': 'Le logo doit être une image PNG ou JPEG (ses premiers octets ne sont ni l’un ni l’autre).',
 }
