@@ -2,10 +2,13 @@
  * What a newcomer trips on (issue 19), one describe per numbered point of the issue, each run as a
  * user would: the built CLI against the local sandbox over HTTP, or on a pseudo-terminal.
  */
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
+import type {ChildProcess} from 'node:child_process'
+
+import {writeSandboxState} from '../../src/lib/sandbox/state.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
@@ -319,4 +322,151 @@ describe('14. polish', () => {
     const {fr} = await import('../../src/lib/i18n/fr/index.js')
     expect(fr['core.table.secret']).toBe('SECRET DE SIGNATURE DU WEBHOOK')
   })
+
+  it('the import results file is batch.results.csv; an old-style batch.csv.results.csv is still the journal', async () => {
+    const env = sandbox.env()
+    mkdirSync(temp.dir, {recursive: true})
+    const file = join(temp.dir, 'batch.csv')
+    writeFileSync(file, 'customer_name,due_date,items,external_reference\r\n"Ada",2099-01-31,"Bread:500:2",P14-1\r\n')
+    const r = await runCli(['invoice', 'import', file], {configDir: temp.dir, env})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(existsSync(join(temp.dir, 'batch.results.csv'))).toBe(true)
+    expect(existsSync(`${file}.results.csv`)).toBe(false)
+    expect(r.stderr).toContain(join(temp.dir, 'batch.results.csv'))
+    // A file not ending in .csv: .results.csv appended.
+    const lines = join(temp.dir, 'batch.jsonl')
+    writeFileSync(lines, `${JSON.stringify({customer_name: 'Bea', due_date: '2099-01-31', items: [{name: 'Bread', price: 500, quantity: 2}]})}\n`)
+    expect((await runCli(['invoice', 'import', lines], {configDir: temp.dir, env})).exitCode).toBe(0)
+    expect(existsSync(join(temp.dir, 'batch.jsonl.results.csv'))).toBe(true)
+    // An import from before the rename: its journal keeps being used.
+    const old = join(temp.dir, 'old.csv')
+    writeFileSync(old, 'customer_name,due_date,items,external_reference\r\n"Cy",2099-01-31,"Bread:500:2",P14-3\r\n')
+    expect((await runCli(['invoice', 'import', old, '--results', `${old}.results.csv`], {configDir: temp.dir, env})).exitCode).toBe(0)
+    const again = await runCli(['invoice', 'import', old], {configDir: temp.dir, env})
+    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.stderr).toMatch(/0 created, 1 already created by an earlier run/)
+    expect(again.stderr).toContain(`${old}.results.csv`)
+    expect(existsSync(join(temp.dir, 'old.results.csv'))).toBe(false)
+  })
+
+  it('a re-run import counts as published only what this run published', async () => {
+    const env = sandbox.env()
+    mkdirSync(temp.dir, {recursive: true})
+    const file = join(temp.dir, 'pub.csv')
+    let text = 'customer_name,due_date,items,external_reference\r\n'
+    for (let i = 1; i <= 3; i++) text += `"Pub ${i}",2099-01-31,"Bread:500:2",P14-PUB-${i}\r\n`
+    writeFileSync(file, text)
+    const first = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
+    expect(first.exitCode, first.stderr).toBe(0)
+    expect(first.stderr).toMatch(/3 created, 0 already created by an earlier run, 3 published, /)
+    const again = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
+    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.stderr).toMatch(/0 created, 3 already created by an earlier run, 0 published, 3 already published, /)
+    const json = await runCli(['invoice', 'import', file, '--publish', '--json'], {configDir: temp.dir, env})
+    expect(JSON.parse(json.stdout).summary).toMatchObject({published: 0, already_published: 3})
+  })
+
+  it('webhooks listen lines read as a table: time, type, id, status and latency in fixed columns', async () => {
+    const {formatForwardReport, formatReceivedReport} = await import('../../src/lib/webhooks/format.js')
+    const at = new Date(2025, 5, 1, 14, 3, 9)
+    const lines = [
+      formatForwardReport({at, eventId: 'evt_0123456789abcdef01234567', type: 'payment.success', url: 'http://localhost:3000/', attempt: 1, ok: true, status: 200, latencyMs: 1.234}),
+      formatForwardReport({at, eventId: 'evt_1', type: 'payment.failed', url: 'http://localhost:3000/', attempt: 1, ok: true, status: 200, latencyMs: 1234.5}),
+      formatForwardReport({at, eventId: 'evt_22', type: 'payment.failed', url: 'http://localhost:3000/', attempt: 2, ok: false, status: 503, latencyMs: 12, retryInMs: 2000}),
+      formatReceivedReport({at, eventId: 'evt_333', webhookId: 'evt_333', type: 'payment.success', source: 'inbound', outcome: 'duplicate'})!,
+    ]
+    const statusColumn = lines.map((line) => line.indexOf('[')).slice(0, 3)
+    expect(new Set(statusColumn).size, lines.join('\n')).toBe(1)
+    // The id column ends where the status column starts, also on lines without a status.
+    expect(lines[3]!.indexOf('evt_333') + 'evt_333'.length).toBeLessThan(statusColumn[0]!)
+    expect(lines[3]!.slice(statusColumn[0]! - 2, statusColumn[0]!)).toBe('  ')
+    expect(lines[3]![statusColumn[0]!]).not.toBe(' ')
+    // Latencies right-aligned: " ms" ends at the same place.
+    const msEnd = lines.slice(0, 3).map((line) => line.indexOf(' ms') + 3)
+    expect(new Set(msEnd).size, lines.join('\n')).toBe(1)
+  })
+
+  it('webhooks trigger hints at `webhooks listen` only when no listener is registered with the local sandbox', async () => {
+    const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
+    writeSandboxState(temp.dir, {
+      base_url: sandbox.sb.url,
+      admin_url: sandbox.sb.adminUrl,
+      admin_token: sandbox.sb.adminToken,
+      pay_url: sandbox.sb.payUrl,
+      pid: process.pid,
+      started_at: new Date().toISOString(),
+    })
+    const before = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+    expect(before.exitCode, before.stderr).toBe(0)
+    expect(before.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
+
+    let child!: ChildProcess
+    let err = ''
+    const listening = runCli(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/'], {
+      configDir: temp.dir,
+      env,
+      timeoutMs: 30_000,
+      onSpawn(spawned) {
+        child = spawned
+        spawned.stderr!.on('data', (d: string) => (err += d))
+      },
+    })
+    try {
+      for (let i = 0; i < 150 && !/Press Ctrl-C to stop/.test(err); i++) await new Promise((r) => setTimeout(r, 100))
+      expect(err).toMatch(/Press Ctrl-C to stop/)
+      const during = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+      expect(during.exitCode, during.stderr).toBe(0)
+      expect(during.stderr).not.toMatch(/svc webhooks listen/)
+    } finally {
+      child.kill('SIGINT')
+      await listening
+    }
+    const after = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+    expect(after.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
+  }, 60_000)
+
+  it('sandbox approve, keys create and clock advance render as detail views: catalogue labels, amounts in XAF, dates by locale', async () => {
+    const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
+    markLocal()
+    const created = await fetch(`${sandbox.sb.url}/v1/payments`, {
+      method: 'POST',
+      headers: {'x-api-key': sandbox.sb.keys.live, 'content-type': 'application/json'},
+      body: JSON.stringify({amount: 12500, phone_number: '670000001', operator: 'MTN', payment_method: 'mobile_money'}),
+    })
+    expect(created.status).toBe(201)
+    const paymentId = ((await created.json()) as {id: string}).id
+    const approved = await runCli(['sandbox', 'approve', paymentId], {configDir: temp.dir, env})
+    expect(approved.exitCode, approved.stderr).toBe(0)
+    expect(approved.stdout).toMatch(/^AMOUNT +12\s500\sXAF$/mu)
+    expect(approved.stdout).toMatch(/^STATUS +SUCCESS$/m)
+    expect(approved.stdout).not.toMatch(/^amount /m)
+    expect(approved.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
+
+    const key = await runCli(['sandbox', 'keys', 'create', '--scopes', 'payments:read'], {configDir: temp.dir, env})
+    expect(key.exitCode, key.stderr).toBe(0)
+    expect(key.stdout).toMatch(/^ENVIRONMENT +SANDBOX$/m)
+    expect(key.stdout).toMatch(/^SECRET +svc_sk_test_/m)
+    expect(key.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
+    const keyJson = await runCli(['sandbox', 'keys', 'create', '--json'], {configDir: temp.dir, env})
+    expect(Object.keys(JSON.parse(keyJson.stdout))).toContain('created_at')
+
+    const clock = await runCli(['sandbox', 'clock', 'advance', '1m', '--lang', 'fr'], {configDir: temp.dir, env})
+    expect(clock.exitCode, clock.stderr).toBe(0)
+    expect(clock.stdout).not.toMatch(/^now /m)
+    expect(clock.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
+    const clockJson = await runCli(['sandbox', 'clock', 'advance', '1m', '--json'], {configDir: temp.dir, env})
+    expect(JSON.parse(clockJson.stdout)).toHaveProperty('now_ms')
+  })
 })
+
+/** What `svc sandbox serve` leaves behind: the shared sandbox is "the local sandbox" of this config. */
+function markLocal(): void {
+  writeSandboxState(temp.dir, {
+    base_url: sandbox.sb.url,
+    admin_url: sandbox.sb.adminUrl,
+    admin_token: sandbox.sb.adminToken,
+    pay_url: sandbox.sb.payUrl,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+  })
+}

@@ -198,7 +198,7 @@ describe.concurrent('invoice import and sandbox serve: stopped on a terminal', (
       const {exit, stty, screen} = await session.done
       expect(exit, screen).toBe(code)
       expect(screen).toMatch(/Interrupted after \d+ of 200 rows/)
-      expect(readFileSync(`${file}.results.csv`, 'utf8')).toMatch(/created/)
+      expect(readFileSync(file.replace(/\.csv$/, '.results.csv'), 'utf8')).toMatch(/created/)
       expectSaneTerminal(stty)
     })
 

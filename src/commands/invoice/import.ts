@@ -17,7 +17,7 @@ export default class InvoiceImport extends SvcCommand<typeof InvoiceImport> {
     'running the same import again after a crash or Ctrl-C creates only the rows still missing, and fixing a bad row then ' +
     're-running creates only that row. Requests are paced to the rate limit (SVC_RATE_LIMIT or --rate, per minute; 429s are ' +
     'retried with the same key). A progress bar shows on a terminal; a summary goes to stderr; the results (row → invoice id ' +
-    'and checkout_url, or the error) go to FILE.results.csv, or --results PATH (.csv, .json or .jsonl).'
+    'and checkout_url, or the error) go to NAME.results.csv next to NAME.csv (FILE.results.csv for other names), or --results PATH (.csv, .json or .jsonl).'
   static override examples = [
     '<%= config.bin %> invoice import examples/invoices.csv',
     '<%= config.bin %> invoice import invoices.jsonl --skip-invalid --results out.json',
@@ -26,7 +26,7 @@ export default class InvoiceImport extends SvcCommand<typeof InvoiceImport> {
   static override args = {file: Args.string({description: 'The CSV (.csv) or JSON-lines (.jsonl, .json) file.', required: true})}
   static override flags = {
     'skip-invalid': Flags.boolean({description: 'Create the valid rows even if some are invalid (they are listed and skipped).'}),
-    results: Flags.string({description: 'Results file (.csv, .json or .jsonl; default FILE.results.csv).'}),
+    results: Flags.string({description: 'Results file (.csv, .json or .jsonl; default NAME.results.csv for NAME.csv).'}),
     publish: Flags.boolean({description: 'Publish each invoice after creating it.'}),
     channel: Flags.string({description: 'With --publish: deliver each by EMAIL or WHATSAPP.', options: ['EMAIL', 'WHATSAPP']}),
     'dry-run': Flags.boolean({description: 'Check every row and show what would be created; send nothing, write no results file.'}),

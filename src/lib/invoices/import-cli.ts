@@ -10,6 +10,7 @@
  * 4. A results file (import-results.ts), appended as rows finish so a killed run leaves what it
  *    did, then rewritten in row order at the end.
  */
+import {existsSync} from 'node:fs'
 import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
@@ -22,6 +23,21 @@ import {checkRows, ImportValidationError, readSourceRows, where} from './import-
 import {runImport, type RowResult} from './import-run.js'
 import {ResultsWriter, summarise} from './import-results.js'
 import {progressBar} from './progress.js'
+
+/**
+ * `batch.csv` → `batch.results.csv` (another name gets `.results.csv` appended). The file is the
+ * run's journal: an import started before this name, whose `batch.csv.results.csv` is still there,
+ * keeps using it so that it resumes where it stopped.
+ */
+export function defaultResultsPath(file: string): string {
+  const legacy = `${file}.results.csv`
+  if (/\.csv$/i.test(file)) {
+    const current = `${file.replace(/\.csv$/i, '')}.results.csv`
+    if (!existsSync(current) && existsSync(legacy)) return legacy
+    return current
+  }
+  return legacy
+}
 
 export interface ImportFlags {
   'skip-invalid': boolean
@@ -92,7 +108,7 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   }
   if (channel) await ctx.confirmLive(t('invoice.live.import', {count: good.length, channel}))
 
-  const resultsPath = flags.results ?? `${file}.results.csv`
+  const resultsPath = flags.results ?? defaultResultsPath(file)
   const writer = new ResultsWriter(resultsPath)
   const invalidResults: RowResult[] = bad.map((r) => ({row: r.row, line: r.line, status: 'invalid', error_code: 'invalid_input', error: r.error!.message}))
   const finished: RowResult[] = [...invalidResults]

@@ -65,7 +65,10 @@ export interface ImportSummary {
   rows: number
   created: number
   existing: number
+  /** Published this run. */
   published: number
+  /** Published by an earlier run of the same file. */
+  already_published: number
   invalid: number
   failed: number
   not_attempted: number
@@ -77,7 +80,8 @@ export function summarise(results: RowResult[]): ImportSummary {
     rows: results.length,
     created: count('created'),
     existing: count('existing'),
-    published: results.filter((r) => r.published === true).length,
+    published: results.filter((r) => r.published === true && !r.already_published).length,
+    already_published: results.filter((r) => r.already_published === true).length,
     invalid: count('invalid'),
     failed: count('failed') + results.filter((r) => r.published === false).length,
     not_attempted: count('not_attempted'),

@@ -6,7 +6,7 @@
  * others, except one that would fail them all (auth, Ctrl-C).
  */
 import {ApiError, ExitCode, SvcError} from '../errors.js'
-import {createInvoice, publishInvoice, type InvoiceApi} from './flows.js'
+import {createInvoice, getInvoice, publishInvoice, type InvoiceApi} from './flows.js'
 import type {CheckedRow} from './import-rows.js'
 import type {Delivery} from './types.js'
 
@@ -25,6 +25,8 @@ export interface RowResult {
   error?: string
   /** After a create whose publish failed: the invoice exists as a DRAFT. */
   published?: boolean
+  /** A row an earlier run created AND published: this run published nothing. */
+  already_published?: boolean
 }
 
 export interface RunOptions {
@@ -76,6 +78,13 @@ async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onF
       invoice_status: invoice.status,
       checkout_url: invoice.checkout_url,
       total_amount: invoice.total_amount,
+    }
+    // A replayed create answers with the invoice as it was created (a DRAFT): read it as it is now.
+    if (options.publish && created.replayed) {
+      const current = await getInvoice(api, invoice.id)
+      if (current.status !== 'DRAFT') {
+        return {...result, invoice_status: current.status, checkout_url: current.checkout_url ?? result.checkout_url, published: true, already_published: true}
+      }
     }
     if (options.publish) {
       const published = await publishInvoice(api, invoice.id, options.publish, options.signal)

@@ -7,11 +7,21 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {getLocale, t, type MessageKey} from '../i18n/index.js'
 import {formatXaf} from '../payments/amount.js'
-import {parseDuration} from '../time/duration.js'
+import type {Payment} from '../payments/types.js'
+import {formatDateTime} from '../time/date.js'
+import {formatDuration, parseDuration} from '../time/duration.js'
 import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
 import {localAdmin} from './admin.js'
 
 type Row = Record<string, unknown>
+
+/** The sandbox clock as the admin surface answers it. */
+interface ClockView {
+  now: string
+  now_ms: number
+  offset_ms: number
+  pending_tasks: number
+}
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return ''
@@ -33,6 +43,20 @@ function renderObject(value: Row): string {
   return entries.map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`).join('\n')
 }
 
+/** A detail view as `invoice get` and `pay status` print them: catalogue labels, aligned. */
+function renderDetails(rows: Array<[string, string]>): string {
+  const width = Math.max(...rows.map(([label]) => label.length))
+  return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')
+}
+
+function renderClock(state: ClockView): string {
+  return renderDetails([
+    [t('local.clock.now'), formatDateTime(state.now, getLocale())],
+    [t('local.clock.offset'), formatDuration(state.offset_ms)],
+    [t('local.clock.pending'), String(state.pending_tasks)],
+  ])
+}
+
 async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
   await ctx.io.result(body, async () => {
     const data = (body as {data?: Row[]})?.data
@@ -50,8 +74,23 @@ function environment(value: string | undefined): string | undefined {
 
 export async function keysCreate(ctx: Context, flags: {env: string; scopes?: string}): Promise<void> {
   const scopes = flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean)
-  const body = await (await localAdmin(ctx)).request<Row>('POST', '/keys', {environment: environment(flags.env), ...(scopes ? {scopes} : {})})
-  await show(ctx, body)
+  const body = await (await localAdmin(ctx)).request<{id: string; environment: string; key: string; secret: string; scopes: string[]; created_at: string}>(
+    'POST',
+    '/keys',
+    {environment: environment(flags.env), ...(scopes ? {scopes} : {})},
+  )
+  await ctx.io.result(body, () =>
+    ctx.io.out(
+      renderDetails([
+        [t('local.col.id'), body.id],
+        [t('local.col.environment'), body.environment],
+        [t('local.col.key'), body.key],
+        [t('local.col.secret'), body.secret],
+        [t('local.col.scopes'), body.scopes.join(', ')],
+        [t('local.col.created_at'), formatDateTime(body.created_at, getLocale())],
+      ]),
+    ),
+  )
   ctx.io.note(t('local.keys.shownOnce'))
 }
 
@@ -129,12 +168,17 @@ export async function balance(ctx: Context, flags: {env?: string}): Promise<void
 }
 
 export async function decide(ctx: Context, paymentId: string, decision: 'approve' | 'decline'): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('POST', `/payments/${encodeURIComponent(paymentId)}/${decision}`))
+  const payment = await (await localAdmin(ctx)).request<Payment>('POST', `/payments/${encodeURIComponent(paymentId)}/${decision}`)
+  await ctx.io.result(payment, async () => {
+    const {renderPayment} = await import('../payments/render.js')
+    ctx.io.out(await renderPayment(ctx.io, payment))
+  })
 }
 
 export async function clockAdvance(ctx: Context, by: string): Promise<void> {
   const ms = parseDuration(by, 'duration')
-  await show(ctx, await (await localAdmin(ctx)).request('POST', '/clock/advance', {ms}))
+  const state = await (await localAdmin(ctx)).request<ClockView>('POST', '/clock/advance', {ms})
+  await ctx.io.result(state, () => ctx.io.out(renderClock(state)))
 }
 
 /**
@@ -193,7 +237,8 @@ export async function snapshotDelete(ctx: Context, name: string): Promise<void> 
 }
 
 export async function clockShow(ctx: Context): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('GET', '/clock'))
+  const state = await (await localAdmin(ctx)).request<ClockView>('GET', '/clock')
+  await ctx.io.result(state, () => ctx.io.out(renderClock(state)))
 }
 
 export async function inventoryList(ctx: Context, flags: {env?: string}): Promise<void> {

@@ -2,6 +2,7 @@
  * The listener's one line per event (time, type, id, the app's status, latency) and the other
  * sentences the webhooks commands print, from the catalogue. Colour is the command's business.
  */
+import {EVENT_TYPES} from '../../contract/events.js'
 import {t} from '../i18n/index.js'
 import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
 
@@ -31,9 +32,22 @@ export function formatClock(at: Date): string {
   return at.toTimeString().slice(0, 8)
 }
 
+/**
+ * Fixed column widths, so that the lines read as a table: the longest event type, an event id of
+ * the service (`evt_` and 24 hex digits; a longer one pushes its line over), a latency up to
+ * `99999.9`. The status column (`[200]`, or what happened instead) starts at the same place.
+ */
+const TYPE_WIDTH = Math.max(...EVENT_TYPES.map((type) => type.length))
+const ID_WIDTH = 'evt_'.length + 24
+const LATENCY_WIDTH = 7
+
+function columns(report: {at: Date; type: string; eventId: string}): {time: string; type: string; id: string} {
+  return {time: formatClock(report.at), type: report.type.padEnd(TYPE_WIDTH), id: report.eventId.padEnd(ID_WIDTH)}
+}
+
 export function formatForwardReport(report: ForwardReport): string {
-  const base = {time: formatClock(report.at), type: report.type, id: report.eventId, attempt: report.attempt}
-  const latency = report.latencyMs.toFixed(1)
+  const base = {...columns(report), attempt: report.attempt}
+  const latency = report.latencyMs.toFixed(1).padStart(LATENCY_WIDTH)
   if (report.ok) return t('webhooks.listen.forwarded', {...base, status: report.status, latency})
   const retryIn = report.retryInMs === undefined ? '-' : formatDuration(report.retryInMs)
   if (report.status === undefined) return t('webhooks.listen.unreachable', {...base, error: report.error, retryIn})
@@ -42,7 +56,7 @@ export function formatForwardReport(report: ForwardReport): string {
 
 /** A line for the receipts that are not forwarded (duplicates, filtered, no route); undefined otherwise. */
 export function formatReceivedReport(report: ReceivedReport): string | undefined {
-  const params = {time: formatClock(report.at), type: report.type, id: report.eventId}
+  const params = columns(report)
   if (report.outcome === 'duplicate') return t('webhooks.listen.duplicate', params)
   if (report.outcome === 'filtered') return t('webhooks.listen.filtered', params)
   if (report.outcome === 'no_route') return t('webhooks.listen.noRoute', params)

@@ -46,11 +46,14 @@ export async function webhooksTrigger(ctx: Context, type: string, flags: Trigger
     spinner.update(t('webhooks.trigger.waiting', {id: created.id}))
     return watchPayment(client, created.id, {intervalMs: 250, timeoutMs: 5 * 60 * 1000})
   })
+  // The hint is for someone not yet listening: not while a listener has the local sandbox's events.
+  const {listenerRegistered} = await import('./running-listener.js')
+  const listening = await listenerRegistered(ctx)
   await io.result(payment, async () => {
     const {renderPayment} = await import('../payments/render.js')
     io.out(await renderPayment(io, payment))
     const params = {id: payment.id, type: eventType, phone: number.phone, operator, outcome, amount: formatXaf(TRIGGER_AMOUNT, getLocale())}
     io.err(t(payment.status === 'PENDING' || payment.status === 'UNSPECIFIED' ? 'webhooks.trigger.created' : 'webhooks.trigger.settled', {...params, status: payment.status}))
-    io.err(t('webhooks.trigger.listenHint'))
+    if (listening !== true) io.err(t('webhooks.trigger.listenHint'))
   })
 }

@@ -12,10 +12,10 @@ const base = {at, eventId: 'evt_1', type: 'payment.success', url: 'http://localh
 describe('listener lines', () => {
   it('give time, type, id, the app status and latency; say when and why it retries', () => {
     expect(formatForwardReport({...base, ok: true, status: 200, latencyMs: 1.234})).toBe(
-      '14:03:09  payment.success  evt_1  [200]  1.2 ms',
+      `14:03:09  payment.success  ${'evt_1'.padEnd(28)}  [200]      1.2 ms`,
     )
     expect(formatForwardReport({...base, attempt: 2, ok: false, status: 503, latencyMs: 3, retryInMs: 2000})).toBe(
-      '14:03:09  payment.success  evt_1  [503]  3.0 ms, attempt 2: trying again in 2 s',
+      `14:03:09  payment.success  ${'evt_1'.padEnd(28)}  [503]      3.0 ms, attempt 2: trying again in 2 s`,
     )
     expect(
       formatForwardReport({...base, ok: false, error: 'connection refused', latencyMs: 0.4, retryInMs: 500}),

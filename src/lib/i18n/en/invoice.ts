@@ -162,7 +162,7 @@ export const invoice = {
   'invoice.import.progress': '{done}/{total} ({failed} failed)',
   'invoice.import.rowFailed': 'Failed {where}: {message}',
   'invoice.import.summary':
-    '{file}: {rows} rows: {created} created, {existing} already created by an earlier run, {published} published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
+    '{file}: {rows} rows: {created} created, {existing} already created by an earlier run, {published} published, {already_published} already published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
   'invoice.import.resultsAt': 'Results: {path}',
   'invoice.import.someFailed': '{failed} rows failed; see {path}.',
   'invoice.import.rerunHint': 'Running the same import again is safe (rows already created are not created twice), with the same flags: `{command}`',

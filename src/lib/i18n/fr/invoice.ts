@@ -165,7 +165,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.progress': '{done}/{total} ({failed} en échec)',
   'invoice.import.rowFailed': 'Échec ({where}) : {message}',
   'invoice.import.summary':
-    '{file} : {rows} lignes : {created} créées, {existing} déjà créées lors d’une exécution précédente, {published} publiées, {failed} en échec, {invalid} invalides, {not_attempted} non tentées.',
+    '{file} : {rows} lignes : {created} créées, {existing} déjà créées lors d’une exécution précédente, {published} publiées, {already_published} déjà publiées, {failed} en échec, {invalid} invalides, {not_attempted} non tentées.',
   'invoice.import.resultsAt': 'Résultats : {path}',
   'invoice.import.someFailed': '{failed} lignes en échec ; voir {path}.',
   'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
