@@ -56,4 +56,20 @@ export const sandbox = {
   'sandbox.store.unreadable': 'The sandbox data file {file} is neither a sandbox database nor a readable JSON data file: {reason}',
   'sandbox.store.newer':
     'The sandbox data file {file} was written by a newer svc (schema {version}; this one knows up to {known}): update svc, or use another file.',
+  'sandbox.scenario.testNumber':
+    'number {number} is one of the spec\'s test numbers: its outcome cannot be changed. Script another number (`svc sandbox numbers` lists the test numbers).',
+  'sandbox.scenario.notScripted': 'number {number} is not scripted (`svc sandbox numbers list` shows the scripted ones).',
+  'sandbox.scenario.thenOnly': 'then is only for outcome UNSPECIFIED: what the payment becomes after after_ms.',
+  'sandbox.scenario.afterOnly': 'after_ms is only with then: how long the payment stays UNSPECIFIED.',
+  'sandbox.scenario.codeOnly': 'failure_code is only for outcome FAILED (or then FAILED).',
+  'sandbox.scenario.route': '{field} must be a method and a path, e.g. "POST /v1/payments", got {got}.',
+  'sandbox.scenario.adminRoute': 'route cannot be on the admin surface (/_admin): faults are for the public API.',
+  'sandbox.scenario.apiOrDeliveries': '{field} is for faults on the API, not with deliveries: set them as two faults.',
+  'sandbox.scenario.delayOnly': 'delay_ms is only for deliveries delay or reorder.',
+  'sandbox.scenario.faultKind': 'Say which fault: error, latency_ms, or deliveries.',
+  'sandbox.scenario.noFault': 'No fault with id "{id}" (`svc sandbox faults list` shows them).',
+  'sandbox.fault.api': 'injected fault {id} ({what}) on {method} {path}: set with `svc sandbox faults set`, not a bug; `svc sandbox faults clear` removes it.',
+  'sandbox.fault.delivery': 'injected fault {id} ({kind}) on the delivery of {type} {event} to {url}: set with `svc sandbox faults set --deliveries`, not a bug.',
+  'sandbox.fault.dropped': 'dropped by injected fault {id}',
+  'sandbox.fault.message': 'Injected fault {id} of the local sandbox: answered {status} on purpose (`svc sandbox faults clear` removes it).',
 } as const

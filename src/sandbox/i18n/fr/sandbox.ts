@@ -60,4 +60,20 @@ export const sandbox: {[K in keyof typeof en]: string} = {
     'Le fichier de données {file} n’est ni une base de la sandbox ni un fichier de données JSON lisible : {reason}',
   'sandbox.store.newer':
     'Le fichier de données {file} a été écrit par un svc plus récent (schéma {version} ; celui-ci connaît jusqu’au {known}) : mettez svc à jour, ou utilisez un autre fichier.',
+  'sandbox.scenario.testNumber':
+    'number {number} est l’un des numéros de test de la spécification : son résultat ne peut pas être changé. Scénarisez un autre numéro (`svc sandbox numbers` liste les numéros de test).',
+  'sandbox.scenario.notScripted': 'number {number} n’est pas scénarisé (`svc sandbox numbers list` montre les numéros scénarisés).',
+  'sandbox.scenario.thenOnly': 'then ne vaut que pour le résultat UNSPECIFIED : ce que devient le paiement après after_ms.',
+  'sandbox.scenario.afterOnly': 'after_ms ne va qu’avec then : combien de temps le paiement reste UNSPECIFIED.',
+  'sandbox.scenario.codeOnly': 'failure_code ne vaut que pour le résultat FAILED (ou then FAILED).',
+  'sandbox.scenario.route': '{field} doit être une méthode et un chemin, par exemple "POST /v1/payments", reçu {got}.',
+  'sandbox.scenario.adminRoute': 'route ne peut pas viser la surface d’administration (/_admin) : les pannes sont pour l’API publique.',
+  'sandbox.scenario.apiOrDeliveries': '{field} concerne les pannes de l’API, pas les livraisons : créez deux pannes.',
+  'sandbox.scenario.delayOnly': 'delay_ms ne vaut que pour les livraisons delay ou reorder.',
+  'sandbox.scenario.faultKind': 'Précisez la panne : error, latency_ms ou deliveries.',
+  'sandbox.scenario.noFault': 'Aucune panne d’id « {id} » (`svc sandbox faults list` les montre).',
+  'sandbox.fault.api': 'panne injectée {id} ({what}) sur {method} {path} : posée par `svc sandbox faults set`, pas un bogue ; `svc sandbox faults clear` la retire.',
+  'sandbox.fault.delivery': 'panne injectée {id} ({kind}) sur la livraison de {type} {event} à {url} : posée par `svc sandbox faults set --deliveries`, pas un bogue.',
+  'sandbox.fault.dropped': 'perdue par la panne injectée {id}',
+  'sandbox.fault.message': 'Panne injectée {id} du sandbox local : réponse {status} volontaire (`svc sandbox faults clear` la retire).',
 }
