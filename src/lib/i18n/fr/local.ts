@@ -75,7 +75,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.col.failure_code': 'CODE D’ÉCHEC',
   'local.col.kind': 'NATURE',
   'local.col.target': 'CIBLE',
-  'local.col.route': 'ROUTE',
+  'local.col.route': 'ROUTE HTTP',
   'local.col.error': 'ERREUR',
   'local.col.latency_ms': 'LATENCE (MS)',
   'local.col.deliveries': 'LIVRAISONS',
