@@ -71,9 +71,17 @@ function addTree(dir, as) {
     else if (entry.isSymbolicLink() && statSync(path).isFile() && !droppable(name)) files.set(name, realpathSync(path))
   }
 }
-/** What no code reads at run time: documentation, type declarations, source maps. */
+/**
+ * What no code reads at run time: documentation, type declarations, source maps, and a native
+ * module's C/C++ sources and object files (better-sqlite3 ships SQLite's ~9 MB of C; only its
+ * build/Release/*.node is loaded).
+ */
 function droppable(name) {
-  return /\.(d\.[cm]?ts|map|md|markdown)$/i.test(name) || /\/(CHANGELOG|HISTORY|AUTHORS)[^/]*$/i.test(name)
+  return (
+    /\.(d\.[cm]?ts|map|md|markdown|c|cc|cpp|h|hh|hpp|o|a|gyp|gypi|mk)$/i.test(name) ||
+    /\/(CHANGELOG|HISTORY|AUTHORS)[^/]*$/i.test(name) ||
+    name.includes('/obj.target/')
+  )
 }
 for (const file of ['bin/run.cjs', 'bin/compile-cache.cjs', 'oclif.manifest.json']) files.set(file, join(root, file))
 addTree(join(root, 'dist'), 'dist')

@@ -81,7 +81,9 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     }
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
-    process.on('SIGINT', () => void this.interrupted())
+    process.on('SIGINT', () => void this.interrupted('SIGINT'))
+    // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
+    process.on('SIGTERM', () => void this.interrupted('SIGTERM'))
   }
 
   /** Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130. */
@@ -89,16 +91,21 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
 
   private interrupting = false
 
-  private async interrupted(): Promise<void> {
+  private async interrupted(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
     if (this.interrupting) return
     this.interrupting = true
     const {io} = this.ctx
     io.stopSpinner()
+    // Whatever had the terminal in raw mode (a prompt) is not coming back to restore it.
+    io.restoreTerminal()
     try {
       await this.onInterrupt()
     } finally {
-      io.note(`\n${t('core.error.interrupted')}`)
-      process.exit(ExitCode.INTERRUPTED)
+      // What the person needs to carry on (e.g. the payment id and `svc pay watch ID`).
+      const note = io.interruptNote()
+      if (note) io.note(`\n${note}`)
+      io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
+      process.exit(signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
     }
   }
 

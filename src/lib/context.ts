@@ -127,6 +127,8 @@ export function createContext(options: ContextOptions): Context {
         apiKey,
         userAgent: userAgent(options.version),
         trace: flags.verbose ? (line: string) => io.err(line) : undefined,
+        // A wait of a second or more is said on stderr (or in the spinner), never a silent pause.
+        onWait: ({ms, reason}) => io.status(t(reason === 'pacing' ? 'api.wait.pacing' : 'api.wait.retry', {seconds: Math.ceil(ms / 1000)})),
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
         ...clientSettingsFromEnv(env),
       })

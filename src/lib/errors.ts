@@ -13,6 +13,8 @@ export const ExitCode = {
   UNAVAILABLE: 7,
   WATCH_TIMEOUT: 8,
   INTERRUPTED: 130,
+  /** SIGTERM: a long-running command stopped as cleanly as on Ctrl-C. */
+  TERMINATED: 143,
 } as const
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode]
 

@@ -215,16 +215,23 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
       log,
     }),
   )
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => {
-      store.close()
-      reject(error)
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(resolved.port, resolved.host, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-    server.listen(resolved.port, resolved.host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
+  } catch (error) {
+    // Could not listen (a busy port): release what was started (timers, the document worker, the
+    // store), so that the process can end with its error instead of living on.
+    scheduler.stop()
+    events.shutdown()
+    await Promise.all(releases.map((release) => release()))
+    store.close()
+    throw error
+  }
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   base = `http://${host}:${address.port}`

@@ -224,7 +224,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
         const belongs = idEnvironment(doc.idPrefix, params[name])
         if (belongs && belongs !== key.environment)
           throw new ApiError(401, 'unauthorized', t('sandbox.auth.wrongEnvironment', {id: params[name], environment: key.environment}))
-        if (!belongs) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name, id: params[name]}))
+        // `invoiceId` is the route's name for it; the message names the object: `invoice`.
+        if (!belongs) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name.replace(/Id$/, ''), id: params[name]}))
       }
     }
 

@@ -111,28 +111,18 @@ describe('the svc binary, with no node on PATH', () => {
     expect(Number(jq.stdout)).toBeGreaterThan(0)
   })
 
-  it('serves the sandbox; pay create, invoice create, invoice pdf and the checkout page against it', async () => {
-    const serve = spawn(BINARY, ['sandbox', 'serve', '--port', '0', '--json'], {env, stdio: ['ignore', 'pipe', 'pipe']})
+  it('serves the sandbox on SQLite (--data); pay create, invoice create, invoice pdf and the checkout page against it; the state outlives a restart', async () => {
+    const data = join(work, 'sandbox.db')
+    let paymentId = ''
+    const serve = spawn(BINARY, ['sandbox', 'serve', '--port', '0', '--json', '--data', data], {env, stdio: ['ignore', 'pipe', 'pipe']})
     try {
-      const info = await new Promise<any>((resolve, reject) => {
-        let out = ''
-        let err = ''
-        serve.stdout.on('data', (d: Buffer) => {
-          out += d.toString()
-          try {
-            resolve(JSON.parse(out))
-          } catch {
-            // not the whole document yet
-          }
-        })
-        serve.stderr.on('data', (d: Buffer) => (err += d.toString()))
-        serve.on('close', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
-      })
+      const info = await served(serve)
       const api = {SVC_BASE_URL: info.base_url, SVC_API_KEY: info.sandbox_key}
 
       const pay = await svc(['pay', 'create', '--amount', '1500', '--phone', '670000001', '--json'], api)
       expect(pay.exitCode, pay.stderr).toBe(0)
       expect(JSON.parse(pay.stdout)).toMatchObject({status: 'PENDING', amount: 1500, phone_number: '237670000001'})
+      paymentId = JSON.parse(pay.stdout).id
 
       const invoice = await svc(
         ['invoice', 'create', '--customer-name', 'Boulangerie Étoile', '--item', 'Pain:500:4', '--due-date', '2099-12-31', '--publish', '--jq', '{id, checkout_url}'],
@@ -153,8 +143,66 @@ describe('the svc binary, with no node on PATH', () => {
       expect(page.status).toBe(200)
       expect(await page.text()).toContain('Boulangerie Étoile')
     } finally {
-      serve.kill('SIGINT')
-      await new Promise((resolve) => (serve.exitCode === null ? serve.once('close', resolve) : resolve(undefined)))
+      await stop(serve)
     }
-  }, 90_000)
+    // better-sqlite3's native module, loaded from the unpacked files: the payment is still there.
+    const again = spawn(BINARY, ['sandbox', 'serve', '--port', '0', '--json', '--data', data], {env, stdio: ['ignore', 'pipe', 'pipe']})
+    try {
+      const info = await served(again)
+      const status = await svc(['pay', 'status', paymentId, '--jq', '.amount'], {SVC_BASE_URL: info.base_url, SVC_API_KEY: info.sandbox_key})
+      expect(status.exitCode, status.stderr).toBe(0)
+      expect(status.stdout).toBe('1500\n')
+    } finally {
+      await stop(again)
+    }
+  }, 120_000)
+
+  it('svc mcp answers an MCP client over stdio (@modelcontextprotocol/sdk from the unpacked files)', async () => {
+    const mcp = spawn(BINARY, ['mcp'], {env: {...env, SVC_API_KEY: 'svc_sk_test_abcdefghij', SVC_BASE_URL: 'http://127.0.0.1:9'}, stdio: ['pipe', 'pipe', 'pipe']})
+    try {
+      const answer = new Promise<any>((resolve, reject) => {
+        let out = ''
+        mcp.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          const line = out.split('\n').find((l) => l.includes('"id":1'))
+          if (line) resolve(JSON.parse(line))
+        })
+        mcp.on('close', (code) => reject(new Error(`svc mcp exited ${code}`)))
+      })
+      mcp.stdin.write(
+        `${JSON.stringify({jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'smoke', version: '1'}}})}\n`,
+      )
+      expect((await answer).result.serverInfo.name).toBe('svc')
+    } finally {
+      mcp.stdin.end()
+      await stop(mcp)
+    }
+  }, 60_000)
 })
+
+/** What `svc sandbox serve --json` printed once it is ready. */
+function served(serve: ReturnType<typeof spawn>): Promise<any> {
+  return new Promise((resolve, reject) => {
+    let out = ''
+    let err = ''
+    serve.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      try {
+        resolve(JSON.parse(out))
+      } catch {
+        // not the whole document yet
+      }
+    })
+    serve.stderr!.on('data', (d: Buffer) => (err += d.toString()))
+    serve.on('close', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
+  })
+}
+
+/** Ctrl-C, and the process gone. */
+function stop(child: ReturnType<typeof spawn>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('close', () => resolve())
+    child.kill('SIGINT')
+  })
+}

@@ -25,16 +25,22 @@ afterAll(async () => {
 const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, {configDir: temp.dir, env: {...sandbox.env(), ...env}})
 
 describe('exit codes of cli.md', () => {
-  it('0, 1, 2, 3, 4, 5, 8', async () => {
+  it('0 (SUCCESS) and 1 (FAILED) from pay create --watch', {timeout: 60_000}, async () => {
     const ok = await cli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--watch', '--interval', '250ms'])
     expect(ok.exitCode, ok.stderr).toBe(0)
     const failed = await cli(['pay', 'create', '--amount', '1000', '--phone', '670000099', '--watch', '--interval', '250ms'])
     expect(failed.exitCode, failed.stderr).toBe(1)
+  })
+
+  it('2 (bad input), 3 (unknown key), 4 (no such payment), 5 (PDF of a draft)', {timeout: 60_000}, async () => {
     expect((await cli(['pay', 'create', '--amount', '50.5', '--phone', '670000001'])).exitCode).toBe(2)
     expect((await cli(['pay', 'list'], {SVC_API_KEY: 'svc_sk_test_nosuchkeynosuchkey0000'})).exitCode).toBe(3)
     expect((await cli(['pay', 'status', 'svcpay_test_nosuchpayment00000000'])).exitCode).toBe(4)
     const draft = await cli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--json'])
     expect((await cli(['invoice', 'pdf', JSON.parse(draft.stdout).id, '-o', '-'])).exitCode).toBe(5)
+  })
+
+  it('8: watch timed out while still PENDING', {timeout: 60_000}, async () => {
     // A live payment waits for the customer's handset (svc sandbox approve): still PENDING at the timeout.
     const live = {SVC_API_KEY: sandbox.sb.keys.live}
     const pending = await cli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--yes', '--json'], live)

@@ -86,7 +86,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
       const big = join(work, 'big.png')
       writeFileSync(big, Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]))
       const cases: [string[], RegExp][] = [
-        [[...BASE], /at least one line item/],
+        [[...BASE], /Missing --item \(no prompt when not interactive\)/],
         [[...BASE, '--item', 'Bread:50:1'], /under 100 XAF/],
         [[...BASE, '--item', 'Bread:500:1', '--discount', '100'], /under 100 XAF/],
         [[...BASE, '--item', 'Bread:500:1', '--discount', '101'], /--discount/],

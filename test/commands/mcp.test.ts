@@ -317,15 +317,35 @@ describe('svc mcp: invoices', () => {
     expect(got.content[0]!.text).toBe(`Invoice ${id}: UNPAID, Awa Bakery, total 6 300 XAF, 6 300 XAF due by 2026-12-31.`)
   })
 
+  it("service text with control characters: escaped in the summary a person reads, kept as is in the object", async () => {
+    // The CLI refuses such a name locally, so the service's answer is where one can come from.
+    const name = 'Awa \u001b]0;pwned\u0007\u001b[2J Bakery'
+    const invoice = {id: 'inv_test_crafted', status: 'UNPAID', customer_name: name, due_date: '2026-12-31', items: [{name: 'Bread', price: 500, quantity: 1}], total_amount: 500, amount_due: 500}
+    const crafted = await startFaultProxy(sandbox.sb.url, [{method: 'GET', path: /^\/v1\/invoices\/inv_test_crafted$/, fault: {kind: 'status', status: 200, body: JSON.stringify(invoice)}}])
+    proxy = crafted
+    const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: crafted.url})
+    const got = await call(session, 'invoices_get', {id: 'inv_test_crafted'})
+    expect(got.isError, got.content[0]!.text).toBeFalsy()
+    expect(got.content[0]!.text).toBe('Invoice inv_test_crafted: UNPAID, Awa \\u001b]0;pwned\\u0007\\u001b[2J Bakery, total 500 XAF, 500 XAF due by 2026-12-31.')
+    expect(got.structuredContent.summary).toBe(got.content[0]!.text)
+    expect(got.structuredContent.invoice.customer_name).toBe(name)
+    const local = await call(session, 'invoices_create', {...draft, customer_name: name})
+    expect(local.structuredContent.error).toMatchObject({field: 'customer_name'})
+    expect(local.content[0]!.text).toMatch(/control character/)
+  })
+
   it('bad drafts are tool errors naming the argument; nothing is created', async () => {
     const session = await startMcp()
     const before = (await invoices()).length
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-      [{...draft, items: [{name: 'Bread', price: 1500.5}]}, 'items', /item number 1 \("Bread"\): the price must be a whole number of XAF/],
-      [{...draft, items: [{name: 'Bread', price: 50, quantity: 0}]}, 'items', /the quantity must be a whole number, 1 or more/],
+      [{...draft, items: [{name: 'Bread', price: 1500.5}]}, 'items', /item number 1 \("Bread"\): the price must be a whole number of XAF from 0 to [\d ]+; got 1500\.5/],
+      [{...draft, items: [{name: 'Bread', price: 50, quantity: 0}]}, 'items', /item number 1 \("Bread"\): the quantity must be a whole number from 1 to 1 000 000; got 0/],
       [{...draft, items: [{name: 'Bread', price: 50}], discount_percent: 0}, 'items', /after discount is 50 XAF: the service refuses invoices under 100 XAF/],
       [{...draft, items: []}, 'items', /needs at least one line item/],
-      [{...draft, items: [{name: 'Bread', price: 500, qty: 2}]}, 'qty', /Unknown argument "qty"; items\[1\] takes: name, description, price, quantity/],
+      [{...draft, items: [{name: 'Bread', price: 500, qty: 2}]}, 'items', /^Invalid argument "items" \(nothing was sent\): Unknown argument "qty"; items\[1\] takes: name, description, price, quantity\.$/],
+      [{...draft, items: [{name: 'Bread', price: true}]}, 'items', /the price must be a whole number of XAF from 0 to [\d ]+; got true/],
+      [{...draft, items: [{name: 'Bread', price: '1.500'}]}, 'items', /the price must be a whole number of XAF from 0 to [\d ]+; got "?1\.500/],
+      [{...draft, items: ['Bread:500:3']}, 'items', /item 1 must be an object \{name, description\?, price, quantity\?\}/],
       [{...draft, discount_percent: '10 XAF'}, 'discount_percent', /percentage from 0 to 100/],
       [{...draft, due_date: '2026-02-30'}, 'due_date', /2026-02 has 28 days/],
       [{...draft, customer_email: 'awa@'}, 'customer_email', /email address/],

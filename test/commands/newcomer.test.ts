@@ -2,7 +2,7 @@
  * What a newcomer trips on (issue 19), one describe per numbered point of the issue, each run as a
  * user would: the built CLI against the local sandbox over HTTP, or on a pseudo-terminal.
  */
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
@@ -221,5 +221,102 @@ describe('3. reports and the walkthrough go by the service clock', () => {
     } finally {
       await local.close()
     }
+  })
+})
+
+describe('5. messages in the vocabulary the person used', () => {
+  it('publish with no address names --to-email; an import row names its column; a 404 names the object', async () => {
+    const env = sandbox.env()
+    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
+    const id = JSON.parse(created.stdout).id as string
+    const publish = await runCli(['invoice', 'publish', id, '--channel', 'EMAIL'], {configDir: temp.dir, env})
+    expect(publish.exitCode).toBe(2)
+    expect(publish.stderr).toMatch(/--to-email/)
+
+    const file = join(temp.dir, 'rows.csv')
+    writeFileSync(file, 'customer_name,due_date,items\n,2099-01-31,Bread:500:3\n')
+    const imported = await runCli(['invoice', 'import', file, '--lang', 'fr'], {configDir: temp.dir, env})
+    expect(imported.exitCode).toBe(2)
+    expect(imported.stderr).toMatch(/customer_name/)
+    expect(imported.stderr).not.toMatch(/--customer-name/)
+
+    const missing = await runCli(['invoice', 'get', 'inv_test_doesnotexist0000000000'], {configDir: temp.dir, env})
+    expect(missing.exitCode).toBe(4)
+    expect(missing.stderr).toMatch(/No invoice with id/)
+    expect(missing.stderr).not.toMatch(/invoiceId/)
+  })
+})
+
+describe('10. a --json list that stops at a page says so on stderr', () => {
+  it('pay list --limit 1 --json: one payment on stdout, the next offset on stderr; --all: no hint', async () => {
+    const env = sandbox.env()
+    for (let i = 0; i < 2; i++) await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
+    const page = await runCli(['pay', 'list', '--limit', '1', '--json'], {configDir: temp.dir, env})
+    expect(page.exitCode).toBe(0)
+    expect(JSON.parse(page.stdout)).toHaveLength(1)
+    expect(page.stderr).toMatch(/--offset 1 or --all/)
+    const all = await runCli(['pay', 'list', '--all', '--json'], {configDir: temp.dir, env})
+    expect(all.stderr).toBe('')
+    for (let i = 0; i < 2; i++) {
+      await runCli(['invoice', 'create', '--customer-name', `Page ${i}`, '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
+    }
+    const invoices = await runCli(['invoice', 'list', '--page-size', '1', '--json'], {configDir: temp.dir, env})
+    expect(invoices.stderr).toMatch(/--page 2 or --all/)
+  })
+})
+
+describe('13. the PDF link field is read from the service description', () => {
+  it('a service whose PDF operation answers {"url": …} (and says so in its OpenAPI): invoice pdf works', async () => {
+    const {createServer} = await import('node:http')
+    // The local sandbox, with its PDF answer and its description speaking of `url` instead of `pdf_url`.
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      const upstream = await fetch(`${sandbox.sb.url}${req.url}`, {
+        method: req.method,
+        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      })
+      let body = Buffer.from(await upstream.arrayBuffer())
+      if (req.url === '/v1/openapi.json' || /^\/v1\/invoices\/[^/]+\/pdf$/.test(req.url ?? '')) body = Buffer.from(body.toString('utf8').split('"pdf_url"').join('"url"'))
+      res.writeHead(upstream.status, {'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream', 'content-length': body.length})
+      res.end(body)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`
+      const env = {SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_BASE_URL: base}
+      const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+      expect(created.exitCode, created.stderr).toBe(0)
+      const id = JSON.parse(created.stdout).id as string
+      const out = join(temp.dir, 'inv.pdf')
+      const pdf = await runCli(['invoice', 'pdf', id, '-o', out], {configDir: temp.dir, env})
+      expect(pdf.exitCode, pdf.stderr).toBe(0)
+      expect(readFileSync(out).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})
+
+describe('14. polish', () => {
+  it('a cancelled invoice shows no amount still due', async () => {
+    const env = sandbox.env()
+    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+    const id = JSON.parse(created.stdout).id as string
+    const before = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    expect(before.stdout).toMatch(/Amount due/)
+    expect((await runCli(['invoice', 'cancel', id], {configDir: temp.dir, env})).exitCode).toBe(0)
+    const after = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    expect(after.stdout).toMatch(/CANCELLED/)
+    expect(after.stdout).not.toMatch(/Amount due/)
+  })
+
+  it('long durations read in days; the French table says "secret de signature du webhook"', async () => {
+    const {formatDuration} = await import('../../src/lib/webhooks/format.js')
+    expect(formatDuration(26511 * 3_600_000 + 32 * 60_000)).toBe('1104 days 15 h')
+    expect(formatDuration(90 * 60_000)).toBe('1 h 30 min')
+    const {fr} = await import('../../src/lib/i18n/fr/index.js')
+    expect(fr['core.table.secret']).toBe('SECRET DE SIGNATURE DU WEBHOOK')
   })
 })

@@ -2,7 +2,7 @@
  * `svc sandbox serve --data`, `svc sandbox reset [--all]` and `svc sandbox snapshot …`, run as a
  * developer runs them: the built CLI against a served sandbox, over HTTP.
  */
-import {existsSync, mkdtempSync, rmSync} from 'node:fs'
+import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -114,6 +114,27 @@ describe.each([
       temp.cleanup()
     }
   }, 90_000)
+})
+
+describe('svc sandbox serve --data with a JSON data file of an older svc', () => {
+  it('imports it once and says so on stderr; the old key and payments are there', async () => {
+    const temp = tempConfigDir()
+    const dataFile = join(dataDir, 'old.json')
+    copyFileSync(new URL('../sandbox/fixtures/legacy-v1.json', import.meta.url), dataFile)
+    const ids = JSON.parse(readFileSync(new URL('../sandbox/fixtures/legacy-v1.ids.json', import.meta.url), 'utf8'))
+    try {
+      const served = await startServe(temp.dir, ['--data', dataFile])
+      const status = await runCli(['pay', 'status', ids.settled, '--json'], {configDir: temp.dir, env: {SVC_API_KEY: ids.key, SVC_BASE_URL: served.info.base_url}})
+      expect(JSON.parse(status.stdout).status).toBe('SUCCESS')
+      const ended = await served.stop()
+      expect(ended.stderr).toContain(`Imported the JSON data file ${dataFile}`)
+      expect(ended.stderr).toContain(`the JSON file is kept as ${dataFile}.v1.json`)
+      const again = await startServe(temp.dir, ['--data', dataFile])
+      expect((await again.stop()).stderr).not.toContain('Imported')
+    } finally {
+      temp.cleanup()
+    }
+  }, 60_000)
 })
 
 describe('svc without better-sqlite3 (an optional dependency that failed to install)', () => {

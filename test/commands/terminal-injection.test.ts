@@ -9,6 +9,7 @@ import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInPty} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {invoiceDomainOf} from '../../src/sandbox/invoices/index.js'
 
 const TITLE = '\u001b]0;pwned\u0007'
 const CLEAR = '\u001b[2J\u001b[H'
@@ -29,12 +30,21 @@ beforeAll(async () => {
   const created = await fetch(`${sandbox.sb.url}/v1/invoices`, {
     method: 'POST',
     headers: {...headers, 'idempotency-key': crypto.randomUUID()},
-    body: JSON.stringify({customer_name: NAME, due_date: '2099-12-31', notes: NOTES, items: [{name: ITEM, price: 500, quantity: 3}]}),
+    body: JSON.stringify({customer_name: 'Awa Bakery', due_date: '2099-12-31', notes: 'Thanks', items: [{name: 'Bread', price: 500, quantity: 3}]}),
   })
   const invoice: any = await created.json()
   expect(created.status, JSON.stringify(invoice)).toBe(201)
   invoiceId = invoice.id
   expect((await fetch(`${sandbox.sb.url}/v1/invoices/${invoiceId}/publish`, {method: 'POST', headers, body: '{}'})).status).toBe(200)
+  // The sandbox refuses control characters at the API (service-contract.md, "Limits"), so the
+  // hostile text is written into its store, as a service that lets them through would answer it.
+  invoiceDomainOf(sandbox.sb.context)
+    .invoices.collection('SANDBOX')
+    .update(invoiceId, (stored) => {
+      stored.customer_name = NAME
+      stored.notes = NOTES
+      stored.items[0]!.name = ITEM
+    })
 })
 afterAll(async () => {
   await sandbox.close()

@@ -244,7 +244,9 @@ function routeRequest(routes: readonly RouteDefinition[], target: FuzzTarget): f
 export function send(base: string, fuzz: FuzzRequest): Promise<FuzzOutcome> {
   const url = new URL(base)
   return new Promise((resolve, reject) => {
-    const req = request({host: url.hostname, port: url.port, method: fuzz.method, path: fuzz.path, headers: {...fuzz.headers, ...(fuzz.body ? {'content-length': fuzz.body.length} : {})}}, (res) => {
+    // A connection per request: a kept-alive socket left idle while the next batch is generated is
+    // closed by the server (keepAliveTimeout) and a request sent on it then is lost to the race.
+    const req = request({agent: false, host: url.hostname, port: url.port, method: fuzz.method, path: fuzz.path, headers: {...fuzz.headers, ...(fuzz.body ? {'content-length': fuzz.body.length} : {})}}, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => resolve({request: fuzz, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8')}))

@@ -26,15 +26,16 @@ const page = async (url: string, headers: Record<string, string> = {}) => {
 
 describe('the business language (dashboard stand-in)', () => {
   it('GET/PUT /_admin/business: English by default, fr or en accepted, anything else 400', async () => {
-    expect((await h.admin('GET', '/_admin/business')).body).toEqual({name: 'Boulangerie Awa', language: 'en'})
+    expect((await h.admin('GET', '/_admin/business')).body).toEqual({name: 'Boulangerie Awa', language: 'en', logo: null})
     const put = await h.admin('PUT', '/_admin/business', {language: 'fr'})
     expect(put.status).toBe(200)
-    expect(put.body).toEqual({name: 'Boulangerie Awa', language: 'fr'})
+    expect(put.body).toEqual({name: 'Boulangerie Awa', language: 'fr', logo: null})
     expect((await h.admin('GET', '/_admin')).body.language).toBe('fr')
-    for (const body of [{language: 'de'}, {}, {language: 'fr', name: 'x'}]) {
+    const notAnImage = Buffer.from('GIF89a not accepted').toString('base64')
+    for (const body of [{language: 'de'}, {}, {language: 'fr', colour: 'x'}, {name: ''}, {name: 'Bad\u0007Bell'}, {name: 'Never Applied', logo_base64: notAnImage}]) {
       expect((await h.admin('PUT', '/_admin/business', body)).status, JSON.stringify(body)).toBe(400)
     }
-    expect((await h.admin('GET', '/_admin/business')).body.language).toBe('fr')
+    expect((await h.admin('GET', '/_admin/business')).body).toMatchObject({language: 'fr', name: 'Boulangerie Awa'})
     expect((await h.admin('PUT', '/_admin/business', {language: 'fr'}, 'wrong-token')).status).toBe(401)
   })
 })
@@ -183,7 +184,7 @@ describe('PDF and deliveries in the business’s language', () => {
     expect(await fetchPdf(invoice.id)).toContain('Invoice')
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
     const text = await fetchPdf(invoice.id)
-    for (const fragment of ['Boulangerie Awa', `Facture ${invoice.id}`, 'SANDBOX : document de test', 'Statut : UNPAID', 'Échéance : 31/12/2099', 'Facturé à', 'Article', 'Prix unitaire', 'Sous-total', 'Remise (10 %)', 'Reste à payer', 'Remarques', 'Payez en ligne par Mobile Money']) {
+    for (const fragment of ['Boulangerie Awa', `Facture ${invoice.id}`, 'SANDBOX : document de test', 'Statut : À payer', 'Échéance : 31/12/2099', 'Facturé à', 'Article', 'Prix unitaire', 'Sous-total', 'Remise (10 %)', 'Reste à payer', 'Remarques', 'Payez en ligne par Mobile Money']) {
       expect(text).toContain(fragment)
     }
     expect(text).toMatch(/Émise le : \d{2}\/\d{2}\/\d{4}/)

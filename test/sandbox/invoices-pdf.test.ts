@@ -35,7 +35,7 @@ describe('invoice PDF', () => {
     for (const expected of [
       'Boulangerie Awa',
       `Invoice ${invoice.id}`,
-      'Status: UNPAID',
+      'Status: Unpaid',
       'Due date: 2099-12-31',
       'Jean Mbarga',
       'jean@example.cm',
@@ -64,10 +64,10 @@ describe('invoice PDF', () => {
     let {text} = await fetchPdf(invoice.id)
     expect(text).toMatch(/Amount paid\s+500 XAF/)
     expect(text).toMatch(/Amount due\s+1 500 XAF/)
-    expect(text).toContain('Status: UNPAID')
+    expect(text).toContain('Status: Unpaid')
     await pay(h, {...invoice, amount_due: 1500})
     ;({text} = await fetchPdf(invoice.id))
-    expect(text).toContain('Status: PAID')
+    expect(text).toContain('Status: Paid')
     expect(text).toMatch(/Amount due\s+0 XAF/)
     expect(text).toContain('Paid in full')
     expect(text).not.toContain(invoice.checkout_url)
@@ -101,7 +101,7 @@ describe('invoice PDF', () => {
     const invoice = await publishInvoice(h)
     await h.api('POST', `/v1/invoices/${invoice.id}/cancel`)
     const {text} = await fetchPdf(invoice.id)
-    expect(text).toContain('Status: CANCELLED')
+    expect(text).toContain('Status: Cancelled')
     expect(text).toContain('cancelled')
   })
 })

@@ -17,7 +17,10 @@ export default class InvoiceCreate extends SvcCommand<typeof InvoiceCreate> {
     'with it replace its fields (--item replaces its items). "-" reads stdin.\n\n' +
     '--cover FILE uploads a PNG, JPEG or WebP image (at most 5 MB) first and uses its file_url. --cover URL must already be a ' +
     'file_url of the storage host: the base URL\'s own origin, or a host that `svc files upload` has received from the service ' +
-    'for this base URL; any other host is refused locally.'
+    'for this base URL; any other host is refused locally.\n\n' +
+    'On a terminal, missing --customer-name, --due-date or --item start a guided form (customer, items one by one with a running ' +
+    'total, discount, due date, a summary to confirm, then publish and send?). Not on a terminal, the error names every missing flag. ' +
+    '--dry-run checks everything and shows what would be sent, and sends nothing (exit 0).'
   static override examples = [
     '<%= config.bin %> invoice create --customer-name "Awa Bakery" --due-date 2026-12-31 --item "Bread:500:3" --item "Cake:2500:1"',
     '<%= config.bin %> invoice create --customer-name "Awa Bakery" --due-date 2026-12-31 --item "Bread:500:3" --discount 10 --email awa@example.com --publish --channel EMAIL',
@@ -37,6 +40,7 @@ export default class InvoiceCreate extends SvcCommand<typeof InvoiceCreate> {
     'idempotency-key': Flags.string({description: 'Idempotency-Key to send (default: a new UUID).'}),
     publish: Flags.boolean({description: 'Publish it at once (DRAFT → UNPAID, payable).'}),
     channel: Flags.string({description: 'With --publish: deliver it by EMAIL or WHATSAPP.', options: ['EMAIL', 'WHATSAPP']}),
+    'dry-run': Flags.boolean({description: 'Check everything and show the invoice, its totals and any delivery; send nothing.'}),
   }
 
   async run(): Promise<void> {

@@ -29,6 +29,7 @@ export default class InvoiceImport extends SvcCommand<typeof InvoiceImport> {
     results: Flags.string({description: 'Results file (.csv, .json or .jsonl; default FILE.results.csv).'}),
     publish: Flags.boolean({description: 'Publish each invoice after creating it.'}),
     channel: Flags.string({description: 'With --publish: deliver each by EMAIL or WHATSAPP.', options: ['EMAIL', 'WHATSAPP']}),
+    'dry-run': Flags.boolean({description: 'Check every row and show what would be created; send nothing, write no results file.'}),
     rate: Flags.integer({description: 'Requests per minute to pace to (default SVC_RATE_LIMIT, else 100; 0 = no pacing).'}),
     concurrency: Flags.integer({description: 'Requests in flight at once (1–16).', default: 4}),
   }

@@ -4,17 +4,25 @@ import {SvcCommand} from '../../lib/command.js'
 
 export default class InvoiceList extends SvcCommand<typeof InvoiceList> {
   static override summary = 'List invoices, newest first.'
-  static override description = 'With --json, prints an array of Invoice objects (every page with --all).'
+  static override description = `With --json, prints an array of Invoice objects (every page with --all).
+
+--customer, --due-before, --due-after and --overdue are applied here, not by the service (its list filters by status only): the CLI reads the service's pages, 100 at a time, and keeps what matches, stopping once --page-size invoices (20 by default) have matched, or after every page with --all. "Today" for --overdue is the service's day (its Date header), so the sandbox's clock counts.`
   static override examples = [
     '<%= config.bin %> invoice list',
     '<%= config.bin %> invoice list --status UNPAID --page-size 50',
     '<%= config.bin %> invoice list --all --json',
+    '<%= config.bin %> invoice list --overdue --all',
+    '<%= config.bin %> invoice list --customer awa --due-after 2026-11-30 --due-before 2027-01-01',
   ]
   static override flags = {
     status: Flags.option({options: ['DRAFT', 'UNPAID', 'PAST_DUE', 'PAID', 'CANCELLED'] as const, description: 'Only invoices in this status.'})(),
     page: Flags.integer({description: 'Page number, from 1.'}),
     'page-size': Flags.integer({description: 'Invoices per page (1–100).'}),
     all: Flags.boolean({description: 'Follow every page.', exclusive: ['page']}),
+    customer: Flags.string({description: 'Only invoices whose customer name, email or phone contains this text (any case). Filtered by the CLI.', exclusive: ['page']}),
+    'due-before': Flags.string({description: 'Only invoices due before this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
+    'due-after': Flags.string({description: 'Only invoices due after this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
+    overdue: Flags.boolean({description: "Only unpaid invoices past their due date (the service's today). Filtered by the CLI.", exclusive: ['page']}),
   }
 
   async run(): Promise<void> {

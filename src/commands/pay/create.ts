@@ -19,6 +19,7 @@ export default class PayCreate extends SvcCommand<typeof PayCreate> {
     phone: Flags.string({char: 'p', description: "Customer's number: 9 digits, 237…, or +237…."}),
     operator: Flags.string({char: 'o', description: 'MTN or ORANGE (inferred from the number when omitted).'}),
     watch: Flags.boolean({char: 'w', description: 'Wait for SUCCESS or FAILED (as `pay watch`).'}),
+    'dry-run': Flags.boolean({description: 'Check the amount, number and operator and show the request; send nothing.', exclusive: ['watch']}),
     interval: Flags.string({description: 'With --watch: time between status checks.', default: '3s'}),
     timeout: Flags.string({description: 'With --watch: give up after this long (exit 8).', default: '5m'}),
   }

@@ -31,15 +31,18 @@ export default class WebhooksListen extends SvcCommand<typeof WebhooksListen> {
     'poll-interval': Flags.string({default: '5s', description: 'With the poll source: time between reads of the payments list.'}),
   }
 
-  private handle?: ListenHandle
+  private starting?: Promise<ListenHandle | undefined>
 
   async run(): Promise<void> {
     const {webhooksListen} = await import('../../lib/webhooks/listen-cli.js')
-    this.handle = await webhooksListen(this.ctx, this.flags)
-    await this.handle?.done
+    this.starting = webhooksListen(this.ctx, this.flags)
+    await (await this.starting)?.done
   }
 
   protected override async onInterrupt(): Promise<void> {
-    await this.handle?.interrupt()
+    // A signal that lands while listen is still starting (its endpoint maybe registered already)
+    // waits for the start, so the clean-up still removes what was set up.
+    const handle = await this.starting?.catch(() => undefined)
+    await handle?.interrupt()
   }
 }

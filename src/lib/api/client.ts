@@ -29,6 +29,11 @@ export interface ClientOptions {
   ratePerMinute?: number
   /** Injected for tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  /**
+   * Told before the client waits a second or more on its own: pacing under the rate limit, or
+   * before a retry (a 429's Retry-After, a 5xx backoff). Not told of waits for the network.
+   */
+  onWait?: (wait: {ms: number; reason: 'pacing' | 'retry'}) => void
   random?: () => number
   now?: () => number
   /**
@@ -127,7 +132,7 @@ export function createClient(options: ClientOptions): ApiClient {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? realSleep
   const random = options.random ?? Math.random
-  const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, now, sleep})
+  const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, now, sleep, onWait: (ms) => options.onWait?.({ms, reason: 'pacing'})})
   const redact = createRedactor(apiKey)
   const tracer = new Tracer(options.trace, redact)
   const transport = chooseTransport(options.dispatcher)
@@ -301,8 +306,10 @@ export function createClient(options: ClientOptions): ApiClient {
         sleep,
         random,
         signal: request.signal,
-        onRetry: ({retry, maxRetries: max, delayMs, error}) =>
-          tracer.line(t('api.trace.retry', {n: retry, max, delay: delayMs, reason: describeFailure(error)})),
+        onRetry: ({retry, maxRetries: max, delayMs, error}) => {
+          tracer.line(t('api.trace.retry', {n: retry, max, delay: delayMs, reason: describeFailure(error)}))
+          if (delayMs >= 1000) options.onWait?.({ms: delayMs, reason: 'retry'})
+        },
         onNoRetry: ({reason}) => tracer.line(t('api.trace.noRetry', {reason})),
       })
       try {

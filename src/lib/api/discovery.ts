@@ -30,6 +30,8 @@ export type ListName = 'payments' | 'invoices'
 export interface ServiceDescription {
   operations: Record<OperationName, Operation>
   lists: Record<ListName, ListShape>
+  /** Names of response fields the CLI reads that the spec does not show (e.g. where the PDF link is). */
+  fields: ResponseFields
   /** Where the description came from: fetched now, the cache, or the built-in fallback alone. */
   source: 'network' | 'cache' | 'fallback'
   /** When the document was fetched (ISO 8601), for network and cache. */
@@ -37,6 +39,14 @@ export interface ServiceDescription {
   /** Why the fallback was used, when it was. */
   fallbackReason?: string
 }
+
+export interface ResponseFields {
+  /** The field of the PDF operation's answer that carries the download link. */
+  pdfUrl: string
+}
+
+/** service-contract.md: `GET …/pdf` → `{ "pdf_url": "...", "expires_at": "..." }`. */
+export const FALLBACK_FIELDS: Readonly<ResponseFields> = {pdfUrl: 'pdf_url'}
 
 /** The choices of service-contract.md (and the spec's own paths). */
 export const FALLBACK_OPERATIONS: Readonly<Record<OperationName, {method: string; path: string}>> = {
@@ -242,13 +252,42 @@ function listShapeOf(doc: Json, candidate: Candidate | undefined): ListShape | u
   }
 }
 
+const URL_FIELD_NAMES = ['pdf_url', 'url', 'download_url', 'href', 'link']
+
+/**
+ * The field of an operation's 2xx answer that carries a link: a known name first, then a string
+ * property whose format is `uri` or whose name ends in `url`.
+ */
+function urlFieldOf(doc: Json, candidate: Candidate | undefined): string | undefined {
+  if (!candidate || !isRecord(candidate.operation.responses)) return undefined
+  const responses = candidate.operation.responses
+  const ok = resolveRef(doc, responses['200'] ?? responses['2XX'] ?? responses.default)
+  if (!isRecord(ok) || !isRecord(ok.content)) return undefined
+  const media = Object.entries(ok.content).find(([type]) => type.includes('json'))?.[1]
+  if (!isRecord(media)) return undefined
+  const {properties} = schemaShape(doc, media.schema)
+  const isString = (name: string) => {
+    const p = resolveRef(doc, properties[name])
+    return isRecord(p) && (p.type === 'string' || p.type === undefined)
+  }
+  const names = Object.keys(properties).filter(isString)
+  return (
+    URL_FIELD_NAMES.find((n) => names.includes(n)) ??
+    names.find((n) => {
+      const p = resolveRef(doc, properties[n])
+      return (isRecord(p) && p.format === 'uri') || /url$/i.test(n)
+    })
+  )
+}
+
 /**
  * What an OpenAPI document says, with every gap filled from the fallback. Pure; never throws.
  */
 export function describeFromOpenApi(document: unknown): Omit<ServiceDescription, 'source' | 'fetchedAt'> {
   const operations = fallbackOperations()
   const lists: Record<ListName, ListShape> = {payments: {...FALLBACK_LISTS.payments}, invoices: {...FALLBACK_LISTS.invoices}}
-  if (!isRecord(document) || !isRecord(document.paths)) return {operations, lists}
+  const fields: ResponseFields = {...FALLBACK_FIELDS}
+  if (!isRecord(document) || !isRecord(document.paths)) return {operations, lists, fields}
   const candidates = candidatesOf(document)
   const chosen: Partial<Record<OperationName, Candidate>> = {}
   for (const [name, matcher] of Object.entries(MATCHERS) as [Exclude<OperationName, 'openapi'>, Matcher][]) {
@@ -270,7 +309,9 @@ export function describeFromOpenApi(document: unknown): Omit<ServiceDescription,
   if (paymentsShape) lists.payments = paymentsShape
   const invoicesShape = listShapeOf(document, chosen['invoice.list'])
   if (invoicesShape) lists.invoices = invoicesShape
-  return {operations, lists}
+  const pdfUrl = urlFieldOf(document, chosen['invoice.pdf'])
+  if (pdfUrl) fields.pdfUrl = pdfUrl
+  return {operations, lists, fields}
 }
 
 function fallbackOperations(): Record<OperationName, Operation> {

@@ -21,7 +21,7 @@ export type {TraceSink} from './trace.js'
 export {cleanExcerpt, errorFromResponse, reasonPhrase} from './response-errors.js'
 export {
   DEFAULT_DISCOVERY_TTL_MS,
-  FALLBACK_LISTS,
+  FALLBACK_FIELDS, FALLBACK_LISTS,
   FALLBACK_OPERATIONS,
   cacheFileFor,
   clearDiscoveryMemory,

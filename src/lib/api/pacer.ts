@@ -16,6 +16,8 @@ export interface PacerOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
   /** A server reset further away than this is cut to it (a garbled header must not hang the CLI). */
   maxServerWaitMs?: number
+  /** Told before each wait of a second or more, so a person knows why nothing happens. */
+  onWait?: (ms: number) => void
 }
 
 export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -49,6 +51,7 @@ export class Pacer {
   private readonly windowMs: number
   private readonly now: () => number
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
+  private readonly onWait?: (ms: number) => void
   private readonly maxServerWaitMs: number
   /** Start times of the requests in the current window, oldest first. */
   private stamps: number[] = []
@@ -61,6 +64,7 @@ export class Pacer {
     this.windowMs = options.windowMs ?? 60_000
     this.now = options.now ?? Date.now
     this.sleep = options.sleep ?? realSleep
+    this.onWait = options.onWait
     this.maxServerWaitMs = options.maxServerWaitMs ?? 120_000
   }
 
@@ -80,6 +84,7 @@ export class Pacer {
         if (this.ratePerMinute > 0) this.stamps.push(now)
         return waited
       }
+      if (wait >= 1000) this.onWait?.(wait)
       await this.sleep(wait, signal)
       waited += wait
     }

@@ -51,7 +51,9 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function withFileLock<T>(file: string, work: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
   const path = `${file}.lock`
   const staleMs = options.staleMs ?? 10_000
-  const deadline = Date.now() + (options.waitMs ?? 30_000)
+  // Long: a hundred processes writing at once on a loaded machine queue here for tens of seconds;
+  // a holder that died is taken over after staleMs anyway.
+  const deadline = Date.now() + (options.waitMs ?? 120_000)
   while (!tryAcquire(path, staleMs)) {
     if (Date.now() > deadline) {
       throw new SvcError(t('core.config.locked', {path}), {exitCode: ExitCode.FAILURE, code: 'config_locked'})

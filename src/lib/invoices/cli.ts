@@ -5,11 +5,12 @@
 import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
-import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
+import {ApiError, ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatDate} from '../time/date.js'
 import {readCover, coverUrl} from '../files/cli.js'
 import {checkStorageUrl} from '../files/upload.js'
+import {formatXaf} from '../payments/amount.js'
 import {normalisePhone} from '../payments/phone.js'
 import {quoteInput} from '../io/quote.js'
 import type {InvoiceDraft} from './draft.js'
@@ -25,6 +26,8 @@ import {
   type InvoiceApi,
 } from './flows.js'
 import {draftFromFlags, draftFromJson, finishDraft, parseChannel, type DraftFlags} from './input.js'
+import {missingFlags} from './guided-form.js'
+import {isFiltering, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
 import {renderInvoice, renderInvoiceTable, renderSend, renderTotals} from './render.js'
 import type {Delivery, Invoice} from './types.js'
 
@@ -85,6 +88,7 @@ export interface CreateFlags extends DraftFlags {
   'idempotency-key'?: string
   publish: boolean
   channel?: string
+  'dry-run'?: boolean
 }
 
 async function readBodyFile(path: string): Promise<InvoiceDraft> {
@@ -112,9 +116,21 @@ async function readStdin(): Promise<string> {
 export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<void> {
   // Everything local first: nothing is sent if any of it is wrong.
   const base = flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
-  const {draft, totals} = finishDraft(draftFromFlags(flags, base))
-  const channel = parseChannel(flags.channel)
-  if (channel && !flags.publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
+  let start = draftFromFlags(flags, base)
+  let channel = parseChannel(flags.channel)
+  let publish = flags.publish
+  const missing = missingFlags(start)
+  if (missing.length > 0) {
+    // On a terminal, a guided form for what is missing; otherwise every missing flag at once.
+    if (!ctx.io.interactive || ctx.io.json) throw new InputError(t('invoice.error.missingFlags', {flags: missing.join(', ')}), {field: missing[0]!.replace(/^-+/, '')})
+    const {guidedDraft} = await import('./guided-form.js')
+    const answered = await guidedDraft(ctx, start, {discountGiven: flags.discount !== undefined || (base as Partial<InvoiceDraft>).discount_percent !== undefined, publish: flags.publish})
+    start = answered.draft
+    publish = answered.publish
+    channel = channel ?? answered.channel
+  }
+  const {draft, totals} = finishDraft(start)
+  if (channel && !publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
   const cover = flags.cover !== undefined ? await readCover(ctx, flags.cover) : undefined
   if (!cover && draft.cover_image_url) {
     draft.cover_image_url = await checkStorageUrl(draft.cover_image_url, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'from-file'})
@@ -125,7 +141,8 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   if (draft.due_date < new Date().toISOString().slice(0, 10)) {
     ctx.io.warn(t('invoice.create.dueInPast', {date: formatDate(draft.due_date, getLocale())}))
   }
-  if (flags.publish && channel) await ctx.confirmLive(t('invoice.live.publish', {customer: draft.customer_name, channel}))
+  if (flags['dry-run']) return showDryRun(ctx, {draft, totals, publish, channel, key, cover: flags.cover})
+  if (publish && channel) await ctx.confirmLive(t('invoice.live.publish', {customer: draft.customer_name, channel}))
 
   const invoices = await api(ctx)
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
@@ -136,7 +153,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   )
   let invoice: Invoice = result.invoice
   if (result.replayed) ctx.io.warn(t('invoice.create.replayed', {id: invoice.id}))
-  if (flags.publish) {
+  if (publish) {
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
@@ -145,9 +162,33 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
     }
   }
   await show(ctx, invoice, () => {
-    ctx.io.err(t(flags.publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
+    ctx.io.err(t(publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
     if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
-    if (!flags.publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
+    if (!publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+/** `--dry-run`: the checked body, its totals and what would be delivered; nothing sent, exit 0. */
+async function showDryRun(
+  ctx: Context,
+  plan: {draft: InvoiceDraft; totals: {subtotal_amount: number; discount_amount: number; total_amount: number}; publish: boolean; channel?: string; key: string; cover?: string},
+): Promise<void> {
+  const recipient = plan.channel === 'EMAIL' ? plan.draft.customer_email : plan.channel === 'WHATSAPP' ? plan.draft.customer_phone : undefined
+  const report = {
+    dry_run: true,
+    request: plan.draft,
+    totals: plan.totals,
+    idempotency_key: plan.key,
+    publish: plan.publish,
+    delivery: plan.channel ? {channel: plan.channel, recipient: recipient ?? null} : null,
+    cover_file: plan.cover ?? null,
+  }
+  await ctx.io.result(report, () => {
+    ctx.io.out(t('invoice.dryRun.heading'))
+    ctx.io.out(t('invoice.dryRun.customer', {customer: plan.draft.customer_name, due: plan.draft.due_date}))
+    for (const item of plan.draft.items) ctx.io.out(t('invoice.dryRun.item', {name: item.name, quantity: item.quantity, price: formatXaf(item.price, getLocale())}))
+    ctx.io.out(t(plan.publish ? (plan.channel ? 'invoice.dryRun.publishSend' : 'invoice.dryRun.publish') : 'invoice.dryRun.draft', {channel: plan.channel ?? '', recipient: recipient ?? '—'}))
   })
 }
 
@@ -165,10 +206,33 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
   }
 }
 
-export async function invoiceList(ctx: Context, flags: {status?: string; page?: number; 'page-size'?: number; all: boolean}): Promise<void> {
+export async function invoiceList(
+  ctx: Context,
+  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean} & FilterFlags,
+): Promise<void> {
   checkListPaging(flags)
   const pageSize = flags['page-size']
+  const filter = readFilter(flags)
   const invoices = await api(ctx)
+  if (isFiltering(filter)) {
+    // The service cannot filter these: read its pages here, and stop at --page-size matches
+    // unless --all (newest first says nothing of due dates, so no earlier stop is sound).
+    const found = await ctx.io.withSpinner(t('invoice.filter.progress', {scanned: 0, matched: 0}), (spinner) =>
+      searchInvoices(invoices, {
+        status: flags.status,
+        filter,
+        limit: flags.all ? undefined : (pageSize ?? 20),
+        onPage: (scanned, matched) => spinner.update(t('invoice.filter.progress', {scanned, matched})),
+      }),
+    )
+    await ctx.io.result(found.items, async () => {
+      if (found.items.length === 0) return ctx.io.err(t('invoice.filter.none'))
+      ctx.io.out(await renderInvoiceTable(ctx.io, found.items))
+    })
+    // On stderr, with --json too, as an unfiltered list's next-page hint.
+    if (found.stoppedEarly) ctx.io.err(t('invoice.filter.more', {count: found.items.length}))
+    return
+  }
   const list = (onPage?: (count: number) => void) => listInvoices(invoices, {status: flags.status, page: flags.page, pageSize, all: flags.all, onPage})
   // Only --all, which may read many pages, shows progress.
   const result = flags.all
@@ -177,8 +241,9 @@ export async function invoiceList(ctx: Context, flags: {status?: string; page?: 
   await ctx.io.result(result.items, async () => {
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
-    if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
   })
+  // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
+  if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
 }
 
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {
@@ -193,7 +258,7 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
   const invoiceId = checkId(id)
   const delivery = readPublishDelivery(flags)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
-  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery)
+  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await show(ctx, invoice, () => {
     ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
     if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
@@ -204,8 +269,23 @@ export async function invoiceSend(ctx: Context, id: string, flags: {channel?: st
   const invoiceId = checkId(id)
   const delivery = readDelivery(flags)
   await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
-  const result = await sendInvoice(await api(ctx), invoiceId, delivery)
+  const result = await sendInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await ctx.io.result(result, () => ctx.io.out(renderSend(result)))
+}
+
+/**
+ * The service names its own fields (`override_email`: no address to deliver to); a person typed
+ * flags. A 400 about a delivery address gets a hint naming the flag that gives one.
+ */
+function inFlagTerms(error: unknown): never {
+  if (error instanceof ApiError && error.status === 400) {
+    const fields = new Set((error.errors ?? []).map((e) => e.field))
+    const hint = fields.has('override_email') ? t('invoice.delivery.hintEmail') : fields.has('override_phone') ? t('invoice.delivery.hintPhone') : undefined
+    if (hint) {
+      throw new ApiError(error.message, {status: error.status, code: error.code, errors: error.errors, requestId: error.requestId, hint})
+    }
+  }
+  throw error
 }
 
 export async function invoiceCancel(ctx: Context, id: string): Promise<void> {

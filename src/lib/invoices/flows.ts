@@ -135,10 +135,14 @@ export function isPdf(bytes: Uint8Array): boolean {
  */
 export async function fetchInvoicePdf(api: InvoiceApi, id: string): Promise<{link: PdfLink; bytes: Buffer}> {
   const link = (await call<PdfLink>(api, 'invoice.pdf', {id})).data
-  const url = link && typeof link === 'object' ? (link as unknown as Record<string, unknown>).pdf_url : undefined
+  // The field's name comes from the service's description (service-contract.md's `pdf_url` when it does not say).
+  const field = api.service.fields?.pdfUrl ?? 'pdf_url'
+  const record = link && typeof link === 'object' ? (link as unknown as Record<string, unknown>) : {}
+  const url = record[field] ?? record.pdf_url
   if (typeof url !== 'string' || url === '') {
-    throw new SvcError(t('invoice.pdf.noUrl', {id}), {exitCode: ExitCode.UNAVAILABLE, code: 'invalid_response'})
+    throw new SvcError(t('invoice.pdf.noUrl', {id, field}), {exitCode: ExitCode.UNAVAILABLE, code: 'invalid_response'})
   }
+  if (record.pdf_url === undefined) record.pdf_url = url
   const response = await api.client.request<Buffer>({method: 'GET', path: url, auth: false, responseType: 'buffer'})
   const bytes = response.data
   if (!isPdf(bytes)) {

@@ -14,7 +14,8 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {getLocale, t} from '../i18n/index.js'
+import {formatXaf} from '../payments/amount.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {parseChannel} from './input.js'
 import {checkRows, ImportValidationError, readSourceRows, where} from './import-rows.js'
@@ -29,6 +30,7 @@ export interface ImportFlags {
   channel?: string
   rate?: number
   concurrency: number
+  'dry-run'?: boolean
 }
 
 /** The command's Ctrl-C hook: the results so far, written before exit 130. */
@@ -78,6 +80,16 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   if (bad.length > 0 && !flags['skip-invalid']) throw new ImportValidationError(bad, checked.length)
   const good = checked.filter((r) => !r.error)
   for (const row of bad) ctx.io.warn(t('invoice.import.skipping', {where: where(row), message: row.error!.message}))
+  if (flags['dry-run']) {
+    // Every row checked above; show what would be created, send nothing, write no results file.
+    const rows = good.map((r) => ({row: r.row, customer_name: r.draft!.customer_name, due_date: r.draft!.due_date, total_amount: r.totals!.total_amount, idempotency_key: r.key}))
+    const total = rows.reduce((sum, r) => sum + r.total_amount, 0)
+    await ctx.io.result({dry_run: true, file, rows, invalid: bad.map((r) => ({row: r.row, error: r.error!.message})), publish: flags.publish, channel: channel ?? null}, () => {
+      for (const r of rows) ctx.io.out(t('invoice.import.dryRunRow', {row: r.row, customer: r.customer_name, total: formatXaf(r.total_amount, getLocale()), due: r.due_date}))
+      ctx.io.err(t(flags.publish ? (channel ? 'invoice.import.dryRunSummarySend' : 'invoice.import.dryRunSummaryPublish') : 'invoice.import.dryRunSummary', {count: rows.length, total: formatXaf(total, getLocale()), channel: channel ?? ''}))
+    })
+    return
+  }
   if (channel) await ctx.confirmLive(t('invoice.live.import', {count: good.length, channel}))
 
   const resultsPath = flags.results ?? `${file}.results.csv`

@@ -165,6 +165,28 @@ export function rowKey(draft: InvoiceDraft, occurrence: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }
 
+/**
+ * The checks are the same as `invoice create`'s, whose messages name flags (`--customer-name`);
+ * in a file the person wrote columns (`customer_name`), so a row's error names the column.
+ */
+const COLUMN_OF_FLAG: Record<string, string> = {
+  'customer-name': 'customer_name',
+  'due-date': 'due_date',
+  email: 'customer_email',
+  phone: 'customer_phone',
+  item: 'items',
+  discount: 'discount_percent',
+  notes: 'notes',
+  'external-reference': 'external_reference',
+  cover: 'cover_image_url',
+}
+
+function inColumnTerms(error: InputError): {field?: string; message: string} {
+  const column = error.field === undefined ? undefined : COLUMN_OF_FLAG[error.field]
+  if (!column) return {field: error.field, message: error.message}
+  return {field: column, message: error.message.split(`--${error.field}`).join(column)}
+}
+
 /** Every row built and checked; keys assigned to the good ones. Never throws for a bad row. */
 export function checkRows(rows: SourceRow[], extraCheck?: (draft: InvoiceDraft) => void): CheckedRow[] {
   const seen = new Map<string, number>()
@@ -179,7 +201,7 @@ export function checkRows(rows: SourceRow[], extraCheck?: (draft: InvoiceDraft) 
       return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrence)}
     } catch (error) {
       if (!(error instanceof InputError)) throw error
-      return {row: source.row, line: source.line, error: {field: error.field, message: error.message}}
+      return {row: source.row, line: source.line, error: inColumnTerms(error)}
     }
   })
 }

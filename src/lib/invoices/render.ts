@@ -48,7 +48,8 @@ export async function renderInvoice(io: IO, invoice: Invoice): Promise<string> {
   if (invoice.discount_percent) rows.push([t('invoice.field.discount'), t('invoice.discountLine', {percent: invoice.discount_percent, amount: money(invoice.discount_amount)})])
   rows.push([t('invoice.field.total'), paint.bold(money(invoice.total_amount))])
   if (invoice.amount_paid !== undefined) rows.push([t('invoice.field.paid'), money(invoice.amount_paid)])
-  if (invoice.amount_due !== undefined) rows.push([t('invoice.field.due_amount'), money(invoice.amount_due)])
+  // A cancelled invoice is owed by no one, whatever amount_due the service still reports.
+  if (invoice.amount_due !== undefined && invoice.status !== 'CANCELLED') rows.push([t('invoice.field.due_amount'), money(invoice.amount_due)])
   if (invoice.notes) rows.push([t('invoice.field.notes'), invoice.notes])
   if (invoice.external_reference) rows.push([t('invoice.field.reference'), invoice.external_reference])
   if (invoice.cover_image_url) rows.push([t('invoice.field.cover'), invoice.cover_image_url])

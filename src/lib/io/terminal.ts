@@ -170,6 +170,25 @@ export class IO {
     return table.toString()
   }
 
+  private note_?: string
+
+  /** What to tell the person if a signal stops the command now (e.g. how to resume a watch). */
+  setInterruptNote(text: string | undefined): void {
+    this.note_ = text
+  }
+
+  interruptNote(): string | undefined {
+    return this.note_
+  }
+
+  /** Cooked mode again, cursor shown: a prompt or spinner stopped by a signal cannot do it. */
+  restoreTerminal(): void {
+    const stdin = this.streams.stdin as NodeJS.ReadStream
+    if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false)
+    const stderr = this.streams.stderr as NodeJS.WriteStream
+    if (this.interactive && stderr.isTTY) stderr.write('\u001b[?25h')
+  }
+
   /** The spinner now on screen, so that an error or a signal can clear it before printing. */
   private activeSpinner: Spinner | undefined
 
@@ -202,6 +221,12 @@ export class IO {
     } finally {
       spinner.stop()
     }
+  }
+
+  /** A passing state a person should see: in the spinner when one runs, else a line on stderr. */
+  status(text: string): void {
+    if (this.activeSpinner) this.activeSpinner.update(text)
+    else this.err(text)
   }
 
   /** Clears a spinner still on screen (the base command calls this before it prints an error). */

@@ -63,7 +63,7 @@ export function xafText(args: Args, name: string): string | undefined {
   const value = args[name]
   if (value === undefined || value === null) return undefined
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'NaN'
-  if (typeof value !== 'string') throw new ArgumentError(t('mcp.error.string', {name}), {field: name})
+  if (typeof value !== 'string') throw new ArgumentError(t('mcp.error.xaf', {name}), {field: name})
   return value
 }
 

@@ -13,6 +13,7 @@
 import {createContext, type Context} from '../context.js'
 import {ExitCode, SvcError} from '../errors.js'
 import {getLocale, setLocale, t} from '../i18n/index.js'
+import {escapeForTerminal} from '../io/terminal-text.js'
 import {maskSecret} from '../../contract/keys.js'
 import {TOOLS, type ToolDefinition, type ToolOutcome} from './tools.js'
 
@@ -122,8 +123,14 @@ function logStart(ctx: Context, count: number, options: McpOptions): void {
   else if (environment === 'LIVE') ctx.io.err(t(options.allowLiveWrites ? 'mcp.log.liveAllowed' : 'mcp.log.liveRefused'))
 }
 
-/** The summary first (what the assistant quotes), then the objects, also as structured content. */
-function succeeded(outcome: ToolOutcome) {
+/**
+ * The summary first (what the assistant quotes), then the objects, also as structured content.
+ * The summary is for a person and some clients print it in a terminal: text from the service in
+ * it (a customer's name) has its control characters escaped, as the CLI's own output has. The
+ * objects stay the service's, as `--json` does.
+ */
+function succeeded(result: ToolOutcome) {
+  const outcome = {...result, summary: escapeForTerminal(result.summary, {keepOwnColours: false})}
   return {
     content: [
       {type: 'text' as const, text: outcome.summary},
@@ -145,7 +152,7 @@ function failed(ctx: Context, error: unknown) {
     ? [svcError.message, svcError.hint].filter(Boolean).join(' ')
     : t('core.error.unexpected', {message: error instanceof Error ? error.message : String(error)})
   const body = svcError?.toJSON() ?? {status: null, code: 'unexpected_error', message}
-  const text = ctx.redact(message)
+  const text = escapeForTerminal(ctx.redact(message), {keepOwnColours: false})
   return {
     isError: true,
     content: [{type: 'text' as const, text}],

@@ -10,9 +10,8 @@
  * The summaries and errors a person may be shown come from the catalogue, in the CLI's language.
  */
 import type {Context} from '../context.js'
-import {InputError, SvcError} from '../errors.js'
+import {SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
-import {quoteInput} from '../io/quote.js'
 import {checkId, checkListPaging, readIdempotencyKey, readDelivery, readPublishDelivery} from '../invoices/cli.js'
 import type {InvoiceDraft} from '../invoices/draft.js'
 import {cancelInvoice, createInvoice, fetchInvoicePdf, getInvoice, listInvoices, publishInvoice, sendInvoice, type InvoiceApi} from '../invoices/flows.js'
@@ -37,7 +36,6 @@ import {
   optionalInteger,
   optionalString,
   readArgs,
-  relabel,
   relabelField,
   requiredString,
   xafText,
@@ -199,26 +197,35 @@ function readItems(args: Args): LineItem[] | undefined {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       throw new ArgumentError(t('mcp.error.item', {name: 'items', index: i + 1, shape}), {field: 'items'})
     }
-    const item = readArgs(entry, `items[${i + 1}]`, ['name', 'description', 'price', 'quantity'])
-    const name = optionalString(item, 'name') ?? ''
-    const quoted = quoteInput(name, 40)
-    // Read as `--item`'s price and quantity are (items.ts): whole XAF ≥ 0, a whole number ≥ 1.
-    const read = (key: 'price' | 'quantity', fallback: string | undefined, message: 'domain.draft.itemPrice' | 'domain.draft.itemQuantity') => {
-      const text = xafText(item, key) ?? fallback
-      try {
-        if (text === undefined) throw new InputError('', {field: 'item'})
-        return parseWholeXaf(text, key === 'price' ? {min: 0, field: 'item'} : {min: 1, field: 'item', unit: false})
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error
-        throw relabel(new InputError(t(message, {field: 'item', index: i + 1, name: quoted, value: quoteInput(text ?? '')}), {field: 'item'}), 'items')
-      }
+    try {
+      return readItem(entry, i)
+    } catch (error) {
+      // A field of an item is at fault: the argument to fix is `items`.
+      if (!(error instanceof ArgumentError) || error.field === 'items') throw error
+      throw new ArgumentError(t('mcp.error.input', {field: 'items', message: error.message}), {field: 'items'})
     }
-    const parsed = {price: read('price', undefined, 'domain.draft.itemPrice'), quantity: read('quantity', '1', 'domain.draft.itemQuantity')}
-    const line: LineItem = {name, price: parsed.price, quantity: parsed.quantity}
-    const description = optionalString(item, 'description')
-    if (description !== undefined) line.description = description
-    return line
   })
+}
+
+function readItem(entry: object, i: number): LineItem {
+  const item = readArgs(entry, `items[${i + 1}]`, ['name', 'description', 'price', 'quantity'])
+  const line = {name: item.name, price: wholeNumber(item.price), quantity: item.quantity === undefined ? 1 : wholeNumber(item.quantity)} as LineItem
+  if (item.description !== undefined) line.description = item.description as string
+  return line
+}
+
+/**
+ * A price or quantity as given: a number as is, a string read as `--item`'s are ("1 500",
+ * "1,500"). What cannot be read is kept as given, for the draft's rules (validateInvoiceDraft,
+ * in finishDraft) to refuse with the item's index, name and bounds, as for `--from-file`.
+ */
+function wholeNumber(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  try {
+    return parseWholeXaf(value, {min: 0, field: 'item'})
+  } catch {
+    return value
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -57,10 +57,17 @@ export interface WatchFlags {
   timeout: string
 }
 
-export async function payCreate(ctx: Context, flags: {amount?: string; phone?: string; operator?: string; watch: boolean} & WatchFlags): Promise<void> {
+export async function payCreate(ctx: Context, flags: {amount?: string; phone?: string; operator?: string; watch: boolean; 'dry-run'?: boolean} & WatchFlags): Promise<void> {
   const input = await readPaymentInput(ctx, flags)
   const watchTiming = flags.watch ? parseWatchTiming(flags) : undefined
   const amountText = formatXaf(input.amount, getLocale())
+  if (flags['dry-run']) {
+    // Checked (amount, number, operator), shown, not sent: no payment request reaches the phone.
+    await ctx.io.result({dry_run: true, request: input}, () => {
+      ctx.io.out(t('pay.create.dryRun', {amount: amountText, phone: input.phone, operator: input.operator}))
+    })
+    return
+  }
   await ctx.confirmLive(t('pay.live.action', {amount: amountText, phone: input.phone}))
   const client = await ctx.client()
   const {payment, recovered} = await ctx.io.withSpinner(t('pay.create.sending', {phone: input.phone, operator: input.operator, amount: amountText}), () =>
@@ -86,12 +93,15 @@ export async function payWatch(ctx: Context, id: string, flags: WatchFlags): Pro
 /** Spinner while PENDING/UNSPECIFIED; exit 0 on SUCCESS, 1 on FAILED, 8 on timeout. */
 async function followPayment(ctx: Context, id: string, timing: {intervalMs: number; timeoutMs: number}, first?: Payment): Promise<void> {
   const client = await ctx.client()
+  // Stopped while waiting (Ctrl-C, SIGTERM): the id was only in the spinner, which is erased.
+  ctx.io.setInterruptNote(t('pay.watch.interrupted', {id}))
   const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}), (spinner) =>
     watchPayment(client, id, {
       ...timing,
       onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
     }),
   )
+  ctx.io.setInterruptNote(undefined)
   const failure = payment.status === 'FAILED' ? failedOutcome(payment) : undefined
   await ctx.io.result(payment, async () => {
     ctx.io.out(await renderPayment(ctx.io, payment))
@@ -128,6 +138,7 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
   await ctx.io.result(result.items, async () => {
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     ctx.io.out(await renderPaymentTable(ctx.io, result.items))
-    if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more'))
   })
+  // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
+  if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more', {next: (flags.offset ?? 0) + result.items.length}))
 }

@@ -230,6 +230,29 @@ export async function businessShow(ctx: Context): Promise<void> {
   await show(ctx, await (await localAdmin(ctx)).request('GET', '/business'))
 }
 
-export async function businessSet(ctx: Context, flags: {language: string}): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('PUT', '/business', {language: flags.language}))
+export async function businessSet(ctx: Context, flags: {language?: string; name?: string; logo?: string}): Promise<void> {
+  const body: Record<string, unknown> = {}
+  if (flags.language !== undefined) body.language = flags.language
+  if (flags.name !== undefined) {
+    const name = flags.name.trim()
+    // Shown on documents and in messages to customers: no control characters, a sane length.
+    if (name === '' || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name))
+      throw new InputError(t('core.error.invalidFlag', {flag: '--name', reason: t('local.business.nameRule')}), {field: 'name'})
+    body.name = name
+  }
+  if (flags.logo !== undefined) {
+    // Checked as uploads are (extension, size, first bytes), then PNG or JPEG only: the PDF
+    // cannot embed WebP.
+    const {checkUploadFile} = await import('../files/upload.js')
+    const file = await checkUploadFile(flags.logo, 'logo')
+    if (file.contentType !== 'image/png' && file.contentType !== 'image/jpeg')
+      throw new InputError(t('local.business.logoType', {path: flags.logo}), {field: 'logo'})
+    if (file.size > LOGO_MAX_BYTES) throw new InputError(t('local.business.logoTooBig', {path: flags.logo, size: file.size, max: LOGO_MAX_BYTES}), {field: 'logo'})
+    body.logo_base64 = Buffer.from(file.bytes).toString('base64')
+  }
+  if (Object.keys(body).length === 0) throw new InputError(t('local.business.nothing'), {field: 'name'})
+  await show(ctx, await (await localAdmin(ctx)).request('PUT', '/business', body))
 }
+
+/** The sandbox keeps logos of at most 1 MB (with the business's data). */
+const LOGO_MAX_BYTES = 1024 * 1024

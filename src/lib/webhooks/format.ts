@@ -10,6 +10,12 @@ export function formatDuration(ms: number): string {
   const abs = Math.abs(ms)
   if (abs < 1000) return t('webhooks.duration.ms', {n: Math.round(abs)})
   const totalSeconds = Math.round(abs / 1000)
+  // Past two days, days and hours: "1104 d 15 h", not "26511 h 32 min".
+  if (totalSeconds >= 2 * 86_400) {
+    const days = Math.floor(totalSeconds / 86_400)
+    const dayHours = Math.floor((totalSeconds % 86_400) / 3600)
+    return [t('webhooks.duration.d', {n: days}), ...(dayHours ? [t('webhooks.duration.h', {n: dayHours})] : [])].join(' ')
+  }
   const hours = Math.floor(totalSeconds / 3600)
   const minutes = Math.floor((totalSeconds % 3600) / 60)
   const seconds = totalSeconds % 60

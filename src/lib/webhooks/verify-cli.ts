@@ -12,9 +12,9 @@ export interface VerifyFlags {
 }
 
 /**
- * Exit 0 when the delivery verifies, 1 when it does not (whatever the reason, a malformed secret
- * included: that is the delivery's verification failing). Exit 2 only for flags that cannot be
- * used: an unreadable payload, a malformed --header line, a bad --tolerance.
+ * Exit 0 when the delivery verifies, 1 when it does not (mismatch, stale or future timestamp, a
+ * missing header). Exit 2 for flags that cannot be used: a --secret that is not a signing secret,
+ * an unreadable payload, a malformed --header line, a bad --tolerance.
  */
 export async function webhooksVerify(ctx: Context, flags: VerifyFlags, stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<void> {
   const {io} = ctx

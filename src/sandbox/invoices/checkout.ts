@@ -17,7 +17,7 @@
 import {type Locale, type MessageKey, type Params} from '../i18n/index.js'
 import {t} from '../i18n/index.js'
 import {OPERATORS, type Operator} from '../../contract/test-numbers.js'
-import {businessLanguage, fromAcceptLanguage, LANGUAGES} from '../business.js'
+import {businessLanguage, businessLogo, businessName, fromAcceptLanguage, LANGUAGES} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError} from '../errors.js'
 import {idEnvironment} from '../ids.js'
@@ -186,7 +186,7 @@ export class Checkout {
         : ''
     const cover = invoice.cover_image_url ? `<img src="${escape(invoice.cover_image_url)}" alt="" style="max-width:100%;border-radius:.5rem;margin-bottom:.75rem">` : ''
     return `<div class="card">${cover}
-<p class="muted">${escape(this.ctx.options.businessName)}${invoice.environment === 'SANDBOX' ? ` <span class="sandbox">${escape(t('sandboxInvoices.checkout.sandboxBadge'))}</span>` : ''}</p>
+${businessLogo(this.ctx.store) ? `<img class="logo" src="/storage/business/logo" alt="" style="max-height:3rem;max-width:8rem;display:block;margin-bottom:.5rem">` : ''}<p class="muted">${escape(businessName(this.ctx.store, this.ctx.options.businessName))}${invoice.environment === 'SANDBOX' ? ` <span class="sandbox">${escape(t('sandboxInvoices.checkout.sandboxBadge'))}</span>` : ''}</p>
 <h1>${escape(t('sandboxInvoices.checkout.heading', {customer: invoice.customer_name}))}</h1>
 <p class="muted">${escape(t('sandboxInvoices.checkout.reference', {id: invoice.id}))} · ${escape(t('sandboxInvoices.checkout.dueDate', {due: formatDay(invoice.due_date, locale)}))}</p>
 <table aria-label="${escape(t('sandboxInvoices.checkout.itemsLabel'))}">
@@ -234,7 +234,7 @@ ${errorBlock}
     const {locale} = view
     const t = translator(locale)
     const formatXaf = (amount: number) => formatAmount(amount, locale)
-    const title = t('sandboxInvoices.checkout.title', {business: this.ctx.options.businessName, id: invoice.id})
+    const title = t('sandboxInvoices.checkout.title', {business: businessName(this.ctx.store, this.ctx.options.businessName), id: invoice.id})
     const link = paymentId ? this.invoices.links(invoice.environment).get(paymentId) : undefined
     const payment = link && link.invoice_id === invoice.id ? this.payments.get(invoice.environment, link.id)?.payment : undefined
     let status = ''

@@ -6,7 +6,9 @@
  * data that is not zlib. In a worker, such a throw ends the worker: the jobs in flight fail (a
  * 500 for their requests alone), and the next job starts a fresh worker.
  *
- * Started on first use; ended when the sandbox closes.
+ * One per process (acquireDocumentWorker), started with the first sandbox (warm: the first PDF
+ * would otherwise wait for its boot); restarted on the next job after a failure; ended when the
+ * last sandbox closes.
  */
 import {existsSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -61,6 +63,11 @@ export class DocumentWorker {
     })
   }
 
+  /** Start the worker now, so that the first PDF does not wait for it to boot (it loads pdfkit and the decoders). */
+  warm(): void {
+    this.ensure()
+  }
+
   async close(): Promise<void> {
     const worker = this.worker
     if (!worker) return
@@ -96,5 +103,33 @@ export class DocumentWorker {
       pending.reject(new Error(t('sandbox.error.workerFailed', {reason: error.stack ?? error.message})))
       this.pending.delete(id)
     }
+  }
+}
+
+let shared: DocumentWorker | undefined
+let users = 0
+
+/**
+ * The process's document worker, shared by every sandbox in it (jobs carry all they need, so
+ * nothing of one sandbox reaches another): a test process running many sandboxes at once boots one
+ * worker, not one each. `release` ends it when its last sandbox closes.
+ */
+export function acquireDocumentWorker(): {documents: DocumentWorker; release: () => Promise<void>} {
+  shared ??= new DocumentWorker()
+  shared.warm()
+  users++
+  const documents = shared
+  let released = false
+  return {
+    documents,
+    async release() {
+      if (released) return
+      released = true
+      users--
+      if (users === 0 && shared === documents) {
+        shared = undefined
+        await documents.close()
+      }
+    },
   }
 }

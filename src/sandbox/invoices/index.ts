@@ -11,7 +11,7 @@ import type {SandboxDomain, SandboxServices} from '../domain.js'
 import type {Schema} from '../schema.js'
 import type {Environment} from '../types.js'
 import {Checkout} from './checkout.js'
-import {DocumentWorker} from './document-worker.js'
+import {acquireDocumentWorker} from './document-worker.js'
 import {Files} from './files.js'
 import {Inventory, itemView} from './inventory.js'
 import {Invoices} from './invoices.js'
@@ -49,8 +49,8 @@ function env(value: unknown): Environment {
 
 export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: SandboxServices) => {
   const signer = new UrlSigner(ctx.store, ctx.clock)
-  const documents = new DocumentWorker()
-  ctx.onClose(() => documents.close())
+  const {documents, release} = acquireDocumentWorker()
+  ctx.onClose(release)
   const files = new Files(ctx, signer, documents)
   const inventory = new Inventory(ctx)
   const outbox = new Outbox(ctx)

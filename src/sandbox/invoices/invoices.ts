@@ -23,7 +23,7 @@ import {isSettlementEvent} from '../../contract/events.js'
 import {MAX_TOTAL} from '../../contract/limits.js'
 import {computeTotals, computeTotalsExact} from '../../contract/totals.js'
 import type {Operator} from '../../contract/test-numbers.js'
-import {businessLanguage} from '../business.js'
+import {businessLanguage, businessLogo, businessName} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, invalidState, notFound, validationError} from '../errors.js'
 import {newId} from '../ids.js'
@@ -235,8 +235,8 @@ export class Invoices {
   }
 
   /**
-   * The invoice's PDF as it stands: its ETag at once (a hash of everything the document shows: the
-   * invoice, the business's name and language, the cover file), its bytes rendered once per such
+   * The invoice's PDF as it stands: its ETag at once (a hash of what the document shows that can
+   * change: the invoice's state, the business's name and language, the cover file), its bytes rendered once per such
    * version in the document worker and kept (the last PDF_CACHE_SIZE versions; concurrent requests
    * for one version share one rendering).
    */
@@ -250,9 +250,16 @@ export class Invoices {
         cover = undefined
       }
     }
-    const businessName = this.ctx.options.businessName
+    const name = businessName(this.ctx.store, this.ctx.options.businessName)
+    const logo = businessLogo(this.ctx.store)
     const locale = businessLanguage(this.ctx.store)
-    const version = JSON.stringify([invoice, businessName, locale, cover && [cover.id, cover.uploaded_at]])
+    // What can change on an invoice once created (there is no edit endpoint: its lines, customer and
+    // notes are fixed), and what else the document shows. Cheaper than hashing the whole invoice on
+    // every fetch of a cached PDF (a 100-item invoice is ~10 KB of JSON).
+    const changing = [invoice.status, invoice.amount_paid, invoice.amount_due, invoice.updated_at, invoice.published_at, invoice.paid_at, invoice.cancelled_at]
+    // The logo by a digest: the business can change it without the invoice changing.
+    const logoDigest = logo && createHash('sha256').update(logo.bytes).digest('base64url').slice(0, 16)
+    const version = JSON.stringify([invoice.id, invoice.created_at, changing, name, logoDigest, locale, cover && [cover.id, cover.uploaded_at]])
     const etag = `"${createHash('sha256').update(version).digest('base64url').slice(0, 32)}"`
     const bytes = () => {
       const cached = this.pdfCache.get(etag)
@@ -264,7 +271,7 @@ export class Invoices {
       }
       const coverBytes = cover && this.deps.files.bytes(cover)
       const rendering = this.deps.documents
-        .run({kind: 'pdf', input: {invoice, businessName, cover: coverBytes, locale}})
+        .run({kind: 'pdf', input: {invoice, businessName: name, cover: coverBytes, logo: logo?.bytes, locale}})
         .then((pdf) => Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength))
       rendering.catch(() => this.pdfCache.delete(etag))
       this.pdfCache.set(etag, rendering)

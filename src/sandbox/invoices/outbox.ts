@@ -5,7 +5,7 @@
  * `GET /_admin/outbox` (`svc sandbox outbox`). Overrides never touch the invoice's stored contact.
  */
 import {t} from '../i18n/index.js'
-import {businessLanguage} from '../business.js'
+import {businessLanguage, businessName} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {validationError} from '../errors.js'
 import {newPlainId} from '../ids.js'
@@ -67,7 +67,7 @@ export class Outbox {
     trigger: OutboxMessage['trigger'],
     pdf: {url: string; expiresAt: number},
   ): OutboxMessage {
-    const business = this.ctx.options.businessName
+    const business = businessName(this.ctx.store, this.ctx.options.businessName)
     // The customer reads the business's language (its dashboard setting), not the server's.
     const locale = businessLanguage(this.ctx.store)
     const params = {

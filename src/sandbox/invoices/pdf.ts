@@ -2,8 +2,17 @@
  * The invoice as a PDF, rendered on request from the invoice's current state (spec, Invoice rule
  * 7), with pdfkit's built-in Helvetica so that nothing is downloaded. The same document is linked
  * from every delivery in the outbox. Every sentence comes from the catalogue.
+ *
+ * It is what the shop's customer receives and prints, so: A4 with margins of 1.8 cm on every side
+ * (printers clip the outer few millimetres), columns wide enough for 12-digit amounts on one line,
+ * the table's header repeated on each page it runs onto, and a QR code of the checkout_url beside
+ * the pay link so a customer holding the paper pays from their phone.
+ *
+ * A pure function of (invoice, business settings, images) to PDF bytes: no store, no clock, no
+ * I/O, so it can run anywhere (a worker thread included).
  */
 import PDFDocument from 'pdfkit'
+import QRCode from 'qrcode'
 import {t as translate, type Locale, type MessageKey, type Params} from '../i18n/index.js'
 import {formatDay, formatXaf as formatAmount} from './format.js'
 import type {Invoice} from './schemas.js'
@@ -13,99 +22,200 @@ export interface PdfInput {
   businessName: string
   /** The cover image, when it is PNG or JPEG (pdfkit cannot embed WebP). */
   cover?: Buffer
+  /** The business's logo (PNG or JPEG, checked when it was set). */
+  logo?: Buffer
   /** The business's language (dashboard setting); English by default. */
   locale?: Locale
 }
+
+/** 1.8 cm: above the 1.5 cm printers need, on every side. */
+const MARGIN = 51
+const TABLE_FONT = 10
+const ROW_GAP = 4
+const QR_SIZE = 96
 
 /** Helvetica's built-in encoding is WinAnsi: characters outside it would print as garbage. */
 function printable(text: string): string {
   return text.replace(/[\u2212]/g, '-').replace(/[^\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u20ac\n]/g, '?')
 }
 
-export function renderInvoicePdf({invoice, businessName, cover, locale = 'en'}: PdfInput): Promise<Buffer> {
+const STATUS_KEYS: Record<Invoice['status'], MessageKey> = {
+  DRAFT: 'sandboxInvoices.pdf.statusName.DRAFT',
+  UNPAID: 'sandboxInvoices.pdf.statusName.UNPAID',
+  PAST_DUE: 'sandboxInvoices.pdf.statusName.PAST_DUE',
+  PAID: 'sandboxInvoices.pdf.statusName.PAID',
+  CANCELLED: 'sandboxInvoices.pdf.statusName.CANCELLED',
+}
+
+export function renderInvoicePdf({invoice, businessName, cover, logo, locale = 'en'}: PdfInput): Promise<Buffer> {
   // Always the document's language, never the process's.
   const t = (key: MessageKey, params?: Params) => translate(key, params, locale)
   const formatXaf = (amount: number) => formatAmount(amount, locale)
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({size: 'A4', margin: 50, info: {Title: t('sandboxInvoices.pdf.title', {id: invoice.id}), Author: businessName}, lang: locale})
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      info: {Title: t('sandboxInvoices.pdf.title', {id: invoice.id}), Author: businessName},
+      lang: locale,
+    })
     const chunks: Buffer[] = []
     doc.on('data', (chunk: Buffer) => chunks.push(chunk))
     doc.on('end', () => resolve(Buffer.concat(chunks)))
     doc.on('error', reject)
     const text = (value: string) => printable(value)
-    const left = 50
-    const width = doc.page.width - 100
+    const left = MARGIN
+    const right = doc.page.width - MARGIN
+    const width = right - left
+    const bottom = () => doc.page.height - MARGIN
 
+    // Cover (a banner across the top), then the logo beside the business's name.
     if (cover) {
       try {
         doc.image(cover, left, doc.y, {fit: [width, 120], align: 'center'})
-        doc.moveDown(8)
+        doc.y += 130
       } catch {
         // An image pdfkit cannot read is left out rather than failing the document.
       }
     }
-    doc.font('Helvetica-Bold').fontSize(20).text(text(businessName), left)
-    doc.font('Helvetica').fontSize(12).text(text(t('sandboxInvoices.pdf.heading', {id: invoice.id})))
-    if (invoice.environment === 'SANDBOX') doc.fillColor('#a00').text(text(t('sandboxInvoices.pdf.sandbox'))).fillColor('#000')
-    doc.moveDown()
-    doc.text(text(t('sandboxInvoices.pdf.status', {status: invoice.status})))
-    doc.text(text(t('sandboxInvoices.pdf.due', {due: formatDay(invoice.due_date, locale)})))
-    if (invoice.published_at) doc.text(text(t('sandboxInvoices.pdf.issued', {date: formatDay(invoice.published_at, locale)})))
-    doc.moveDown()
-    doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.billTo')))
-    doc.font('Helvetica').text(text(invoice.customer_name))
-    if (invoice.customer_email) doc.text(text(invoice.customer_email))
-    if (invoice.customer_phone) doc.text(text(invoice.customer_phone))
+    const headerTop = doc.y
+    let nameLeft = left
+    if (logo) {
+      try {
+        doc.image(logo, left, headerTop, {fit: [56, 56]})
+        nameLeft = left + 66
+      } catch {
+        nameLeft = left
+      }
+    }
+    const nameWidth = right - nameLeft - 180
+    doc.font('Helvetica-Bold').fontSize(20).text(text(businessName), nameLeft, headerTop, {width: nameWidth})
+    doc.font('Helvetica').fontSize(11).text(text(t('sandboxInvoices.pdf.heading', {id: invoice.id})), nameLeft, doc.y + 2, {width: nameWidth})
+    const afterName = doc.y
+    // The status and dates on the right, as on a paper invoice.
+    const side = {x: right - 170, w: 170}
+    doc.font('Helvetica-Bold').fontSize(11).text(text(t('sandboxInvoices.pdf.status', {status: t(STATUS_KEYS[invoice.status])})), side.x, headerTop + 4, {width: side.w, align: 'right'})
+    doc.font('Helvetica').fontSize(10)
+    if (invoice.published_at) doc.text(text(t('sandboxInvoices.pdf.issued', {date: formatDay(invoice.published_at, locale)})), side.x, doc.y + 2, {width: side.w, align: 'right'})
+    doc.text(text(t('sandboxInvoices.pdf.due', {due: formatDay(invoice.due_date, locale)})), side.x, doc.y + 2, {width: side.w, align: 'right'})
+    doc.y = Math.max(afterName, doc.y, logo ? headerTop + 60 : 0) + 8
+    if (invoice.environment === 'SANDBOX')
+      doc.font('Helvetica').fontSize(9).fillColor('#a00').text(text(t('sandboxInvoices.pdf.sandbox')), left, doc.y, {width}).fillColor('#000')
     doc.moveDown()
 
-    // Line items: name (and description), quantity, unit price, line total.
-    const columns = [left, left + 270, left + 320, left + 410]
-    const row = (cells: string[], bold = false) => {
-      const y = doc.y
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica')
-      doc.text(text(cells[0]), columns[0], y, {width: 260})
-      const after = doc.y
-      doc.text(text(cells[1]), columns[1], y, {width: 40, align: 'right'})
-      doc.text(text(cells[2]), columns[2], y, {width: 85, align: 'right'})
-      doc.text(text(cells[3]), columns[3], y, {width: width - 410 + 50 - 1, align: 'right'})
-      doc.x = left
-      doc.y = Math.max(after, doc.y) + 4
+    doc.fontSize(11).font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.billTo')), left, doc.y, {width})
+    doc.font('Helvetica').text(text(invoice.customer_name), left, doc.y, {width: width * 0.6})
+    if (invoice.customer_email) doc.text(text(invoice.customer_email), left, doc.y, {width: width * 0.6})
+    if (invoice.customer_phone) doc.text(text(invoice.customer_phone), left, doc.y, {width: width * 0.6})
+    doc.moveDown()
+
+    // Line items: name (and description), quantity, unit price, line total. The amount columns
+    // take "999 999 999 999 FCFA" at 10 pt (about 100 pt); the name takes what is left.
+    const amountWidth = 112
+    const qtyWidth = 50
+    const gap = 8
+    const cols = {
+      name: {x: left, w: width - 2 * amountWidth - qtyWidth - 3 * gap},
+      qty: {x: 0, w: qtyWidth},
+      price: {x: 0, w: amountWidth},
+      total: {x: right - amountWidth, w: amountWidth},
     }
-    row([t('sandboxInvoices.pdf.item'), t('sandboxInvoices.pdf.quantity'), t('sandboxInvoices.pdf.price'), t('sandboxInvoices.pdf.lineTotal')], true)
+    cols.price.x = cols.total.x - gap - amountWidth
+    cols.qty.x = cols.price.x - gap - qtyWidth
+    const rowHeight = (cells: string[], bold: boolean) => {
+      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(TABLE_FONT)
+      return Math.max(
+        doc.heightOfString(text(cells[0]), {width: cols.name.w}),
+        ...[cells[1], cells[2], cells[3]].map((c, i) => doc.heightOfString(text(c), {width: [cols.qty, cols.price, cols.total][i].w})),
+      )
+    }
+    const drawRow = (cells: string[], bold: boolean) => {
+      const y = doc.y
+      const h = rowHeight(cells, bold)
+      doc.text(text(cells[0]), cols.name.x, y, {width: cols.name.w})
+      doc.text(text(cells[1]), cols.qty.x, y, {width: cols.qty.w, align: 'right'})
+      doc.text(text(cells[2]), cols.price.x, y, {width: cols.price.w, align: 'right'})
+      doc.text(text(cells[3]), cols.total.x, y, {width: cols.total.w, align: 'right'})
+      doc.x = left
+      doc.y = y + h + ROW_GAP
+    }
+    const header = [t('sandboxInvoices.pdf.item'), t('sandboxInvoices.pdf.quantity'), t('sandboxInvoices.pdf.price'), t('sandboxInvoices.pdf.lineTotal')]
+    const drawHeader = () => {
+      drawRow(header, true)
+      doc.moveTo(left, doc.y - ROW_GAP / 2).lineTo(right, doc.y - ROW_GAP / 2).lineWidth(0.5).strokeColor('#888').stroke()
+      doc.y += ROW_GAP
+    }
+    /** A new page, with the table's header again, when `height` no longer fits. */
+    const ensureRoom = (height: number, repeatHeader: boolean) => {
+      if (doc.y + height <= bottom()) return
+      doc.addPage()
+      doc.y = MARGIN
+      if (repeatHeader) drawHeader()
+    }
+    ensureRoom(rowHeight(header, true) * 3, false)
+    drawHeader()
     for (const item of invoice.items) {
       const name = item.description ? `${item.name}\n${item.description}` : item.name
-      row([name, String(item.quantity), formatXaf(item.price), formatXaf(item.price * item.quantity)])
+      const cells = [name, String(item.quantity), formatXaf(item.price), formatXaf(item.price * item.quantity)]
+      ensureRoom(rowHeight(cells, false), true)
+      drawRow(cells, false)
     }
-    doc.moveDown()
-    const total = (label: string, value: string, bold = false) => {
-      const y = doc.y
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica')
-      doc.text(text(label), columns[1] - 100, y, {width: 230})
-      doc.text(text(value), columns[3], y, {width: width - 410 + 50 - 1, align: 'right'})
-      doc.x = left
-      doc.moveDown(0.3)
-    }
-    total(t('sandboxInvoices.pdf.subtotal'), formatXaf(invoice.subtotal_amount))
+    doc.moveTo(left, doc.y).lineTo(right, doc.y).lineWidth(0.5).strokeColor('#888').stroke()
+    doc.y += ROW_GAP * 2
+
+    const totals: Array<[string, string, boolean]> = [[t('sandboxInvoices.pdf.subtotal'), formatXaf(invoice.subtotal_amount), false]]
     if (invoice.discount_percent > 0)
-      total(t('sandboxInvoices.pdf.discount', {percent: invoice.discount_percent}), `-${formatXaf(invoice.discount_amount)}`)
-    total(t('sandboxInvoices.pdf.total'), formatXaf(invoice.total_amount), true)
-    total(t('sandboxInvoices.pdf.paid'), formatXaf(invoice.amount_paid))
-    total(t('sandboxInvoices.pdf.due_amount'), formatXaf(invoice.amount_due), true)
-    doc.x = left
+      totals.push([t('sandboxInvoices.pdf.discount', {percent: invoice.discount_percent}), `-${formatXaf(invoice.discount_amount)}`, false])
+    totals.push([t('sandboxInvoices.pdf.total'), formatXaf(invoice.total_amount), true])
+    totals.push([t('sandboxInvoices.pdf.paid'), formatXaf(invoice.amount_paid), false])
+    totals.push([t('sandboxInvoices.pdf.due_amount'), formatXaf(invoice.amount_due), true])
+    ensureRoom(totals.length * 16, false)
+    const labelX = cols.qty.x - 60
+    for (const [label, value, bold] of totals) {
+      const y = doc.y
+      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(TABLE_FONT)
+      doc.text(text(label), labelX, y, {width: cols.total.x - gap - labelX})
+      doc.text(text(value), cols.total.x, y, {width: cols.total.w, align: 'right'})
+      doc.x = left
+      doc.y = y + 15
+    }
     doc.moveDown()
+
     if (invoice.notes) {
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.notes')), left)
+      doc.fontSize(11)
+      ensureRoom(doc.heightOfString(text(invoice.notes), {width}) + 20, false)
+      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.notes')), left, doc.y, {width})
       doc.font('Helvetica').text(text(invoice.notes), left, doc.y, {width})
       doc.moveDown()
     }
+    doc.fontSize(11)
     if (invoice.status === 'UNPAID' || invoice.status === 'PAST_DUE') {
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.payOnline')), left)
-      doc.font('Helvetica').fillColor('#0645ad').text(text(invoice.checkout_url), left, doc.y, {width, link: invoice.checkout_url}).fillColor('#000')
+      // The QR code at the right, the words and the link at its left.
+      ensureRoom(QR_SIZE + 10, false)
+      const top = doc.y
+      drawQr(doc, invoice.checkout_url, right - QR_SIZE, top, QR_SIZE)
+      const textWidth = width - QR_SIZE - 16
+      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.payOnline')), left, top, {width: textWidth})
+      doc.font('Helvetica').fontSize(10).text(text(t('sandboxInvoices.pdf.scanToPay')), left, doc.y + 2, {width: textWidth})
+      doc.fillColor('#0645ad').text(text(invoice.checkout_url), left, doc.y + 4, {width: textWidth, link: invoice.checkout_url}).fillColor('#000')
+      doc.y = Math.max(doc.y, top + QR_SIZE) + 8
     } else if (invoice.status === 'PAID') {
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.paidInFull', {date: formatDay(invoice.paid_at, locale)})), left)
+      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.paidInFull', {date: formatDay(invoice.paid_at, locale)})), left, doc.y, {width})
     } else if (invoice.status === 'CANCELLED') {
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.cancelled')), left)
+      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.cancelled')), left, doc.y, {width})
     }
     doc.end()
   })
+}
+
+/** The QR code as vector squares (sharp at any zoom or print size), with its quiet zone inside `size`. */
+function drawQr(doc: PDFKit.PDFDocument, data: string, x: number, y: number, size: number): void {
+  const qr = QRCode.create(data, {errorCorrectionLevel: 'M'})
+  const count = qr.modules.size
+  const quiet = 4
+  const cell = size / (count + 2 * quiet)
+  doc.save().fillColor('#000')
+  for (let row = 0; row < count; row++)
+    for (let col = 0; col < count; col++)
+      if (qr.modules.get(row, col)) doc.rect(x + (col + quiet) * cell, y + (row + quiet) * cell, cell, cell)
+  doc.fill().restore()
 }

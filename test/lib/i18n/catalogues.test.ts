@@ -17,6 +17,7 @@ const SAME_IN_BOTH = new Set<string>([
   'pay.table.id',
   'pay.table.transaction',
   'invoice.table.id',
+  'fixtures.head.id',
   'invoice.table.total',
   'invoice.field.id',
   'invoice.field.total',

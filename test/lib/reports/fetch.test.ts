@@ -1,7 +1,7 @@
 import {PassThrough} from 'node:stream'
 import {describe, expect, it} from 'vitest'
 
-import {FALLBACK_LISTS, FALLBACK_OPERATIONS, type ApiClient, type RequestOptions, type ServiceDescription} from '../../../src/lib/api/index.js'
+import {FALLBACK_FIELDS, FALLBACK_LISTS, FALLBACK_OPERATIONS, type ApiClient, type RequestOptions, type ServiceDescription} from '../../../src/lib/api/index.js'
 import {IO} from '../../../src/lib/io/terminal.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from '../../../src/lib/reports/fetch.js'
 import {reportProgress} from '../../../src/lib/reports/progress.js'
@@ -9,6 +9,7 @@ import {reportProgress} from '../../../src/lib/reports/progress.js'
 const service: ServiceDescription = {
   operations: Object.fromEntries(Object.entries(FALLBACK_OPERATIONS).map(([k, v]) => [k, {...v, source: 'fallback'}])) as ServiceDescription['operations'],
   lists: {payments: {...FALLBACK_LISTS.payments}, invoices: {...FALLBACK_LISTS.invoices}},
+  fields: {...FALLBACK_FIELDS},
   source: 'fallback',
 }
 

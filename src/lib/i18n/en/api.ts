@@ -27,6 +27,8 @@ export const api = {
   'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} bytes)',
   'api.trace.failed': '< failed after {ms} ms: {reason}',
   'api.trace.retry': '* retry {n}/{max} in {delay} ms after {reason}',
+  'api.wait.pacing': 'Rate limit: waiting {seconds} s before the next request (the service allows so many requests a minute; SVC_RATE_LIMIT sets the pace)…',
+  'api.wait.retry': 'The service asked to slow down or failed for a moment: retrying in {seconds} s…',
   'api.trace.noRetry': '* not retried: {reason}',
   'api.trace.pacing': '* pacing: waited {delay} ms to stay under the rate limit',
   'api.trace.redirect': '* following redirect to {url}',

@@ -7,6 +7,7 @@ export const core = {
   'core.error.hint': 'Hint:',
   'core.error.unexpected': 'Unexpected error: {message}',
   'core.error.interrupted': 'Interrupted.',
+  'core.error.terminated': 'Terminated (SIGTERM).',
   'core.error.binaryNativeModule': 'This svc binary could not load a native module it carries ({message}). It runs them from its files unpacked under the cache directory: set SVC_CACHE_DIR to a directory where programs may run (not on a noexec mount), or install svc with npm.',
   'core.error.missingFlag': 'Missing {what}: pass {flag} (no prompt when not interactive).',
   'core.error.invalidFlag': 'Invalid value for {flag}: {reason}',

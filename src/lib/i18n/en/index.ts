@@ -4,6 +4,7 @@ import {api} from './api.js'
 import {core} from './core.js'
 import {domain} from './domain.js'
 import {files} from './files.js'
+import {fixtures} from './fixtures.js'
 import {invoice} from './invoice.js'
 import {local} from './local.js'
 import {mcp} from './mcp.js'
@@ -14,7 +15,7 @@ import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
 import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures}
 
 type Merged<T> = (T extends unknown ? (part: T) => void : never) extends (part: infer I) => void ? I : never
 
@@ -23,4 +24,4 @@ export function merge<T extends object[]>(...parts: T): Merged<T[number]> {
   return Object.assign({}, ...parts) as Merged<T[number]>
 }
 
-export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp)
+export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures)

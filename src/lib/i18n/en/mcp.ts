@@ -18,6 +18,7 @@ export const mcp = {
   'mcp.error.string': 'Invalid argument "{name}": give a string.',
   'mcp.error.boolean': 'Invalid argument "{name}": give true or false.',
   'mcp.error.integer': 'Invalid argument "{name}": give a whole number.',
+  'mcp.error.xaf': 'Invalid argument "{name}": give whole XAF as a number (5000) or as text ("5 000").',
   'mcp.error.array': 'Invalid argument "{name}": give a list.',
   'mcp.error.item': 'Invalid argument "{name}": item {index} must be an object {shape}.',
   'mcp.error.choice': 'Invalid argument "{name}" "{value}": use one of {allowed}.',

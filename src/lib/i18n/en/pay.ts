@@ -1,5 +1,6 @@
 // Messages of the payment commands. Keys start with 'pay.'.
 export const pay = {
+  'pay.create.dryRun': 'Dry run: checked, nothing sent. Would ask {phone} ({operator}) to pay {amount}.',
   'pay.table.id': 'ID',
   'pay.table.status': 'STATUS',
   'pay.table.amount': 'AMOUNT',
@@ -25,12 +26,13 @@ export const pay = {
     'Do not simply retry (that would prompt the customer again). Check each one, e.g. `svc pay status {id}`, or `svc pay list` for {amount} XAF to {phone}.',
   'pay.create.next': 'Follow it with: svc pay watch {id}',
   'pay.watch.waiting': 'Payment {id}: {status}…',
+  'pay.watch.interrupted': 'Stopped watching payment {id}; it goes on without the watch. Resume with: svc pay watch {id}',
   'pay.watch.success': 'Payment {id} succeeded: {amount} collected.',
   'pay.watch.timeout': 'Payment {id} is still {status} after the watch timeout.',
   'pay.watch.timeoutHint': 'Run `svc pay watch {id}` again later, or wait for its webhook event.',
   'pay.failed': 'Payment {id} failed: {code}.',
   'pay.list.none': 'No payments.',
   'pay.list.limitRange': 'a whole number from 1 to 100',
-  'pay.list.more': 'More payments: use --offset or --all.',
+  'pay.list.more': 'More payments: use --offset {next} or --all.',
   'pay.list.progress': 'Fetched {count} payments…',
 } as const

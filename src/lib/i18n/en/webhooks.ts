@@ -116,4 +116,5 @@ export const webhooks = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
+  'webhooks.duration.d': '{n} days',
 } as const

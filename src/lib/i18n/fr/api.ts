@@ -28,6 +28,8 @@ export const api: {[K in keyof typeof en]: string} = {
   'api.trace.response': '< {status} {reason} ({ms} ms, {bytes} octets)',
   'api.trace.failed': '< échec après {ms} ms : {reason}',
   'api.trace.retry': '* nouvel essai {n}/{max} dans {delay} ms après {reason}',
+  'api.wait.pacing': 'Limite de débit : attente de {seconds} s avant la prochaine requête (le service n’accepte qu’un nombre limité de requêtes par minute ; SVC_RATE_LIMIT règle le rythme)…',
+  'api.wait.retry': 'Le service a demandé de ralentir ou a échoué un instant : nouvel essai dans {seconds} s…',
   'api.trace.noRetry': '* pas de nouvel essai : {reason}',
   'api.trace.pacing': '* cadence : attente de {delay} ms pour rester sous la limite de requêtes',
   'api.trace.redirect': '* redirection suivie vers {url}',

@@ -18,6 +18,7 @@ export const mcp: {[K in keyof typeof en]: string} = {
   'mcp.error.string': 'Argument « {name} » invalide : donnez une chaîne de caractères.',
   'mcp.error.boolean': 'Argument « {name} » invalide : donnez true ou false.',
   'mcp.error.integer': 'Argument « {name} » invalide : donnez un nombre entier.',
+  'mcp.error.xaf': 'Argument « {name} » invalide : donnez des francs entiers, en nombre (5000) ou en texte (« 5 000 »).',
   'mcp.error.array': 'Argument « {name} » invalide : donnez une liste.',
   'mcp.error.item': 'Argument « {name} » invalide : l’élément {index} doit être un objet {shape}.',
   'mcp.error.choice': 'Argument « {name} » invalide « {value} » : utilisez l’une des valeurs {allowed}.',

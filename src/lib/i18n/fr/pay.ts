@@ -2,6 +2,7 @@
 import type {pay as en} from '../en/pay.js'
 
 export const pay: {[K in keyof typeof en]: string} = {
+  'pay.create.dryRun': 'Simulation : tout est vérifié, rien n’est envoyé. Demanderait au {phone} ({operator}) de payer {amount}.',
   'pay.table.id': 'ID',
   'pay.table.status': 'STATUT',
   'pay.table.amount': 'MONTANT',
@@ -30,12 +31,13 @@ export const pay: {[K in keyof typeof en]: string} = {
     'Ne relancez pas simplement la commande (le client recevrait une nouvelle demande). Vérifiez chacun, par exemple `svc pay status {id}`, ou `svc pay list` pour {amount} FCFA du {phone}.',
   'pay.create.next': 'Suivez-le avec : svc pay watch {id}',
   'pay.watch.waiting': 'Paiement {id} : {status}…',
+  'pay.watch.interrupted': 'Suivi du paiement {id} arrêté ; le paiement continue sans lui. Reprenez avec : svc pay watch {id}',
   'pay.watch.success': 'Paiement {id} réussi : {amount} encaissés.',
   'pay.watch.timeout': 'Le paiement {id} est toujours {status} à la fin du délai de suivi.',
   'pay.watch.timeoutHint': 'Relancez `svc pay watch {id}` plus tard, ou attendez son événement webhook.',
   'pay.failed': 'Le paiement {id} a échoué : {code}.',
   'pay.list.none': 'Aucun paiement.',
   'pay.list.limitRange': 'un nombre entier de 1 à 100',
-  'pay.list.more': 'Il y a d’autres paiements : utilisez --offset ou --all.',
+  'pay.list.more': 'Il y a d’autres paiements : utilisez --offset {next} ou --all.',
   'pay.list.progress': '{count} paiements récupérés…',
 }

@@ -52,7 +52,7 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.listen.source.sandbox':
     'Événements : la sandbox locale de {base} livre ici ses événements {environment} (point de terminaison {id}, supprimé à l’arrêt).',
   'webhooks.listen.source.inbound':
-    'Événements : livraisons entrantes, vérifiées avec le secret de signature du point de terminaison de {scope} ; dirigez votre tunnel vers le port {port}.',
+    'Événements : livraisons entrantes, vérifiées avec le secret de signature du webhook de {scope} ; dirigez votre tunnel vers le port {port}.',
   'webhooks.listen.source.poll': 'Événements : lecture de la liste des paiements de {base} toutes les {interval} ; chaque paiement finalisé devient un événement.',
   'webhooks.listen.forwardingTo': 'Retransmission vers {url}',
   'webhooks.listen.forwardingType': 'Retransmission de {type} vers {url}',
@@ -61,9 +61,9 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.listen.secret': 'Secret de signature local (votre application vérifie avec lui ; --print-secret l’affiche seul) : {secret}',
   'webhooks.listen.stopHint': 'Appuyez sur Ctrl-C pour arrêter.',
   'webhooks.listen.inboundNoSecret':
-    'Aucun secret de signature de point de terminaison pour les livraisons entrantes ({scope}) : donnez-le une fois avec --endpoint-secret-stdin, par exemple printf %s "$SECRET" | svc webhooks listen --endpoint-secret-stdin.',
+    'Aucun secret de signature de webhook pour les livraisons entrantes ({scope}) : donnez-le une fois avec --endpoint-secret-stdin, par exemple printf %s "$SECRET" | svc webhooks listen --endpoint-secret-stdin.',
   'webhooks.listen.endpointSecretEmpty':
-    'Rien sur l’entrée standard : --endpoint-secret-stdin y lit le secret de signature du point de terminaison (whsec_…).',
+    'Rien sur l’entrée standard : --endpoint-secret-stdin y lit le secret de signature du webhook (whsec_…).',
   'webhooks.listen.endpointSecretMalformed':
     'Le secret de signature lu sur l’entrée standard est mal formé : un secret de signature s’écrit whsec_ suivi de base64.',
   'webhooks.listen.endpointSecretSaved':
@@ -121,4 +121,5 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
+  'webhooks.duration.d': '{n} jours',
 }

@@ -72,4 +72,9 @@ export const sandbox = {
   'sandbox.fault.delivery': 'injected fault {id} ({kind}) on the delivery of {type} {event} to {url}: set with `svc sandbox faults set --deliveries`, not a bug.',
   'sandbox.fault.dropped': 'dropped by injected fault {id}',
   'sandbox.fault.message': 'Injected fault {id} of the local sandbox: answered {status} on purpose (`svc sandbox faults clear` removes it).',
+  'sandbox.business.nothing': 'Give at least one of language, name, logo_base64.',
+  'sandbox.business.noLogo': 'The business has no logo: set one with svc sandbox business set --logo FILE.',
+  'sandbox.business.logoNotBase64': 'logo_base64 must be the image’s bytes in base64 (not empty).',
+  'sandbox.business.logoTooBig': 'The logo is {size} bytes; at most {max} bytes (1 MB) are accepted.',
+  'sandbox.business.logoNotImage': 'The logo must be a PNG or JPEG image (its first bytes are neither).',
 } as const

@@ -76,4 +76,9 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.fault.delivery': 'panne injectée {id} ({kind}) sur la livraison de {type} {event} à {url} : posée par `svc sandbox faults set --deliveries`, pas un bogue.',
   'sandbox.fault.dropped': 'perdue par la panne injectée {id}',
   'sandbox.fault.message': 'Panne injectée {id} du sandbox local : réponse {status} volontaire (`svc sandbox faults clear` la retire).',
+  'sandbox.business.nothing': 'Donnez au moins l’un de language, name, logo_base64.',
+  'sandbox.business.noLogo': 'L’entreprise n’a pas de logo : définissez-en un avec svc sandbox business set --logo FICHIER.',
+  'sandbox.business.logoNotBase64': 'logo_base64 doit contenir les octets de l’image en base64 (non vide).',
+  'sandbox.business.logoTooBig': 'Le logo fait {size} octets ; au plus {max} octets (1 Mo) sont acceptés.',
+  'sandbox.business.logoNotImage': 'Le logo doit être une image PNG ou JPEG (ses premiers octets ne sont ni l’un ni l’autre).',
 }

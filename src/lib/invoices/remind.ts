@@ -1,0 +1,148 @@
+/**
+ * `svc invoice remind`: each matching receivable gets its pay link again through the service's
+ * send, at most once per service day per invoice (the journal, reminder-journal.ts), one at a
+ * time so the client's pacer keeps to the rate limit, with progress on stderr and a summary.
+ * `--dry-run` finds, checks and shows the same plan, and sends nothing.
+ */
+import type {Context} from '../context.js'
+import {ApiError, ExitCode, OutcomeError, SvcError} from '../errors.js'
+import {getLocale, t} from '../i18n/index.js'
+import {formatXaf} from '../payments/amount.js'
+import {sendInvoice} from './flows.js'
+import {parseChannel} from './input.js'
+import {progressBar} from './progress.js'
+import {isFiltering, isReceivable, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
+import {journalPath, ReminderJournal} from './reminder-journal.js'
+import type {Channel, Invoice} from './types.js'
+
+export interface RemindFlags extends FilterFlags {
+  channel?: string
+  'dry-run'?: boolean
+}
+
+interface Planned {
+  id: string
+  customer: string
+  amount_due: number
+  due_date: string
+  channel: Channel
+  recipient: string
+}
+
+export interface RemindReport {
+  dry_run: boolean
+  /** The service's day the journal counts in. */
+  day: string
+  /** With --dry-run, what would be sent; otherwise what was. */
+  sent: Planned[]
+  skipped: Array<{id: string; customer: string; reason: 'already_reminded_today'}>
+  unknown: Array<{id: string; customer: string}>
+  failed: Array<{id: string; customer: string; error: string}>
+}
+
+/** The channel and address a reminder goes to: the flag's channel, else email when there is one, else WhatsApp. */
+function target(invoice: Invoice, channel: Channel | undefined): {channel: Channel; recipient: string} | {error: string} {
+  const email = invoice.customer_email ?? ''
+  const phone = invoice.customer_phone ?? ''
+  const chosen: Channel | undefined = channel ?? (email ? 'EMAIL' : phone ? 'WHATSAPP' : undefined)
+  if (!chosen) return {error: t('invoice.remind.noContact')}
+  const recipient = chosen === 'EMAIL' ? email : phone
+  if (!recipient) return {error: t(chosen === 'EMAIL' ? 'invoice.remind.noEmail' : 'invoice.remind.noPhone')}
+  return {channel: chosen, recipient}
+}
+
+export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<void> {
+  const filter = readFilter(flags)
+  const channel = parseChannel(flags.channel)
+  const dryRun = flags['dry-run'] === true
+  const client = await ctx.client()
+  const api = {client, service: await ctx.service()}
+  const credentials = ctx.credentials()
+  const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials))
+
+  const found = await ctx.io.withSpinner(t('invoice.filter.progress', {scanned: 0, matched: 0}), (spinner) =>
+    searchInvoices(api, {filter, onPage: (scanned, matched) => spinner.update(t('invoice.filter.progress', {scanned, matched}))}),
+  )
+  const day = found.today
+  const report: RemindReport = {dry_run: dryRun, day, sent: [], skipped: [], unknown: [], failed: []}
+  const todo: Planned[] = []
+  // Only what is still owed, whatever the filter: a reminder for a paid invoice is a mistake.
+  for (const invoice of found.items.filter(isReceivable)) {
+    const customer = invoice.customer_name
+    const entry = journal.today(invoice.id, day)
+    if (entry?.state === 'sent') {
+      report.skipped.push({id: invoice.id, customer, reason: 'already_reminded_today'})
+      continue
+    }
+    if (entry?.state === 'pending') {
+      report.unknown.push({id: invoice.id, customer})
+      continue
+    }
+    const to = target(invoice, channel)
+    if ('error' in to) {
+      report.failed.push({id: invoice.id, customer, error: to.error})
+      continue
+    }
+    todo.push({id: invoice.id, customer, amount_due: invoice.amount_due ?? invoice.total_amount ?? 0, due_date: invoice.due_date, ...to})
+  }
+
+  if (dryRun) {
+    report.sent = todo
+    return show(ctx, report, isFiltering(filter))
+  }
+  if (todo.length > 0) {
+    const customers = new Set(todo.map((p) => p.customer.trim().toLowerCase())).size
+    await ctx.confirmLive(t('invoice.live.remind', {customers, invoices: todo.length}))
+  }
+
+  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}))
+  try {
+    for (const planned of todo) {
+      // Written before the send: a crash from here on leaves it `pending`, reported as unknown.
+      journal.mark(planned.id, day, 'pending', planned.channel)
+      try {
+        await sendInvoice(api, planned.id, {channel: planned.channel})
+      } catch (error) {
+        // A refusal (4xx) certainly sent nothing: it may be tried again. Anything else may have.
+        const refused = error instanceof ApiError && error.status !== undefined && error.status < 500
+        if (refused) journal.forget(planned.id, day)
+        if (!(error instanceof SvcError)) throw error
+        if (refused) report.failed.push({id: planned.id, customer: planned.customer, error: ctx.redact(error.message)})
+        else report.unknown.push({id: planned.id, customer: planned.customer})
+        progress.tick(true)
+        if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineFailed', {id: planned.id, customer: planned.customer, error: ctx.redact(error.message)}))
+        continue
+      }
+      journal.mark(planned.id, day, 'sent', planned.channel)
+      report.sent.push(planned)
+      progress.tick(false)
+      if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineSent', {id: planned.id, customer: planned.customer, channel: planned.channel, recipient: planned.recipient}))
+    }
+  } finally {
+    progress.done()
+  }
+  await show(ctx, report, isFiltering(filter))
+  if (report.failed.length > 0 || report.unknown.length > 0) {
+    const failure = new OutcomeError(t('invoice.remind.incomplete', {failed: report.failed.length, unknown: report.unknown.length}), {
+      code: 'remind_incomplete',
+      exitCode: ExitCode.FAILURE,
+    })
+    throw ctx.io.afterResult(failure)
+  }
+}
+
+async function show(ctx: Context, report: RemindReport, filtered: boolean): Promise<void> {
+  const locale = getLocale()
+  await ctx.io.result(report, () => {
+    if (report.dry_run) {
+      if (report.sent.length === 0) ctx.io.err(t(filtered ? 'invoice.remind.noneMatching' : 'invoice.remind.noneOwed'))
+      for (const p of report.sent)
+        ctx.io.out(t('invoice.remind.wouldSend', {id: p.id, customer: p.customer, amount: formatXaf(p.amount_due, locale), due: p.due_date.slice(0, 10), channel: p.channel, recipient: p.recipient}))
+    }
+    for (const s of report.skipped) ctx.io.err(t('invoice.remind.skippedLine', {id: s.id, customer: s.customer}))
+    for (const u of report.unknown) ctx.io.err(t('invoice.remind.unknownLine', {id: u.id, customer: u.customer}))
+    for (const f of report.failed) ctx.io.err(t('invoice.remind.failedLine', {id: f.id, customer: f.customer, error: f.error}))
+    const counts = {sent: report.sent.length, skipped: report.skipped.length, unknown: report.unknown.length, failed: report.failed.length, day: report.day}
+    ctx.io.err(t(report.dry_run ? 'invoice.remind.dryRunSummary' : 'invoice.remind.summary', counts))
+  })
+}

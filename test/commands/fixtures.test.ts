@@ -1,0 +1,303 @@
+/**
+ * `svc fixtures run` against the local sandbox over real HTTP: the examples run, references
+ * resolve, overrides apply, every kind of bad file is refused before anything is sent, a re-run
+ * after a failure creates no invoice twice, a payment is never repeated, and a LIVE key needs --yes.
+ */
+import {readdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {runInProcess} from '../helpers/in-process.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+const EXAMPLES = join(import.meta.dirname, '../../examples/fixtures')
+
+let sandbox: TestSandbox
+let temp: ReturnType<typeof tempConfigDir>
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(() => sandbox.close())
+beforeEach(() => {
+  temp = tempConfigDir()
+})
+afterEach(() => temp.cleanup())
+
+const cli = (args: string[], env: Record<string, string> = sandbox.env()) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})
+const inProcess = (args: string[], env: Record<string, string> = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})
+
+/** What the server holds, in both environments. */
+async function counts(): Promise<{invoices: number; payments: number; liveInvoices: number; livePayments: number}> {
+  const [invoices, payments, liveInvoices, livePayments] = await Promise.all([
+    sandbox.get('/v1/invoices?page_size=1'),
+    sandbox.get('/v1/payments?limit=1'),
+    sandbox.get('/v1/invoices?page_size=1', sandbox.sb.keys.live),
+    sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live),
+  ])
+  return {invoices: invoices.total, payments: payments.total, liveInvoices: liveInvoices.total, livePayments: livePayments.total}
+}
+
+let fileCount = 0
+function fixtureFile(document: unknown): string {
+  const path = join(temp.dir, '..', `fixture-${process.pid}-${++fileCount}.json`)
+  writeFileSync(path, typeof document === 'string' ? document : JSON.stringify(document))
+  return path
+}
+
+const invoiceBody = (name: string) => ({customer_name: name, customer_email: 'shop@example.com', due_date: '2030-12-31', items: [{name: 'Bread', price: 500, quantity: 3}]})
+
+describe('svc fixtures run: the examples', () => {
+  const examples = readdirSync(EXAMPLES).filter((name) => name.endsWith('.json'))
+
+  it('has examples to run', () => {
+    expect(examples.length).toBeGreaterThan(0)
+  })
+
+  it.each(examples)('examples/fixtures/%s runs against the local sandbox', async (name) => {
+    const before = await counts()
+    const document = JSON.parse((await import('node:fs')).readFileSync(join(EXAMPLES, name), 'utf8'))
+    const r = await cli(['fixtures', 'run', join(EXAMPLES, name)])
+    expect(r.exitCode, r.stderr).toBe(0)
+    // One row per step: its name, method and an id.
+    for (const step of document.steps) expect(r.stdout).toMatch(new RegExp(`^${step.name}\\s+${step.method}\\s+/v1/\\S+\\s+20\\d\\s+\\S+`, 'm'))
+    const after = await counts()
+    const creates = (path: string) => document.steps.filter((s: {method: string; path: string}) => s.method === 'POST' && s.path === path).length
+    expect(after.invoices - before.invoices).toBe(creates('/v1/invoices'))
+    expect(after.payments - before.payments).toBe(creates('/v1/payments'))
+  })
+
+  it('the shop week again, --fresh: new invoices; references resolve into paths and typed values, and the server holds the outcome', async () => {
+    const before = await counts()
+    const r = await cli(['fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--json', '--fresh'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(Object.keys(out)).toEqual(['monday_bread', 'monday_publish', 'monday_payment', 'wednesday_catering', 'wednesday_publish', 'wednesday_declined', 'friday_cakes', 'friday_publish', 'friday_cancel', 'monday_payment_status'])
+    expect(out.monday_publish.id).toBe(out.monday_bread.id)
+    expect(out.monday_payment.amount).toBe(out.monday_publish.amount_due)
+    expect(typeof out.monday_payment.amount).toBe('number')
+    expect(out.wednesday_declined.amount).toBe(out.wednesday_publish.amount_due)
+    expect(out.monday_payment_status.id).toBe(out.monday_payment.id)
+    expect((await sandbox.get(`/v1/invoices/${out.friday_cakes.id}`)).status).toBe('CANCELLED')
+    expect((await sandbox.get(`/v1/invoices/${out.wednesday_catering.id}`)).status).toBe('UNPAID')
+    expect((await counts()).invoices - before.invoices).toBe(3)
+  })
+})
+
+describe('svc fixtures run: overrides', () => {
+  it('--override STEP.PATH=VALUE sets a body field (typed as the value it replaces) before running', async () => {
+    const r = await cli([
+      'fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--json', '--fresh',
+      '--override', 'monday_bread.body.customer_name=Awa Bakery',
+      '--override', 'monday_payment.body.phone_number=237670000002',
+      '--override', 'friday_cakes.body.items=[{"name":"Tarte","price":8000,"quantity":2}]',
+    ])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect((await sandbox.get(`/v1/invoices/${out.monday_bread.id}`)).customer_name).toBe('Awa Bakery')
+    expect(out.monday_payment.phone_number).toBe('237670000002')
+    expect(out.friday_cakes.total_amount).toBe(16000)
+  })
+
+  it('a bad override is refused before anything is sent, naming it', async () => {
+    const before = await counts()
+    for (const [override, message] of [
+      ['nobody.body.amount=5', /no step is named "nobody"/],
+      ['monday_bread=5', /write STEP\.PATH=VALUE/],
+      ['monday_bread.name=other', /name cannot be set/],
+      ['monday_bread.method=FETCH', /step "monday_bread": method must be one of GET, POST/],
+    ] as const) {
+      const r = await inProcess(['fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--override', override])
+      expect(r.exitCode, override).toBe(2)
+      expect(r.stderr).toMatch(message)
+    }
+    expect(await counts()).toEqual(before)
+  })
+})
+
+describe('svc fixtures run: bad files are refused before anything is sent (exit 2)', () => {
+  const good = [
+    {name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('First')},
+    {name: 'publish_first', method: 'POST', path: '/v1/invoices/${first.id}/publish'},
+  ]
+  const cases: [string, unknown, RegExp][] = [
+    ['not JSON', '{"steps": [', /is not valid JSON/],
+    ['no steps', {}, /the file: steps is missing/],
+    ['a step without a method', {steps: [{name: 'first', path: '/v1/invoices'}]}, /step "first": method is missing/],
+    ['an unknown field in a step', {steps: [{...good[0], params: {}}]}, /step "first": params is not a known field \(accepted: name, description, method, path, query, body\)/],
+    ['a bad step name', {steps: [{...good[0], name: 'First Invoice'}]}, /step "First Invoice": name must be lower-case letters/],
+    ['a path outside /v1', {steps: [{...good[0], path: 'https://elsewhere.example/v1/invoices'}]}, /step "first": path must be a path of the API starting with \/v1\//],
+    ['a body that is not an object', {steps: [{...good[0], body: [1, 2]}]}, /step "first": body must be an object/],
+    ['two steps with one name', {steps: [good[0], {...good[0]}]}, /step #2: the name "first" is already used by step #1/],
+    ['a reference to no step', {steps: [good[0], {...good[1], path: '/v1/invoices/${frist.id}/publish'}]}, /step "publish_first": path refers to \$\{frist\.id\}, but no step is named "frist"/],
+    ['a reference to a later step', {steps: [{...good[1], name: 'early'}, good[0]]}, /step "early": path refers to \$\{first\.id\}, but step "first" runs later \(#2\)/],
+    ['a reference to itself', {steps: [{...good[0], body: {...invoiceBody('x'), notes: '${first.id}'}}]}, /step "first": body\.notes refers to \$\{first\.id\}, its own answer/],
+    ['a malformed reference', {steps: [good[0], {...good[1], path: '/v1/invoices/${first}/publish'}]}, /step "publish_first": path holds a malformed reference \$\{first\}: write \$\{step\.field\.path\}/],
+    [
+      'a field the answer cannot have',
+      {steps: [good[0], {name: 'pay', method: 'POST', path: '/v1/payments', body: {amount: '${first.total_amout}', phone_number: '237670000001', operator: 'MTN'}}]},
+      /step "pay": body\.amount refers to \$\{first\.total_amout\}, but the answer of step "first" \(POST \/v1\/invoices\) has no "total_amout" there \(it has: id, status, .*total_amount/,
+    ],
+    [
+      'a path into a number',
+      {steps: [good[0], {name: 'pay', method: 'POST', path: '/v1/payments', body: {amount: '${first.total_amount.value}', phone_number: '237670000001', operator: 'MTN'}}]},
+      /step "pay": body\.amount refers to \$\{first\.total_amount\.value\}, but the answer of step "first" \(POST \/v1\/invoices\) has no "value" there/,
+    ],
+    [
+      'a list read by name',
+      {steps: [good[0], {name: 'again', method: 'POST', path: '/v1/invoices', body: {...invoiceBody('x'), notes: 'after ${first.items.first.name}'}}]},
+      /step "again": body\.notes refers to \$\{first\.items\.first\.name\}, but "first" is not an index of a list there/,
+    ],
+  ]
+
+  it.each(cases)('%s', async (_, document, message) => {
+    const before = await counts()
+    const r = await inProcess(['fixtures', 'run', fixtureFile(document)])
+    expect(r.exitCode, r.stderr).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(r.stdout).toBe('')
+    expect(await counts()).toEqual(before)
+  })
+
+  it('lists every problem at once, and --json carries them with their step and field', async () => {
+    const document = {steps: [{name: 'first', method: 'SEND', path: '/v1/invoices'}, {name: 'second', method: 'GET', path: '/v1/invoices/${third.id}'}]}
+    const r = await inProcess(['fixtures', 'run', fixtureFile(document), '--json'])
+    expect(r.exitCode).toBe(2)
+    const {error} = JSON.parse(r.stdout)
+    expect(error.code).toBe('invalid_fixtures')
+    expect(error.problems).toEqual([{step: 'first', field: 'method', message: expect.stringMatching(/must be one of/)}])
+    // References are checked once the file is well formed: here the schema problem is reported first.
+    const refs = await inProcess(['fixtures', 'run', fixtureFile({steps: [document.steps[1], {...document.steps[1], name: 'third'}]}), '--json'])
+    expect(JSON.parse(refs.stdout).error.problems).toEqual([
+      {step: 'second', field: 'path', message: expect.stringMatching(/runs later/)},
+      {step: 'third', field: 'path', message: expect.stringMatching(/its own answer/)},
+    ])
+  })
+
+  it('speaks French when asked (same checks, same exit code)', async () => {
+    const r = await inProcess(['fixtures', 'run', fixtureFile({steps: [{name: 'first', path: '/v1/invoices'}]}), '--lang', 'fr'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/étape « first » : method manque/)
+  })
+})
+
+describe('svc fixtures run: failures and re-runs', () => {
+  it('a failure midway stops the run with what was done; a re-run replays the invoices instead of creating them twice', async () => {
+    const document = {
+      steps: [
+        {name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Rerun A')},
+        {name: 'publish_first', method: 'POST', path: '/v1/invoices/${first.id}/publish'},
+        {name: 'second', method: 'POST', path: '/v1/invoices', body: invoiceBody('Rerun B')},
+        {name: 'lookup', method: 'GET', path: '/v1/invoices/inv_test_does_not_exist'},
+        {name: 'third', method: 'POST', path: '/v1/invoices', body: invoiceBody('Rerun C')},
+      ],
+    }
+    const file = fixtureFile(document)
+    const before = await counts()
+    const failed = await cli(['fixtures', 'run', file])
+    expect(failed.exitCode).toBe(4)
+    expect(failed.stderr).toMatch(/Step "lookup" \(GET \/v1\/invoices\/inv_test_does_not_exist\) failed; 3 of 5 steps were done before it/)
+    expect(failed.stdout).toMatch(/^first\s+POST\s+\/v1\/invoices\s+201\s+inv_test_/m)
+    expect(failed.stdout).not.toMatch(/^third/m)
+    expect((await counts()).invoices - before.invoices).toBe(2)
+
+    // Fixed with an override and run again: the first two invoices are replayed, only the third is new.
+    const fixed = await cli(['fixtures', 'run', file, '--override', 'lookup.path=/v1/invoices/${second.id}', '--json'])
+    expect(fixed.exitCode, fixed.stderr).toBe(0)
+    const out = JSON.parse(fixed.stdout)
+    expect(out.lookup.id).toBe(out.second.id)
+    expect((await counts()).invoices - before.invoices).toBe(3)
+    const again = await cli(['fixtures', 'run', file, '--override', 'lookup.path=/v1/invoices/${second.id}'])
+    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.stdout).toMatch(/^first\s+POST\s+\/v1\/invoices\s+201 \(replayed\)/m)
+    expect((await counts()).invoices - before.invoices).toBe(3)
+  })
+
+  it('--json on a failure: the error names the step, and the answers done before it', async () => {
+    const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Json fail')}, {name: 'broken', method: 'GET', path: '/v1/invoices/inv_test_missing'}]})
+    const r = await cli(['fixtures', 'run', file, '--json'])
+    expect(r.exitCode).toBe(4)
+    const out = JSON.parse(r.stdout)
+    expect(out.error).toMatchObject({step: 'broken', status: 404})
+    expect(Object.keys(out.done)).toEqual(['first'])
+  })
+
+  it('POST /v1/payments is sent once and never retried: a lost answer exits 7 naming the step', async () => {
+    const proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '{"message":"down"}'}}])
+    try {
+      const before = await counts()
+      const file = fixtureFile({
+        steps: [
+          {name: 'order', method: 'POST', path: '/v1/invoices', body: invoiceBody('Pay once')},
+          {name: 'pay', method: 'POST', path: '/v1/payments', body: {amount: '${order.total_amount}', phone_number: '237670000001', operator: 'MTN'}},
+          {name: 'after', method: 'POST', path: '/v1/invoices', body: invoiceBody('Never made')},
+        ],
+      })
+      const r = await cli(['fixtures', 'run', file], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+      expect(r.exitCode).toBe(7)
+      expect(r.stderr).toMatch(/Step "pay" \(POST \/v1\/payments\) failed; 1 of 3 steps were done before it/)
+      expect(r.stderr).toMatch(/never retried/)
+      expect(r.stdout).toMatch(/^order\s+POST/m)
+      expect(proxy.seen.filter((line) => line === 'POST /v1/payments')).toHaveLength(1)
+      const after = await counts()
+      expect(after.payments - before.payments).toBe(1)
+      expect(after.invoices - before.invoices).toBe(1)
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
+describe('svc fixtures run: what references write into a path', () => {
+  it('is URL-encoded: a value from an answer never adds a segment or a query', async () => {
+    const proxy = await startFaultProxy(sandbox.sb.url, [])
+    try {
+      const file = fixtureFile({
+        steps: [
+          {name: 'first', method: 'POST', path: '/v1/invoices', body: {...invoiceBody('a/b?c=1#d'), notes: 'x'}},
+          {name: 'odd', method: 'GET', path: '/v1/invoices/${first.customer_name}'},
+        ],
+      })
+      const r = await cli(['fixtures', 'run', file, '--fresh'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+      expect(r.exitCode).toBe(4)
+      expect(proxy.seen).toContain('GET /v1/invoices/a%2Fb%3Fc%3D1%23d')
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
+describe('svc fixtures run: LIVE keys', () => {
+  it('a LIVE key without --yes is refused (exit 2) when not interactive, nothing sent; with --yes it runs', async () => {
+    const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live shop')}]})
+    const before = await counts()
+    const refused = await cli(['fixtures', 'run', file], sandbox.env('live'))
+    expect(refused.exitCode).toBe(2)
+    expect(refused.stderr).toMatch(/LIVE/)
+    expect(refused.stderr).toMatch(/--yes/)
+    expect(await counts()).toEqual(before)
+    const confirmed = await cli(['fixtures', 'run', file, '--yes'], sandbox.env('live'))
+    expect(confirmed.exitCode, confirmed.stderr).toBe(0)
+    expect((await counts()).liveInvoices - before.liveInvoices).toBe(1)
+  })
+
+  it('on a terminal, a LIVE key asks first: declined, nothing is sent (exit 2); accepted, the steps run', async () => {
+    const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live terminal')}]})
+    const before = await counts()
+    const declined = runInPty(['fixtures', 'run', file], {configDir: temp.dir, env: {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}})
+    await declined.waitFor(/LIVE key \(svc_sk_live_…\w{4}\): run the 1 step\(s\) of fixture-.*\.json/)
+    declined.type('n\r')
+    expect((await declined.exit).exitCode).toBe(2)
+    expect(stripAnsi(declined.output())).toMatch(/nothing was sent/)
+    expect(await counts()).toEqual(before)
+    const accepted = runInPty(['fixtures', 'run', file], {configDir: temp.dir, env: {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}})
+    await accepted.waitFor(/Continue\?/)
+    accepted.type('y\r')
+    expect((await accepted.exit).exitCode).toBe(0)
+    expect(stripAnsi(accepted.output())).toMatch(/first[\s│]+POST[\s│]+\/v1\/invoices[\s│]+201/)
+    expect((await counts()).liveInvoices - before.liveInvoices).toBe(1)
+  })
+})

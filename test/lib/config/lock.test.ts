@@ -1,0 +1,50 @@
+import {mkdirSync, mkdtempSync, rmSync, statSync, utimesSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterEach, describe, expect, it} from 'vitest'
+
+import {withFileLock} from '../../../src/lib/config/lock.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'))
+const file = join(dir, 'config.json')
+afterEach(() => rmSync(`${file}.lock`, {recursive: true, force: true}))
+
+describe('withFileLock', () => {
+  it('runs one holder at a time, in this process too', async () => {
+    let inside = 0
+    let most = 0
+    await Promise.all(
+      Array.from({length: 20}, () =>
+        withFileLock(file, async () => {
+          inside++
+          most = Math.max(most, inside)
+          await new Promise((r) => setTimeout(r, 2))
+          inside--
+        }),
+      ),
+    )
+    expect(most).toBe(1)
+    expect(() => statSync(`${file}.lock`)).toThrow()
+  })
+
+  it('releases the lock when the work throws', async () => {
+    await expect(withFileLock(file, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+    expect(await withFileLock(file, () => 'next')).toBe('next')
+  })
+
+  it('takes over a lock abandoned by a dead process (older than staleMs)', async () => {
+    mkdirSync(`${file}.lock`)
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(`${file}.lock`, old, old)
+    expect(await withFileLock(file, () => 'taken', {staleMs: 10_000, waitMs: 1000})).toBe('taken')
+  })
+
+  it('waits for a live holder, and gives up with a clear error (naming the lock) after waitMs', async () => {
+    mkdirSync(`${file}.lock`)
+    await expect(withFileLock(file, () => 'never', {staleMs: 60_000, waitMs: 200})).rejects.toMatchObject({
+      code: 'config_locked',
+      message: expect.stringContaining(`${file}.lock`),
+    })
+  })
+})
