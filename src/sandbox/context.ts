@@ -7,6 +7,7 @@ import type {Clock, Scheduler} from './clock.js'
 import type {EventBus} from './events.js'
 import type {Random} from './random.js'
 import type {Router} from './router.js'
+import type {Scenarios} from './scenarios.js'
 import type {Store} from './store.js'
 import type {Environment} from './types.js'
 
@@ -53,6 +54,8 @@ export interface SandboxContext {
   readonly scheduler: Scheduler
   readonly router: Router
   readonly events: EventBus
+  /** Scripted numbers, operator outages and faults (`svc sandbox numbers|operator|faults`). */
+  readonly scenarios: Scenarios
   /** The seeded generator of an environment (separate streams, so live traffic never shifts sandbox outcomes). */
   random(environment: Environment): Random
   /** Base URL once listening, e.g. http://127.0.0.1:8787 (routes registered before listen read it lazily). */

@@ -15,7 +15,9 @@ import type {EventType} from '../contract/events.js'
 import {generateSecret, signPayload} from '../contract/signature.js'
 import type {Scheduler, ScheduledTask} from './clock.js'
 import type {Clock} from './clock.js'
+import {t} from './i18n/index.js'
 import {newPlainId} from './ids.js'
+import {DEFAULT_DELIVERY_DELAY_MS, DEFAULT_REORDER_DELAY_MS, type Fault} from './scenarios.js'
 import type {Collection, Store} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
@@ -63,6 +65,14 @@ export interface Delivery {
   attempts: DeliveryAttempt[]
   next_attempt_at?: string
   created_at: string
+  /** A delivery fault injected into it (`svc sandbox faults set --deliveries …`): `flt_1 duplicate`. */
+  fault?: string
+}
+
+/** Where delivery faults come from (scenarios.ts) and where their injection is told. */
+export interface DeliveryFaults {
+  faults: {deliveryFault(): Fault | undefined}
+  log: (line: string) => void
 }
 
 type Listener = (event: SandboxEvent) => void
@@ -73,7 +83,12 @@ export class EventBus {
   /** Aborts deliveries in flight when the sandbox closes. */
   private readonly closing = new AbortController()
 
-  constructor(private readonly store: Store, private readonly clock: Clock, private readonly scheduler: Scheduler) {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly scheduler: Scheduler,
+    private readonly injected?: DeliveryFaults,
+  ) {
     this.endpoints = store.business.collection<WebhookEndpoint>('webhook_endpoints')
     store.defineCollection<SandboxEvent>('environment', 'events', {type: (event) => event.type})
     store.defineCollection<Delivery>('environment', 'deliveries', {status: (d) => d.status, event_id: (d) => d.event_id})
@@ -217,21 +232,54 @@ export class EventBus {
       })
       return
     }
+    // A delivery fault is drawn once per delivery, at its first attempt (a held one is not held again).
+    const fault = delivery.attempts.length === 0 && !delivery.fault ? this.injected?.faults.deliveryFault() : undefined
+    if (fault) {
+      const kind = fault.deliveries!
+      this.injected!.log(t('sandbox.fault.delivery', {id: fault.id, kind, event: event.id, type: event.type, url: endpoint.url}))
+      if (kind === 'drop') {
+        attempt.error = t('sandbox.fault.dropped', {id: fault.id})
+        this.deliveries(environment).update(deliveryId, (d) => {
+          d.fault = `${fault.id} drop`
+          d.attempts.push(attempt)
+          d.status = 'failed'
+          delete d.next_attempt_at
+        })
+        return
+      }
+      if (kind === 'delay' || kind === 'reorder') {
+        // Reorder: held long enough for the events after it to overtake it.
+        const at = task.at + (fault.delay_ms ?? (kind === 'delay' ? DEFAULT_DELIVERY_DELAY_MS : DEFAULT_REORDER_DELAY_MS))
+        this.deliveries(environment).update(deliveryId, (d) => {
+          d.fault = `${fault.id} ${kind}`
+          d.next_attempt_at = this.clock.iso(at)
+        })
+        this.scheduler.schedule(at, 'webhook.deliver', {environment, delivery_id: deliveryId} as JsonValue)
+        return
+      }
+      this.deliveries(environment).update(deliveryId, (d) => {
+        d.fault = `${fault.id} duplicate`
+      })
+    }
     const body = JSON.stringify(event)
     const started = performance.now()
     try {
       const headers = signPayload(this.signingSecrets(endpoint), event.id, body, Math.floor(Date.now() / 1000))
-      const response = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {...headers, 'content-type': 'application/json', 'user-agent': 'svc-sandbox-webhooks/1'},
-        body,
-        signal: AbortSignal.any([AbortSignal.timeout(DELIVERY_TIMEOUT_MS), this.closing.signal]),
-        redirect: 'manual',
-      })
+      const send = () =>
+        fetch(endpoint.url, {
+          method: 'POST',
+          headers: {...headers, 'content-type': 'application/json', 'user-agent': 'svc-sandbox-webhooks/1'},
+          body,
+          signal: AbortSignal.any([AbortSignal.timeout(DELIVERY_TIMEOUT_MS), this.closing.signal]),
+          redirect: 'manual',
+        })
+      const response = await send()
       attempt.status_code = response.status
       attempt.ok = response.status >= 200 && response.status < 300
       // Drain the body so the connection is released.
       await response.arrayBuffer().catch(() => undefined)
+      // The same request again, byte for byte (same webhook-id): the receiver must dedupe.
+      if (fault) await (await send()).arrayBuffer().catch(() => undefined)
     } catch (error) {
       // Closing: leave the delivery as it was, so that a restart with dataFile retries it.
       if (this.closing.signal.aborted) return

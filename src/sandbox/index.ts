@@ -30,6 +30,8 @@ import {Payments} from './payments.js'
 import {seededRandom, type Random} from './random.js'
 import {RateLimiter} from './rate-limit.js'
 import {Router} from './router.js'
+import {Scenarios} from './scenarios.js'
+import {registerScenarioRoutes} from './scenarios-admin.js'
 import {createRequestHandler} from './server.js'
 import {openStore} from './open-store.js'
 import type {StoreNotice} from './store.js'
@@ -137,8 +139,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     },
   )
 
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))
   const router = new Router()
-  const events = new EventBus(store, clock, scheduler)
+  const scenarios = new Scenarios(store, clock, resolved.seed)
+  const events = new EventBus(store, clock, scheduler, {faults: scenarios, log})
   let base = ''
   const releases: Array<() => void | Promise<void>> = []
   const context: SandboxContext = {
@@ -148,6 +152,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     scheduler,
     router,
     events,
+    scenarios,
     random: (environment) => randoms[environment],
     baseUrl: () => base,
     onClose: (release) => void releases.push(release),
@@ -172,6 +177,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     store,
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
+  registerScenarioRoutes(router, scenarios, payments)
   // Every answer waits for the commit of the writes made before it (with --data: a group commit
   // per turn of the event loop), so that a write is on disk before it is acknowledged.
   for (const route of router.routes()) {
@@ -205,7 +211,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
       limiter: new RateLimiter(resolved.rateLimit, () => clock.now()),
       adminToken,
       now: () => clock.now(),
-      log: options.log ?? ((line) => void process.stderr.write(`${line}\n`)),
+      faults: scenarios,
+      log,
     }),
   )
   try {

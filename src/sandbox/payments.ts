@@ -23,6 +23,7 @@ import type {Schema} from './schema.js'
 import {MAX_AMOUNT, MIN_AMOUNT} from '../contract/limits.js'
 import {named} from './schema.js'
 import type {Collection} from './store.js'
+import {SLOW_SETTLE_MS, type ScriptedNumber} from './scenarios.js'
 import type {Environment} from './types.js'
 
 export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'] as const
@@ -66,8 +67,14 @@ export interface PaymentRecord {
   operator: Operator
   /** The provider's eventual answer, decided at creation in SANDBOX, at approve/decline in LIVE. */
   outcome?: {status: 'SUCCESS' | 'FAILED'; failure_code?: FailureCode}
-  /** Answer UNSPECIFIED first (faults option). */
+  /** Answer UNSPECIFIED first (faults option, a scripted number, an operator outage). */
   unspecified?: boolean
+  /** How long an UNSPECIFIED answer lasts before it resolves (a scripted number's `after`). */
+  resolve_after_ms?: number
+  /** UNSPECIFIED because its operator is down: resolves when the operator comes back. */
+  awaiting_operator?: boolean
+  /** Already held back once by a slow operator. */
+  slowed?: boolean
 }
 
 // Outcomes are shared constants: 100,000 payments do not need 100,000 copies of {status: 'SUCCESS'}.
@@ -191,10 +198,15 @@ export class Payments {
     const record: PaymentRecord = {id: payment.id, payment, operator: input.operator}
     this.counts(environment).PENDING++
     if (environment === 'SANDBOX') {
-      record.outcome = this.sandboxOutcome(phone, input.operator)
-      if (this.drawUnspecified(environment)) record.unspecified = true
+      const script = this.ctx.scenarios.scripted(phone, input.operator)
+      if (script) this.applyScript(record, script)
+      else {
+        record.outcome = this.sandboxOutcome(phone, input.operator)
+        if (this.drawUnspecified(environment)) record.unspecified = true
+      }
       this.collection(environment).insert(record)
-      scheduler.schedule(now + options.settleAfterMs, 'payment.settle', {environment, id: payment.id})
+      // A scripted PENDING customer never answers: no provider answer is ever scheduled.
+      if (script?.outcome !== 'PENDING') scheduler.schedule(now + options.settleAfterMs, 'payment.settle', {environment, id: payment.id})
     } else {
       this.collection(environment).insert(record)
       scheduler.schedule(now + LIVE_APPROVAL_WINDOW_MS, 'payment.expire', {environment, id: payment.id})
@@ -217,6 +229,34 @@ export class Payments {
     return record.payment
   }
 
+  /** A scripted customer's answer (scenarios.ts): fixed outcome and code, or UNSPECIFIED first. */
+  private applyScript(record: PaymentRecord, script: ScriptedNumber): void {
+    const outcome = (status: 'SUCCESS' | 'FAILED') =>
+      status === 'SUCCESS' ? SUCCESS : FAILED[(script.failure_code as FailureCode | undefined) ?? 'CUSTOMER_DECLINED']
+    if (script.outcome === 'SUCCESS' || script.outcome === 'FAILED') record.outcome = outcome(script.outcome)
+    else if (script.outcome === 'UNSPECIFIED') {
+      record.unspecified = true
+      if (script.then) record.outcome = outcome(script.then)
+      if (script.after_ms !== undefined) record.resolve_after_ms = script.after_ms
+    }
+  }
+
+  /**
+   * The operator is back (`operator up`, or its outage ran out): payments left UNSPECIFIED by it
+   * resolve now.
+   */
+  operatorUp(operator: Operator): number {
+    let count = 0
+    for (const environment of ['SANDBOX', 'LIVE'] as const) {
+      for (const record of this.collection(environment).find({status: 'UNSPECIFIED'})) {
+        if (record.operator !== operator || !record.awaiting_operator) continue
+        this.ctx.scheduler.schedule(this.ctx.clock.now(), 'payment.resolve', {environment, id: record.id})
+        count++
+      }
+    }
+    return count
+  }
+
   private sandboxOutcome(phone: string, operator: Operator): NonNullable<PaymentRecord['outcome']> {
     const fixed = testOutcome(phone, operator)
     if (fixed === 'SUCCESS') return SUCCESS
@@ -236,22 +276,50 @@ export class Payments {
   /** The provider's answer arrives: the final status, or UNSPECIFIED first under the faults option. */
   private providerAnswers(environment: Environment, id: string): void {
     const record = this.get(environment, id)
-    if (!record || record.payment.status !== 'PENDING' || !record.outcome) return
-    if (record.unspecified) {
+    if (!record || record.payment.status !== 'PENDING') return
+    const {clock, scheduler, options} = this.ctx
+    // An operator outage is decided when the provider would answer (sandbox clock), whatever the customer.
+    const outage = this.ctx.scenarios.outage(record.operator)
+    if (outage?.mode === 'fail') return this.settle(environment, record, FAILED.PROVIDER_UNAVAILABLE)
+    if (outage?.mode === 'slow' && !record.slowed) {
+      this.collection(environment).update(id, (r) => {
+        r.slowed = true
+      })
+      scheduler.schedule(clock.now() + SLOW_SETTLE_MS, 'payment.settle', {environment, id})
+      return
+    }
+    const awaiting = outage?.mode === 'unspecified'
+    if (!record.outcome && !record.unspecified && !awaiting) return
+    if (record.unspecified || awaiting) {
       this.collection(environment).update(id, (r) => {
         r.payment.status = 'UNSPECIFIED'
+        if (awaiting) r.awaiting_operator = true
       })
       this.counts(environment).PENDING--
       this.counts(environment).UNSPECIFIED++
-      this.ctx.scheduler.schedule(this.ctx.clock.now() + this.ctx.options.settleAfterMs, 'payment.resolve', {environment, id})
+      if (awaiting) {
+        // Resolves when the outage ends by itself, or at `operator up` (operatorUp).
+        if (outage.until) scheduler.schedule(Date.parse(outage.until), 'payment.resolve', {environment, id})
+      } else if (record.outcome) {
+        scheduler.schedule(clock.now() + (record.resolve_after_ms ?? options.settleAfterMs), 'payment.resolve', {environment, id})
+      }
       return
     }
-    this.settle(environment, record, record.outcome)
+    this.settle(environment, record, record.outcome!)
   }
 
   private resolveUnspecified(environment: Environment, id: string): void {
     const record = this.get(environment, id)
-    if (!record || record.payment.status !== 'UNSPECIFIED' || !record.outcome) return
+    if (!record || record.payment.status !== 'UNSPECIFIED') return
+    if (record.awaiting_operator) {
+      const outage = this.ctx.scenarios.outage(record.operator)
+      if (outage?.mode === 'unspecified') {
+        if (outage.until) this.ctx.scheduler.schedule(Date.parse(outage.until), 'payment.resolve', {environment, id})
+        return
+      }
+      // Back: the customer's own answer, now (a scripted UNSPECIFIED without `then` stays so).
+    }
+    if (!record.outcome) return
     this.settle(environment, record, record.outcome)
   }
 

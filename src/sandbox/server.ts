@@ -15,6 +15,7 @@ import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
 import {ApiError, validationError} from './errors.js'
 import {idEnvironment} from './ids.js'
 import {readJson} from './json.js'
+import type {Fault} from './scenarios.js'
 import type {RateLimiter} from './rate-limit.js'
 import type {HandlerResult, Method, RequestContext, RouteDefinition, Router} from './router.js'
 import {validate} from './schema.js'
@@ -27,9 +28,20 @@ export interface HttpDependencies {
   adminToken: string
   /** The sandbox clock: every answer's `Date` header reads it, as a real service's reads its own. */
   now?: () => number
-  /** Where the detail of an internal error goes (the sandbox's log). */
+  /** Where the detail of an internal error goes (the sandbox's log), and every injected fault. */
   log: (line: string) => void
+  /** Faults set through the admin surface (scenarios.ts): drawn per request before anything else runs. */
+  faults?: {apiFault(method: string, path: string, routePath: string): Fault | undefined}
 }
+
+/** An injected connection reset: the socket is destroyed, no answer at all. */
+class InjectedReset extends Error {}
+
+/** What a gateway in front of a service answers when the service behind it is down. */
+const GATEWAY_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n'
+
+const ERROR_CODES: Record<string, string> = {'500': 'internal_error', '502': 'bad_gateway', '503': 'service_unavailable'}
 
 /**
  * A body over the limit is still read (and thrown away) up to this much more, so that the 413
@@ -162,6 +174,24 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
       throw new ApiError(404, 'not_found', t('sandbox.error.noRoute', {method, path}))
     }
     const {route, params} = match
+    // Injected faults come first, as a gateway's would: a 503 on POST /v1/payments creates nothing.
+    // Never on the admin surface, so that `faults clear` always gets through.
+    const fault = route.auth === 'admin' ? undefined : deps.faults?.apiFault(method, path, route.path)
+    if (fault) {
+      log(t('sandbox.fault.api', {id: fault.id, what: [fault.latency_ms ? `${fault.latency_ms} ms` : '', fault.error ?? ''].filter(Boolean).join(' + '), method, path}))
+      if (fault.latency_ms) await new Promise((resolve) => setTimeout(resolve, fault.latency_ms))
+      if (fault.error === 'reset') throw new InjectedReset()
+      if (fault.error === 'html') {
+        await drain(req, headers)
+        sendResult(res, {status: 502, raw: GATEWAY_PAGE, contentType: 'text/html'}, headers)
+        return
+      }
+      if (fault.error === '429') {
+        headers['retry-after'] = 1
+        throw new ApiError(429, 'rate_limited', t('sandbox.fault.message', {id: fault.id, status: 429}))
+      }
+      if (fault.error) throw new ApiError(Number(fault.error), ERROR_CODES[fault.error], t('sandbox.fault.message', {id: fault.id, status: fault.error}))
+    }
     // Keyless surfaces a stranger can reach (the checkout form, signed URLs): per source address.
     if (!isPublic && route.limitByAddress && limiter.enabled) limit(`ip:${ip}`, headers)
     const ctx: RequestContext = {
@@ -219,6 +249,10 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     const headers: Record<string, string | number> = deps.now ? {date: new Date(deps.now()).toUTCString()} : {}
     handle(req, res, headers)
       .catch(async (error: unknown) => {
+        if (error instanceof InjectedReset) {
+          req.socket.resetAndDestroy()
+          return
+        }
         if (res.headersSent) {
           res.destroy()
           return

@@ -4,7 +4,13 @@ import {TEST_NUMBERS} from '../../contract/test-numbers.js'
 
 export default class SandboxNumbers extends SvcCommand<typeof SandboxNumbers> {
   static override summary = "The sandbox's test numbers and the outcome each one always gives."
-  static override examples = ['<%= config.bin %> sandbox numbers', '<%= config.bin %> sandbox numbers --json']
+  static override description =
+    'Printed without asking any sandbox. To script other numbers of a running sandbox (a customer who never answers, a given failure code): `svc sandbox numbers set|list|remove`.'
+  static override examples = [
+    '<%= config.bin %> sandbox numbers',
+    '<%= config.bin %> sandbox numbers --json',
+    '<%= config.bin %> sandbox numbers set 670112233 --operator MTN --outcome FAILED --failure-code INSUFFICIENT_FUNDS',
+  ]
 
   async run(): Promise<void> {
     const {io} = this.ctx

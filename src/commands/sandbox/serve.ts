@@ -13,6 +13,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
     '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox.db',
+    'SVC_SANDBOX_ADMIN_TOKEN=ci-secret <%= config.bin %> sandbox serve --host 0.0.0.0',
   ]
   static override flags = {
     port: Flags.integer({description: 'Port to listen on (0: any free port).', default: 8787, min: 0, max: 65535}),
@@ -20,6 +21,11 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     'settle-after': Flags.string({description: 'How long a sandbox payment stays PENDING (0, 250ms, 2s, 5m).', default: '2s'}),
     seed: Flags.integer({description: 'Seed for the outcomes of non-test numbers (reproducible runs).'}),
     'rate-limit': Flags.integer({description: 'Requests per key per minute (0: no limit).', default: 100}),
+    'admin-token': Flags.string({
+      description:
+        'The admin token to accept (default: a random one), so that another machine or container can drive this sandbox with SVC_SANDBOX_URL and SVC_SANDBOX_ADMIN_TOKEN.',
+      env: 'SVC_SANDBOX_ADMIN_TOKEN',
+    }),
     data: Flags.string({
       description:
         'Keep state in this SQLite database across restarts, every acknowledged write on disk (in memory by default). A JSON data file of an older svc is imported once.',

@@ -30,14 +30,14 @@ function cell(value: unknown): string {
 }
 
 /** A table of the given columns (header from the catalogue key `local.col.<column>`). */
-async function renderRows(ctx: Context, rows: Row[], columns: string[]): Promise<string> {
+export async function renderRows(ctx: Context, rows: Row[], columns: string[]): Promise<string> {
   return ctx.io.table(
     columns.map((c) => t(`local.col.${c}` as MessageKey)),
     rows.map((row) => columns.map((c) => cell(row[c]))),
   )
 }
 
-function renderObject(value: Row): string {
+export function renderObject(value: Row): string {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined)
   const width = Math.max(...entries.map(([k]) => k.length))
   return entries.map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`).join('\n')
@@ -57,7 +57,7 @@ function renderClock(state: ClockView): string {
   ])
 }
 
-async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
+export async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
   await ctx.io.result(body, async () => {
     const data = (body as {data?: Row[]})?.data
     if (columns && Array.isArray(data)) {

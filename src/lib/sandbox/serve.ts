@@ -17,10 +17,18 @@ export interface ServeFlags {
   seed?: number
   'rate-limit': number
   data?: string
+  'admin-token'?: string
 }
 
 export interface RunningSandbox {
   close(): Promise<void>
+}
+
+/** A chosen admin token: printable, no spaces (it travels in an Authorization header), long enough to guard the surface. */
+function adminToken(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  if (!/^[\x21-\x7e]{16,256}$/.test(value)) throw new InputError(t('local.serve.adminToken'), {field: 'admin-token'})
+  return value
 }
 
 export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<RunningSandbox> {
@@ -34,6 +42,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     seed: flags.seed,
     rateLimit: flags['rate-limit'],
     dataFile: flags.data,
+    adminToken: adminToken(flags['admin-token']),
   }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
     // A busy or forbidden port is the user's input to change, not an unexpected error.
     if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})

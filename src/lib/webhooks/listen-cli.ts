@@ -114,9 +114,13 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
-/** The local sandbox is the one `svc sandbox serve` runs at the credentials' base URL. */
-function localSandboxFor(ctx: Context): ReturnType<typeof readSandboxState> {
-  const state = readSandboxState(ctx.configDir)
+/**
+ * The local sandbox is the one `svc sandbox serve` runs at the credentials' base URL: the one
+ * SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN name when set (a CI container), else the saved one.
+ */
+function localSandboxFor(ctx: Context): {base_url: string; admin_url: string} | undefined {
+  const fromEnv = ctx.env.SVC_SANDBOX_URL && ctx.env.SVC_SANDBOX_ADMIN_TOKEN ? ctx.env.SVC_SANDBOX_URL.trim().replace(/\/+$/, '').replace(/\/_admin$/, '') : undefined
+  const state = fromEnv ? {base_url: fromEnv, admin_url: `${fromEnv}/_admin`} : readSandboxState(ctx.configDir)
   if (!state) return undefined
   try {
     return normaliseBaseUrl(state.base_url) === ctx.credentials().baseUrl ? state : undefined
