@@ -25,21 +25,9 @@ import {named} from './schema.js'
 import type {Collection} from './store.js'
 import {SLOW_SETTLE_MS, type ScriptedNumber} from './scenarios.js'
 import type {Environment} from './types.js'
+import {FAILURE_CODES, PAYMENT_STATUSES, type FailureCode, type PaymentStatus} from '../contract/payments.js'
 
-export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'] as const
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
-
-export const FAILURE_CODES = [
-  'INSUFFICIENT_FUNDS',
-  'CUSTOMER_DECLINED',
-  'EXPIRED',
-  'PAYER_NOT_FOUND',
-  'LIMIT_EXCEEDED',
-  'ACCOUNT_INACTIVE',
-  'PROVIDER_UNAVAILABLE',
-  'PROVIDER_ERROR',
-] as const
-export type FailureCode = (typeof FAILURE_CODES)[number]
+export {FAILURE_CODES, PAYMENT_STATUSES, type FailureCode, type PaymentStatus}
 
 /** Share of non-test sandbox numbers that succeed. */
 export const RANDOM_SUCCESS_RATE = 0.75

@@ -1,4 +1,5 @@
 import {Args, Flags} from '@oclif/core'
+import {FAILURE_CODES} from '../../../contract/payments.js'
 
 import {SvcCommand} from '../../../lib/command.js'
 
@@ -22,16 +23,7 @@ export default class SandboxNumbersSet extends SvcCommand<typeof SandboxNumbersS
     then: Flags.option({options: ['SUCCESS', 'FAILED'] as const, description: 'With UNSPECIFIED: what the payment becomes after --after.'})(),
     after: Flags.string({description: 'With --then: how long the payment stays UNSPECIFIED, on the sandbox clock (default 30s).'}),
     'failure-code': Flags.option({
-      options: [
-        'INSUFFICIENT_FUNDS',
-        'CUSTOMER_DECLINED',
-        'EXPIRED',
-        'PAYER_NOT_FOUND',
-        'LIMIT_EXCEEDED',
-        'ACCOUNT_INACTIVE',
-        'PROVIDER_UNAVAILABLE',
-        'PROVIDER_ERROR',
-      ] as const,
+      options: FAILURE_CODES,
       description: 'The failure code of a scripted FAILED (default CUSTOMER_DECLINED).',
     })(),
   }

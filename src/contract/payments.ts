@@ -1,0 +1,18 @@
+/**
+ * A payment's statuses (service-interface.md) and the `failure_code` values of a FAILED payment
+ * (service-contract.md, "Errors"): one list, used by the sandbox, its dashboard stand-ins and the CLI.
+ */
+export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+export const FAILURE_CODES = [
+  'INSUFFICIENT_FUNDS',
+  'CUSTOMER_DECLINED',
+  'EXPIRED',
+  'PAYER_NOT_FOUND',
+  'LIMIT_EXCEEDED',
+  'ACCOUNT_INACTIVE',
+  'PROVIDER_UNAVAILABLE',
+  'PROVIDER_ERROR',
+] as const
+export type FailureCode = (typeof FAILURE_CODES)[number]
