@@ -470,3 +470,20 @@ function markLocal(): void {
     started_at: new Date().toISOString(),
   })
 }
+
+describe('2. statuses in French human output', () => {
+  it('invoice list and pay status --lang fr translate the status; English and --json keep the service value', async () => {
+    const env = sandbox.env()
+    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa FR', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+    const id = JSON.parse(created.stdout).id as string
+    const fr = await runCli(['invoice', 'get', id, '--lang', 'fr'], {configDir: temp.dir, env})
+    expect(fr.stdout).toMatch(/À PAYER/)
+    expect(fr.stdout).not.toMatch(/UNPAID/)
+    const en = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    expect(en.stdout).toMatch(/UNPAID/)
+    const json = await runCli(['invoice', 'get', id, '--json', '--lang', 'fr'], {configDir: temp.dir, env})
+    expect(JSON.parse(json.stdout).status).toBe('UNPAID')
+    const pay = await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--lang', 'fr'], {configDir: temp.dir, env})
+    expect(pay.stdout).toMatch(/EN ATTENTE/)
+  })
+})

@@ -34,3 +34,9 @@ export function registerCatalogue(locale: Locale, messages: Catalogue): void {
 export function t(key: MessageKey, params?: Params, locale: Locale = current): string {
   return catalogue.t(key, params, locale)
 }
+
+/** A status as a person reads it in the current language (`UNPAID` → `À PAYER`); unknown ones as they are. */
+export function statusLabel(status: string): string {
+  const key = `domain.status.${status}` as MessageKey
+  return key in en ? t(key) : status
+}

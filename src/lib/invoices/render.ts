@@ -1,5 +1,5 @@
 /** How invoices look in a terminal: a table, statuses coloured, amounts as `12 500 XAF`. */
-import {getLocale, t} from '../i18n/index.js'
+import {getLocale, statusLabel, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatXaf} from '../payments/amount.js'
 import {formatDate, formatDateTime} from '../time/date.js'
@@ -7,11 +7,12 @@ import type {Totals} from '../../contract/totals.js'
 import type {Invoice, SendResult} from './types.js'
 
 export function paintInvoiceStatus(paint: Painter, status: string): string {
-  if (status === 'PAID') return paint.green(status)
-  if (status === 'CANCELLED') return paint.dim(status)
-  if (status === 'PAST_DUE') return paint.red(status)
-  if (status === 'UNPAID') return paint.yellow(status)
-  return paint.cyan(status)
+  const label = statusLabel(status)
+  if (status === 'PAID') return paint.green(label)
+  if (status === 'CANCELLED') return paint.dim(label)
+  if (status === 'PAST_DUE') return paint.red(label)
+  if (status === 'UNPAID') return paint.yellow(label)
+  return paint.cyan(label)
 }
 
 const money = (n: number | undefined) => (typeof n === 'number' ? formatXaf(n, getLocale()) : '')

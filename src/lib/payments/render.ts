@@ -1,15 +1,16 @@
 /** How payments look in a terminal: tables, statuses coloured, amounts as `12 500 XAF`. */
-import {getLocale, t} from '../i18n/index.js'
+import {getLocale, statusLabel, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatDateTime} from '../time/date.js'
 import {formatXaf} from './amount.js'
 import type {Payment} from './types.js'
 
 export function paintStatus(paint: Painter, status: string): string {
-  if (status === 'SUCCESS' || status === 'PAID') return paint.green(status)
-  if (status === 'FAILED' || status === 'CANCELLED') return paint.red(status)
-  if (status === 'PAST_DUE') return paint.red(status)
-  return paint.yellow(status)
+  const label = statusLabel(status)
+  if (status === 'SUCCESS' || status === 'PAID') return paint.green(label)
+  if (status === 'FAILED' || status === 'CANCELLED') return paint.red(label)
+  if (status === 'PAST_DUE') return paint.red(label)
+  return paint.yellow(label)
 }
 
 export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<string> {

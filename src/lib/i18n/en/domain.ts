@@ -4,6 +4,17 @@
 export const domain = {
   // The currency unit printed after amounts (`12 500 XAF`); French may choose 'FCFA'.
   'domain.xaf.unit': 'XAF',
+  // Statuses as a person reads them. English shows the service's own values (what --status takes);
+  // French translates them (payments are masculine, invoices feminine).
+  'domain.status.PENDING': 'PENDING',
+  'domain.status.SUCCESS': 'SUCCESS',
+  'domain.status.FAILED': 'FAILED',
+  'domain.status.UNSPECIFIED': 'UNSPECIFIED',
+  'domain.status.DRAFT': 'DRAFT',
+  'domain.status.UNPAID': 'UNPAID',
+  'domain.status.PAST_DUE': 'PAST_DUE',
+  'domain.status.PAID': 'PAID',
+  'domain.status.CANCELLED': 'CANCELLED',
 
   'domain.amount.missing': 'Missing --{field}: give a whole number of XAF of at least {min}, e.g. 5000.',
   'domain.amount.invalid':

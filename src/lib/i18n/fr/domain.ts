@@ -5,6 +5,15 @@ import type {domain as en} from '../en/domain.js'
 export const domain: {[K in keyof typeof en]: string} = {
   // L’unité imprimée après les montants : `12 500 FCFA`.
   'domain.xaf.unit': 'FCFA',
+  'domain.status.PENDING': 'EN ATTENTE',
+  'domain.status.SUCCESS': 'RÉUSSI',
+  'domain.status.FAILED': 'ÉCHOUÉ',
+  'domain.status.UNSPECIFIED': 'INDÉTERMINÉ',
+  'domain.status.DRAFT': 'BROUILLON',
+  'domain.status.UNPAID': 'À PAYER',
+  'domain.status.PAST_DUE': 'EN RETARD',
+  'domain.status.PAID': 'PAYÉE',
+  'domain.status.CANCELLED': 'ANNULÉE',
 
   'domain.amount.missing': 'Il manque --{field} : donnez un nombre entier de francs CFA, au moins {min}, par exemple 5000.',
   'domain.amount.invalid':
