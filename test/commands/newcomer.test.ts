@@ -487,3 +487,15 @@ describe('2. statuses in French human output', () => {
     expect(pay.stdout).toMatch(/EN ATTENTE/)
   })
 })
+
+describe('14. polish, after the trial on a clean clone', () => {
+  it('a missing file says so in words, not ENOENT', async () => {
+    const r = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--cover', 'nofile.png'], {
+      configDir: temp.dir,
+      env: sandbox.env(),
+    })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/No file nofile\.png/)
+    expect(r.stderr).not.toMatch(/ENOENT/)
+  })
+})

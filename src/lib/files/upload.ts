@@ -49,7 +49,9 @@ export async function checkUploadFile(path: string, field = 'file'): Promise<Che
     size = info.size
   } catch (error) {
     if (error instanceof InputError) throw error
-    throw new InputError(t('files.unreadable', {field, path, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field})
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new InputError(t('files.notFound', {field, path}), {field})
+    throw new InputError(t('files.unreadable', {field, path, reason: code ?? String(error)}), {field})
   }
   const kind = EXTENSIONS[extname(path).toLowerCase()]
   if (!kind) throw new InputError(t('files.badExtension', {field, path, ext: extname(path) || '(none)'}), {field})

@@ -2,6 +2,7 @@
 export const files = {
   'files.notAFile': 'Invalid --{field} {path}: not a regular file.',
   'files.unreadable': 'Cannot read --{field} {path}: {reason}.',
+  'files.notFound': 'No file {path} (--{field}): check the path.',
   'files.badExtension': 'Invalid --{field} {path}: "{ext}" is not an accepted image type; use a .png, .jpg/.jpeg or .webp file.',
   'files.tooLarge': 'Invalid --{field} {path}: {size}, more than the {max} allowed.',
   'files.empty': 'Invalid --{field} {path}: the file is empty.',

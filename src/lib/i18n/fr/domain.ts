@@ -17,11 +17,11 @@ export const domain: {[K in keyof typeof en]: string} = {
 
   'domain.amount.missing': 'Il manque --{field} : donnez un nombre entier de francs CFA, au moins {min}, par exemple 5000.',
   'domain.amount.invalid':
-    '--{field} « {input} » invalide : donnez un nombre entier de francs CFA en chiffres, éventuellement groupés par trois avec des espaces ou des virgules, par exemple 5000, « 5 000 » ou 5,000.',
+    '--{field} « {input} » invalide : donnez un nombre entier de francs CFA en chiffres, éventuellement groupés par trois avec des espaces, par exemple 5000 ou « 5 000 ».',
   'domain.amount.notWhole':
-    '--{field} « {input} » invalide : le franc CFA n’a ni décimales ni exposant ; écrivez des francs entiers en chiffres, par exemple 5000, « 5 000 » ou 5,000.',
+    '--{field} « {input} » invalide : le franc CFA n’a ni décimales ni exposant ; écrivez des francs entiers en chiffres, par exemple 5000 ou « 5 000 ».',
   'domain.amount.grouping':
-    '--{field} « {input} » invalide : les séparateurs de milliers doivent découper les chiffres en groupes de trois, par exemple 5,000, « 5 000 » ou 1,234,567 (le franc CFA n’a pas de décimales).',
+    '--{field} « {input} » invalide : les séparateurs de milliers doivent découper les chiffres en groupes de trois, par exemple « 5 000 » ou « 1 234 567 » (le franc CFA n’a pas de décimales).',
   'domain.amount.belowMin': '--{field} « {input} » invalide : il faut un nombre entier de francs CFA d’au moins {min}.',
   'domain.amount.tooLarge': '--{field} « {input} » invalide : montant trop élevé ({max} au plus).',
 
@@ -73,7 +73,7 @@ export const domain: {[K in keyof typeof en]: string} = {
     '--{field} « {input} » invalide : écrivez NOM:PRIX:QTÉ, par exemple « Pain:500:3 » (NOM:PRIX signifie une quantité de 1 ; un nom contenant « : » exige les trois).',
   'domain.item.emptyName': '--{field} « {input} » invalide : le nom est vide ; écrivez NOM:PRIX:QTÉ, par exemple « Pain:500:3 ».',
   'domain.item.price':
-    '--{field} « {input} » invalide : le prix « {price} » doit être un nombre entier de francs CFA de 0 à {max} (par exemple 500, « 1 500 » ou 1,500).',
+    '--{field} « {input} » invalide : le prix « {price} » doit être un nombre entier de francs CFA de 0 à {max} (par exemple 500 ou « 1 500 »).',
   'domain.item.quantity': '--{field} « {input} » invalide : la quantité « {quantity} » doit être un nombre entier de 1 à {max}.',
 
   'domain.draft.noItems': 'Il manque --{field} : une facture doit avoir au moins une ligne, par exemple --item "Pain:500:3".',

@@ -4,6 +4,7 @@ import type {files as en} from '../en/files.js'
 export const files: {[K in keyof typeof en]: string} = {
   'files.notAFile': '--{field} {path} invalide : ce n’est pas un fichier ordinaire.',
   'files.unreadable': 'Impossible de lire --{field} {path} : {reason}.',
+  'files.notFound': 'Fichier {path} introuvable (--{field}) : vérifiez le chemin.',
   'files.badExtension': '--{field} {path} invalide : « {ext} » n’est pas un type d’image accepté ; utilisez un fichier .png, .jpg/.jpeg ou .webp.',
   'files.tooLarge': '--{field} {path} invalide : {size}, au-delà des {max} autorisés.',
   'files.empty': '--{field} {path} invalide : le fichier est vide.',

@@ -84,7 +84,7 @@ export const hooktest: {[K in keyof typeof en]: string} = {
   // Avant l’envoi (stderr).
   'hooktest.intro': 'Test de {url} : {count} cas de livraisons de test signées (environnement SANDBOX, identifiants evt_test_…), délai {timeout}.',
   'hooktest.secret.flag': 'Signature avec le secret donné par --secret ({secret}).',
-  'hooktest.secret.local': 'Signature avec le secret de signature local {secret} ({scope}), celui dont signe svc webhooks listen ; --secret pour en utiliser un autre.',
+  'hooktest.secret.local': 'Signature avec le secret de signature local {secret} ({scope}), celui avec lequel signe svc webhooks listen ; --secret pour en utiliser un autre.',
   'hooktest.sending': 'Envoi de {name}…',
   'hooktest.remote.confirm': 'Envoyer {count} livraisons de test signées à {host} ? Cet hôte n’est pas sur cette machine.',
   'hooktest.remote.refused': 'svc webhooks test enverrait des livraisons de test à {host}, qui n’est pas sur cette machine : passez --yes pour les envoyer quand même.',
