@@ -229,7 +229,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     scheduler.stop()
     events.shutdown()
     await Promise.all(releases.map((release) => release()))
-    store.close()
+    await store.close()
     throw error
   }
   const address = server.address() as AddressInfo
@@ -264,7 +264,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
         })
         await scheduler.idle()
         await Promise.all(releases.map((release) => release()))
-        store.close()
+        await store.close()
       })()
       return closed
     },

@@ -135,7 +135,7 @@ function driverPath(): string | undefined {
  * synchronous = NORMAL) move to a worker thread, so that no request waits for a disk flush; commits
  * themselves never fsync in WAL mode with NORMAL. Returns a function that stops it.
  */
-function startCheckpointer(db: Db, file: string): (() => void) | undefined {
+function startCheckpointer(db: Db, file: string): (() => Promise<void>) | undefined {
   const driver = driverPath()
   if (!driver) return undefined
   let worker: Worker
@@ -148,7 +148,13 @@ function startCheckpointer(db: Db, file: string): (() => void) | undefined {
   // A worker that fails (its connection cannot open…) hands checkpoints back to the main thread.
   worker.on('error', () => db.pragma('wal_autocheckpoint = 1000'))
   db.pragma('wal_autocheckpoint = 0')
-  return () => worker.postMessage('stop')
+  // Resolves once the worker has closed its connection: until then it may still write the WAL's
+  // files, so whoever removes the data directory (a test, a reset) waits for this.
+  return () =>
+    new Promise<void>((resolve) => {
+      worker.once('exit', () => resolve())
+      worker.postMessage('stop')
+    })
 }
 
 function openDatabase(Driver: SqliteConstructor, file: string): Db {
@@ -442,7 +448,8 @@ export class SqliteStore implements Store {
   /** Answers waiting for the open transaction's commit. */
   private waiting: {promise: Promise<void>; resolve: () => void; reject: (error: Error) => void} | undefined
   private closed = false
-  private stopCheckpointer: (() => void) | undefined
+  private stopCheckpointer: (() => Promise<void>) | undefined
+  private closing: Promise<void> | undefined
 
   constructor(
     readonly db: Db,
@@ -660,11 +667,11 @@ export class SqliteStore implements Store {
     return true
   }
 
-  close(): void {
-    if (this.closed) return
+  close(): Promise<void> {
+    if (this.closed) return this.closing ?? Promise.resolve()
     this.flush()
     this.closed = true
-    this.stopCheckpointer?.()
+    this.closing = this.stopCheckpointer?.() ?? Promise.resolve()
     // Everything into the database file and the WAL emptied, so that the next open does not read a
     // long WAL back (the checkpointer's connection may still be open: the last close would do it).
     try {
@@ -673,6 +680,7 @@ export class SqliteStore implements Store {
       // Busy: the WAL stays, replayed at the next open.
     }
     this.db.close()
+    return this.closing
   }
 }
 

@@ -104,7 +104,8 @@ export interface Store {
   settled(): Promise<void>
   /** Write what is pending now (before a reply, at close). */
   flush(): void
-  close(): void
+  /** Done when every file of the store is closed (with --data, the checkpoint thread's connection too). */
+  close(): void | Promise<void>
 }
 
 /** An old JSON data file was imported into the database (and kept as `backup`). */

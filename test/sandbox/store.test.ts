@@ -189,7 +189,7 @@ describe('store on disk (SQLite) only', () => {
     store.tasks.add({id: 3, at: 30, kind: 'k', payload: [1]})
     await turn()
     const file = (store as unknown as {file: string}).file
-    store.close()
+    await store.close()
     store = await openSqliteStore(file)
     define(store)
     expect(store.restored).toBe(true)
