@@ -63,7 +63,9 @@ function onTerminal(args: string[], env: Record<string, string>, name: string): 
         await new Promise((r) => setTimeout(r, 50))
       }
     },
-    done: exited.then(() => {
+    // node-pty can report the exit before the last output has been read: give it a moment.
+    done: exited.then(async () => {
+      await new Promise((r) => setTimeout(r, 150))
       const text = stripAnsi(output)
       const exit = Number(/EXIT=(\d+)/.exec(text)?.[1] ?? -1)
       return {exit, stty: text.slice(text.indexOf('EXIT=')), screen: text}

@@ -8,6 +8,7 @@ import type {Context} from '../context.js'
 import {ApiError, ExitCode, OutcomeError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatXaf} from '../payments/amount.js'
+import {formatDate} from '../time/date.js'
 import {sendInvoice} from './flows.js'
 import {parseChannel} from './input.js'
 import {progressBar} from './progress.js'
@@ -137,12 +138,12 @@ async function show(ctx: Context, report: RemindReport, filtered: boolean): Prom
     if (report.dry_run) {
       if (report.sent.length === 0) ctx.io.err(t(filtered ? 'invoice.remind.noneMatching' : 'invoice.remind.noneOwed'))
       for (const p of report.sent)
-        ctx.io.out(t('invoice.remind.wouldSend', {id: p.id, customer: p.customer, amount: formatXaf(p.amount_due, locale), due: p.due_date.slice(0, 10), channel: p.channel, recipient: p.recipient}))
+        ctx.io.out(t('invoice.remind.wouldSend', {id: p.id, customer: p.customer, amount: formatXaf(p.amount_due, locale), due: formatDate(p.due_date.slice(0, 10), locale), channel: p.channel, recipient: p.recipient}))
     }
     for (const s of report.skipped) ctx.io.err(t('invoice.remind.skippedLine', {id: s.id, customer: s.customer}))
     for (const u of report.unknown) ctx.io.err(t('invoice.remind.unknownLine', {id: u.id, customer: u.customer}))
     for (const f of report.failed) ctx.io.err(t('invoice.remind.failedLine', {id: f.id, customer: f.customer, error: f.error}))
-    const counts = {sent: report.sent.length, skipped: report.skipped.length, unknown: report.unknown.length, failed: report.failed.length, day: report.day}
+    const counts = {sent: report.sent.length, skipped: report.skipped.length, unknown: report.unknown.length, failed: report.failed.length, day: formatDate(report.day, getLocale())}
     ctx.io.err(t(report.dry_run ? 'invoice.remind.dryRunSummary' : 'invoice.remind.summary', counts))
   })
 }
