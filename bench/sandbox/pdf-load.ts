@@ -28,7 +28,8 @@ interface Result {
   errors: number
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))], {stdio: ['ignore', 'pipe', 'inherit']})
+// The built sandbox (`npm run build` first), as bench/sandbox/run.ts runs it.
+const child = spawn(process.execPath, [fileURLToPath(new URL('./server.mjs', import.meta.url))], {stdio: ['ignore', 'pipe', 'inherit']})
 const first = await new Promise<string>((resolve) => createInterface({input: child.stdout!}).once('line', resolve))
 const {url, key} = JSON.parse(first) as {url: string; key: string}
 const headers = {'x-api-key': key, 'content-type': 'application/json'}
