@@ -45,8 +45,9 @@ function onTerminal(args: string[], env: Record<string, string>, name: string): 
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
   const pidFile = join(dir, `${name}.pid`)
   // The inner sh execs the CLI, so the pid it writes is the CLI's own: SIGTERM goes to it alone.
-  // The outer shell outlives a ^C (a trap, which its children do not inherit) to report.
-  const script = `trap : INT TERM; sh -c "echo \\$\\$ > '${pidFile}'; exec ${quoted}"; echo "EXIT=$?"; stty -a; echo STTY-DONE`
+  // The outer shell outlives a ^C (a trap, which its children do not inherit) to report, and
+  // stays a moment after its last line: node-pty can drop what a process wrote just before exiting.
+  const script = `trap : INT TERM; sh -c "echo \\$\\$ > '${pidFile}'; exec ${quoted}"; echo "EXIT=$?"; stty -a; echo STTY-DONE; sleep 0.3`
   const fullEnv = {...baseEnv(join(dir, `config-${name}`)), TERM: 'xterm-256color', ...env}
   delete (fullEnv as Record<string, string | undefined>).CI
   const pty = spawn('/bin/sh', ['-c', script], {cols: 120, rows: 40, env: fullEnv, name: 'xterm-256color'})
@@ -63,9 +64,10 @@ function onTerminal(args: string[], env: Record<string, string>, name: string): 
         await new Promise((r) => setTimeout(r, 50))
       }
     },
-    // node-pty can report the exit before the last output has been read: give it a moment.
+    // node-pty can report the exit before the last output has been read: wait for the script's
+    // last line (STTY-DONE), at most 3 s.
     done: exited.then(async () => {
-      await new Promise((r) => setTimeout(r, 150))
+      for (let waited = 0; !output.includes('STTY-DONE') && waited < 3_000; waited += 25) await new Promise((r) => setTimeout(r, 25))
       const text = stripAnsi(output)
       const exit = Number(/EXIT=(\d+)/.exec(text)?.[1] ?? -1)
       return {exit, stty: text.slice(text.indexOf('EXIT=')), screen: text}
