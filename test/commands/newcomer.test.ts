@@ -88,32 +88,32 @@ describe('1. login and the service address', () => {
 })
 
 describe('7. confirmations in French', () => {
-  it('shows (o/N) and reads « o » as oui: the LIVE payment is made', async () => {
-    const before = (await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total
-    const session = runInPty(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--lang', 'fr'], {
-      configDir: temp.dir,
-      env: sandbox.env('live'),
-    })
+  const livePayments = async () => (await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total as number
+  /** A LIVE `pay create` in French on a terminal, waiting at its confirmation. */
+  const confirmOnTerminal = async () => {
+    const session = runInPty(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--lang', 'fr'], {configDir: temp.dir, env: sandbox.env('live')})
     await session.waitFor('(o/N)')
+    return session
+  }
+
+  it('shows (o/N) and reads « o » as oui: the LIVE payment is made', async () => {
+    const before = await livePayments()
+    const session = await confirmOnTerminal()
     session.type('o\r')
     const {exitCode} = await session.exit
     expect(exitCode, stripAnsi(session.output())).toBe(0)
-    expect((await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total).toBe(before + 1)
+    expect(await livePayments()).toBe(before + 1)
   })
 
   it('« non » declines and anything else asks again', async () => {
-    const before = (await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total
-    const session = runInPty(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--lang', 'fr'], {
-      configDir: temp.dir,
-      env: sandbox.env('live'),
-    })
-    await session.waitFor('(o/N)')
+    const before = await livePayments()
+    const session = await confirmOnTerminal()
     session.type('peut-être\r')
     await session.waitFor('Répondez o (oui) ou n (non).')
     session.type('\u0015non\r')
     const {exitCode} = await session.exit
     expect(exitCode).toBe(2)
-    expect((await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total).toBe(before)
+    expect(await livePayments()).toBe(before)
   })
 })
 

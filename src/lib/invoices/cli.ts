@@ -301,7 +301,7 @@ export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
 export async function invoicePdf(ctx: Context, id: string, flags: {output?: string}): Promise<void> {
   const invoiceId = checkId(id)
   const target = flags.output ?? `${invoiceId}.pdf`
-  const {link, bytes} = await fetchInvoicePdf(await api(ctx), invoiceId)
+  const {link, url, bytes} = await fetchInvoicePdf(await api(ctx), invoiceId)
   if (target === '-') {
     await new Promise<void>((resolve, reject) => (ctx.io.streams.stdout as NodeJS.WritableStream).write(bytes, (error) => (error ? reject(error) : resolve())))
     return
@@ -319,7 +319,7 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
       cause: error,
     })
   }
-  await ctx.io.result({invoice_id: invoiceId, file: target, bytes: bytes.length, pdf_url: link.pdf_url, expires_at: link.expires_at}, () => {
+  await ctx.io.result({invoice_id: invoiceId, file: target, bytes: bytes.length, pdf_url: url, expires_at: link.expires_at}, () => {
     ctx.io.out(target)
     ctx.io.err(t('invoice.pdf.saved', {id: invoiceId, path: target, bytes: bytes.length}))
   })

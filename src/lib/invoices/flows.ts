@@ -133,7 +133,7 @@ export function isPdf(bytes: Uint8Array): boolean {
  * key: the URL is signed, and the client never sends the key off the base URL's origin anyway).
  * Anything that is not a PDF is an error; the caller writes nothing.
  */
-export async function fetchInvoicePdf(api: InvoiceApi, id: string): Promise<{link: PdfLink; bytes: Buffer}> {
+export async function fetchInvoicePdf(api: InvoiceApi, id: string): Promise<{link: PdfLink; url: string; bytes: Buffer}> {
   const link = (await call<PdfLink>(api, 'invoice.pdf', {id})).data
   // The field's name comes from the service's description (service-contract.md's `pdf_url` when it does not say).
   const field = api.service.fields?.pdfUrl ?? 'pdf_url'
@@ -142,7 +142,6 @@ export async function fetchInvoicePdf(api: InvoiceApi, id: string): Promise<{lin
   if (typeof url !== 'string' || url === '') {
     throw new SvcError(t('invoice.pdf.noUrl', {id, field}), {exitCode: ExitCode.UNAVAILABLE, code: 'invalid_response'})
   }
-  if (record.pdf_url === undefined) record.pdf_url = url
   const response = await api.client.request<Buffer>({method: 'GET', path: url, auth: false, responseType: 'buffer'})
   const bytes = response.data
   if (!isPdf(bytes)) {
@@ -152,5 +151,5 @@ export async function fetchInvoicePdf(api: InvoiceApi, id: string): Promise<{lin
       code: 'invalid_response',
     })
   }
-  return {link, bytes}
+  return {link, url, bytes}
 }

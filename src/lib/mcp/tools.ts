@@ -549,12 +549,12 @@ const invoicesPdf: ToolDefinition = {
     const id = invoiceId(read(raw, invoicesPdf))
     return {
       async execute() {
-        const {link, bytes} = await fetchInvoicePdf(await invoiceApi(ctx), id)
+        const {link, url, bytes} = await fetchInvoicePdf(await invoiceApi(ctx), id)
         const expires = link.expires_at ? formatDateTime(link.expires_at, getLocale()) : '?'
         return {
           summary: t('mcp.summary.pdf', {id, bytes: bytes.length, expires}),
-          data: {invoice_id: id, pdf_url: link.pdf_url, expires_at: link.expires_at ?? null, bytes: bytes.length},
-          attachments: [{type: 'resource', resource: {uri: link.pdf_url, mimeType: 'application/pdf', blob: bytes.toString('base64')}}],
+          data: {invoice_id: id, pdf_url: url, expires_at: link.expires_at ?? null, bytes: bytes.length},
+          attachments: [{type: 'resource', resource: {uri: url, mimeType: 'application/pdf', blob: bytes.toString('base64')}}],
         }
       },
     }
