@@ -196,7 +196,11 @@ export function renderInvoicePdf({invoice, businessName, cover, logo, locale = '
       const textWidth = width - QR_SIZE - 16
       doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.payOnline')), left, top, {width: textWidth})
       doc.font('Helvetica').fontSize(10).text(text(t('sandboxInvoices.pdf.scanToPay')), left, doc.y + 2, {width: textWidth})
-      doc.fillColor('#0645ad').text(text(invoice.checkout_url), left, doc.y + 4, {width: textWidth, link: invoice.checkout_url}).fillColor('#000')
+      // The link on one line when it can be (a wrapped URL is hard to copy): a smaller size for a
+      // long one, down to 7 pt; past that it wraps.
+      const link = text(invoice.checkout_url)
+      doc.fontSize(Math.max(7, Math.min(10, (10 * textWidth) / doc.fontSize(10).widthOfString(link))))
+      doc.fillColor('#0645ad').text(link, left, doc.y + 4, {width: textWidth, link: invoice.checkout_url}).fillColor('#000')
       doc.y = Math.max(doc.y, top + QR_SIZE) + 8
     } else if (invoice.status === 'PAID') {
       doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.paidInFull', {date: formatDay(invoice.paid_at, locale)})), left, doc.y, {width})
