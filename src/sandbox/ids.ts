@@ -35,13 +35,46 @@ export function randomToken(length = 24): string {
   return token
 }
 
+/** The same 62 characters in their byte order, so that a time written with them sorts as text. */
+const SORTED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+const TIME_CHARS = 8
+let lastMs = -1
+let lastTime = ''
+
+/** The machine's time in ms, in 8 base62 characters that sort as the times do (until the year 8000). */
+function timePart(): string {
+  const now = Date.now()
+  if (now !== lastMs) {
+    lastMs = now
+    let rest = now
+    let text = ''
+    for (let i = 0; i < TIME_CHARS; i++) {
+      text = SORTED[rest % 62] + text
+      rest = Math.floor(rest / 62)
+    }
+    lastTime = text
+  }
+  return lastTime
+}
+
+/**
+ * The 24 characters after an object id's prefix: 8 of the time it was made, then 16 random
+ * (95 bits: as unguessable as ever). Ids made one after another sort next to each other, so that on
+ * disk (`--data`) a new object's id goes at the end of the id index, on a page already in memory,
+ * and not to a random page of a million-row index read from the disk: three such reads and writes
+ * a payment (the payment, its event, its ledger entry) were most of a create's cost.
+ */
+function idBody(): string {
+  return timePart() + randomToken(24 - TIME_CHARS)
+}
+
 export function newId(prefix: string, environment: Environment): string {
-  return environment === 'SANDBOX' ? `${prefix}_test_${randomToken()}` : `${prefix}_${randomToken()}`
+  return environment === 'SANDBOX' ? `${prefix}_test_${idBody()}` : `${prefix}_${idBody()}`
 }
 
 /** An id that does not carry an environment (events, keys, endpoints, ledger entries). */
 export function newPlainId(prefix: string): string {
-  return `${prefix}_${randomToken()}`
+  return `${prefix}_${idBody()}`
 }
 
 /** The environment an id of this prefix belongs to, or undefined when it is not of that form. */
