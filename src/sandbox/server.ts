@@ -104,8 +104,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * the connection is closed after the answer.
  */
 function drain(req: IncomingMessage, headers: Record<string, string | number>): Promise<void> | undefined {
-  // Nothing left to read (a GET, a body already read): no promise to wait for.
+  // Nothing left to read (a body already read; a request that declares no body, such as a GET
+  // whose handler answered before the parser marked it complete): no listeners, no promise.
   if (req.complete || req.readableEnded || req.destroyed) return undefined
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined
   return new Promise((resolve) => {
     let size = 0
     const done = () => {
