@@ -44,7 +44,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   require('./compile-cache.cjs').install(join(root, 'dist'), own && !argv.includes('--help') ? 'run' : 'help')
   const {flush, handle, run} = require('../dist/main.js')
   run(argv, own ? rootOnly(root) : root)
-    .then(() => flush())
+    // A stdout never made (watchStdio) holds nothing to flush.
+    .then(() => (process[Symbol.for('svc.stdio.unmade')].has('stdout') ? undefined : flush()))
     .catch(async (error) => handle(error))
 }
 
