@@ -71,7 +71,8 @@ export class ProcessStreams implements StreamsLike {
   /** `text` on stdout or stderr, whole, in order with everything written before it. */
   write(name: 'stdout' | 'stderr', text: string): void {
     if (this.closed.has(name)) return
-    if (!unmade(name)) {
+    // Windows: a console takes UTF-16 through its stream (libuv's tty), not UTF-8 bytes written to it.
+    if (!unmade(name) || process.platform === 'win32') {
       this.stream(name).write(text)
       return
     }
