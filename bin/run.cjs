@@ -14,8 +14,9 @@
  *   with the root plugin only: the plugins (help, not-found, autocomplete) have no hooks or
  *   commands that such a call could reach, so reading their package.json and manifests is
  *   skipped; and the root plugin reads the manifest of that command (dist/manifests/), ~2 KB
- *   rather than the whole ~190 KB. Everything else (`svc`, `svc help`, a topic, `svc autocomplete`, an unknown command)
- *   goes through oclif's full load.
+ *   rather than the whole ~190 KB. Everything else (`svc`, `svc help`, a topic,
+ *   `svc autocomplete`, an unknown command) goes through oclif's full load.
+ * - No stdio stream is made until something needs one (watchStdio, src/lib/io/process-streams.ts).
  */
 'use strict'
 const {readFileSync, writeSync} = require('node:fs')
@@ -44,8 +45,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   require('./compile-cache.cjs').install(join(root, 'dist'), own && !argv.includes('--help') ? 'run' : 'help')
   const {flush, handle, run} = require('../dist/main.js')
   run(argv, own ? rootOnly(root) : root)
-    // A stdout never made (watchStdio) holds nothing to flush.
-    .then(() => (process[Symbol.for('svc.stdio.unmade')].has('stdout') ? undefined : flush()))
+    .then(() => flush())
     .catch(async (error) => handle(error))
 }
 
