@@ -29,12 +29,12 @@ import {registerOpenApiRoute} from './openapi.js'
 import {Payments} from './payments.js'
 import {seededRandom, type Random} from './random.js'
 import {RateLimiter} from './rate-limit.js'
-import {Router} from './router.js'
+import {Router, type HandlerResult} from './router.js'
 import {Scenarios} from './scenarios.js'
 import {registerScenarioRoutes} from './scenarios-admin.js'
 import {createRequestHandler} from './server.js'
 import {openStore} from './open-store.js'
-import type {StoreNotice} from './store.js'
+import {SETTLED, type StoreNotice} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
 export type {ClockState} from './clock.js'
@@ -181,12 +181,17 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   registerScenarioRoutes(router, scenarios, payments)
   // Every answer waits for the commit of the writes made before it (with --data: a group commit
   // per turn of the event loop), so that a write is on disk before it is acknowledged.
+  // In memory, and whenever nothing is waiting for a commit, `settled()` is the one resolved
+  // promise SETTLED: the answer then goes without a detour through the microtask queue.
+  const afterCommit = (result: HandlerResult): HandlerResult | Promise<HandlerResult> => {
+    const settled = store.settled()
+    return settled === SETTLED ? result : settled.then(() => result)
+  }
   for (const route of router.routes()) {
     const handler = route.handler
-    route.handler = async (req) => {
-      const result = await handler(req)
-      await store.settled()
-      return result
+    route.handler = (req) => {
+      const result = handler(req)
+      return result instanceof Promise ? result.then(afterCommit) : afterCommit(result)
     }
   }
 

@@ -195,6 +195,8 @@ export class Scenarios {
 
   /** The API fault to inject into this request now, if one matches and its rate draws it. */
   apiFault(method: string, path: string, routePath: string): Fault | undefined {
+    // Asked on every request: nothing to filter (and no array made) when no fault is set.
+    if (this.state.faults.length === 0) return undefined
     for (const fault of this.faults()) {
       if (fault.target !== 'api') continue
       if (fault.route) {

@@ -120,9 +120,14 @@ export function validate(
   return {value: out, errors}
 }
 
-/** Define, never assign: a key named `__proto__` stays an own property. */
+/**
+ * Define, never assign, a key named `__proto__`, so that it stays an own property. Any other name
+ * is assigned (the same own property on a plain object, whose prototype has no other setter, and
+ * several times faster than defineProperty).
+ */
 function put(target: Record<string, unknown>, name: string, value: unknown): void {
-  Object.defineProperty(target, name, {value, enumerable: true, writable: true, configurable: true})
+  if (name === '__proto__') Object.defineProperty(target, name, {value, enumerable: true, writable: true, configurable: true})
+  else target[name] = value
 }
 
 /** The value as handlers see it: numbers as numbers, plain objects, whatever the schema said of it. */

@@ -103,8 +103,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * answer (a 401 to a large POST, a 404 to a GET with a body). Past DRAIN_BEYOND_LIMIT, it stops and
  * the connection is closed after the answer.
  */
-function drain(req: IncomingMessage, headers: Record<string, string | number>): Promise<void> {
-  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve()
+function drain(req: IncomingMessage, headers: Record<string, string | number>): Promise<void> | undefined {
+  // Nothing left to read (a GET, a body already read): no promise to wait for.
+  if (req.complete || req.readableEnded || req.destroyed) return undefined
   return new Promise((resolve) => {
     let size = 0
     const done = () => {
@@ -238,15 +239,31 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
 
     if (route.body !== undefined) ctx.body = await parseBody(req, route)
 
-    const result = await route.handler(ctx)
-    await drain(req, headers)
+    // A handler that answers at once (reads, creates in memory) is not awaited: one trip less
+    // through the microtask queue per request.
+    let result = route.handler(ctx)
+    if (result instanceof Promise) result = await result
+    const draining = drain(req, headers)
+    if (draining) await draining
     sendResult(res, result, headers)
+  }
+
+  // The Date header's text, made once a second (it has a resolution of one second).
+  let dateSecond = Number.NaN
+  let dateText = ''
+  const httpDate = (now: number): string => {
+    const second = Math.floor(now / 1000)
+    if (second !== dateSecond) {
+      dateSecond = second
+      dateText = new Date(second * 1000).toUTCString()
+    }
+    return dateText
   }
 
   return (req, res) => {
     // The service's clock, not the machine's: clients (reports, the walkthrough) age invoices by it,
     // so `svc sandbox clock advance` moves them too.
-    const headers: Record<string, string | number> = deps.now ? {date: new Date(deps.now()).toUTCString()} : {}
+    const headers: Record<string, string | number> = deps.now ? {date: httpDate(deps.now())} : {}
     handle(req, res, headers)
       .catch(async (error: unknown) => {
         if (error instanceof InjectedReset) {

@@ -2,7 +2,7 @@
 // clock, the store, ids.
 import {describe, expect, it} from 'vitest'
 import {SandboxClock, Scheduler} from '../../src/sandbox/clock.js'
-import {idEnvironment, newId} from '../../src/sandbox/ids.js'
+import {idEnvironment, newId, newPlainId, randomToken} from '../../src/sandbox/ids.js'
 import {normalisePhone} from '../../src/contract/phone.js'
 import {validate, type Schema} from '../../src/sandbox/schema.js'
 import {MemoryStore} from '../../src/sandbox/store.js'
@@ -143,6 +143,22 @@ describe('ids and phones', () => {
     const id = newId(prefix, environment)
     expect(id).toMatch(pattern)
     expect(idEnvironment(prefix, id)).toBe(environment)
+  })
+  it('ids made later sort after those made before (byte order: the id index on disk grows at its end), and never repeat', async () => {
+    const first = Array.from({length: 500}, () => newId('svcpay', 'SANDBOX'))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const later = newPlainId('evt')
+    expect(new Set(first).size).toBe(first.length)
+    const last = first.reduce((max, id) => (Buffer.compare(Buffer.from(id), Buffer.from(max)) > 0 ? id : max))
+    expect(Buffer.compare(Buffer.from(later.slice(4, 12)), Buffer.from(last.slice(12, 20)))).toBe(1)
+    // 16 random characters after the 8 of the time: ids of the same millisecond still differ there.
+    expect(new Set(first.map((id) => id.slice(20))).size).toBe(first.length)
+  })
+  it('random tokens: base62, every length, distinct across refills of the byte pool', () => {
+    const tokens = Array.from({length: 2000}, (_, i) => randomToken(1 + (i % 40)))
+    for (const [i, token] of tokens.entries()) expect(token).toMatch(new RegExp(`^[0-9A-Za-z]{${1 + (i % 40)}}$`))
+    const long = tokens.filter((token) => token.length >= 20)
+    expect(new Set(long).size).toBe(long.length)
   })
   it.each([
     ['svcpay_test_', undefined],
