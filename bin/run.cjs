@@ -13,8 +13,10 @@
  * - When argv names one of our own commands (dist/command-ids.json, from the manifest), oclif loads
  *   with the root plugin only: the plugins (help, not-found, autocomplete) have no hooks or
  *   commands that such a call could reach, so reading their package.json and manifests is
- *   skipped. Everything else (`svc`, `svc help`, a topic, `svc autocomplete`, an unknown command)
- *   goes through oclif's full load.
+ *   skipped; and the root plugin reads the manifest of that command (dist/manifests/), ~2 KB
+ *   rather than the whole ~190 KB. Everything else (`svc`, `svc help`, a topic,
+ *   `svc autocomplete`, an unknown command) goes through oclif's full load.
+ * - No stdio stream is made until something needs one (watchStdio, src/lib/io/process-streams.ts).
  */
 'use strict'
 const {readFileSync, writeSync} = require('node:fs')
@@ -32,8 +34,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
     if (error.code !== 'EPIPE') process.stdout.write(line)
   }
 } else {
+  watchStdio()
   const argv = globalFlagsLast(args)
-  const own = ownCommandId(argv) !== undefined
+  const id = ownCommandId(argv)
+  const own = id !== undefined
+  // oclif reads that command's manifest (and its subcommands'), not all of them (scripts/build.mjs).
+  if (own) globalThis[Symbol.for('svc.manifest')] = join(root, 'dist/manifests', `${id.split(':').join('__')}.json`)
   // Help (and the calls that go through the plugins) runs other code of the core chunk than a
   // command does: each kind keeps a cache of what it compiles.
   require('./compile-cache.cjs').install(join(root, 'dist'), own && !argv.includes('--help') ? 'run' : 'help')
@@ -41,6 +47,31 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   run(argv, own ? rootOnly(root) : root)
     .then(() => flush())
     .catch(async (error) => handle(error))
+}
+
+/**
+ * Node makes process.stdin, stdout and stderr on first use, 1–2.5 ms each; most calls print a few
+ * lines and never read stdin. Which ones exist yet is kept here, where the process starts, so that
+ * src/lib/io/process-streams.ts can write a line to a descriptor no stream holds (and oclif's flush
+ * skip a stdout never made).
+ */
+function watchStdio() {
+  const unmade = new Set()
+  for (const name of ['stdin', 'stdout', 'stderr']) {
+    const own = Object.getOwnPropertyDescriptor(process, name)
+    if (!own || typeof own.get !== 'function' || !own.configurable) continue
+    unmade.add(name)
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: own.enumerable,
+      get() {
+        unmade.delete(name)
+        Object.defineProperty(process, name, own)
+        return process[name]
+      },
+    })
+  }
+  process[Symbol.for('svc.stdio.unmade')] = unmade
 }
 
 /**

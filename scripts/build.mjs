@@ -22,7 +22,7 @@ import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, isAbsolute, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -84,6 +84,11 @@ const LAZY_IN_CORE = {
   'parser/parse.js': ['node:readline'],
   'performance.js': ['node:perf_hooks'],
   'util/os.js': ['node:child_process'],
+  // fs/promises loads readline and the stream modules (~1 ms): only flag checks (file and
+  // directory flags) and TypeScript sources ask for it; readJson reads synchronously (BUNDLE_PATCHES).
+  'util/fs.js': ['node:fs/promises'],
+  'util/read-tsconfig.js': ['node:fs/promises'],
+  'config/ts-path.js': ['node:fs/promises'],
 }
 const LAZY_REQUESTS = new Set(Object.values(LAZY_IN_CORE).flat())
 
@@ -166,8 +171,32 @@ function __svcNoDebug() {}
  */
 const BUNDLE_PATCHES = {
   '@oclif/core/lib/config/plugin.js': {
-    replace: [['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => __svcCompareIds(a.id, b.id))']],
+    replace: [
+      ['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => __svcCompareIds(a.id, b.id))'],
+      // The manifest of the one command a call names, when bin/run.cjs found one (dist/manifests/).
+      [
+        "const p = (0, node_path_1.join)(this.root, `${dotfile ? '.' : ''}oclif.manifest.json`);",
+        "const p = (!dotfile && this.isRoot && globalThis[Symbol.for('svc.manifest')]) || (0, node_path_1.join)(this.root, `${dotfile ? '.' : ''}oclif.manifest.json`);",
+      ],
+    ],
     append: COMPARE_IDS,
+  },
+  // oclif reads package.json and the manifest at every start-up: a synchronous read of a file of
+  // ours is as quick and keeps fs/promises (and the stream modules it loads) off the path.
+  '@oclif/core/lib/util/fs.js': {
+    replace: [["const contents = await (0, promises_1.readFile)(path, 'utf8');", "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');"]],
+    append: '',
+  },
+  // The terminal's width, asked when oclif wraps help or an error: reading it at load created
+  // process.stdout and process.stderr at every start-up (~2.5 ms, src/lib/io/process-streams.ts).
+  '@oclif/core/lib/screen.js': {
+    replace: [
+      [
+        'exports.stdtermwidth = columns || termwidth(process.stdout);\nexports.errtermwidth = columns || termwidth(process.stderr);',
+        "Object.defineProperty(exports, 'stdtermwidth', {get: () => columns || termwidth(process.stdout), enumerable: true});\nObject.defineProperty(exports, 'errtermwidth', {get: () => columns || termwidth(process.stderr), enumerable: true});",
+      ],
+    ],
+    append: '',
   },
   '@oclif/core/lib/util/os.js': {
     replace: [["(await import('wsl-utils')).isWsl", "(__svcMaybeWsl() && (await import('wsl-utils')).isWsl)"]],
@@ -186,8 +215,51 @@ const BUNDLE_PATCHES = {
     ],
     append: '',
   },
+  // oclif swallows EPIPE on stdout (`svc … | head -1`) with a listener it added at load, which
+  // created process.stdout at every start-up: now the listener goes on when stdout is first made.
+  '@oclif/core/lib/command.js': {
+    replace: [
+      [
+        "process.stdout.on('error', (err) => {",
+        "__svcOnStdoutCreated((stdout) => stdout.on('error', (err) => {",
+      ],
+      ['    throw err;\n});\n/**\n * An abstract class', '    throw err;\n}));\n/**\n * An abstract class'],
+    ],
+    append: `
+function __svcOnStdoutCreated(listen) {
+  const own = Object.getOwnPropertyDescriptor(process, 'stdout');
+  if (!own || typeof own.get !== 'function' || !own.configurable) return listen(process.stdout);
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: own.enumerable,
+    get() {
+      Object.defineProperty(process, 'stdout', own);
+      const stdout = process.stdout;
+      listen(stdout);
+      return stdout;
+    },
+  });
+}
+`,
+  },
+  // bin/run.cjs flushes stdout after every command: only a stdout that exists can hold anything
+  // (bin/run.cjs, watchStdio, knows which exist).
+  '@oclif/core/lib/flush.js': {
+    replace: [['async function _flush() {', "async function _flush() {\n    if (process[Symbol.for('svc.stdio.unmade')]?.has('stdout'))\n        return;"]],
+    append: '',
+  },
+  // ux.action (oclif's spinner, which we do not use: ours is io.spinner) was made at load, and
+  // making it created process.stdout and process.stderr: now on first use.
   '@oclif/core/lib/ux/index.js': {
-    replace: [['colorizeJson: colorize_json_1.default,', 'get colorizeJson() { return colorize_json_1.default; },']],
+    replace: [
+      ['colorizeJson: colorize_json_1.default,', 'get colorizeJson() { return colorize_json_1.default; },'],
+      ['const ACTION_TYPE = (', 'const __svcActionType = () => ('],
+      [
+        "exports.action = ACTION_TYPE === 'spinner' ? new spinner_1.default() : new simple_1.default();",
+        "let __svcAction;\nconst __svcGetAction = () => (__svcAction ??= __svcActionType() === 'spinner' ? new spinner_1.default() : new simple_1.default());\nObject.defineProperty(exports, 'action', {get: __svcGetAction, enumerable: true, configurable: true});",
+      ],
+      ['    action: exports.action,', '    get action() { return __svcGetAction(); },'],
+    ],
     append: '',
   },
   // Help renders each description, usage and example as an EJS template. Text without `<%`
@@ -499,3 +571,12 @@ const index = Object.fromEntries(
   Object.entries(commands).map(([id, c]) => [id, c.strict === false || Object.keys(c.args ?? {}).length > 0 ? 1 : 0]),
 )
 writeFileSync(join(root, 'dist/command-ids.json'), JSON.stringify(index))
+
+// A call that names one of our commands (bin/run.cjs) has oclif read a manifest of that command and
+// the commands under it (what its help lists) instead of all ~70: ~2 KB to parse and set up
+// instead of ~190 KB (BUNDLE_PATCHES, config/plugin.js). Every other call reads the whole one.
+mkdirSync(join(root, 'dist/manifests'))
+for (const id of Object.keys(commands)) {
+  const own = Object.fromEntries(Object.entries(commands).filter(([other]) => other === id || other.startsWith(`${id}:`)))
+  writeFileSync(join(root, 'dist/manifests', `${id.split(':').join('__')}.json`), JSON.stringify({...manifest, commands: own}))
+}

@@ -6,13 +6,24 @@
 export type Locale = 'en' | 'fr'
 export type Params = Record<string, string | number | undefined>
 
-/** `template` with each `{name}` filled from `params`; an unknown placeholder stays as written. */
-export function fillTemplate(template: string, params?: Params): string {
+/**
+ * `template` with each `{name}` filled from `params`; an unknown placeholder stays as written.
+ * `{name|one|other}` is the word that agrees with the number `params[name]`: `one` for 1 (and, in
+ * French, for 0: « 0 facture envoyée »), `other` otherwise ("1 step done", "2 steps done").
+ */
+export function fillTemplate(template: string, params?: Params, locale: Locale = 'en'): string {
   if (!params) return template
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = params[name]
-    return value === undefined ? whole : String(value)
-  })
+  return template
+    .replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (whole, name: string, one: string, other: string) => {
+      const value = params[name]
+      if (value === undefined) return whole
+      const count = Math.abs(Number(value))
+      return count === 1 || (locale === 'fr' && count === 0) ? one : other
+    })
+    .replace(/\{(\w+)\}/g, (whole, name: string) => {
+      const value = params[name]
+      return value === undefined ? whole : String(value)
+    })
 }
 
 /**
@@ -36,6 +47,7 @@ export class Catalogue<K extends string> {
   }
 
   t(key: K, params: Params | undefined, locale: Locale): string {
-    return fillTemplate(this.byLocale[locale]?.[key] ?? this.english[key], params)
+    const own = this.byLocale[locale]?.[key]
+    return own === undefined ? fillTemplate(this.english[key], params, 'en') : fillTemplate(own, params, locale)
   }
 }

@@ -20,7 +20,8 @@ import {createContext, type Context} from './context.js'
 import {ExitCode, Failure, SvcError} from './errors.js'
 import {canonicalOptionValues} from './option-case.js'
 import {registerCatalogue, setLocale, t} from './i18n/index.js'
-import {IO, type StreamsLike} from './io/terminal.js'
+import {ProcessStreams} from './io/process-streams.js'
+import {IO} from './io/terminal.js'
 
 export type SvcFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SvcCommand)['baseFlags'] & T['flags']>
 export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -77,7 +78,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // jq (WebAssembly) only when asked for; the expression is compiled before anything is sent.
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, Boolean(this.ctx.io.streams.stdout.isTTY))
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
     }
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
@@ -113,7 +114,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
     // No context when parsing the flags failed: plain streams, no colour, --json as argv says.
-    const io = this.ctx?.io ?? new IO(processStreams(), {interactive: false, color: false, json: this.argv.includes('--json')})
+    const io = this.ctx?.io ?? new IO(new ProcessStreams(), {interactive: false, color: false, json: this.argv.includes('--json')})
     // A spinner left on screen would draw over (or erase) what follows.
     io.stopSpinner()
     // Already shown (e.g. --json printed the final object): only the exit code is left to give.
@@ -137,10 +138,6 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     if (svcError?.hint) text += `\n${t('core.error.hint')} ${svcError.hint}`
     io.err(text)
   }
-}
-
-function processStreams(): StreamsLike {
-  return {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr}
 }
 
 /** Inquirer's Ctrl-C at a prompt, and aborts, mean the user interrupted. */

@@ -8,6 +8,7 @@ import {ExitCode, InputError, SvcError} from './errors.js'
 import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
+import {ProcessStreams} from './io/process-streams.js'
 import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
@@ -64,7 +65,7 @@ export interface ContextOptions {
 
 export function createContext(options: ContextOptions): Context {
   const env = options.env ?? process.env
-  const streams = options.streams ?? {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr}
+  const streams = options.streams ?? new ProcessStreams()
   const flags = options.flags
   const interactive = isInteractive(env, streams)
   const io = new IO(streams, {interactive, json: Boolean(flags.json), color: colorEnabled(flags.color, env, interactive)})

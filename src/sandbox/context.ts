@@ -34,6 +34,12 @@ export interface SandboxOptions {
   adminToken?: string
   /** The sandbox's log: the detail of an internal error (the client gets a generic 500). Default: stderr. */
   log?: (line: string) => void
+  /**
+   * Start the document worker (PDFs, image checks) with the sandbox, so that the first PDF does
+   * not wait for it to boot. `svc sandbox serve` does; otherwise it starts with the first job
+   * (a sandbox that renders nothing, as most in tests, never pays its ~0.2–0.5 s of CPU).
+   */
+  warmDocuments?: boolean
 }
 
 export interface ResolvedOptions {
@@ -45,6 +51,7 @@ export interface ResolvedOptions {
   dataFile?: string
   unspecifiedRate: number
   businessName: string
+  warmDocuments: boolean
 }
 
 export interface SandboxContext {

@@ -110,6 +110,7 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
     dataFile: options.dataFile,
     unspecifiedRate: rate,
     businessName: options.businessName ?? 'Sandbox Business',
+    warmDocuments: options.warmDocuments ?? false,
   }
 }
 

@@ -288,7 +288,7 @@ describe('svc fixtures run: LIVE keys', () => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live terminal')}]})
     const before = await counts()
     const declined = runInPty(['fixtures', 'run', file], {configDir: temp.dir, env: {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}})
-    await declined.waitFor(/LIVE key \(svc_sk_live_…\w{4}\): run the 1 step\(s\) of fixture-.*\.json/)
+    await declined.waitFor(/LIVE key \(svc_sk_live_…\w{4}\): run the 1 step of fixture-.*\.json/)
     declined.type('n\r')
     expect((await declined.exit).exitCode).toBe(2)
     expect(stripAnsi(declined.output())).toMatch(/nothing was sent/)

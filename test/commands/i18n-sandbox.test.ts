@@ -32,7 +32,7 @@ describe('svc sandbox business', () => {
 
     const set = await cli(['sandbox', 'business', 'set', '--language', 'fr'])
     expect(set.exitCode, set.stderr).toBe(0)
-    expect(set.stdout).toMatch(/language\s+fr/)
+    expect(set.stdout).toMatch(/^LANGUAGE\s+fr$/m)
     expect(JSON.parse((await cli(['sandbox', 'business', 'show', '--json'])).stdout)).toMatchObject({language: 'fr'})
 
     const bad = await cli(['sandbox', 'business', 'set', '--language', 'de'])

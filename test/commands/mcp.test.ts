@@ -388,7 +388,7 @@ describe('svc mcp: reports', () => {
     const receivables = await call(session, 'reports_receivables', {as_of: '2026-12-31'})
     expect(receivables.isError).toBeFalsy()
     expect(receivables.structuredContent.report).toMatchObject({report: 'receivables', as_of: '2026-12-31', currency: 'XAF'})
-    expect(receivables.content[0]!.text).toMatch(/^Receivables as of 2026-12-31: \d+ open invoice\(s\), [\d ]+ XAF still due/)
+    expect(receivables.content[0]!.text).toMatch(/^Receivables as of 2026-12-31: \d+ open invoices?, [\d ]+ XAF still due/)
     const collections = await call(session, 'reports_collections', {since: '1d', by: 'operator'})
     expect(collections.structuredContent.report).toMatchObject({report: 'collections', by: 'operator'})
     expect(collections.content[0]!.text).toMatch(/^Payments from .* collected, success rate/)

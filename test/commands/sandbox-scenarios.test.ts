@@ -151,6 +151,20 @@ describe('operator outages', () => {
     expect((await h.get(`/v1/payments/${created.id}/status`)).status).toBe('SUCCESS')
   })
 
+  it('a person reads the outage as a detail view: labels from the catalogue, the time as `pay status` shows it (English and French)', async () => {
+    const english = await cli(['sandbox', 'operator', 'down', 'ORANGE', '--mode', 'slow'])
+    expect(english.exitCode, english.stderr).toBe(0)
+    expect(english.stdout).toMatch(/^OPERATOR\s+ORANGE$/m)
+    expect(english.stdout).toMatch(/^SINCE\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/m)
+    expect(english.stdout).not.toMatch(/\d{2}:\d{2}:\d{2}\.\d{3}Z/)
+    await json(['sandbox', 'operator', 'up', 'ORANGE'])
+    const french = await cli(['sandbox', 'operator', 'down', 'ORANGE', '--mode', 'slow', '--lang', 'fr'])
+    expect(french.exitCode, french.stderr).toBe(0)
+    expect(french.stdout).toMatch(/^OPÉRATEUR\s+ORANGE$/m)
+    expect(french.stdout).toMatch(/^DEPUIS\s+\d{2}\/\d{2}\/\d{4} \d{2}:\d{2} UTC$/m)
+    await json(['sandbox', 'operator', 'up', 'ORANGE'])
+  })
+
   it('slow: payments settle a minute later instead of at once', async () => {
     await json(['sandbox', 'operator', 'down', 'MTN', '--mode', 'slow'])
     const created = await json(['pay', 'create', '--amount', '800', '--phone', '670000002'])

@@ -165,7 +165,7 @@ describe('svc webhooks replay --all-failed and --new-id', () => {
     expect(JSON.parse(replayed.stdout)).toMatchObject({kind: 'replay_all_failed', replayed: 1, delivered: 0, failed: 1, events: [{event_id: events[1].id, status: 503, ok: false}]})
     const human = await cli(['webhooks', 'replay', '--all-failed'])
     expect(human.exitCode).toBe(1)
-    expect(human.stderr).toMatch(/1 of 1 replayed event\(s\) not accepted by your app/)
+    expect(human.stderr).toMatch(/1 of 1 replayed event not accepted by your app/)
     expect(JSON.parse((await cli(['webhooks', 'events', '--status', 'failed', '--json'])).stdout)[0].id).toBe(events[1].id)
   })
 

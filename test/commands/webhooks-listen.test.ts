@@ -222,7 +222,7 @@ describe('svc webhooks listen against the local sandbox', () => {
     const event = eventsFor(local, stuck)[0].event
     const stopped = await run.interrupt()
     expect(stopped.exitCode).toBe(130)
-    expect(stopped.stderr).toMatch(new RegExp(`1 event\\(s\\) not yet delivered to your app: ${event.id}`))
+    expect(stopped.stderr).toMatch(new RegExp(`1 event not yet delivered to your app: ${event.id}`))
     const last = JSON.parse(stopped.stdout.trim().split('\n').at(-1)!)
     expect(last).toMatchObject({kind: 'stopped', pending: [{event_id: event.id, last_status: 500}]})
 

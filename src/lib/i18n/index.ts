@@ -26,6 +26,11 @@ export function getLocale(): Locale {
   return current
 }
 
+/** Whether `key` is a message of the catalogue (for labels derived from data, e.g. a field name). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key)
+}
+
 /** Register a catalogue (loaded lazily so that English-only runs never parse the others). */
 export function registerCatalogue(locale: Locale, messages: Catalogue): void {
   catalogue.register(locale, messages)

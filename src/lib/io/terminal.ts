@@ -5,18 +5,20 @@
 import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {JqFilter} from './jq.js'
+import {ProcessStreams, type StreamsLike} from './process-streams.js'
 import {plainTable} from './table.js'
 import {escapeForTerminal} from './terminal-text.js'
 
-export interface StreamsLike {
-  stdin: NodeJS.ReadStream | (NodeJS.ReadableStream & {isTTY?: boolean})
-  stdout: NodeJS.WriteStream | (NodeJS.WritableStream & {isTTY?: boolean; columns?: number})
-  stderr: NodeJS.WriteStream | (NodeJS.WritableStream & {isTTY?: boolean; columns?: number})
-}
+export type {StreamsLike} from './process-streams.js'
 
 /** Interactive = stdin and stdout are TTYs and `CI` is not set at all (even empty counts). */
 export function isInteractive(env: NodeJS.ProcessEnv, streams: StreamsLike): boolean {
-  return Boolean(streams.stdin.isTTY && streams.stdout.isTTY) && !('CI' in env)
+  return !('CI' in env) && isTerminal(streams, 'stdin') && isTerminal(streams, 'stdout')
+}
+
+/** Whether one of the streams is a terminal (the process's own are asked without being created). */
+export function isTerminal(streams: StreamsLike, name: keyof StreamsLike): boolean {
+  return streams instanceof ProcessStreams ? streams.isTerminal(name) : Boolean(streams[name].isTTY)
 }
 
 /** Colour only when interactive, not `--no-color`, and `NO_COLOR` unset or empty. */
@@ -66,6 +68,7 @@ export class IO {
 
   /** Width for tables and charts: the terminal's, or 80 when not a TTY. */
   get columns(): number {
+    if (this.streams instanceof ProcessStreams && !this.streams.isTerminal('stdout')) return 80
     const columns = (this.streams.stdout as {columns?: number}).columns
     return columns && columns > 0 ? columns : 80
   }
@@ -73,12 +76,12 @@ export class IO {
   /** A line of data on stdout: for a person, escaped for the terminal; under --json, as is. */
   out(text: string): void {
     const safe = this.json ? text : this.forTerminal(text)
-    this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`)
+    this.write('stdout', safe.endsWith('\n') ? safe : `${safe}\n`)
   }
 
   /** A machine format other than JSON (CSV) on stdout: data, byte for byte, like --json. */
   outData(text: string): void {
-    this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+    this.write('stdout', text.endsWith('\n') ? text : `${text}\n`)
   }
 
   /** The one escaping step of human output (io/terminal-text.ts): our colours stay, nothing else. */
@@ -91,14 +94,14 @@ export class IO {
 
   /** One JSON document on stdout (through --jq's filter when given). */
   outJson(value: unknown): void {
-    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
-    else this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+    if (this.jq) this.write('stdout', this.jq.apply(JSON.stringify(value)))
+    else this.write('stdout', `${JSON.stringify(value, null, 2)}\n`)
   }
 
   /** One JSON document on a line of its own (streams of events), through --jq's filter when given. */
   outJsonLine(value: unknown): void {
-    if (this.jq) this.streams.stdout.write(this.jq.apply(JSON.stringify(value)))
-    else this.streams.stdout.write(`${JSON.stringify(value)}\n`)
+    if (this.jq) this.write('stdout', this.jq.apply(JSON.stringify(value)))
+    else this.write('stdout', `${JSON.stringify(value)}\n`)
   }
 
   /**
@@ -127,7 +130,17 @@ export class IO {
   /** A message for the person on stderr. */
   err(text: string): void {
     const safe = this.forTerminal(text)
-    this.streams.stderr.write(safe.endsWith('\n') ? safe : `${safe}\n`)
+    this.write('stderr', safe.endsWith('\n') ? safe : `${safe}\n`)
+  }
+
+  /** Whether stdout (or another of the streams) is a terminal. */
+  isTerminal(name: keyof StreamsLike): boolean {
+    return isTerminal(this.streams, name)
+  }
+
+  private write(name: 'stdout' | 'stderr', text: string): void {
+    if (this.streams instanceof ProcessStreams) this.streams.write(name, text)
+    else this.streams[name].write(text)
   }
 
   warn(message: string): void {
@@ -183,10 +196,10 @@ export class IO {
 
   /** Cooked mode again, cursor shown: a prompt or spinner stopped by a signal cannot do it. */
   restoreTerminal(): void {
-    const stdin = this.streams.stdin as NodeJS.ReadStream
-    if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false)
-    const stderr = this.streams.stderr as NodeJS.WriteStream
-    if (this.interactive && stderr.isTTY) stderr.write('\u001b[?25h')
+    // A stdin never created was never put in raw mode.
+    const stdin = this.streams instanceof ProcessStreams && !this.streams.has('stdin') ? undefined : (this.streams.stdin as NodeJS.ReadStream)
+    if (stdin?.isTTY && stdin.isRaw) stdin.setRawMode?.(false)
+    if (this.interactive && this.isTerminal('stderr')) this.write('stderr', '\u001b[?25h')
   }
 
   /** The spinner now on screen, so that an error or a signal can clear it before printing. */

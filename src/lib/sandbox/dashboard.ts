@@ -5,7 +5,7 @@
  */
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
-import {getLocale, t, type MessageKey} from '../i18n/index.js'
+import {getLocale, isMessageKey, t, type MessageKey} from '../i18n/index.js'
 import {formatXaf} from '../payments/amount.js'
 import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
@@ -23,24 +23,33 @@ interface ClockView {
   pending_tasks: number
 }
 
+/** A value as people read it: times in the locale's form (as `pay status` shows them), objects as JSON. */
 function cell(value: unknown): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'object') return JSON.stringify(value)
+  if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value, getLocale())
   return String(value)
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
+
+/** A field's label: the column's name from the catalogue (`local.col.<field>`), as tables and `pay status` show it. */
+function label(field: string): string {
+  const key = `local.col.${field}`
+  return isMessageKey(key) ? t(key) : field.toUpperCase().replaceAll('_', ' ')
 }
 
 /** A table of the given columns (header from the catalogue key `local.col.<column>`). */
 export async function renderRows(ctx: Context, rows: Row[], columns: string[]): Promise<string> {
   return ctx.io.table(
-    columns.map((c) => t(`local.col.${c}` as MessageKey)),
+    columns.map(label),
     rows.map((row) => columns.map((c) => cell(row[c]))),
   )
 }
 
+/** One record as a detail view: labels from the catalogue, aligned, values as people read them. */
 export function renderObject(value: Row): string {
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined)
-  const width = Math.max(...entries.map(([k]) => k.length))
-  return entries.map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`).join('\n')
+  return renderDetails(Object.entries(value).flatMap(([field, v]) => (v === undefined ? [] : [[label(field), cell(v)] as [string, string]])))
 }
 
 /** A detail view as `invoice get` and `pay status` print them: catalogue labels, aligned. */

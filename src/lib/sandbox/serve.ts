@@ -43,6 +43,8 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     rateLimit: flags['rate-limit'],
     dataFile: flags.data,
     adminToken: adminToken(flags['admin-token']),
+    // A person's first PDF or cover image should not wait for the document worker to boot.
+    warmDocuments: true,
   }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
     // A busy or forbidden port is the user's input to change, not an unexpected error.
     if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})

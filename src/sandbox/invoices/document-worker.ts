@@ -6,9 +6,9 @@
  * data that is not zlib. In a worker, such a throw ends the worker: the jobs in flight fail (a
  * 500 for their requests alone), and the next job starts a fresh worker.
  *
- * One per process (acquireDocumentWorker), started with the first sandbox (warm: the first PDF
- * would otherwise wait for its boot); restarted on the next job after a failure; ended when the
- * last sandbox closes.
+ * One per process (acquireDocumentWorker), started with the first job, or with the first sandbox
+ * that asks for it warm (`svc sandbox serve`: the first PDF would otherwise wait for its boot);
+ * restarted on the next job after a failure; ended when the last sandbox closes.
  */
 import {existsSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -114,9 +114,9 @@ let users = 0
  * nothing of one sandbox reaches another): a test process running many sandboxes at once boots one
  * worker, not one each. `release` ends it when its last sandbox closes.
  */
-export function acquireDocumentWorker(): {documents: DocumentWorker; release: () => Promise<void>} {
+export function acquireDocumentWorker(options: {warm: boolean}): {documents: DocumentWorker; release: () => Promise<void>} {
   shared ??= new DocumentWorker()
-  shared.warm()
+  if (options.warm) shared.warm()
   users++
   const documents = shared
   let released = false

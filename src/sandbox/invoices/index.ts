@@ -49,7 +49,7 @@ function env(value: unknown): Environment {
 
 export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: SandboxServices) => {
   const signer = new UrlSigner(ctx.store, ctx.clock)
-  const {documents, release} = acquireDocumentWorker()
+  const {documents, release} = acquireDocumentWorker({warm: ctx.options.warmDocuments})
   ctx.onClose(release)
   const files = new Files(ctx, signer, documents)
   const inventory = new Inventory(ctx)

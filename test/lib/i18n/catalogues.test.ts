@@ -28,6 +28,8 @@ const SAME_IN_BOTH = new Set<string>([
   'local.col.url',
   'local.col.secret',
   'local.col.cidr',
+  'local.col.logo',
+  'local.col.mode',
   'local.numbers.national',
   'walk.col.ok',
   'walk.next.pay',

@@ -34,3 +34,24 @@ describe('dates and times', () => {
     expect(formatDateTime('soon', 'fr')).toBe('soon')
   })
 })
+
+describe('words that agree with a number', () => {
+  it('English: one for 1, other for 0 and more; French: one for 0 and 1', async () => {
+    const {t} = await import('../../../src/lib/i18n/index.js')
+    expect(t('fixtures.done', {count: 1}, 'en')).toBe('1 step done.')
+    expect(t('fixtures.done', {count: 0}, 'en')).toBe('0 steps done.')
+    expect(t('fixtures.done', {count: 3}, 'en')).toBe('3 steps done.')
+    expect(t('fixtures.done', {count: 1}, 'fr')).toBe('1 étape faite.')
+    expect(t('fixtures.done', {count: 0}, 'fr')).toBe('0 étape faite.')
+    expect(t('fixtures.done', {count: 2}, 'fr')).toBe('2 étapes faites.')
+    expect(t('invoice.remind.summary', {day: '23/11/2026', sent: 1, skipped: 0, unknown: 2, failed: 0}, 'fr')).toBe(
+      'Relances du 23/11/2026 : 1 envoyée, 0 ignorée (déjà relancée aujourd’hui), 2 inconnues, 0 en échec.',
+    )
+  })
+
+  it('no sentence of either catalogue says "(s)" for a number it knows', async () => {
+    const {en} = await import('../../../src/lib/i18n/en/index.js')
+    const counted = /\{(count|total|sent|done|expected)\}[^{]*?\w\(s\)/
+    for (const catalogue of [en, fr]) for (const [key, text] of Object.entries(catalogue)) expect(`${key}: ${counted.test(text)}`).toBe(`${key}: false`)
+  })
+})

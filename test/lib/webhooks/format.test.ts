@@ -34,7 +34,7 @@ describe('listener lines', () => {
     expect(formatPendingSummary([])).toMatch(/Nothing pending/)
     const pending = {webhookId: 'w', type: 'payment.success', url: 'u', attempts: 3, receivedAt: at}
     expect(formatPendingSummary([{...pending, eventId: 'evt_a'}, {...pending, eventId: 'evt_b'}])).toBe(
-      '2 event(s) not yet delivered to your app: evt_a, evt_b',
+      '2 events not yet delivered to your app: evt_a, evt_b',
     )
   })
 })

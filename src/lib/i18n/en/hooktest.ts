@@ -80,7 +80,7 @@ export const hooktest = {
   'hooktest.summarySlow': '{passed} of {total} cases passed ({warned} slow), {failed} failed.',
 
   // Before sending (stderr).
-  'hooktest.intro': 'Testing {url}: {count} case(s) of signed test deliveries (SANDBOX environment, ids evt_test_…), timeout {timeout}.',
+  'hooktest.intro': 'Testing {url}: {count} {count|case|cases} of signed test deliveries (SANDBOX environment, ids evt_test_…), timeout {timeout}.',
   'hooktest.secret.flag': 'Signing with the secret given by --secret ({secret}).',
   'hooktest.secret.local': 'Signing with the local signing secret {secret} ({scope}), the one svc webhooks listen signs with; --secret to use another.',
   'hooktest.sending': 'Sending {name}…',

@@ -93,7 +93,7 @@ export const invoice = {
   'invoice.form.oneItem': 'An invoice needs at least one item.',
   'invoice.form.price': 'Unit price of {name} (whole XAF)',
   'invoice.form.quantity': 'Quantity of {name}',
-  'invoice.form.running': '  {count} item(s), running total {total}',
+  'invoice.form.running': '  {count} {count|item|items}, running total {total}',
   'invoice.form.discount': 'Discount in percent (0 for none)',
   'invoice.form.due': 'Due date (YYYY-MM-DD)',
   'invoice.form.summaryHeading': 'Summary:',

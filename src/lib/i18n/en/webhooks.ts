@@ -43,9 +43,9 @@ export const webhooks = {
   'webhooks.listen.badBody': 'Not an event: the body is not a JSON object with an "id" and a "type".',
   'webhooks.listen.tooLarge': 'The body is larger than {limit} bytes.',
   'webhooks.listen.methodNotAllowed': 'POST events to this address.',
-  'webhooks.listen.pending': '{count} event(s) not yet delivered to your app: {ids}',
+  'webhooks.listen.pending': '{count} {count|event|events} not yet delivered to your app: {ids}',
   'webhooks.listen.nonePending': 'Nothing pending: every event reached your app.',
-  'webhooks.listen.resumed': 'Resuming {count} event(s) not delivered before the last stop.',
+  'webhooks.listen.resumed': 'Resuming {count} {count|event|events} not delivered before the last stop.',
   'webhooks.listen.ready': 'Ready: receiving events at {url}',
   'webhooks.listen.source.sandbox':
     'Events: the local sandbox at {base} delivers its {environment} events here (endpoint {id}, removed when you stop).',
@@ -91,8 +91,8 @@ export const webhooks = {
 
   'webhooks.replay.oneOf': 'Give either an EVENT_ID or --all-failed: one event, or every event your app never accepted.',
   'webhooks.replay.noneFailed': 'No failed events for {scope}: your app accepted every event it was sent (svc webhooks events lists them).',
-  'webhooks.replay.allDelivered': 'Your app accepted all {count} replayed event(s).',
-  'webhooks.replay.someRefused': '{count} of {total} replayed event(s) not accepted by your app; run the replay again once it does (svc webhooks events --status failed lists them).',
+  'webhooks.replay.allDelivered': 'Your app accepted {count} of {count} replayed {count|event|events}.',
+  'webhooks.replay.someRefused': '{count} of {total} replayed {total|event|events} not accepted by your app; run the replay again once it does (svc webhooks events --status failed lists them).',
   'webhooks.replay.asWebhookId': ', as webhook-id {webhookId}',
 
   // `svc webhooks events`: the local event log.

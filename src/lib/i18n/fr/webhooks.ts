@@ -45,9 +45,9 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.listen.badBody': 'Ce n’est pas un événement : le corps n’est pas un objet JSON avec un « id » et un « type ».',
   'webhooks.listen.tooLarge': 'Le corps dépasse {limit} octets.',
   'webhooks.listen.methodNotAllowed': 'Envoyez les événements à cette adresse par POST.',
-  'webhooks.listen.pending': '{count} événement(s) pas encore livré(s) à votre application : {ids}',
+  'webhooks.listen.pending': '{count} {count|événement pas encore livré|événements pas encore livrés} à votre application : {ids}',
   'webhooks.listen.nonePending': 'Rien en attente : chaque événement a atteint votre application.',
-  'webhooks.listen.resumed': 'Reprise de {count} événement(s) non livré(s) avant le dernier arrêt.',
+  'webhooks.listen.resumed': 'Reprise de {count} {count|événement non livré|événements non livrés} avant le dernier arrêt.',
   'webhooks.listen.ready': 'Prêt : réception des événements sur {url}',
   'webhooks.listen.source.sandbox':
     'Événements : la sandbox locale de {base} livre ici ses événements {environment} (point de terminaison {id}, supprimé à l’arrêt).',
@@ -96,8 +96,8 @@ export const webhooks: {[K in keyof typeof en]: string} = {
 
   'webhooks.replay.oneOf': 'Donnez soit un EVENT_ID, soit --all-failed : un événement, ou tous ceux que votre application n’a jamais acceptés.',
   'webhooks.replay.noneFailed': 'Aucun événement en échec pour {scope} : votre application a accepté chaque événement envoyé (svc webhooks events les liste).',
-  'webhooks.replay.allDelivered': 'Votre application a accepté les {count} événement(s) renvoyé(s).',
-  'webhooks.replay.someRefused': '{count} événement(s) renvoyé(s) sur {total} non accepté(s) par votre application ; relancez le renvoi quand elle les accepte (svc webhooks events --status failed les liste).',
+  'webhooks.replay.allDelivered': 'Votre application a accepté {count} {count|événement renvoyé|événements renvoyés} sur {count}.',
+  'webhooks.replay.someRefused': '{count} {count|événement renvoyé|événements renvoyés} sur {total} non {count|accepté|acceptés} par votre application ; relancez le renvoi quand elle les accepte (svc webhooks events --status failed les liste).',
   'webhooks.replay.asWebhookId': ', avec le webhook-id {webhookId}',
 
   // `svc webhooks events` : le journal local des événements.

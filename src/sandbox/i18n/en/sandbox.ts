@@ -29,8 +29,8 @@ export const sandbox = {
   'sandbox.validation.maxLength': '{field} must be at most {maxLength} characters long.',
   'sandbox.validation.pattern': '{field} is not in the expected format, got {got}.',
   'sandbox.validation.format': '{field} must be a valid {format}, got {got}.',
-  'sandbox.validation.minItems': '{field} must have at least {minItems} element(s).',
-  'sandbox.validation.maxItems': '{field} must have at most {maxItems} element(s).',
+  'sandbox.validation.minItems': '{field} must have at least {minItems} {minItems|element|elements}.',
+  'sandbox.validation.maxItems': '{field} must have at most {maxItems} {maxItems|element|elements}.',
   'sandbox.validation.unknownField': '{field} is not a known field (known: {known}).',
   'sandbox.payment.phone':
     '{field} must be a Cameroon mobile number: 9 national digits (670000001), 237XXXXXXXXX or +237 XXX XXX XXX.',

@@ -30,8 +30,8 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.validation.maxLength': '{field} doit compter au plus {maxLength} caractères.',
   'sandbox.validation.pattern': '{field} n’est pas au format attendu, reçu {got}.',
   'sandbox.validation.format': '{field} doit être un {format} valide, reçu {got}.',
-  'sandbox.validation.minItems': '{field} doit contenir au moins {minItems} élément(s).',
-  'sandbox.validation.maxItems': '{field} doit contenir au plus {maxItems} élément(s).',
+  'sandbox.validation.minItems': '{field} doit contenir au moins {minItems} {minItems|élément|éléments}.',
+  'sandbox.validation.maxItems': '{field} doit contenir au plus {maxItems} {maxItems|élément|éléments}.',
   'sandbox.validation.unknownField': '{field} n’est pas un champ connu (champs connus : {known}).',
   'sandbox.payment.phone':
     '{field} doit être un numéro mobile camerounais : 9 chiffres nationaux (670000001), 237XXXXXXXXX ou +237 XXX XXX XXX.',
