@@ -37,8 +37,12 @@ function unmade(name: Name): boolean {
   return Boolean((process as unknown as Record<symbol, Set<string> | undefined>)[Symbol.for('svc.stdio.unmade')]?.has(name))
 }
 
+/** Descriptors whose reader went away (EPIPE): for the whole process, as the descriptor is. */
+const closed = new Set<Name>()
+/** Streams this module made (a full pipe handed over to them) and watches for EPIPE. */
+const watched = new Set<Name>()
+
 export class ProcessStreams implements StreamsLike {
-  private readonly closed = new Set<Name>()
   private readonly terminals = new Map<Name, boolean>()
 
   get stdin(): NodeJS.ReadStream {
@@ -70,10 +74,10 @@ export class ProcessStreams implements StreamsLike {
 
   /** `text` on stdout or stderr, whole, in order with everything written before it. */
   write(name: 'stdout' | 'stderr', text: string): void {
-    if (this.closed.has(name)) return
+    if (closed.has(name)) return
     // Windows: a console takes UTF-16 through its stream (libuv's tty), not UTF-8 bytes written to it.
     if (!unmade(name) || process.platform === 'win32') {
-      this.stream(name).write(text)
+      this[name].write(text)
       return
     }
     const bytes = Buffer.from(text, 'utf8')
@@ -82,26 +86,23 @@ export class ProcessStreams implements StreamsLike {
       while (at < bytes.length) at += writeSync(FD[name], bytes, at, bytes.length - at)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code === 'EPIPE') this.closed.add(name)
-      else if (code === 'EAGAIN') this.stream(name).write(bytes.subarray(at))
+      if (code === 'EPIPE') closed.add(name)
+      else if (code === 'EAGAIN') handOver(this[name], name).write(bytes.subarray(at))
       else throw error
     }
   }
+}
 
-  private listening = new Set<Name>()
-
-  /** The stream, with a reader gone away (EPIPE, reported later by a stream) ending its output quietly. */
-  private stream(name: 'stdout' | 'stderr'): NodeJS.WriteStream {
-    const stream = this[name]
-    if (!this.listening.has(name)) {
-      this.listening.add(name)
-      stream.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EPIPE') throw error
-        this.closed.add(name)
-      })
-    }
-    return stream
+/** A stream made for a full pipe: the EPIPE it reports later ends its output quietly, as writeSync's does. */
+function handOver(stream: NodeJS.WriteStream, name: 'stdout' | 'stderr'): NodeJS.WriteStream {
+  if (!watched.has(name)) {
+    watched.add(name)
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      closed.add(name)
+    })
   }
+  return stream
 }
 
 function isTerminalFd(fd: number): boolean {
