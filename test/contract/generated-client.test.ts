@@ -49,7 +49,9 @@ describe('a client generated from /v1/openapi.json (openapi-typescript defaults 
     expect(readFileSync(join(dir, 'api.ts'), 'utf8')).toMatch(/^export interface webhooks \{$/m)
 
     const port = await freePort()
-    const endpoint = await sandbox.admin('POST', '/_admin/webhook-endpoints', {url: `http://127.0.0.1:${port}/webhooks`})
+    // Registered as in the dashboard; the program gets the endpoint's secret.
+    const endpoint = await sandbox.admin('POST', '/webhook-endpoints', {url: `http://127.0.0.1:${port}/webhooks`})
+    expect(endpoint.secret).toMatch(/^whsec_/)
     const run = await runTool(process.execPath, [join(dir, 'dist/merchant-flow.js')], {
       cwd: dir,
       env: {SVC_BASE_URL: sandbox.sb.url, SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_WEBHOOK_PORT: String(port), SVC_WEBHOOK_SECRET: endpoint.secret},

@@ -45,7 +45,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-openapi-lint-'))
   writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\n')
   writeFileSync(join(dir, 'spectral.yaml'), 'extends: ["spectral:oas"]\n')
-  document = await (await fetch(`${sandbox.sb.url}/v1/openapi.json`)).json()
+  document = (await (await fetch(`${sandbox.sb.url}/v1/openapi.json`)).json()) as Record<string, any>
   writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document, null, 2))
 })
 
