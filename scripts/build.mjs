@@ -2,7 +2,7 @@
 // help class), ESM with code splitting, every npm package left external except @oclif/core and
 // undici; the local sandbox's library entry on its own; every output file then rewritten as
 // CommonJS (toCommonJs); then oclif's manifest (start-up never scans dist/commands) and
-// dist/command-ids.json (what bin/run.cjs reads). README "Start-up" has the figures;
+// dist/command-ids.json (what bin/run.cjs reads). docs/startup.md has the figures;
 // test/startup/structure.test.ts guards what each call loads.
 //
 // Start-up, in the order it matters:
