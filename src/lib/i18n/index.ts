@@ -45,3 +45,9 @@ export function statusLabel(status: string): string {
   const key = `domain.status.${status}` as MessageKey
   return key in en ? t(key) : status
 }
+
+/** What a payment's failure_code means and what to do next, in the current language (any code, known or not). */
+export function failureSentence(code: string): string {
+  const key = `domain.failure.${code}` as MessageKey
+  return key in en && /^[A-Z_]+$/.test(code) ? t(key) : t('domain.failure.unknown')
+}

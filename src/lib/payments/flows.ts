@@ -6,7 +6,7 @@
 import type {ApiClient, ListShape} from '../api/index.js'
 import {headerValue} from '../api/response-errors.js'
 import {ApiError, ExitCode, NetworkError, OutcomeError, SvcError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {failureSentence, t} from '../i18n/index.js'
 import {isFinal, type Payment, type PaymentInput} from './types.js'
 
 /**
@@ -200,5 +200,6 @@ export async function watchPayment(client: ApiClient, id: string, options: Watch
 
 /** A FAILED payment is the operation's failure: exit 1, with its failure_code. */
 export function failedOutcome(payment: Payment): OutcomeError {
-  return new OutcomeError(t('pay.failed', {id: payment.id, code: payment.failure_code ?? 'UNKNOWN'}), {code: 'payment_failed'})
+  const code = payment.failure_code ?? 'UNKNOWN'
+  return new OutcomeError(t('pay.failedExplained', {id: payment.id, code, sentence: failureSentence(code)}), {code: 'payment_failed'})
 }

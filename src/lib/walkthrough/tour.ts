@@ -12,7 +12,7 @@ import type {ApiClient} from '../api/index.js'
 import {eventTypeForStatus} from '../../contract/events.js'
 import type {Context} from '../context.js'
 import {ExitCode, Failure} from '../errors.js'
-import {t, type MessageKey} from '../i18n/index.js'
+import {failureSentence, t, type MessageKey} from '../i18n/index.js'
 import {adminClientFor, type AdminClient} from '../sandbox/admin.js'
 import {readSandboxState} from '../sandbox/state.js'
 import {formatXaf} from '../payments/amount.js'
@@ -128,7 +128,10 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
 
     const success = await follow('walk.pay.success', 'walk.step.success', '237670000001', 'MTN', 5000, 'SUCCESS')
     const failed = await follow('walk.pay.failed', 'walk.step.failed', '237650000099', 'ORANGE', 2500, 'FAILED')
-    if (failed?.failure_code) say('walk.pay.failureCode', {code: failed.failure_code})
+    if (failed?.failure_code) {
+      say('walk.pay.failureCode', {code: failed.failure_code})
+      say('walk.pay.failureMeaning', {sentence: failureSentence(failed.failure_code)})
+    }
 
     if (receiver && success && failed) {
       say('walk.events.waiting')

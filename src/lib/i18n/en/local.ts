@@ -40,7 +40,7 @@ export const local = {
   'local.snapshot.deleted': 'Deleted snapshot "{name}".',
   'local.snapshot.none': 'No snapshots: save one with `svc sandbox snapshot save NAME`.',
   'local.serve.noSqlite': '--data needs the better-sqlite3 module, which could not be loaded ({reason}). Reinstall svc with its optional dependencies (npm install needs a C++ compiler where no prebuilt binary exists), or leave out --data for an in-memory sandbox.',
-  'local.serve.imported': 'Imported the JSON data file {file} ({count} objects) into the sandbox database; the JSON file is kept as {backup}.',
+  'local.serve.imported': 'Imported the JSON data file {file} ({count} {count|object|objects}) into the sandbox database; the JSON file is kept as {backup}.',
   'local.clock.now': 'SANDBOX TIME',
   'local.clock.offset': 'AHEAD OF REAL TIME',
   'local.clock.pending': 'TASKS SCHEDULED',

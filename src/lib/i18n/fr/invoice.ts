@@ -3,9 +3,9 @@ import type {invoice as en} from '../en/invoice.js'
 
 export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.dryRunRow': 'ligne {row} : {customer}, {total}, échéance {due}',
-  'invoice.import.dryRunSummary': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} factures seraient créées en brouillon, {total} au total.',
-  'invoice.import.dryRunSummaryPublish': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} factures seraient créées et publiées, {total} au total.',
-  'invoice.import.dryRunSummarySend': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} factures seraient créées, publiées et envoyées par {channel}, {total} au total.',
+  'invoice.import.dryRunSummary': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée|factures seraient créées} en brouillon, {total} au total.',
+  'invoice.import.dryRunSummaryPublish': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée et publiée|factures seraient créées et publiées}, {total} au total.',
+  'invoice.import.dryRunSummarySend': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée, publiée et envoyée|factures seraient créées, publiées et envoyées} par {channel}, {total} au total.',
   'invoice.table.id': 'ID',
   'invoice.table.status': 'STATUT',
   'invoice.table.customer': 'CLIENT',
@@ -60,7 +60,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.filter.emptyRange': '--due-after {after} n’est pas avant --due-before {before} : aucune facture ne peut correspondre.',
   'invoice.filter.progress': 'Recherche des factures : {scanned} lues, {matched} retenues…',
   'invoice.filter.none': 'Aucune facture ne correspond.',
-  'invoice.filter.more': 'Voici les {count} premières ; d’autres peuvent correspondre : utilisez --all (ou un --page-size plus grand).',
+  'invoice.filter.more': 'Voici {count} {count|résultat|résultats} ; d’autres peuvent correspondre : utilisez --all (ou un --page-size plus grand).',
   'invoice.remind.noContact': 'la facture n’a ni adresse e-mail ni numéro de téléphone',
   'invoice.remind.noEmail': 'la facture n’a pas d’adresse e-mail (essayez --channel WHATSAPP)',
   'invoice.remind.noPhone': 'la facture n’a pas de numéro de téléphone (essayez --channel EMAIL)',
@@ -76,7 +76,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.remind.noneMatching': 'Aucune facture impayée ne correspond.',
   'invoice.remind.noneOwed': 'Aucune facture impayée.',
   'invoice.remind.incomplete': 'Toutes les relances ne sont pas parties : {failed} en échec, {unknown} inconnues (voir ci-dessus).',
-  'invoice.live.remind': 'envoyer une relance de paiement à {customers} clients ({invoices} factures)',
+  'invoice.live.remind': 'envoyer une relance de paiement à {customers} {customers|client|clients} ({invoices} {invoices|facture|factures})',
   'invoice.error.missingFlags': 'Il manque {flags} (pas de question hors d’un terminal). Exemple : svc invoice create --customer-name "Boulangerie Awa" --due-date 2026-12-31 --item "Pain:500:3".',
   'invoice.dryRun.heading': 'Simulation : tout est vérifié, rien n’est envoyé. Le service recevrait :',
   'invoice.dryRun.customer': '  Facture pour {customer}, échéance {due}',
@@ -111,7 +111,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.form.sendWhatsapp': 'Par WhatsApp à {to}',
   'invoice.list.none': 'Aucune facture.',
   'invoice.list.more': 'Il y a d’autres factures : utilisez --page {next} ou --all.',
-  'invoice.list.progress': '{count} factures récupérées…',
+  'invoice.list.progress': '{count} {count|facture récupérée|factures récupérées}…',
   'invoice.list.pageSizeRange': 'un nombre entier de 1 à 100',
   'invoice.list.pageRange': 'un nombre entier, 1 ou plus',
 
@@ -129,7 +129,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.live.publishId': 'publier la facture {id} et l’envoyer par {channel}',
   'invoice.live.send': 'envoyer la facture {id} au client par {channel}',
   'invoice.live.cancel': 'annuler la facture {id}',
-  'invoice.live.import': 'créer, publier et envoyer {count} factures par {channel}',
+  'invoice.live.import': 'créer, publier et envoyer {count} {count|facture|factures} par {channel}',
 
   'invoice.error.channel': '--{field} « {value} » invalide : utilisez EMAIL ou WHATSAPP.',
   'invoice.error.channelNeedsPublish': '--channel envoie la facture au moment de la publication : ajoutez --publish (ou utilisez `svc invoice send` plus tard).',
@@ -161,14 +161,14 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.skipping': 'Ignorée ({where}) : {message}',
   'invoice.import.concurrencyRange': 'un nombre entier de 1 à 16',
   'invoice.import.rateRange': 'un nombre de requêtes par minute, 0 ou plus (0 : pas de cadence côté client)',
-  'invoice.import.starting': 'Création de {count} factures à partir de {file}…',
+  'invoice.import.starting': 'Création de {count} {count|facture|factures} à partir de {file}…',
   'invoice.import.progress': '{done}/{total} ({failed} en échec)',
   'invoice.import.rowFailed': 'Échec ({where}) : {message}',
   'invoice.import.summary':
-    '{file} : {rows} lignes : {created} créées, {existing} déjà créées lors d’une exécution précédente, {published} publiées, {already_published} déjà publiées, {failed} en échec, {invalid} invalides, {not_attempted} non tentées.',
+    '{file} : {rows} {rows|ligne|lignes} : {created} {created|créée|créées}, {existing} déjà {existing|créée|créées} lors d’une exécution précédente, {published} {published|publiée|publiées}, {already_published} déjà {already_published|publiée|publiées}, {failed} en échec, {invalid} {invalid|invalide|invalides}, {not_attempted} non {not_attempted|tentée|tentées}.',
   'invoice.import.resultsAt': 'Résultats : {path}',
-  'invoice.import.someFailed': '{failed} lignes en échec ; voir {path}.',
+  'invoice.import.someFailed': '{failed} {failed|ligne|lignes} en échec ; voir {path}.',
   'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
   'invoice.import.interrupted':
-    'Interrompu après {done} lignes sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
+    'Interrompu après {done} {done|ligne|lignes} sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
 }

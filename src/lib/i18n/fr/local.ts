@@ -44,7 +44,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.snapshot.deleted': 'Instantané « {name} » supprimé.',
   'local.snapshot.none': 'Aucun instantané : enregistrez-en un avec `svc sandbox snapshot save NOM`.',
   'local.serve.noSqlite': '--data a besoin du module better-sqlite3, qui n’a pas pu être chargé ({reason}). Réinstallez svc avec ses dépendances optionnelles (npm install demande un compilateur C++ là où aucun binaire précompilé n’existe), ou omettez --data pour une sandbox en mémoire.',
-  'local.serve.imported': 'Fichier de données JSON {file} importé ({count} objets) dans la base de la sandbox ; le fichier JSON est conservé sous {backup}.',
+  'local.serve.imported': 'Fichier de données JSON {file} importé ({count} {count|objet|objets}) dans la base de la sandbox ; le fichier JSON est conservé sous {backup}.',
   'local.clock.now': 'HEURE DE LA SANDBOX',
   'local.clock.offset': 'AVANCE SUR L’HEURE RÉELLE',
   'local.clock.pending': 'TÂCHES PRÉVUES',

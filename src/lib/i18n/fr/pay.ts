@@ -35,9 +35,12 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.watch.success': 'Paiement {id} réussi : {amount} encaissés.',
   'pay.watch.timeout': 'Le paiement {id} est toujours {status} à la fin du délai de suivi.',
   'pay.watch.timeoutHint': 'Relancez `svc pay watch {id}` plus tard, ou attendez son événement webhook.',
-  'pay.failed': 'Le paiement {id} a échoué : {code}.',
   'pay.list.none': 'Aucun paiement.',
   'pay.list.limitRange': 'un nombre entier de 1 à 100',
   'pay.list.more': 'Il y a d’autres paiements : utilisez --offset {next} ou --all.',
-  'pay.list.progress': '{count} paiements récupérés…',
+  'pay.list.progress': '{count} {count|paiement récupéré|paiements récupérés}…',
+
+  // A person's terminal: failure codes in words
+  'pay.table.failureMeaning': 'QUE FAIRE',
+  'pay.failedExplained': 'Le paiement {id} a échoué ({code}) : {sentence}',
 }

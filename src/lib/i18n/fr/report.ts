@@ -26,13 +26,13 @@ export const report: {[K in keyof typeof en]: string} = {
   'report.table.code': 'CODE D’ÉCHEC',
   'report.table.count': 'NOMBRE',
   'report.receivables.title':
-    'Créances au {asOf} : {count} factures ouvertes, {amount} à encaisser (dont {partly} partiellement payées).',
+    'Créances au {asOf} : {count} {count|facture ouverte|factures ouvertes}, {amount} à encaisser (dont {partly} {partly|partiellement payée|partiellement payées}).',
   'report.receivables.none': 'Aucune facture ouverte au {asOf} : rien n’est dû.',
   'report.receivables.byAge': 'Par ancienneté (jours de retard ; nombre de factures entre parenthèses)',
   'report.receivables.byCustomer': 'Par client',
   'report.receivables.noName': '(sans nom)',
   'report.collections.title':
-    'Encaissements du {since} au {until} : {count} paiements, {amount} demandés, {collected} encaissés.',
+    'Encaissements du {since} au {until} : {count} {count|paiement|paiements}, {amount} {count|demandé|demandés}, {collected} encaissés.',
   'report.collections.none': 'Aucun paiement du {since} au {until}.',
   'report.collections.rate':
     'Taux de réussite : {rate} des {final} paiements au statut final ({success} SUCCESS, {failed} FAILED) ; pas encore finalisés : {pending} PENDING, {unspecified} UNSPECIFIED.',
