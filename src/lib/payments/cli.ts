@@ -4,7 +4,7 @@
  */
 import type {Context} from '../context.js'
 import {ExitCode, SvcError} from '../errors.js'
-import {failureSentence, getLocale, t} from '../i18n/index.js'
+import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
 import {missingValue} from '../io/prompt.js'
 import {formatXaf, parseAmount} from './amount.js'
 import {resolveOperator} from './operator.js'
@@ -95,10 +95,10 @@ async function followPayment(ctx: Context, id: string, timing: {intervalMs: numb
   const client = await ctx.client()
   // Stopped while waiting (Ctrl-C, SIGTERM): the id was only in the spinner, which is erased.
   ctx.io.setInterruptNote(t('pay.watch.interrupted', {id}))
-  const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}), (spinner) =>
+  const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: statusLabel(first?.status ?? 'PENDING')}), (spinner) =>
     watchPayment(client, id, {
       ...timing,
-      onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
+      onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: statusLabel(p.status)})),
     }),
   )
   ctx.io.setInterruptNote(undefined)

@@ -54,6 +54,11 @@ export interface DueDateOptions {
   relative?: boolean
 }
 
+/** Whether `text` is a date in the current language's day-first form (`31/12/2026` in French). */
+export function isDayFirstDate(text: string, locale: Locale = getLocale()): boolean {
+  return locale === 'fr' && DAY_FIRST.test(text.trim())
+}
+
 /** Whether `input` is a number of days from today (`30d`), the one form that needs today. */
 export function isRelativeDate(input: unknown): boolean {
   return typeof input === 'string' && RELATIVE.test(input.trim())

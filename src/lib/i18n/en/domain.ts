@@ -106,4 +106,5 @@ export const domain = {
   'domain.failure.PROVIDER_ERROR': 'The operator reported an error and the customer was not charged: try again; if it keeps failing, contact support with the payment id.',
   'domain.failure.unknown': 'The operator gave a reason this version of svc does not know: check the payment with the customer before trying again.',
   'domain.failure.line': '{code}: {sentence}',
+  'domain.duration.noUnitSuggest': 'Invalid --{field} "{input}": add a unit, e.g. {input}{unit}.',
 } as const

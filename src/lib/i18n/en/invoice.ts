@@ -95,7 +95,7 @@ export const invoice = {
   'invoice.form.quantity': 'Quantity of {name}',
   'invoice.form.running': '  {count} {count|item|items}, running total {total}',
   'invoice.form.discount': 'Discount in percent (0 for none)',
-  'invoice.form.due': 'Due date (YYYY-MM-DD)',
+  'invoice.form.due': 'Due date (YYYY-MM-DD, or 30d for 30 days from today)',
   'invoice.form.summaryHeading': 'Summary:',
   'invoice.form.summaryCustomer': '  Customer: {customer} ({contact})',
   'invoice.form.summaryItem': '  {name}: {quantity} × {price} = {total}',
@@ -167,4 +167,11 @@ export const invoice = {
   'invoice.import.someFailed': '{failed} {failed|row|rows} failed; see {path}.',
   'invoice.import.rerunHint': 'Running the same import again is safe (rows already created are not created twice), with the same flags: `{command}`',
   'invoice.import.interrupted': 'Interrupted after {done} of {total} {total|row|rows}; results so far in {path}. Run the same import again to finish: nothing is created twice.',
+
+  // A person's terminal: the guided form's errors name the question, not a flag
+  'invoice.form.subject.phone': 'phone number',
+  'invoice.form.subject.price': 'price',
+  'invoice.form.subject.quantity': 'quantity',
+  'invoice.form.subject.discount': 'discount',
+  'invoice.form.subject.due': 'due date',
 } as const

@@ -40,7 +40,7 @@ export const domain: {[K in keyof typeof en]: string} = {
   'domain.operator.warn.contradictsPrefix':
     '{phone} a un préfixe {expected} ({prefix}) mais --operator vaut {given} : envoi en tant que {given}, car un numéro peut changer d’opérateur.',
   'domain.operator.warn.testNumberOther':
-    '{phone} est un numéro de test {expected} de la sandbox ; avec --operator {given}, c’est un numéro ordinaire, dont le résultat dans la sandbox est aléatoire (SUCCESS ou FAILED).',
+    '{phone} est un numéro de test {expected} de la sandbox ; avec --operator {given}, c’est un numéro ordinaire, dont le résultat dans la sandbox est aléatoire (RÉUSSI ou ÉCHOUÉ).',
   'domain.operator.warn.unknownPrefix':
     'Le préfixe {prefix} de {phone} n’est pas un préfixe MTN ou ORANGE connu : envoi en tant que {given}, comme demandé.',
 
@@ -106,4 +106,5 @@ export const domain: {[K in keyof typeof en]: string} = {
   'domain.failure.PROVIDER_ERROR': 'L’opérateur a signalé une erreur et le client n’a pas été débité : réessayez ; si l’échec se répète, contactez le support avec l’identifiant du paiement.',
   'domain.failure.unknown': 'L’opérateur a donné une raison que cette version de svc ne connaît pas : vérifiez le paiement avec le client avant de réessayer.',
   'domain.failure.line': '{code} : {sentence}',
+  'domain.duration.noUnitSuggest': '--{field} « {input} » invalide : ajoutez une unité, par exemple {input}{unit}.',
 }

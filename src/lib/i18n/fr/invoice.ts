@@ -45,16 +45,16 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.delivery.hintPhone': 'Donnez le numéro avec --to-phone NUMÉRO, ou envoyez par e-mail avec --channel EMAIL --to-email ADRESSE.',
   'invoice.create.replayed':
     'Le service a rejoué une réponse antérieure pour cette Idempotency-Key : la facture {id} existait déjà et n’a pas été créée une seconde fois.',
-  'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera en retard (PAST_DUE) dès sa publication.',
+  'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera EN RETARD dès sa publication.',
   'invoice.create.created': 'Facture {id} créée ({status}) : invisible pour le client tant qu’elle n’est pas publiée.',
   'invoice.create.createdPublished': 'Facture {id} créée et publiée ({status}).',
-  'invoice.create.publishFailed': 'La facture {id} a été créée (DRAFT) mais sa publication a échoué ; publiez-la avec `svc invoice publish {id}`.',
+  'invoice.create.publishFailed': 'La facture {id} a été créée (BROUILLON) mais sa publication a échoué ; publiez-la avec `svc invoice publish {id}`.',
   'invoice.create.next': 'Publiez-la avec : svc invoice publish {id} [--channel EMAIL|WHATSAPP]',
 
   'invoice.publish.done': 'Facture {id} publiée ({status}).',
   'invoice.publish.delivered': 'Envoyée par {channel}.',
   'invoice.send.done': 'Facture {id} envoyée par {channel} à {recipient} le {at}.',
-  'invoice.cancel.done': 'La facture {id} est annulée (CANCELLED).',
+  'invoice.cancel.done': 'La facture {id} est ANNULÉE.',
 
   'invoice.filter.customerEmpty': 'une partie du nom, de l’e-mail ou du téléphone du client',
   'invoice.filter.emptyRange': '--due-after {after} n’est pas avant --due-before {before} : aucune facture ne peut correspondre.',
@@ -97,7 +97,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.form.quantity': 'Quantité de {name}',
   'invoice.form.running': '  {count} {count|article|articles}, total provisoire {total}',
   'invoice.form.discount': 'Remise en pourcentage (0 pour aucune)',
-  'invoice.form.due': 'Échéance (AAAA-MM-JJ)',
+  'invoice.form.due': 'Échéance (JJ/MM/AAAA, ou 30j pour dans 30 jours)',
   'invoice.form.summaryHeading': 'Récapitulatif :',
   'invoice.form.summaryCustomer': '  Client : {customer} ({contact})',
   'invoice.form.summaryItem': '  {name} : {quantity} × {price} = {total}',
@@ -123,7 +123,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.open.noUrl': 'La facture {id} n’a pas de checkout_url.',
   'invoice.open.noOpener': 'Aucun programme trouvé pour ouvrir le navigateur (xdg-open, open, rundll32) : voici l’adresse.',
   'invoice.open.opened': '{url} ouvert',
-  'invoice.open.draft': 'La facture {id} est un brouillon (DRAFT) : sa page de paiement reste en 404 tant qu’elle n’est pas publiée.',
+  'invoice.open.draft': 'La facture {id} est un BROUILLON : sa page de paiement reste en 404 tant qu’elle n’est pas publiée.',
 
   'invoice.live.publish': 'publier la facture de {customer} et l’envoyer par {channel}',
   'invoice.live.publishId': 'publier la facture {id} et l’envoyer par {channel}',
@@ -171,4 +171,11 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
   'invoice.import.interrupted':
     'Interrompu après {done} {done|ligne|lignes} sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
+
+  // A person's terminal: the guided form's errors name the question, not a flag
+  'invoice.form.subject.phone': 'numéro de téléphone',
+  'invoice.form.subject.price': 'prix',
+  'invoice.form.subject.quantity': 'quantité',
+  'invoice.form.subject.discount': 'remise',
+  'invoice.form.subject.due': 'échéance',
 }

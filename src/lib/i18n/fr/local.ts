@@ -7,7 +7,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.numbers.national': 'NATIONAL',
   'local.numbers.outcome': 'RÉSULTAT',
   'local.numbers.footer':
-    'Tout autre numéro aboutit au hasard à SUCCESS ou FAILED (reproductible avec --seed). Un numéro de test donné avec l’autre opérateur compte comme un numéro quelconque.',
+    'Tout autre numéro aboutit au hasard à RÉUSSI ou ÉCHOUÉ (reproductible avec --seed). Un numéro de test donné avec l’autre opérateur compte comme un numéro quelconque.',
   'local.notRunning': 'Aucune sandbox locale ne tourne pour cette configuration : lancez-en une avec `svc sandbox serve` (dans un autre terminal).',
   'local.unreachable': 'La sandbox locale de {url} ne répond pas : `svc sandbox serve` tourne-t-il toujours ?',
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
@@ -105,7 +105,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.numbers.codeOnly': '--failure-code ne vaut que pour --outcome FAILED (ou --then FAILED).',
   'local.numbers.set': '{number} scénarisé : ses paiements suivent ce scénario jusqu’à `svc sandbox numbers remove {number}`.',
   'local.operator.down': '{operator} est en panne : `svc sandbox operator up {operator}` le rétablit.',
-  'local.operator.up': '{operator} est rétabli ; {count} {count|paiement laissé|paiements laissés} UNSPECIFIED par la panne {count|se résout|se résolvent} maintenant.',
+  'local.operator.up': '{operator} est rétabli ; {count} {count|paiement laissé INDÉTERMINÉ|paiements laissés INDÉTERMINÉS} par la panne {count|se résout|se résolvent} maintenant.',
   'local.faults.rate': '--rate doit être une part entre 0 et 1 (0.2 : une requête sur cinq), reçu « {value} ».',
   'local.faults.apiOrDeliveries': '{flag} concerne les pannes de l’API, pas --deliveries : créez deux pannes.',
   'local.faults.delayOnly': '--delay ne vaut que pour --deliveries delay ou reorder.',

@@ -17,7 +17,7 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.what.phone': 'le numéro de téléphone',
   'pay.live.action': 'encaisser {amount} auprès du {phone}',
   'pay.create.sending': 'Envoi au {phone} ({operator}) d’une demande de paiement de {amount}…',
-  'pay.create.created': 'Paiement {id} créé : PENDING jusqu’à ce que le client l’approuve sur son téléphone.',
+  'pay.create.created': 'Paiement {id} créé : EN ATTENTE jusqu’à ce que le client l’approuve sur son téléphone.',
   'pay.create.unknown':
     'La demande de paiement a été envoyée mais son résultat est inconnu ({reason}), et aucun paiement correspondant n’a été trouvé dans la liste.',
   'pay.create.unknownHint':

@@ -35,12 +35,12 @@ export const report: {[K in keyof typeof en]: string} = {
     'Encaissements du {since} au {until} : {count} {count|paiement|paiements}, {amount} {count|demandé|demandés}, {collected} encaissés.',
   'report.collections.none': 'Aucun paiement du {since} au {until}.',
   'report.collections.rate':
-    'Taux de réussite : {rate} des {final} paiements au statut final ({success} SUCCESS, {failed} FAILED) ; pas encore finalisés : {pending} PENDING, {unspecified} UNSPECIFIED.',
+    'Taux de réussite : {rate} des {final} paiements au statut final ({success} {success|RÉUSSI|RÉUSSIS}, {failed} {failed|ÉCHOUÉ|ÉCHOUÉS}) ; pas encore finalisés : {pending} EN ATTENTE, {unspecified} {unspecified|INDÉTERMINÉ|INDÉTERMINÉS}.',
   'report.collections.rateNone':
-    'Taux de réussite : aucun de ces paiements n’a encore de statut final ({pending} PENDING, {unspecified} UNSPECIFIED).',
+    'Taux de réussite : aucun de ces paiements n’a encore de statut final ({pending} EN ATTENTE, {unspecified} {unspecified|INDÉTERMINÉ|INDÉTERMINÉS}).',
   'report.collections.byDay': 'Par jour',
   'report.collections.byOperator': 'Par opérateur (déduit)',
-  'report.collections.sparkline': 'Encaissé par jour (SUCCESS ; maximum {max}) :',
+  'report.collections.sparkline': 'Encaissé par jour (paiements RÉUSSIS ; maximum {max}) :',
   'report.collections.failureCodes': 'Codes d’échec, du plus fréquent au moins fréquent',
   'report.collections.noFailures': 'Aucun paiement en échec.',
   'report.collections.fees':

@@ -17,8 +17,8 @@ export const walk: {[K in keyof typeof en]: string} = {
   'walk.pay.failureCode':
     '   Un paiement en échec porte un failure_code stable ({code}) : basez votre logique sur lui, pas sur les messages.',
   'walk.check.created': 'Paiement créé',
-  'walk.step.success': 'Le numéro toujours SUCCESS aboutit',
-  'walk.step.failed': 'Le numéro toujours FAILED aboutit',
+  'walk.step.success': 'Le numéro toujours RÉUSSI aboutit',
+  'walk.step.failed': 'Le numéro toujours ÉCHOUÉ aboutit',
   'walk.step.invoiceCreated': 'Facture créée',
   'walk.step.invoicePublished': 'Facture publiée',
   'walk.step.checkout': 'Page de paiement',
