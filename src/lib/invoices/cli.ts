@@ -6,6 +6,7 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
+import {readReason} from '../io/read-reason.js'
 import {getLocale, statusLabel, t} from '../i18n/index.js'
 import {formatDate, isRelativeDate} from '../time/date.js'
 import {readCover, coverUrl} from '../files/cli.js'
@@ -97,7 +98,7 @@ async function readBodyFile(path: string): Promise<InvoiceDraft> {
   try {
     text = path === '-' ? await readStdin() : await readFile(path, 'utf8')
   } catch (error) {
-    throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'from-file'})
+    throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path: quoteInput(path), reason: readReason(error)}), {field: 'from-file'})
   }
   let value: unknown
   try {

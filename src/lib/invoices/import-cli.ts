@@ -15,6 +15,8 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
+import {readReason} from '../io/read-reason.js'
+import {quoteInput} from '../io/quote.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatXaf} from '../payments/amount.js'
 import {formatDate} from '../time/date.js'
@@ -61,7 +63,8 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new InputError(t('invoice.error.fileUnreadable', {field: 'file', path: file, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'file'})
+    // FILE is an argument: named as the usage line shows it, the reason in words.
+    throw new InputError(t('invoice.import.fileUnreadable', {path: quoteInput(file), reason: readReason(error)}), {field: 'file'})
   }
   const channel = parseChannel(flags.channel)
   if (channel && !flags.publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})

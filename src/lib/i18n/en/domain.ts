@@ -107,4 +107,5 @@ export const domain = {
   'domain.failure.unknown': 'The operator gave a reason this version of svc does not know: check the payment with the customer before trying again.',
   'domain.failure.line': '{code}: {sentence}',
   'domain.duration.noUnitSuggest': 'Invalid --{field} "{input}": add a unit, e.g. {input}{unit}.',
+  'domain.amount.dottedThousands': 'Invalid --{field} "{input}": did you mean {spaced}? XAF has no decimals and a dot does not group thousands: write {plain} or "{spaced}".',
 } as const

@@ -174,4 +174,7 @@ export const invoice = {
   'invoice.form.subject.quantity': 'quantity',
   'invoice.form.subject.discount': 'discount',
   'invoice.form.subject.due': 'due date',
+
+  // A person's terminal: the import's FILE argument named as the usage line shows it
+  'invoice.import.fileUnreadable': 'Cannot read the file "{path}" (FILE): {reason}.',
 } as const

@@ -107,4 +107,5 @@ export const domain: {[K in keyof typeof en]: string} = {
   'domain.failure.unknown': 'L’opérateur a donné une raison que cette version de svc ne connaît pas : vérifiez le paiement avec le client avant de réessayer.',
   'domain.failure.line': '{code} : {sentence}',
   'domain.duration.noUnitSuggest': '--{field} « {input} » invalide : ajoutez une unité, par exemple {input}{unit}.',
+  'domain.amount.dottedThousands': '--{field} « {input} » invalide : vouliez-vous dire {spaced} ? Le franc CFA n’a pas de décimales et le point ne sépare pas les milliers : écrivez {plain} ou « {spaced} ».',
 }

@@ -178,4 +178,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.form.subject.quantity': 'quantité',
   'invoice.form.subject.discount': 'remise',
   'invoice.form.subject.due': 'échéance',
+
+  // A person's terminal: the import's FILE argument named as the usage line shows it
+  'invoice.import.fileUnreadable': 'Impossible de lire le fichier « {path} » (FILE) : {reason}.',
 }
