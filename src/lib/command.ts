@@ -168,7 +168,10 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // The label carries its own punctuation: 'Error:' but 'Erreur :'.
     const label = t('core.error.prefix')
     let text = `${paint.red(label)} ${messageOf(error)}`
-    if (svcError?.hint) text += `\n${t('core.error.hint')} ${svcError.hint}`
+    // A key the restarted local sandbox no longer knows: say that, rather than "check the key".
+    const restarted = svcError?.status === 401 && this.ctx ? (await import('./sandbox/restarted-hint.js')).restartedSandboxHint(this.ctx, svcError) : undefined
+    const hint = restarted ?? svcError?.hint
+    if (hint) text += `\n${t('core.error.hint')} ${hint}`
     io.err(text)
   }
 }

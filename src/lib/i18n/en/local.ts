@@ -113,4 +113,12 @@ export const local = {
   'local.env.missing': '{missing} is not set but {given} is: set both to drive a sandbox by its address, or neither to use the one `svc sandbox serve` saved.',
   'local.env.url': 'SVC_SANDBOX_URL must be the sandbox\'s base URL (http://host:port), got "{url}".',
   'local.serve.adminToken': '--admin-token (or SVC_SANDBOX_ADMIN_TOKEN) must be 16 to 256 printable characters without spaces.',
+
+  // A person's terminal: a key of a restarted in-memory sandbox
+  'local.hint.restarted':
+    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
+  'local.hint.restartedOverride':
+    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
+  'local.hint.dropFlag': 'leave out --api-key',
+  'local.hint.unsetEnv': 'run `unset SVC_API_KEY`',
 } as const

@@ -117,4 +117,12 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.env.missing': '{missing} n’est pas défini mais {given} l’est : définissez les deux pour piloter un sandbox par son adresse, ou aucun pour utiliser celui que `svc sandbox serve` a enregistré.',
   'local.env.url': 'SVC_SANDBOX_URL doit être l’URL de base du sandbox (http://hôte:port), reçu « {url} ».',
   'local.serve.adminToken': '--admin-token (ou SVC_SANDBOX_ADMIN_TOKEN) doit compter de 16 à 256 caractères imprimables, sans espace.',
+
+  // A person's terminal: a key of a restarted in-memory sandbox
+  'local.hint.restarted':
+    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
+  'local.hint.restartedOverride':
+    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
+  'local.hint.dropFlag': 'retirez --api-key',
+  'local.hint.unsetEnv': 'lancez `unset SVC_API_KEY`',
 }
