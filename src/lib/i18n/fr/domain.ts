@@ -66,7 +66,7 @@ export const domain: {[K in keyof typeof en]: string} = {
     '--{field} « {input} » invalide : une heure doit indiquer son décalage, par exemple Z (UTC) ou +01:00 ; sinon donnez seulement la date (AAAA-MM-JJ).',
   'domain.date.outOfRange': '--{field} « {input} » invalide : l’année doit être comprise entre 1000 et 9999.',
   'domain.since.invalid':
-    '--{field} « {input} » invalide : indiquez une durée depuis maintenant (par exemple 7d, 24h, 30m) ou une date (2026-01-31, ou une heure ISO 8601 avec son décalage).',
+    '--{field} « {input} » invalide : indiquez une durée depuis maintenant (par exemple 7d, 24h, 30m) ou une date (31/01/2026, 2026-01-31, ou une heure ISO 8601 avec son décalage).',
   'domain.since.future': '--{field} « {input} » invalide : c’est dans le futur.',
 
   'domain.item.invalid':

@@ -77,7 +77,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.remind.noneOwed': 'Aucune facture impayée.',
   'invoice.remind.incomplete': 'Toutes les relances ne sont pas parties : {failed} en échec, {unknown} inconnues (voir ci-dessus).',
   'invoice.live.remind': 'envoyer une relance de paiement à {customers} {customers|client|clients} ({invoices} {invoices|facture|factures})',
-  'invoice.error.missingFlags': 'Il manque {flags} (pas de question hors d’un terminal). Exemple : svc invoice create --customer-name "Boulangerie Awa" --due-date 2026-12-31 --item "Pain:500:3".',
+  'invoice.error.missingFlags': 'Il manque {flags} (pas de question hors d’un terminal). Exemple : svc invoice create --customer-name "Boulangerie Awa" --due-date 31/12/2026 --item "Pain:500:3".',
   'invoice.dryRun.heading': 'Simulation : tout est vérifié, rien n’est envoyé. Le service recevrait :',
   'invoice.dryRun.customer': '  Facture pour {customer}, échéance {due}',
   'invoice.dryRun.item': '  {name} : {quantity} × {price}',

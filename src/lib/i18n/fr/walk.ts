@@ -45,7 +45,7 @@ export const walk: {[K in keyof typeof en]: string} = {
   'walk.next.serve': 'svc sandbox serve                      # garder une sandbox locale en marche (profil « local »)',
   'walk.next.pay': 'svc --profile local pay create --amount 5000 --phone 670000001 --watch',
   'walk.next.invoice':
-    'svc --profile local invoice create --customer-name "Boulangerie Awa" --due-date 2026-12-31 --item "Pain:500:3" --publish',
+    'svc --profile local invoice create --customer-name "Boulangerie Awa" --due-date 31/12/2026 --item "Pain:500:3" --publish',
   'walk.next.listen': 'svc --profile local webhooks listen --forward-to http://localhost:3000/webhooks',
   'walk.next.login': 'svc login                              # votre propre clé sandbox ou live',
 
