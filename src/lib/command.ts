@@ -19,7 +19,7 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 import {createContext, type Context} from './context.js'
 import {ExitCode, Failure, SvcError} from './errors.js'
 import {canonicalOptionValues} from './option-case.js'
-import {registerCatalogue, setLocale, t} from './i18n/index.js'
+import {registerCatalogue, setInputLocale, setLocale, t} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {quoteInput} from './io/quote.js'
 import {ProcessStreams} from './io/process-streams.js'
@@ -75,6 +75,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // --json is machine output: byte for byte the same whatever the locale, error messages included
     // (so it speaks English). Otherwise French only when asked for: an English run never loads (or
     // parses) the French catalogue.
+    setInputLocale(this.ctx.locale)
     if (this.ctx.io.json) setLocale('en')
     else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
     // jq (WebAssembly) only when asked for; the expression is compiled before anything is sent.

@@ -26,6 +26,20 @@ export function getLocale(): Locale {
   return current
 }
 
+let input: Locale | undefined
+
+/**
+ * The person's language for what they type (dates such as `31/12/2026`): the same as the output's,
+ * except under --json, whose output speaks English while the person still writes French.
+ */
+export function setInputLocale(locale: Locale | undefined): void {
+  input = locale
+}
+
+export function getInputLocale(): Locale {
+  return input ?? current
+}
+
 /** Whether `key` is a message of the catalogue (for labels derived from data, e.g. a field name). */
 export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(en, key)

@@ -18,7 +18,7 @@
  *   returned unchanged (rendering never throws).
  */
 import {InputError} from '../errors.js'
-import {getLocale, t, type Locale, type MessageKey} from '../i18n/index.js'
+import {getInputLocale, t, type Locale, type MessageKey} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
 import {parseDuration} from './duration.js'
 
@@ -55,7 +55,7 @@ export interface DueDateOptions {
 }
 
 /** Whether `text` is a date in the current language's day-first form (`31/12/2026` in French). */
-export function isDayFirstDate(text: string, locale: Locale = getLocale()): boolean {
+export function isDayFirstDate(text: string, locale: Locale = getInputLocale()): boolean {
   return locale === 'fr' && DAY_FIRST.test(text.trim())
 }
 
@@ -77,7 +77,7 @@ export function parseDueDate(input: string, field = 'due-date', options: DueDate
     const day = new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate() + Number(relative[1])))
     return day.toISOString().slice(0, 10)
   }
-  const parsed = parseDateInput(input, field, options.locale ?? getLocale())
+  const parsed = parseDateInput(input, field, options.locale ?? getInputLocale())
   return parsed.dateOnly ? parsed.text : parsed.date.toISOString()
 }
 
@@ -88,8 +88,8 @@ export function parseDueDate(input: string, field = 'due-date', options: DueDate
 export function parseSince(input: string, now: Date = new Date(), field = 'since'): Date {
   const text = typeof input === 'string' ? input.trim() : ''
   let result: Date
-  if (/^\d{4}-/.test(text) || (getLocale() === 'fr' && DAY_FIRST.test(text))) {
-    const parsed = parseDateInput(text, field, getLocale())
+  if (/^\d{4}-/.test(text) || isDayFirstDate(text)) {
+    const parsed = parseDateInput(text, field, getInputLocale())
     result = parsed.dateOnly ? new Date(parsed.year, parsed.month - 1, parsed.day) : parsed.date
   } else {
     let ms: number
