@@ -15,6 +15,7 @@ import {isPlaceholderBaseUrl} from './config/defaults.js'
 import {configDir, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
+import {quoteInput} from './io/quote.js'
 import type {ApiClient, ServiceDescription} from './api/index.js'
 
 export interface GlobalFlags {
@@ -176,7 +177,13 @@ export function clientSettingsFromEnv(env: NodeJS.ProcessEnv): {
 function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.SVC_TIMEOUT
   if (raw === undefined || raw === '') return undefined
-  return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
+  try {
+    return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
+  } catch (error) {
+    // The parser names a flag (`--SVC_TIMEOUT`); the person set a variable: name it as they wrote it.
+    if (error instanceof InputError) throw new InputError(error.message.split('--SVC_TIMEOUT').join('SVC_TIMEOUT'), {field: 'SVC_TIMEOUT'})
+    throw error
+  }
 }
 
 /**
@@ -188,7 +195,7 @@ function retriesFromEnv(env: NodeJS.ProcessEnv): {maxRetries: number} | undefine
   if (raw === undefined || raw === '') return undefined
   const value = Number(raw)
   if (!/^\d+$/.test(raw.trim()) || value > 4) {
-    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_MAX_RETRIES', reason: raw}), {field: 'SVC_MAX_RETRIES'})
+    throw new InputError(t('core.env.invalid', {name: 'SVC_MAX_RETRIES', value: quoteInput(raw), accepted: t('core.env.retries')}), {field: 'SVC_MAX_RETRIES'})
   }
   return {maxRetries: value}
 }
@@ -199,7 +206,7 @@ function rateFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   if (raw === undefined || raw === '') return undefined
   const value = Number(raw)
   if (!Number.isInteger(value) || value < 0) {
-    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_RATE_LIMIT', reason: raw}), {field: 'SVC_RATE_LIMIT'})
+    throw new InputError(t('core.env.invalid', {name: 'SVC_RATE_LIMIT', value: quoteInput(raw), accepted: t('core.env.rate')}), {field: 'SVC_RATE_LIMIT'})
   }
   return value
 }

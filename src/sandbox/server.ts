@@ -13,7 +13,7 @@ import {t} from './i18n/index.js'
 import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
 import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
 import {ApiError, validationError} from './errors.js'
-import {idEnvironment} from './ids.js'
+import {hasIdShape, idEnvironment} from './ids.js'
 import {readJson} from './json.js'
 import type {Fault} from './scenarios.js'
 import type {RateLimiter} from './rate-limit.js'
@@ -225,10 +225,11 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
       for (const [name, doc] of Object.entries(route.params ?? {})) {
         if (!doc.idPrefix) continue
         const belongs = idEnvironment(doc.idPrefix, params[name])
-        if (belongs && belongs !== key.environment)
+        // The other environment's only when the id has the shape of one (a typo is no such object).
+        if (belongs && belongs !== key.environment && hasIdShape(doc.idPrefix, params[name]!))
           throw new ApiError(401, 'unauthorized', t('sandbox.auth.wrongEnvironment', {id: params[name], environment: key.environment}))
         // `invoiceId` is the route's name for it; the message names the object: `invoice`.
-        if (!belongs) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name.replace(/Id$/, ''), id: params[name]}))
+        if (belongs !== key.environment) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name.replace(/Id$/, ''), id: params[name]}))
       }
     }
 

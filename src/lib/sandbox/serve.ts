@@ -68,6 +68,8 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     pay_url: sandbox.payUrl,
     pid: process.pid,
     started_at: new Date().toISOString(),
+    // In memory, its keys are new at each start: what a stale key's 401 is explained by.
+    in_memory: !flags.data,
   })
   const info = {
     base_url: sandbox.url,

@@ -116,5 +116,5 @@ export const webhooks = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
-  'webhooks.duration.d': '{n} days',
+  'webhooks.duration.d': '{n} {n|day|days}',
 } as const

@@ -121,5 +121,5 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
-  'webhooks.duration.d': '{n} jours',
+  'webhooks.duration.d': '{n} {n|jour|jours}',
 }
