@@ -6,6 +6,7 @@
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {getLocale, isMessageKey, t, type MessageKey} from '../i18n/index.js'
+import type {Column} from '../io/table.js'
 import {formatXaf} from '../payments/amount.js'
 import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
@@ -23,12 +24,55 @@ interface ClockView {
   pending_tasks: number
 }
 
-/** A value as people read it: times in the locale's form (as `pay status` shows them), objects as JSON. */
+/**
+ * A value as people read it: times in the locale's form (as `pay status` shows them); lists as
+ * `a, b, c`; a stored file (a logo) as its type, size and address; any other object as
+ * `key value` pairs. Never raw JSON: that is what --json is for (docs/conventions.md).
+ */
 function cell(value: unknown): string {
   if (value === undefined || value === null) return ''
-  if (typeof value === 'object') return JSON.stringify(value)
+  if (Array.isArray(value)) return value.map(cell).join(', ')
+  if (typeof value === 'object') {
+    const record = value as Row
+    if (typeof record.content_type === 'string' && typeof record.size === 'number') {
+      return [record.content_type, formatBytes(record.size), record.url].filter(Boolean).join(', ')
+    }
+    return Object.entries(record)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => `${k} ${cell(v)}`)
+      .join(', ')
+  }
   if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value, getLocale())
   return String(value)
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} kB`
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+}
+
+/**
+ * How each field's column fits a narrow terminal (io/table.ts): ids, keys and amounts whole;
+ * free text (addresses, names, scopes) cut first; the rest dropped by priority, the later
+ * columns of a view first.
+ */
+const COLUMN_KINDS: Record<string, Column['kind']> = {
+  id: 'id',
+  invoice_id: 'id',
+  key: 'id',
+  secret: 'id',
+  cidr: 'id',
+  sku: 'id',
+  phone_number: 'id',
+  balance: 'amount',
+  fees_total: 'amount',
+  url: 'text',
+  pay_url: 'text',
+  recipient: 'text',
+  name: 'text',
+  scopes: 'text',
+  lines: 'text',
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
@@ -44,6 +88,7 @@ export async function renderRows(ctx: Context, rows: Row[], columns: string[]): 
   return ctx.io.table(
     columns.map(label),
     rows.map((row) => columns.map((c) => cell(row[c]))),
+    columns.map((c) => ({kind: COLUMN_KINDS[c] ?? 'fixed'})),
   )
 }
 
