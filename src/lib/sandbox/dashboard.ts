@@ -111,15 +111,23 @@ function renderClock(state: ClockView): string {
   ])
 }
 
+/**
+ * An admin answer for a person or, with --json, a script. A list (`columns` given) is, as every
+ * list of svc, a bare array under --json, and a next-page hint on stderr when the sandbox has
+ * more (docs/conventions.md); any other answer is its object.
+ */
 export async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
-  await ctx.io.result(body, async () => {
-    const data = (body as {data?: Row[]})?.data
-    if (columns && Array.isArray(data)) {
+  const page = body as {data?: Row[]; offset?: number; has_more?: boolean}
+  const data = page?.data
+  if (columns && Array.isArray(data)) {
+    await ctx.io.result(data, async () => {
       if (data.length === 0 && emptyKey) return ctx.io.err(t(emptyKey))
-      return ctx.io.out(await renderRows(ctx, data, columns))
-    }
-    ctx.io.out(renderObject(body as Row))
-  })
+      ctx.io.out(await renderRows(ctx, data, columns))
+    })
+    if (page.has_more) ctx.io.err(t('local.list.more', {next: (page.offset ?? 0) + data.length}))
+    return
+  }
+  await ctx.io.result(body, () => ctx.io.out(renderObject(body as Row)))
 }
 
 function environment(value: string | undefined): string | undefined {
@@ -211,7 +219,7 @@ export async function feesShow(ctx: Context): Promise<void> {
 
 export async function balance(ctx: Context, flags: {env?: string}): Promise<void> {
   const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/balance', undefined, {environment: environment(flags.env)})
-  await ctx.io.result(body, async () => {
+  await ctx.io.result(body.data, async () => {
     const rows = body.data.map((b) => ({
       ...b,
       balance: formatXaf(Number(b.balance), getLocale()),
@@ -314,12 +322,13 @@ export async function inventoryReservations(ctx: Context, flags: {env?: string; 
   await show(ctx, body, ['id', 'invoice_id', 'lines', 'status', 'expires_at'], 'local.inventory.noReservations')
 }
 
-export async function outbox(ctx: Context, flags: {env?: string; invoice?: string; channel?: string; limit: number}): Promise<void> {
+export async function outbox(ctx: Context, flags: {env?: string; invoice?: string; channel?: string; limit: number; offset?: number}): Promise<void> {
   const body = await (await localAdmin(ctx)).request('GET', '/outbox', undefined, {
     environment: environment(flags.env),
     invoice_id: flags.invoice,
     channel: flags.channel,
     limit: flags.limit,
+    offset: flags.offset,
   })
   await show(ctx, body, ['created_at', 'channel', 'recipient', 'invoice_id', 'trigger', 'pay_url'], 'local.outbox.none')
 }

@@ -113,4 +113,6 @@ export const local = {
   'local.env.missing': '{missing} is not set but {given} is: set both to drive a sandbox by its address, or neither to use the one `svc sandbox serve` saved.',
   'local.env.url': 'SVC_SANDBOX_URL must be the sandbox\'s base URL (http://host:port), got "{url}".',
   'local.serve.adminToken': '--admin-token (or SVC_SANDBOX_ADMIN_TOKEN) must be 16 to 256 printable characters without spaces.',
+  // One convention for lists (docs/conventions.md): the next-page hint of the sandbox's lists.
+  'local.list.more': 'More: use --offset {next}.',
 } as const

@@ -117,4 +117,6 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.env.missing': '{missing} n’est pas défini mais {given} l’est : définissez les deux pour piloter un sandbox par son adresse, ou aucun pour utiliser celui que `svc sandbox serve` a enregistré.',
   'local.env.url': 'SVC_SANDBOX_URL doit être l’URL de base du sandbox (http://hôte:port), reçu « {url} ».',
   'local.serve.adminToken': '--admin-token (ou SVC_SANDBOX_ADMIN_TOKEN) doit compter de 16 à 256 caractères imprimables, sans espace.',
+  // Une convention pour les listes (docs/conventions.md) : l’indication de la page suivante des listes de la sandbox.
+  'local.list.more': 'Il y en a d’autres : utilisez --offset {next}.',
 }
