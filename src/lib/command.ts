@@ -41,6 +41,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     yes: Flags.boolean({char: 'y', description: 'Answer yes to confirmations (required for LIVE keys when not interactive).', helpGroup: GLOBAL}),
     verbose: Flags.boolean({description: 'Trace HTTP requests and responses on stderr (key redacted).', helpGroup: GLOBAL}),
     lang: Flags.option({options: ['en', 'fr'] as const, description: 'Language of messages (also SVC_LANG, LANG).', helpGroup: GLOBAL})(),
+    wide: Flags.boolean({description: 'Show every table column in full (tables otherwise fit the terminal).', helpGroup: GLOBAL}),
   }
 
   protected flags!: SvcFlags<T>
@@ -68,6 +69,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
         yes: this.flags.yes,
         verbose: this.flags.verbose,
         lang: this.flags.lang,
+        wide: this.flags.wide,
       },
       version: this.config.version,
     })

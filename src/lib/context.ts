@@ -9,7 +9,7 @@ import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
 import {ProcessStreams} from './io/process-streams.js'
-import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
+import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
 import {configDir, readConfig, type ConfigData} from './config/store.js'
@@ -27,6 +27,8 @@ export interface GlobalFlags {
   yes?: boolean
   verbose?: boolean
   lang?: string
+  /** Tables show every column in full, whatever the width (cli.md, Output). */
+  wide?: boolean
 }
 
 export interface Context {
@@ -69,7 +71,12 @@ export function createContext(options: ContextOptions): Context {
   const streams = options.streams ?? new ProcessStreams()
   const flags = options.flags
   const interactive = isInteractive(env, streams)
-  const io = new IO(streams, {interactive, json: Boolean(flags.json), color: colorEnabled(flags.color, env, interactive)})
+  const io = new IO(streams, {
+    interactive,
+    json: Boolean(flags.json),
+    color: colorEnabled(flags.color, env, interactive),
+    tableWidth: tableWidth(flags.wide, env, streams),
+  })
   const dir = configDir(env)
 
   let config: ConfigData | undefined

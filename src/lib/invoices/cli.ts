@@ -212,7 +212,7 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
 
 export async function invoiceList(
   ctx: Context,
-  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean} & FilterFlags,
+  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
 ): Promise<void> {
   checkListPaging(flags)
   const pageSize = flags['page-size']
@@ -231,6 +231,7 @@ export async function invoiceList(
       }),
     )
     await ctx.io.result(found.items, async () => {
+      if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(found.items))
       if (found.items.length === 0) return ctx.io.err(t('invoice.filter.none'))
       ctx.io.out(await renderInvoiceTable(ctx.io, found.items))
     })
@@ -244,6 +245,7 @@ export async function invoiceList(
     ? await ctx.io.withSpinner(t('invoice.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('invoice.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
   })

@@ -103,12 +103,5 @@ export function parseCsv(input: string): CsvRecord[] {
   return records
 }
 
-/** One CSV field, quoted when it must be. */
-export function csvField(value: unknown): string {
-  const text = value === undefined || value === null ? '' : String(value)
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-export function csvLine(values: unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`
-}
+// The writer is shared by every CSV svc writes (reports, lists, import results): io/csv-writer.ts.
+export {csvField, csvLine} from '../io/csv-writer.js'

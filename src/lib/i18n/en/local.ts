@@ -121,4 +121,6 @@ export const local = {
     'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
   'local.hint.dropFlag': 'leave out --api-key',
   'local.hint.unsetEnv': 'run `unset SVC_API_KEY`',
+  // One convention for lists (docs/conventions.md): the next-page hint of the sandbox's lists.
+  'local.list.more': 'More: use --offset {next}.',
 } as const

@@ -125,4 +125,6 @@ export const local: {[K in keyof typeof en]: string} = {
     'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
   'local.hint.dropFlag': 'retirez --api-key',
   'local.hint.unsetEnv': 'lancez `unset SVC_API_KEY`',
+  // Une convention pour les listes (docs/conventions.md) : l’indication de la page suivante des listes de la sandbox.
+  'local.list.more': 'Il y en a d’autres : utilisez --offset {next}.',
 }
