@@ -69,4 +69,8 @@ export const core = {
   'core.help.invoice': 'Invoice a customer and send it by email',
   'core.help.forward': 'Forward signed events to your app',
   'core.help.login': 'Use your own key',
+  // --jq bounded (time and memory limits)
+  'core.jq.timeLimit': 'The --jq expression ran past its time limit ({seconds} s; SVC_JQ_TIMEOUT) and was stopped.',
+  'core.jq.memoryLimit': 'The --jq expression went past its memory limit ({mb} MB) and was stopped.',
+  'core.jq.badTimeout': 'Invalid SVC_JQ_TIMEOUT {value}: give the --jq time limit in seconds, a number greater than 0 (e.g. 10 or 2.5).',
 } as const

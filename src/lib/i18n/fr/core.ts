@@ -71,4 +71,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.help.invoice': 'Facturer un client et lui envoyer la facture par e-mail',
   'core.help.forward': 'Transférer les événements signés vers votre application',
   'core.help.login': 'Utiliser votre propre clé',
+  // --jq bounded (time and memory limits)
+  'core.jq.timeLimit': 'L’expression --jq a dépassé sa limite de temps ({seconds} s ; SVC_JQ_TIMEOUT) et a été arrêtée.',
+  'core.jq.memoryLimit': 'L’expression --jq a dépassé sa limite de mémoire ({mb} Mo) et a été arrêtée.',
+  'core.jq.badTimeout': 'SVC_JQ_TIMEOUT {value} invalide : donnez la limite de temps de --jq en secondes, un nombre supérieur à 0 (par ex. 10 ou 2.5).',
 }
