@@ -1,6 +1,6 @@
 /**
- * The CLI's side of the `--jq` worker (jq-worker.ts): one worker thread, started with the first
- * job (only a call with --jq has one), running one job at a time within two limits:
+ * The CLI's side of the `--jq` worker (jq-worker.ts): one worker thread, started by bin/run.cjs
+ * when argv has --jq (or else with the first job), running one job at a time within two limits:
  * - time: past `timeoutMs` the thread is ended (Worker.terminate stops even a WebAssembly loop);
  * - memory: jq's WebAssembly memory capped by the worker itself, the JS heap (where jq's output
  *   is gathered) by resourceLimits; either ends the job as "memory".
@@ -13,14 +13,16 @@ import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
-import type {JqJob, JqJobResult, JqWorkerMessage} from './jq-worker.js'
+import {followJqWorker, jqWorkerOptions, startJqWorker, type JqJob, type JqJobResult, type JqWorkerMessage, type StartedJqWorker} from './jq-worker.js'
 
 export interface JqLimits {
   timeoutMs: number
-  memoryMb: number
 }
 
 export type JqOutcome = {out: string} | {error: 'jq'; stderr: string} | {error: 'memory'} | {error: 'time'} | {error: 'crashed'; message: string}
+
+/** Where bin/run.cjs leaves the worker it started early (an argv with --jq). */
+const PRESTARTED = Symbol.for('svc.jq.worker')
 
 /**
  * Where the worker's entry is: dist/jq-worker.js in a build (one level up from the chunk this
@@ -34,24 +36,21 @@ function workerEntry(): {file: string; fromSource: boolean} {
   return {file: join(here, 'jq-worker.ts'), fromSource: true}
 }
 
-function startWorker(limits: JqLimits): Worker {
-  const {file, fromSource} = workerEntry()
-  const options = {
-    workerData: {memoryBytes: limits.memoryMb * 1024 * 1024, entryFile: file},
-    resourceLimits: {maxOldGenerationSizeMb: limits.memoryMb},
-    // The worker's console.warn (jq's `debug`) goes to the CLI's stderr; nothing reads its stdin.
-    stdin: false,
+function startWorker(): StartedJqWorker {
+  const globals = globalThis as {[PRESTARTED]?: StartedJqWorker}
+  const prestarted = globals[PRESTARTED]
+  if (prestarted) {
+    delete globals[PRESTARTED]
+    return prestarted
   }
-  if (!fromSource) return new Worker(file, options)
+  const {file, fromSource} = workerEntry()
+  if (!fromSource) return startJqWorker(file)
   const tsx = createRequire(file).resolve('tsx/esm/api')
   const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}) })`
-  return new Worker(boot, {...options, eval: true})
+  return followJqWorker(new Worker(boot, {...jqWorkerOptions(file), eval: true}))
 }
 
-interface Running {
-  worker: Worker
-  ready: Promise<void>
-}
+type Running = StartedJqWorker
 
 export class JqRunner {
   private running?: Running
@@ -74,26 +73,8 @@ export class JqRunner {
     await running?.worker.terminate()
   }
 
-  private start(): Running {
-    const worker = startWorker(this.limits)
-    worker.unref()
-    const ready = new Promise<void>((resolve, reject) => {
-      const onMessage = (message: JqWorkerMessage) => {
-        if (!('ready' in message)) return
-        worker.off('message', onMessage)
-        resolve()
-      }
-      worker.on('message', onMessage)
-      worker.once('error', reject)
-      worker.once('exit', (code) => reject(new Error(`the jq worker exited (code ${code}) before it was ready`)))
-    })
-    // A failed start is the job's outcome (runNow), never an unhandled rejection.
-    ready.catch(() => undefined)
-    return {worker, ready}
-  }
-
   private async runNow(job: JqJob): Promise<JqOutcome> {
-    const running = (this.running ??= this.start())
+    const running = (this.running ??= startWorker())
     const {worker} = running
     // Pending: the process waits for the answer (ref), though not for an idle worker.
     worker.ref()

@@ -6,12 +6,13 @@
  * service) are shown escaped (io/terminal-text.ts), as in all human output.
  *
  * Bounded: jq runs in a worker thread (jq-run.ts) with a time limit (SVC_JQ_TIMEOUT seconds,
- * default 10) and a memory limit (JQ_MEMORY_MB); a filter past either ends the command with exit
+ * default 10) and a memory limit (jq-worker.ts, JQ_MEMORY_MB); a filter past either ends the command with exit
  * 1 naming the limit, and the main thread stays free for Ctrl-C and SIGTERM.
  */
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {JqRunner, type JqLimits, type JqOutcome} from './jq-run.js'
+import {JQ_MEMORY_MB} from './jq-worker.js'
 import {escapeForTerminal} from './terminal-text.js'
 
 export interface JqFilter {
@@ -21,8 +22,6 @@ export interface JqFilter {
 
 /** Seconds a filter may run when SVC_JQ_TIMEOUT is not set. */
 export const JQ_DEFAULT_TIMEOUT_S = 10
-/** jq's WebAssembly memory, and separately the worker's JS heap (its output), in MB. */
-export const JQ_MEMORY_MB = 512
 
 /** SVC_JQ_TIMEOUT: seconds, a number greater than 0 (`10`, `2.5`); refused with exit 2 otherwise. */
 export function jqTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
@@ -40,7 +39,7 @@ export function jqTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
  */
 export async function loadJq(expression: string, terminal: boolean): Promise<JqFilter> {
   const seconds = jqTimeoutSeconds()
-  const runner = jqRunner({timeoutMs: seconds * 1000, memoryMb: JQ_MEMORY_MB})
+  const runner = jqRunner({timeoutMs: seconds * 1000})
   const flags = terminal ? ['-r'] : ['-r', '-c']
   const compiled = await runner.run('', expression, flags)
   if ('error' in compiled && compiled.error === 'jq') throw new InputError(t('core.jq.invalid', {message: jqMessage(compiled.stderr)}), {field: 'jq'})
@@ -57,7 +56,7 @@ let shared: JqRunner | undefined
 
 /** One worker per process (a process running many commands, such as a test's, shares it). */
 function jqRunner(limits: JqLimits): JqRunner {
-  if (shared?.limits.timeoutMs !== limits.timeoutMs || shared.limits.memoryMb !== limits.memoryMb) {
+  if (shared?.limits.timeoutMs !== limits.timeoutMs) {
     void shared?.close()
     shared = new JqRunner(limits)
   }
