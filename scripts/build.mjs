@@ -286,9 +286,15 @@ await build({
 // The local sandbox as a library for other processes (tests, benchmarks), in one file of its own:
 // in the build above it would share its i18n modules with the commands and split the core chunk.
 // The CLI's own `sandbox serve` runs the copy in the chunks above. The sandbox's document worker
-// (PDFs, image checks: a worker thread) has its entry beside it, which both copies find.
+// (PDFs, image checks: a worker thread) has its entry beside it, which both copies find; --jq's
+// worker thread (dist/jq-worker.js) is built here too, a file of its own that imports no chunk.
 await build({
-  entryPoints: {'sandbox/index': join(src, 'sandbox/index.ts'), 'sandbox/render-worker': join(src, 'sandbox/invoices/render-worker.ts')},
+  entryPoints: {
+    'sandbox/index': join(src, 'sandbox/index.ts'),
+    'sandbox/render-worker': join(src, 'sandbox/invoices/render-worker.ts'),
+    // --jq's worker thread (src/lib/io/jq-run.ts finds it one level up from the CLI's chunks).
+    'jq-worker': join(src, 'lib/io/jq-worker.ts'),
+  },
   ...IMPORT_META,
   outdir: out,
   bundle: true,

@@ -166,6 +166,7 @@ describe('quoteInput', () => {
   it('escapes control and bidi characters and shortens', () => {
     expect(quoteInput('a\nb')).toBe('a\\u000ab')
     expect(quoteInput('\u202eabc')).toBe('\\u202eabc')
+    expect(quoteInput('a\u200bb\u2066c')).toBe('a\\u200bb\\u2066c')
     expect(quoteInput('x'.repeat(100), 10)).toBe('x'.repeat(9) + '…')
   })
 })
