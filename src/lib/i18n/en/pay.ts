@@ -35,4 +35,8 @@ export const pay = {
   'pay.list.limitRange': 'a whole number from 1 to 100',
   'pay.list.more': 'More payments: use --offset {next} or --all.',
   'pay.list.progress': 'Fetched {count} payments…',
+  // pay watch: a service out of reach
+  'pay.watch.unreachable': 'Payment {id}: last read {status}; the service could not be reached since {since}, retrying…',
+  'pay.watch.statusUnknown': 'Payment {id}: status unknown: the service could not be reached (since {since}).',
+  'pay.watch.statusUnknownHint': 'The payment may have settled meanwhile. Check it once the service answers: svc pay status {id}',
 } as const

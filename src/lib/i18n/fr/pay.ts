@@ -40,4 +40,8 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.list.limitRange': 'un nombre entier de 1 à 100',
   'pay.list.more': 'Il y a d’autres paiements : utilisez --offset {next} ou --all.',
   'pay.list.progress': '{count} paiements récupérés…',
+  // pay watch: a service out of reach
+  'pay.watch.unreachable': 'Paiement {id} : dernier état lu {status} ; le service est injoignable depuis {since}, nouvel essai…',
+  'pay.watch.statusUnknown': 'Paiement {id} : état inconnu : le service n’a pas pu être joint (depuis {since}).',
+  'pay.watch.statusUnknownHint': 'Le paiement a pu aboutir entre-temps. Vérifiez-le quand le service répond : svc pay status {id}',
 }
