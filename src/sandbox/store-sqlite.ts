@@ -26,6 +26,7 @@ import {Worker} from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import {t} from './i18n/index.js'
+import {removeLeftovers, temporaryName} from './leftovers.js'
 import {
   Extras,
   IndexRegistry,
@@ -648,10 +649,17 @@ export class SqliteStore implements Store {
     this.flush()
     // SQLite's online backup, into a temporary file renamed over the old snapshot: a snapshot is
     // whole or absent, never half written.
-    const temporary = `${target}.${process.pid}.tmp`
-    closeSync(openSync(temporary, 'w', 0o600))
-    await this.db.backup(temporary)
-    renameSync(temporary, target)
+    // Its own temporary name (pid and sequence): saves at once under one name each write their
+    // own file, and the last to complete is the snapshot.
+    const temporary = temporaryName(target, 'tmp')
+    try {
+      closeSync(openSync(temporary, 'w', 0o600))
+      await this.db.backup(temporary)
+      renameSync(temporary, target)
+    } catch (error) {
+      rmSync(temporary, {force: true})
+      throw error
+    }
     const stat = statSync(target)
     return {name, created_at: stat.mtime.toISOString(), bytes: stat.size}
   }
@@ -660,7 +668,7 @@ export class SqliteStore implements Store {
     const source = this.snapshotFile(name)
     if (!existsSync(source)) return false
     // A snapshot from an older schema is brought up to date first (on a copy: the snapshot stays as saved).
-    const copy = `${source}.${process.pid}.restore`
+    const copy = temporaryName(source, 'restore')
     copyFileSync(source, copy)
     try {
       const snapshot = new this.Driver(copy)
@@ -769,6 +777,8 @@ function importLegacy(Driver: SqliteConstructor, data: LegacyFile, target: strin
 
 export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const Driver = await loadDriver()
+  // What a killed save, restore or import left behind goes before anything else is written.
+  removeLeftovers(file)
   const existed = existsSync(file) && statSync(file).size > 0
   const notices: StoreNotice[] = []
   if (existed && !isSqliteFile(file)) {
@@ -782,8 +792,7 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
     // Into a new file renamed over the old one at the end: a kill during the import leaves the
     // JSON file as it was, imported again at the next start. The JSON is kept beside it.
     const backup = `${file}.v1.json`
-    const temporary = `${file}.${process.pid}.import`
-    rmSync(temporary, {force: true})
+    const temporary = temporaryName(file, 'import')
     closeSync(openSync(temporary, 'w', 0o600))
     const count = importLegacy(Driver, data, temporary)
     copyFileSync(file, backup)
