@@ -27,6 +27,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import {t} from './i18n/index.js'
 import {removeLeftovers, temporaryName} from './leftovers.js'
+import {damaged} from './storage-errors.js'
 import {
   Extras,
   IndexRegistry,
@@ -179,6 +180,29 @@ function openDatabase(Driver: SqliteConstructor, file: string): Db {
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
   migrate(db, file)
   return db
+}
+
+/**
+ * A database file shorter than its header says (truncated: a copy cut short, a full disk): SQLite
+ * itself would only notice on reading a missing page, possibly long after the start.
+ */
+function checkComplete(file: string): void {
+  const fd = openSync(file, 'r')
+  const header = Buffer.alloc(100)
+  let read: number
+  try {
+    read = readSync(fd, header, 0, 100, 0)
+  } finally {
+    closeSync(fd)
+  }
+  if (read < 100 || header.toString('latin1', 0, 16) !== SQLITE_HEADER) return
+  const raw = header.readUInt16BE(16)
+  const pageSize = raw === 1 ? 65_536 : raw
+  const pages = header.readUInt32BE(28)
+  // The page count is valid only when written by the same change as the counter (SQLite ≥ 3.7.0).
+  if (header.readUInt32BE(92) !== header.readUInt32BE(24) || pages === 0) return
+  const size = statSync(file).size
+  if (size < pages * pageSize) throw damaged(file, t('sandbox.storage.truncated', {size, expected: pages * pageSize}))
 }
 
 function isSqliteFile(file: string): boolean {
@@ -786,7 +810,9 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
     try {
       data = JSON.parse(readFileSync(file, 'utf8')) as LegacyFile
     } catch (error) {
-      throw new Error(t('sandbox.store.unreadable', {file, reason: (error as Error).message}))
+      // Neither a database (its header is not SQLite's) nor JSON: most likely a damaged database.
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw error
+      throw damaged(file, t('sandbox.store.unreadable', {file, reason: (error as Error).message}), error)
     }
     if (data?.version !== 1) throw new Error(t('sandbox.store.unreadable', {file, reason: 'unsupported version'}))
     // Into a new file renamed over the old one at the end: a kill during the import leaves the
@@ -799,6 +825,7 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
     renameSync(temporary, file)
     notices.push({code: 'json_imported', file, count, backup})
   }
+  if (existed) checkComplete(file)
   const db = openDatabase(Driver, file)
   const store = new SqliteStore(db, Driver, file, existed)
   store.notices.push(...notices)
