@@ -19,6 +19,7 @@ import type {Fault} from './scenarios.js'
 import type {RateLimiter} from './rate-limit.js'
 import type {HandlerResult, Method, RequestContext, RouteDefinition, Router} from './router.js'
 import {validate} from './schema.js'
+import {isNoSpace} from './storage-errors.js'
 
 export interface HttpDependencies {
   router: Router
@@ -285,6 +286,11 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
           return
         }
         log(t('sandbox.error.log', {method: String(req.method), path: (req.url ?? '/').split('?')[0], detail: (error as Error)?.stack ?? String(error)}))
+        // The data file's disk is full: the write was rolled back, nothing of it acknowledged.
+        if (isNoSpace(error)) {
+          sendJson(res, 507, {message: t('sandbox.storage.full'), code: 'insufficient_storage'}, headers)
+          return
+        }
         sendJson(res, 500, {message: t('sandbox.error.internal'), code: 'internal_error'}, headers)
       })
       // Even answering failed (a socket gone, a header Node refuses): this request alone ends.

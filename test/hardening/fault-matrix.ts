@@ -84,9 +84,11 @@ export function expectedExit(kind: Kind, fault: FaultCase): number {
   if (effect === 'ok') return 0
   if (kind === 'import') return effect === 'transient' ? 0 : 1 // failed rows: exit 1, listed in the results file
   if (kind === 'watch') {
-    // Watch rides out network errors, 5xx and 429 until --timeout (exit 8); an unreadable answer stops it.
+    // Watch rides out network errors, 5xx and 429 until --timeout; ending without a successful read
+    // in its last interval is "status unknown" (exit 7), never "still PENDING" (8, a status it did
+    // not read). An unreadable answer stops it (7).
     if (effect === 'transient') return 0
-    return effect === 'bad-2xx' ? 7 : 8
+    return 7
   }
   if (kind === 'payment-create') {
     // Never retried. A lost answer after the server acted is found in the list (exit as created).

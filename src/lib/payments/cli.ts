@@ -9,7 +9,7 @@ import {missingValue} from '../io/prompt.js'
 import {formatXaf, parseAmount} from './amount.js'
 import {resolveOperator} from './operator.js'
 import {normalisePhone} from './phone.js'
-import {createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
+import {clockTime, createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
 import {renderPayment, renderPaymentTable} from './render.js'
 import type {Payment, PaymentInput} from './types.js'
 import {parseDuration} from '../time/duration.js'
@@ -99,6 +99,8 @@ async function followPayment(ctx: Context, id: string, timing: {intervalMs: numb
     watchPayment(client, id, {
       ...timing,
       onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: statusLabel(p.status)})),
+      onUnreachable: (since, last) =>
+        spinner.update(t('pay.watch.unreachable', {id, status: statusLabel(last?.status ?? first?.status ?? 'PENDING'), since: clockTime(since)})),
     }),
   )
   ctx.io.setInterruptNote(undefined)
