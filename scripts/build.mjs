@@ -305,6 +305,12 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 })
+// The web inspector's page (HTML, CSS, one script), files the sandbox serves as they are: beside
+// the sandbox's library entry (dist/sandbox/inspector/), where both copies of the sandbox find them
+// (src/sandbox/inspector/index.ts, assetDir). The one-file binary carries dist/ whole.
+const inspectorAssets = join(src, 'sandbox/inspector/assets')
+mkdirSync(join(out, 'sandbox/inspector'), {recursive: true})
+for (const name of readdirSync(inspectorAssets)) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
 // CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
 // rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS
@@ -314,7 +320,7 @@ await build({
 // (chalk, ora, the prompts, conf: ESM only) stays an import().
 const DYNAMIC_IMPORT = join(out, 'dynamic-import.js')
 await initImportLexer
-const distFiles = walk(out).filter((f) => f.endsWith('.js'))
+const distFiles = walk(out).filter((f) => f.endsWith('.js') && !f.startsWith(join(out, 'sandbox/inspector')))
 await Promise.all(distFiles.map((file) => toCommonJs(file)))
 writeFileSync(DYNAMIC_IMPORT, `'use strict'\n// import() for dist/ (scripts/build.mjs, throughDynamicImport).\nmodule.exports = (specifier) => import(specifier)\n`)
 distFiles.push(DYNAMIC_IMPORT)
