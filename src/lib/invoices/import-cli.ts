@@ -23,6 +23,7 @@ import {checkRows, ImportValidationError, readSourceRows, where} from './import-
 import {runImport, type RowResult} from './import-run.js'
 import {ResultsWriter, summarise} from './import-results.js'
 import {progressBar} from './progress.js'
+import {decodeImportFile, parseEncoding} from './import-text.js'
 
 /**
  * `batch.csv` → `batch.results.csv` (another name gets `.results.csv` appended). The file is the
@@ -47,6 +48,7 @@ export interface ImportFlags {
   rate?: number
   concurrency: number
   'dry-run'?: boolean
+  encoding?: string
 }
 
 /** The command's Ctrl-C hook: the results so far, written before exit 130. */
@@ -56,9 +58,9 @@ export async function onImportInterrupt(): Promise<void> {
 }
 
 export async function invoiceImport(ctx: Context, file: string, flags: ImportFlags): Promise<void> {
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(file, 'utf8')
+    bytes = await readFile(file)
   } catch (error) {
     throw new InputError(t('invoice.error.fileUnreadable', {field: 'file', path: file, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'file'})
   }
@@ -73,7 +75,9 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
     ctx.env.SVC_RATE_LIMIT = String(flags.rate)
   }
 
-  const {rows: sourceRows} = readSourceRows(file, text)
+  const decoded = decodeImportFile(bytes, file, flags.encoding === undefined ? undefined : parseEncoding(flags.encoding))
+  if (decoded.guessedAt !== undefined) ctx.io.warn(t('invoice.import.readAsWindows1252', {path: file, line: decoded.guessedAt}))
+  const {rows: sourceRows} = readSourceRows(file, decoded.text)
   if (sourceRows.length === 0) throw new InputError(t('invoice.import.empty', {field: 'file'}), {field: 'file'})
   const storage = {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'cover-image-url'}
   const coverChecks = new Map<string, Error | undefined>()
