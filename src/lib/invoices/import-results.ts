@@ -6,7 +6,7 @@
 import {csvLine} from './csv.js'
 import type {RowResult, RowStatus} from './import-run.js'
 
-export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error'] as const
+export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error', 'channel'] as const
 
 export function resultsFormat(path: string): 'csv' | 'json' | 'jsonl' {
   const lower = path.toLowerCase()
@@ -72,12 +72,16 @@ export interface ImportSummary {
   invalid: number
   failed: number
   not_attempted: number
+  /** Recorded as done by an earlier run's results file: no request. */
+  skipped: number
 }
 
-export function summarise(results: RowResult[]): ImportSummary {
+export function summarise(all: RowResult[]): ImportSummary {
+  const results = all.filter((r) => !r.skipped)
   const count = (status: RowStatus) => results.filter((r) => r.status === status).length
   return {
-    rows: results.length,
+    rows: all.length,
+    skipped: all.length - results.length,
     created: count('created'),
     existing: count('existing'),
     published: results.filter((r) => r.published === true && !r.already_published).length,
