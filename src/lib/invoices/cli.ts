@@ -131,6 +131,9 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   }
   const {draft, totals} = finishDraft(start)
   if (channel && !publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
+  // Knowable here, so refused before anything is sent (--dry-run too): a delivery needs its address.
+  if (publish && channel === 'EMAIL' && !draft.customer_email) throw new InputError(t('invoice.error.channelNeedsEmail'), {field: 'email'})
+  if (publish && channel === 'WHATSAPP' && !draft.customer_phone) throw new InputError(t('invoice.error.channelNeedsPhone'), {field: 'phone'})
   const cover = flags.cover !== undefined ? await readCover(ctx, flags.cover) : undefined
   if (!cover && draft.cover_image_url) {
     draft.cover_image_url = await checkStorageUrl(draft.cover_image_url, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'from-file'})
@@ -157,7 +160,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
-      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailed', {id: invoice.id}))
+      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailedFinish', {id: invoice.id, command: finishCommand(invoice.id, channel)}))
       throw error
     }
   }
@@ -169,6 +172,22 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
 }
 
 // ---------------------------------------------------------------------------------------------
+/**
+ * The command that publishes (and delivers) an invoice whose create succeeded and publish failed,
+ * with the connection flags of this run (a key given by flag stays `"$SVC_API_KEY"`).
+ */
+function finishCommand(id: string, channel: string | undefined, argv = process.argv.slice(2)): string {
+  const out = ['svc', 'invoice', 'publish', id]
+  if (channel) out.push('--channel', channel)
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i]!.split('=', 2) as [string, string | undefined]
+    if (!['--profile', '--base-url', '--api-key'].includes(name)) continue
+    const value = inline ?? argv[++i] ?? ''
+    out.push(name, name === '--api-key' ? '"$SVC_API_KEY"' : /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`)
+  }
+  return out.join(' ')
+}
+
 /** `--dry-run`: the checked body, its totals and what would be delivered; nothing sent, exit 0. */
 async function showDryRun(
   ctx: Context,
