@@ -328,8 +328,8 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
   const {writeFile, rename} = await import('node:fs/promises')
   const temporary = `${target}.${process.pid}.tmp`
   try {
-    // An invoice names its customer: 0600, like every file the CLI writes with customer data.
-    await writeFile(temporary, bytes, {mode: 0o600})
+    // A file the user asked for: created with the umask (0644 under 022), like any tool's download.
+    await writeFile(temporary, bytes)
     await rename(temporary, target)
   } catch (error) {
     throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {

@@ -46,7 +46,6 @@ export const invoice = {
   'invoice.create.dueInPast': 'The due date {date} is already past: the invoice will be PAST_DUE as soon as it is published.',
   'invoice.create.created': 'Invoice {id} created ({status}): invisible to the customer until published.',
   'invoice.create.createdPublished': 'Invoice {id} created and published ({status}).',
-  'invoice.create.publishFailed': 'Invoice {id} was created (DRAFT) but publishing it failed; publish it with `svc invoice publish {id}`.',
   'invoice.create.next': 'Publish it with: svc invoice publish {id} [--channel EMAIL|WHATSAPP]',
 
   'invoice.publish.done': 'Invoice {id} published ({status}).',

@@ -48,7 +48,6 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera en retard (PAST_DUE) dès sa publication.',
   'invoice.create.created': 'Facture {id} créée ({status}) : invisible pour le client tant qu’elle n’est pas publiée.',
   'invoice.create.createdPublished': 'Facture {id} créée et publiée ({status}).',
-  'invoice.create.publishFailed': 'La facture {id} a été créée (DRAFT) mais sa publication a échoué ; publiez-la avec `svc invoice publish {id}`.',
   'invoice.create.next': 'Publiez-la avec : svc invoice publish {id} [--channel EMAIL|WHATSAPP]',
 
   'invoice.publish.done': 'Facture {id} publiée ({status}).',
