@@ -176,7 +176,6 @@ export const invoice = {
 
   // A person's terminal: the import's FILE argument named as the usage line shows it
   'invoice.import.fileUnreadable': 'Cannot read the file "{path}" (FILE): {reason}.',
-  'invoice.import.interrupted': 'Interrupted after {done} of {total} rows; results so far in {path}. Run the same import again to finish: nothing is created twice.',
 
   // invoice import: spreadsheet files, resume from the results file, the plan, the status line; channel checks
   'invoice.import.encodingFlag': 'Invalid --encoding "{value}": one of {accepted}.',

@@ -38,7 +38,6 @@ export const pay = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'WHAT TO DO',
   'pay.failedExplained': 'Payment {id} failed ({code}): {sentence}',
-  'pay.list.progress': 'Fetched {count} payments…',
   // pay watch: a service out of reach
   'pay.watch.unreachable': 'Payment {id}: last read {status}; the service could not be reached since {since}, retrying…',
   'pay.watch.statusUnknown': 'Payment {id}: status unknown: the service could not be reached (since {since}).',

@@ -48,7 +48,6 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera EN RETARD dès sa publication.',
   'invoice.create.created': 'Facture {id} créée ({status}) : invisible pour le client tant qu’elle n’est pas publiée.',
   'invoice.create.createdPublished': 'Facture {id} créée et publiée ({status}).',
-  'invoice.create.publishFailed': 'La facture {id} a été créée (BROUILLON) mais sa publication a échoué ; publiez-la avec `svc invoice publish {id}`.',
   'invoice.create.next': 'Publiez-la avec : svc invoice publish {id} [--channel EMAIL|WHATSAPP]',
 
   'invoice.publish.done': 'Facture {id} publiée ({status}).',
@@ -181,7 +180,6 @@ export const invoice: {[K in keyof typeof en]: string} = {
 
   // A person's terminal: the import's FILE argument named as the usage line shows it
   'invoice.import.fileUnreadable': 'Impossible de lire le fichier « {path} » (FILE) : {reason}.',
-    'Interrompu après {done} lignes sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
 
   // invoice import: spreadsheet files, resume from the results file, the plan, the status line; channel checks
   'invoice.import.encodingFlag': '--encoding « {value} » invalide : une valeur parmi {accepted}.',
@@ -214,5 +212,5 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.channelNeedsPhone': 'customer_phone est nécessaire pour envoyer par WHATSAPP (--channel WHATSAPP)',
   'invoice.error.channelNeedsEmail': '--email manquant : publier avec --channel EMAIL envoie la facture à l’adresse du client ; donnez --email ADRESSE (rien n’a été envoyé).',
   'invoice.error.channelNeedsPhone': '--phone manquant : publier avec --channel WHATSAPP envoie la facture au téléphone du client ; donnez --phone NUMÉRO (rien n’a été envoyé).',
-  'invoice.create.publishFailedFinish': 'La facture {id} a été créée (DRAFT) mais sa publication a échoué ; terminez avec `{command}`.',
+  'invoice.create.publishFailedFinish': 'La facture {id} a été créée (BROUILLON) mais sa publication a échoué ; terminez avec `{command}`.',
 }

@@ -43,7 +43,6 @@ export const pay: {[K in keyof typeof en]: string} = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'QUE FAIRE',
   'pay.failedExplained': 'Le paiement {id} a échoué ({code}) : {sentence}',
-  'pay.list.progress': '{count} paiements récupérés…',
   // pay watch: a service out of reach
   'pay.watch.unreachable': 'Paiement {id} : dernier état lu {status} ; le service est injoignable depuis {since}, nouvel essai…',
   'pay.watch.statusUnknown': 'Paiement {id} : état inconnu : le service n’a pas pu être joint (depuis {since}).',
