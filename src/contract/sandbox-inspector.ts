@@ -23,7 +23,7 @@ export const INSPECTOR_ROUTES = {
   payments: '/_admin/payments',
   /** GET: invoices, with filters. */
   invoices: '/_admin/invoices',
-  /** GET: LIVE payments a customer's handset is ringing for (PhoneCall[]). */
+  /** GET: LIVE payments a customer's handset is ringing for ({data: PhoneCall[]}). */
   phone: '/_admin/phone',
   /** POST: the customer types a PIN on the handset ({pin} → PinAnswer). */
   phonePin: '/_admin/phone/{paymentId}/pin',

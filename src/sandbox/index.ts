@@ -16,7 +16,7 @@
 import {randomBytes, randomInt} from 'node:crypto'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {registerAdminRoutes} from './admin.js'
+import {registerAdminRoutes} from './admin/index.js'
 import {Allowlist, KeyRing} from './auth.js'
 import {SandboxClock, Scheduler, type ClockState} from './clock.js'
 import type {ResolvedOptions, SandboxContext, SandboxOptions} from './context.js'

@@ -15,6 +15,7 @@ import {t} from './i18n/index.js'
 import {journalFilter, type Journal} from './journal.js'
 import type {Router} from './router.js'
 import type {Schema} from './schema.js'
+import {addAdminRoute} from './admin/route.js'
 
 export const journalQuery: Schema = {
   type: 'object',
@@ -63,19 +64,12 @@ export const SSE_HEADERS = {'content-type': 'text/event-stream; charset=utf-8', 
 
 export function registerJournalRoutes(deps: {router: Router; journal: Journal; keys: KeyRing; replays: ReplayKeys; baseUrl: () => string}): void {
   const {router, journal, keys, replays} = deps
-  const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
 
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.requests,
+  addAdminRoute(router, 'GET /_admin/requests', {
     query: journalQuery,
     handler: (req) => ({status: 200, body: {data: journal.list(req.query as JournalQuery)}}),
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.requestStream,
+  addAdminRoute(router, 'GET /_admin/requests/stream', {
     query: journalQuery,
     handler: (req) => {
       const test = journalFilter(req.query as JournalQuery, Date.now())
@@ -91,20 +85,14 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
       }
     },
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.request,
+  addAdminRoute(router, 'GET /_admin/requests/{requestId}', {
     handler: (req) => {
       const entry = journal.get(req.params.requestId)
       if (!entry) throw notFound('request', req.params.requestId)
       return {status: 200, body: entry}
     },
   })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: INSPECTOR_ROUTES.replay,
+  addAdminRoute(router, 'POST /_admin/requests/{requestId}/replay', {
     handler: async (req) => {
       const id = req.params.requestId
       const entry = journal.get(id)

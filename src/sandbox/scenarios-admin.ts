@@ -8,6 +8,7 @@ import {MAX_ADVANCE_MS} from './clock.js'
 import {ApiError, validationError} from './errors.js'
 import {t} from './i18n/index.js'
 import {FAILURE_CODES, type Payments} from './payments.js'
+import {addAdminRoute} from './admin/route.js'
 import type {Router} from './router.js'
 import {API_ERRORS, DELIVERY_FAULTS, type Scenarios} from './scenarios.js'
 import type {Schema} from './schema.js'
@@ -22,18 +23,13 @@ const operatorParam = (value: string): Operator => {
 }
 
 export function registerScenarioRoutes(router: Router, scenarios: Scenarios, payments: Payments): void {
-  const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
-
   // Scripted numbers ------------------------------------------------------------------------------
   const phoneParam = (value: string): string => {
     const phone = normalisePhone(value)
     if (!phone) throw validationError([{field: 'number', message: t('sandbox.payment.phone', {field: 'number'})}])
     return phone
   }
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/numbers',
+  addAdminRoute(router, 'GET /_admin/numbers', {
     handler: () => ({
       status: 200,
       body: {
@@ -44,10 +40,7 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
       },
     }),
   })
-  router.add({
-    ...admin,
-    method: 'PUT',
-    path: '/_admin/numbers/{number}',
+  addAdminRoute(router, 'PUT /_admin/numbers/{number}', {
     body: {
       type: 'object',
       required: ['operator', 'outcome'],
@@ -81,10 +74,7 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
       return {status: 200, body: {...entry, scripted: true}}
     },
   })
-  router.add({
-    ...admin,
-    method: 'DELETE',
-    path: '/_admin/numbers/{number}',
+  addAdminRoute(router, 'DELETE /_admin/numbers/{number}', {
     handler: (req) => {
       const phone = phoneParam(req.params.number)
       if (scenarios.isTestNumber(phone)) throw validationError([{field: 'number', message: t('sandbox.scenario.testNumber', {number: phone})}])
@@ -94,19 +84,13 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
   })
 
   // Operator outages ------------------------------------------------------------------------------
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/operators',
+  addAdminRoute(router, 'GET /_admin/operators', {
     handler: () => ({
       status: 200,
       body: {data: OPERATORS.map((operator) => ({operator, up: !scenarios.outage(operator), outage: scenarios.outage(operator) ?? null}))},
     }),
   })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/operators/{operator}/down',
+  addAdminRoute(router, 'POST /_admin/operators/{operator}/down', {
     body: {
       type: 'object',
       additionalProperties: false,
@@ -119,10 +103,7 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
       return {status: 200, body: {operator, up: false, outage}}
     },
   })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/operators/{operator}/up',
+  addAdminRoute(router, 'POST /_admin/operators/{operator}/up', {
     handler: (req) => {
       const operator = operatorParam(req.params.operator)
       const ended = scenarios.up(operator)
@@ -132,11 +113,8 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
   })
 
   // Faults ----------------------------------------------------------------------------------------
-  router.add({...admin, method: 'GET', path: '/_admin/faults', handler: () => ({status: 200, body: {data: scenarios.faults()}})})
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: '/_admin/faults',
+  addAdminRoute(router, 'GET /_admin/faults', {handler: () => ({status: 200, body: {data: scenarios.faults()}})})
+  addAdminRoute(router, 'POST /_admin/faults', {
     body: {
       type: 'object',
       additionalProperties: false,
@@ -180,16 +158,10 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
       return {status: 201, body: fault}
     },
   })
-  router.add({
-    ...admin,
-    method: 'DELETE',
-    path: '/_admin/faults',
+  addAdminRoute(router, 'DELETE /_admin/faults', {
     handler: () => ({status: 200, body: {data: scenarios.clearFaults(), cleared: true}}),
   })
-  router.add({
-    ...admin,
-    method: 'DELETE',
-    path: '/_admin/faults/{faultId}',
+  addAdminRoute(router, 'DELETE /_admin/faults/{faultId}', {
     handler: (req) => {
       const removed = scenarios.clearFaults(req.params.faultId)
       if (removed.length === 0) throw new ApiError(404, 'not_found', t('sandbox.scenario.noFault', {id: req.params.faultId}))

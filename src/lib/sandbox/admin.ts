@@ -3,24 +3,30 @@
  * talk to the running local sandbox's admin surface (outside /v1, its own bearer token), found
  * through `sandbox.json` (written by `svc sandbox serve`). The trace hides the Authorization header.
  */
+import {adminPath, splitRoute, type AdminAnswer, type AdminArgs, type AdminInput, type AdminRoute} from '../../contract/sandbox-admin-routes.js'
 import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {ExitCode, InputError, NetworkError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {readSandboxState} from './state.js'
 
+/**
+ * A client of the admin surface: it calls only routes of the admin contract
+ * (src/contract/sandbox-admin-routes.ts), with their parameters, query and body, and gets their answer.
+ */
 export interface AdminClient {
-  request<T = unknown>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T>
+  call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>): Promise<AdminAnswer<R>>
 }
 
 export function adminClientFor(client: ApiClient, token: string): AdminClient {
   return {
-    async request<T>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>) {
-      const response = await client.request<T>({
-        method,
-        path: `/_admin${path}`,
-        body,
-        query,
+    async call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>) {
+      const input = (args[0] ?? {}) as AdminInput<R>
+      const response = await client.request<AdminAnswer<R>>({
+        method: splitRoute(route).method,
+        path: adminPath(route, input.params),
+        body: input.body,
+        query: input.query as Record<string, string | number | undefined> | undefined,
         auth: false,
         headers: {Authorization: `Bearer ${token}`},
       })
@@ -70,9 +76,9 @@ export async function localAdmin(ctx: Context): Promise<AdminClient> {
   })
   const admin = adminClientFor(client, state.admin_token)
   return {
-    async request(method, path, body, query) {
+    async call(route, ...args) {
       try {
-        return await admin.request(method, path, body, query)
+        return await admin.call(route, ...args)
       } catch (error) {
         if (error instanceof NetworkError) {
           throw new SvcError(t('local.unreachable', {url: state.base_url}), {

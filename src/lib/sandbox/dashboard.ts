@@ -12,17 +12,13 @@ import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
 import {formatDuration, parseDuration} from '../time/duration.js'
 import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
+import type {AdminClockState, AdminEnvironment, AdminLanguage, BusinessUpdate} from '../../contract/sandbox-admin-routes.js'
 import {localAdmin} from './admin.js'
 
 type Row = Record<string, unknown>
 
 /** The sandbox clock as the admin surface answers it. */
-interface ClockView {
-  now: string
-  now_ms: number
-  offset_ms: number
-  pending_tasks: number
-}
+type ClockView = AdminClockState
 
 /**
  * A value as people read it: times in the locale's form (as `pay status` shows them); lists as
@@ -130,17 +126,15 @@ export async function show(ctx: Context, body: unknown, columns?: string[], empt
   await ctx.io.result(body, () => ctx.io.out(renderObject(body as Row)))
 }
 
-function environment(value: string | undefined): string | undefined {
-  return value ? value.toUpperCase() : undefined
+function environment(value: string | undefined): AdminEnvironment | undefined {
+  return value ? (value.toUpperCase() as AdminEnvironment) : undefined
 }
 
 export async function keysCreate(ctx: Context, flags: {env: string; scopes?: string}): Promise<void> {
   const scopes = flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean)
-  const body = await (await localAdmin(ctx)).request<{id: string; environment: string; key: string; secret: string; scopes: string[]; created_at: string}>(
-    'POST',
-    '/keys',
-    {environment: environment(flags.env), ...(scopes ? {scopes} : {})},
-  )
+  const body = await (await localAdmin(ctx)).call('POST /_admin/keys', {
+    body: {environment: environment(flags.env)!, ...(scopes ? {scopes} : {})},
+  })
   await ctx.io.result(body, () =>
     ctx.io.out(
       renderDetails([
@@ -157,42 +151,42 @@ export async function keysCreate(ctx: Context, flags: {env: string; scopes?: str
 }
 
 export async function keysList(ctx: Context, flags: {env?: string}): Promise<void> {
-  const body = await (await localAdmin(ctx)).request('GET', '/keys', undefined, {environment: environment(flags.env)})
+  const body = await (await localAdmin(ctx)).call('GET /_admin/keys', {query: {environment: environment(flags.env)}})
   await show(ctx, body, ['id', 'environment', 'key', 'scopes', 'revoked', 'created_at'], 'local.keys.none')
 }
 
 export async function keysRevoke(ctx: Context, id: string): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('POST', `/keys/${encodeURIComponent(id)}/revoke`))
+  await show(ctx, await (await localAdmin(ctx)).call('POST /_admin/keys/{keyId}/revoke', {params: {keyId: id}}))
 }
 
 export async function webhooksAdd(ctx: Context, url: string, flags: {env: string}): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<Row>('POST', '/webhook-endpoints', {url, environment: environment(flags.env)})
+  const body = await (await localAdmin(ctx)).call('POST /_admin/webhook-endpoints', {body: {url, environment: environment(flags.env)}})
   await show(ctx, body)
 }
 
 export async function webhooksList(ctx: Context, flags: {env?: string}): Promise<void> {
-  const body = await (await localAdmin(ctx)).request('GET', '/webhook-endpoints', undefined, {environment: environment(flags.env)})
+  const body = await (await localAdmin(ctx)).call('GET /_admin/webhook-endpoints', {query: {environment: environment(flags.env)}})
   await show(ctx, body, ['id', 'url', 'environment', 'secret', 'rotating', 'created_at'], 'local.webhooks.none')
 }
 
 export async function webhooksRemove(ctx: Context, id: string): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('DELETE', `/webhook-endpoints/${encodeURIComponent(id)}`))
+  await show(ctx, await (await localAdmin(ctx)).call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}))
 }
 
 export async function webhooksRotate(ctx: Context, id: string): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('POST', `/webhook-endpoints/${encodeURIComponent(id)}/rotate`, {}))
+  await show(ctx, await (await localAdmin(ctx)).call('POST /_admin/webhook-endpoints/{endpointId}/rotate', {params: {endpointId: id}, body: {}}))
 }
 
 export async function allowlistAdd(ctx: Context, cidr: string): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('POST', '/allowlist', {cidr}))
+  await show(ctx, await (await localAdmin(ctx)).call('POST /_admin/allowlist', {body: {cidr}}))
 }
 
 export async function allowlistList(ctx: Context): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('GET', '/allowlist'), ['cidr', 'created_at'], 'local.allowlist.none')
+  await show(ctx, await (await localAdmin(ctx)).call('GET /_admin/allowlist'), ['cidr', 'created_at'], 'local.allowlist.none')
 }
 
 export async function allowlistRemove(ctx: Context, cidr: string): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('DELETE', '/allowlist', undefined, {cidr}))
+  await show(ctx, await (await localAdmin(ctx)).call('DELETE /_admin/allowlist', {query: {cidr}}))
 }
 
 /** A fee percentage: 0 to 100, decimals allowed ("2.5"). */
@@ -208,17 +202,17 @@ export async function feesSet(ctx: Context, flags: {percent?: string; fixed?: nu
   }
   const body =
     flags.percent === undefined
-      ? {mode: 'fixed', value: flags.fixed}
-      : {mode: 'percent', value: parsePercent(flags.percent, 'percent')}
-  await show(ctx, await (await localAdmin(ctx)).request('PUT', '/fees', {...body, ...(flags.absorb === undefined ? {} : {absorb_fees: flags.absorb})}))
+      ? {mode: 'fixed' as const, value: flags.fixed!}
+      : {mode: 'percent' as const, value: parsePercent(flags.percent, 'percent')}
+  await show(ctx, await (await localAdmin(ctx)).call('PUT /_admin/fees', {body: {...body, ...(flags.absorb === undefined ? {} : {absorb_fees: flags.absorb})}}))
 }
 
 export async function feesShow(ctx: Context): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('GET', '/fees'))
+  await show(ctx, await (await localAdmin(ctx)).call('GET /_admin/fees'))
 }
 
 export async function balance(ctx: Context, flags: {env?: string}): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/balance', undefined, {environment: environment(flags.env)})
+  const body = await (await localAdmin(ctx)).call('GET /_admin/balance', {query: {environment: environment(flags.env)}})
   await ctx.io.result(body.data, async () => {
     const rows = body.data.map((b) => ({
       ...b,
@@ -230,7 +224,7 @@ export async function balance(ctx: Context, flags: {env?: string}): Promise<void
 }
 
 export async function decide(ctx: Context, paymentId: string, decision: 'approve' | 'decline'): Promise<void> {
-  const payment = await (await localAdmin(ctx)).request<Payment>('POST', `/payments/${encodeURIComponent(paymentId)}/${decision}`)
+  const payment = (await (await localAdmin(ctx)).call(`POST /_admin/payments/{paymentId}/${decision}`, {params: {paymentId}})) as Payment
   await ctx.io.result(payment, async () => {
     const {renderPayment} = await import('../payments/render.js')
     ctx.io.out(await renderPayment(ctx.io, payment))
@@ -239,7 +233,7 @@ export async function decide(ctx: Context, paymentId: string, decision: 'approve
 
 export async function clockAdvance(ctx: Context, by: string): Promise<void> {
   const ms = parseDuration(by, 'duration')
-  const state = await (await localAdmin(ctx)).request<ClockView>('POST', '/clock/advance', {ms})
+  const state = await (await localAdmin(ctx)).call('POST /_admin/clock/advance', {body: {ms}})
   await ctx.io.result(state, () => ctx.io.out(renderClock(state)))
 }
 
@@ -250,7 +244,7 @@ export async function clockAdvance(ctx: Context, by: string): Promise<void> {
  */
 export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> {
   const admin = await localAdmin(ctx)
-  const body = await admin.request<{reset: boolean; all: boolean; keys?: {sandbox: string; live: string}}>('POST', '/reset', {all: flags.all})
+  const body = await admin.call('POST /_admin/reset', {body: {all: flags.all}})
   let profileUpdated = false
   if (body.keys) {
     const [{readSandboxState, LOCAL_PROFILE}, {readConfig}, {saveProfile}] = await Promise.all([
@@ -280,67 +274,69 @@ function snapshotName(name: string): string {
 }
 
 export async function snapshotSave(ctx: Context, name: string): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<Row>('POST', '/snapshots', {name: snapshotName(name)})
+  const body = await (await localAdmin(ctx)).call('POST /_admin/snapshots', {body: {name: snapshotName(name)}})
   await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.saved', {name})))
 }
 
 export async function snapshotRestore(ctx: Context, name: string): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<Row>('POST', `/snapshots/${encodeURIComponent(snapshotName(name))}/restore`)
+  const body = await (await localAdmin(ctx)).call('POST /_admin/snapshots/{name}/restore', {params: {name: snapshotName(name)}})
   await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.restored', {name})))
 }
 
 export async function snapshotList(ctx: Context): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('GET', '/snapshots'), ['name', 'created_at', 'bytes'], 'local.snapshot.none')
+  await show(ctx, await (await localAdmin(ctx)).call('GET /_admin/snapshots'), ['name', 'created_at', 'bytes'], 'local.snapshot.none')
 }
 
 export async function snapshotDelete(ctx: Context, name: string): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<Row>('DELETE', `/snapshots/${encodeURIComponent(snapshotName(name))}`)
+  const body = await (await localAdmin(ctx)).call('DELETE /_admin/snapshots/{name}', {params: {name: snapshotName(name)}})
   await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.deleted', {name})))
 }
 
 export async function clockShow(ctx: Context): Promise<void> {
-  const state = await (await localAdmin(ctx)).request<ClockView>('GET', '/clock')
+  const state = await (await localAdmin(ctx)).call('GET /_admin/clock')
   await ctx.io.result(state, () => ctx.io.out(renderClock(state)))
 }
 
 export async function inventoryList(ctx: Context, flags: {env?: string}): Promise<void> {
-  const body = await (await localAdmin(ctx)).request('GET', '/inventory', undefined, {environment: environment(flags.env)})
+  const body = await (await localAdmin(ctx)).call('GET /_admin/inventory', {query: {environment: environment(flags.env)}})
   await show(ctx, body, ['sku', 'name', 'quantity', 'reserved_quantity', 'available_quantity', 'updated_at'], 'local.inventory.none')
 }
 
 export async function inventorySet(ctx: Context, item: string, quantity: number, flags: {env?: string}): Promise<void> {
-  const query = flags.env ? `?environment=${encodeURIComponent(environment(flags.env)!)}` : ''
-  await show(ctx, await (await localAdmin(ctx)).request('PUT', `/inventory/${encodeURIComponent(item)}${query}`, {quantity}))
+  await show(
+    ctx,
+    await (await localAdmin(ctx)).call('PUT /_admin/inventory/{item}', {params: {item}, query: {environment: environment(flags.env)}, body: {quantity}}),
+  )
 }
 
 export async function inventoryReservations(ctx: Context, flags: {env?: string; invoice?: string}): Promise<void> {
-  const body = await (await localAdmin(ctx)).request('GET', '/inventory/reservations', undefined, {
-    environment: environment(flags.env),
-    invoice_id: flags.invoice,
-    limit: 100,
+  const body = await (await localAdmin(ctx)).call('GET /_admin/inventory/reservations', {
+    query: {environment: environment(flags.env), invoice_id: flags.invoice, limit: 100},
   })
   await show(ctx, body, ['id', 'invoice_id', 'lines', 'status', 'expires_at'], 'local.inventory.noReservations')
 }
 
 export async function outbox(ctx: Context, flags: {env?: string; invoice?: string; channel?: string; limit: number; offset?: number}): Promise<void> {
-  const body = await (await localAdmin(ctx)).request('GET', '/outbox', undefined, {
-    environment: environment(flags.env),
-    invoice_id: flags.invoice,
-    channel: flags.channel,
-    limit: flags.limit,
-    offset: flags.offset,
+  const body = await (await localAdmin(ctx)).call('GET /_admin/outbox', {
+    query: {
+      environment: environment(flags.env),
+      invoice_id: flags.invoice,
+      channel: flags.channel as 'EMAIL' | 'WHATSAPP' | undefined,
+      limit: flags.limit,
+      offset: flags.offset,
+    },
   })
   await show(ctx, body, ['created_at', 'channel', 'recipient', 'invoice_id', 'trigger', 'pay_url'], 'local.outbox.none')
 }
 
 /** The business's settings in the dashboard stand-in (its customers' language). */
 export async function businessShow(ctx: Context): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('GET', '/business'))
+  await show(ctx, await (await localAdmin(ctx)).call('GET /_admin/business'))
 }
 
 export async function businessSet(ctx: Context, flags: {language?: string; name?: string; logo?: string}): Promise<void> {
-  const body: Record<string, unknown> = {}
-  if (flags.language !== undefined) body.language = flags.language
+  const body: BusinessUpdate = {}
+  if (flags.language !== undefined) body.language = flags.language as AdminLanguage
   if (flags.name !== undefined) {
     const name = flags.name.trim()
     // Shown on documents and in messages to customers: no control characters, a sane length.
@@ -359,7 +355,7 @@ export async function businessSet(ctx: Context, flags: {language?: string; name?
     body.logo_base64 = Buffer.from(file.bytes).toString('base64')
   }
   if (Object.keys(body).length === 0) throw new InputError(t('local.business.nothing'), {field: 'name'})
-  await show(ctx, await (await localAdmin(ctx)).request('PUT', '/business', body))
+  await show(ctx, await (await localAdmin(ctx)).call('PUT /_admin/business', {body}))
 }
 
 /** The sandbox keeps logos of at most 1 MB (with the business's data). */

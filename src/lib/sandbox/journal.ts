@@ -2,15 +2,7 @@
  * The request journal from the terminal: `svc sandbox requests [get ID]`, `svc sandbox logs tail`
  * and `svc sandbox serve --log` (its lines). Routes and answers: src/contract/sandbox-inspector.ts.
  */
-import {
-  INSPECTOR_ROUTES,
-  routePath,
-  STATUS_FILTER,
-  type JournalEntry,
-  type JournalList,
-  type JournalQuery,
-  type LoginLink,
-} from '../../contract/sandbox-inspector.js'
+import {INSPECTOR_ROUTES, STATUS_FILTER, type JournalEntry, type JournalQuery} from '../../contract/sandbox-inspector.js'
 import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -54,11 +46,10 @@ export function requestLine(entry: JournalEntry): string {
   return [time, entry.method.padEnd(6), String(entry.status), ms.padStart(9), entry.environment ?? '-', path, entry.key ?? ''].join('  ').trimEnd()
 }
 
-const queryOf = (query: JournalQuery) => query as Record<string, string | number | undefined>
 
 export async function listRequests(ctx: Context, flags: JournalFlags): Promise<void> {
   const query = journalQuery(flags)
-  const body = await (await localAdmin(ctx)).request<JournalList>('GET', INSPECTOR_ROUTES.requests.slice('/_admin'.length), undefined, queryOf(query))
+  const body = await (await localAdmin(ctx)).call('GET /_admin/requests', {query})
   // A bare array, newest first: what a test asserts on (`--jq 'length'`).
   await ctx.io.result(body.data, () => {
     if (body.data.length === 0) return ctx.io.err(t('local.journal.none'))
@@ -67,8 +58,7 @@ export async function listRequests(ctx: Context, flags: JournalFlags): Promise<v
 }
 
 export async function getRequest(ctx: Context, id: string): Promise<void> {
-  const path = routePath(INSPECTOR_ROUTES.request, {requestId: id}).slice('/_admin'.length)
-  const entry = await (await localAdmin(ctx)).request<JournalEntry>('GET', path)
+  const entry = await (await localAdmin(ctx)).call('GET /_admin/requests/{requestId}', {params: {requestId: id}})
   await ctx.io.result(entry, () => {
     const {request_headers, response_headers, request_body, response_body, ...rest} = entry
     const headers = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => `  ${name}: ${value}`).join('\n')
@@ -90,7 +80,7 @@ export async function getRequest(ctx: Context, id: string): Promise<void> {
 
 /** A new one-time login link to the web inspector. */
 export async function inspectorLink(ctx: Context): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<LoginLink>('POST', INSPECTOR_ROUTES.loginLink.slice('/_admin'.length))
+  const body = await (await localAdmin(ctx)).call('POST /_admin/inspector/login-links')
   await ctx.io.result(body, () => ctx.io.out(`${t('local.serve.inspector')}  ${body.url}`))
 }
 
@@ -112,7 +102,7 @@ export async function tailRequests(ctx: Context, flags: JournalFlags, signal: Ab
   }
   if (!response.ok || !response.body) {
     // The admin surface's own error (a bad filter, a wrong token), as every admin command shows it.
-    await (await localAdmin(ctx)).request('GET', INSPECTOR_ROUTES.requests.slice('/_admin'.length), undefined, queryOf(query))
+    await (await localAdmin(ctx)).call('GET /_admin/requests', {query})
     throw new SvcError(t('local.unreachable', {url: sandbox.base_url}), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_unreachable'})
   }
   ctx.io.note(t('local.journal.tailing', {url: sandbox.base_url}))

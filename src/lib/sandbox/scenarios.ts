@@ -3,6 +3,7 @@
  * `faults set|list|clear`. Flags are checked here (nothing is sent on bad input), each action is
  * one admin request, and the output is the admin surface's JSON with --json.
  */
+import type {FaultRequest, NumberUpdate} from '../../contract/sandbox-admin-routes.js'
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -21,7 +22,7 @@ export interface NumberScript {
 }
 
 export async function numbersList(ctx: Context): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/numbers')
+  const body = await (await localAdmin(ctx)).call('GET /_admin/numbers')
   await ctx.io.result(body.data, async () => {
     const rows = body.data.map((row) => ({
       ...row,
@@ -37,38 +38,38 @@ export async function numbersSet(ctx: Context, number: string, flags: NumberScri
   if (flags.after !== undefined && flags.then === undefined) throw new InputError(t('local.numbers.afterOnly'), {field: 'after'})
   if (flags['failure-code'] !== undefined && flags.outcome !== 'FAILED' && flags.then !== 'FAILED')
     throw new InputError(t('local.numbers.codeOnly'), {field: 'failure-code'})
-  const body = {
-    operator: flags.operator,
-    outcome: flags.outcome,
-    ...(flags.then ? {then: flags.then} : {}),
+  const body: NumberUpdate = {
+    operator: flags.operator as NumberUpdate['operator'],
+    outcome: flags.outcome as NumberUpdate['outcome'],
+    ...(flags.then ? {then: flags.then as NumberUpdate['then']} : {}),
     ...(flags.after ? {after_ms: parseDuration(flags.after, 'after')} : {}),
     ...(flags['failure-code'] ? {failure_code: flags['failure-code']} : {}),
   }
-  const entry = await (await localAdmin(ctx)).request<Row>('PUT', `/numbers/${encodeURIComponent(number)}`, body)
+  const entry = await (await localAdmin(ctx)).call('PUT /_admin/numbers/{number}', {params: {number}, body})
   await ctx.io.result(entry, () => {
-    ctx.io.out(renderObject(entry))
+    ctx.io.out(renderObject({...entry}))
     ctx.io.note(t('local.numbers.set', {number: String(entry.phone_number)}))
   })
 }
 
 export async function numbersRemove(ctx: Context, number: string): Promise<void> {
-  await show(ctx, await (await localAdmin(ctx)).request('DELETE', `/numbers/${encodeURIComponent(number)}`))
+  await show(ctx, await (await localAdmin(ctx)).call('DELETE /_admin/numbers/{number}', {params: {number}}))
 }
 
 export async function operatorDown(ctx: Context, operator: string, flags: {for?: string; mode: string}): Promise<void> {
   const forMs = flags.for === undefined ? undefined : parseDuration(flags.for, 'for', {min: 1})
-  const body = await (await localAdmin(ctx)).request<{outage: Row}>('POST', `/operators/${operator}/down`, {
-    mode: flags.mode,
-    ...(forMs ? {for_ms: forMs} : {}),
+  const body = await (await localAdmin(ctx)).call('POST /_admin/operators/{operator}/down', {
+    params: {operator},
+    body: {mode: flags.mode as 'fail' | 'unspecified' | 'slow', ...(forMs ? {for_ms: forMs} : {})},
   })
   await ctx.io.result(body, () => {
-    ctx.io.out(renderObject(body.outage))
+    ctx.io.out(renderObject(body.outage as Row))
     ctx.io.note(t('local.operator.down', {operator}))
   })
 }
 
 export async function operatorUp(ctx: Context, operator: string): Promise<void> {
-  const body = await (await localAdmin(ctx)).request<Row>('POST', `/operators/${operator}/up`)
+  const body = await (await localAdmin(ctx)).call('POST /_admin/operators/{operator}/up', {params: {operator}})
   await ctx.io.result(body, () => ctx.io.note(t('local.operator.up', {operator, count: Number(body.payments_resolving)})))
 }
 
@@ -107,13 +108,14 @@ export async function faultsSet(ctx: Context, flags: FaultFlags): Promise<void> 
   const body = {
     ...(route ? {route} : {}),
     ...(flags.latency !== undefined ? {latency_ms: parseDuration(flags.latency, 'latency', {max: 120_000})} : {}),
-    ...(flags.error !== undefined ? {error: flags.error} : {}),
-    ...(flags.deliveries !== undefined ? {deliveries: flags.deliveries} : {}),
+    // Flag options the command declares: the same lists as the contract's.
+    ...(flags.error !== undefined ? {error: flags.error as FaultRequest['error']} : {}),
+    ...(flags.deliveries !== undefined ? {deliveries: flags.deliveries as FaultRequest['deliveries']} : {}),
     ...(flags.delay !== undefined ? {delay_ms: parseDuration(flags.delay, 'delay', {min: 1})} : {}),
     ...(flags.rate !== undefined ? {rate: parseRate(flags.rate)} : {}),
     ...(flags.for !== undefined ? {for_ms: parseDuration(flags.for, 'for', {min: 1})} : {}),
   }
-  const fault = await (await localAdmin(ctx)).request<Row>('POST', '/faults', body)
+  const fault = (await (await localAdmin(ctx)).call('POST /_admin/faults', {body})) as Row
   await ctx.io.result(fault, () => {
     ctx.io.out(renderObject(fault))
     ctx.io.note(t('local.faults.set', {id: String(fault.id)}))
@@ -121,12 +123,12 @@ export async function faultsSet(ctx: Context, flags: FaultFlags): Promise<void> 
 }
 
 export async function faultsList(ctx: Context): Promise<void> {
-  const body = await (await localAdmin(ctx)).request('GET', '/faults')
+  const body = await (await localAdmin(ctx)).call('GET /_admin/faults')
   await show(ctx, body, ['id', 'target', 'route', 'error', 'latency_ms', 'deliveries', 'delay_ms', 'rate', 'until', 'injected'], 'local.faults.none')
 }
 
 export async function faultsClear(ctx: Context, id: string | undefined): Promise<void> {
   const admin = await localAdmin(ctx)
-  const body = await admin.request<{data: Row[]}>('DELETE', id ? `/faults/${encodeURIComponent(id)}` : '/faults')
+  const body = id ? await admin.call('DELETE /_admin/faults/{faultId}', {params: {faultId: id}}) : await admin.call('DELETE /_admin/faults')
   await ctx.io.result(body, () => ctx.io.note(t('local.faults.cleared', {count: body.data.length})))
 }

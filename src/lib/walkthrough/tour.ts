@@ -92,10 +92,7 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
     // Events: our own endpoint, registered through the dashboard stand-in.
     if (target.admin) {
       receiver = await startEventReceiver()
-      const endpoint = await target.admin.request<{id: string; secret: string}>('POST', '/webhook-endpoints', {
-        url: receiver.url,
-        environment: 'SANDBOX',
-      })
+      const endpoint = await target.admin.call('POST /_admin/webhook-endpoints', {body: {url: receiver.url, environment: 'SANDBOX'}})
       endpointId = endpoint.id
       receiver.setSecret(endpoint.secret)
       say('walk.events.listening', {url: receiver.url})
@@ -161,7 +158,7 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
     })
     if (leg.skipped) say('walk.invoice.unavailable')
   } finally {
-    if (endpointId && target.admin) await target.admin.request('DELETE', `/webhook-endpoints/${endpointId}`).catch(() => undefined)
+    if (endpointId && target.admin) await target.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId}}).catch(() => undefined)
     await receiver?.close()
     await client.close()
     await target.close()

@@ -104,9 +104,8 @@ export async function startListenSession(options: ListenSessionOptions): Promise
   let adminNow: SandboxConnection = source.kind === 'sandbox' ? source : ({} as SandboxConnection)
   try {
     if (source.kind === 'sandbox') {
-      const endpoint = await source.admin.request<{id: string; secret: string}>('POST', '/webhook-endpoints', {
-        url: `${listener.url}/`,
-        environment: source.environment,
+      const endpoint = await source.admin.call('POST /_admin/webhook-endpoints', {
+        body: {url: `${listener.url}/`, environment: source.environment},
       })
       endpointId = endpoint.id
       listener.setInboundSecret(endpoint.secret)
@@ -166,7 +165,7 @@ export async function startListenSession(options: ListenSessionOptions): Promise
         await poll?.stop()
         await watch?.stop()
         if (source.kind === 'sandbox' && endpointId) {
-          await adminNow.admin.request('DELETE', `/webhook-endpoints/${encodeURIComponent(endpointId)}`).catch(() => undefined)
+          await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId}}).catch(() => undefined)
           scope.saveSession(undefined)
         }
         const {pending} = await listener.close({graceMs: 1000})
@@ -182,7 +181,7 @@ export async function startListenSession(options: ListenSessionOptions): Promise
 async function removeStaleEndpoint(scope: WebhookScope, source: Extract<ListenSource, {kind: 'sandbox'}>): Promise<void> {
   const saved = scope.savedSession()
   if (!saved || saved.admin_url !== source.adminUrl || isAlive(saved.pid)) return
-  await source.admin.request('DELETE', `/webhook-endpoints/${encodeURIComponent(saved.endpoint_id)}`).catch(() => undefined)
+  await source.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: saved.endpoint_id}}).catch(() => undefined)
   scope.saveSession(undefined)
 }
 
@@ -201,10 +200,10 @@ function sandboxLink(connection: SandboxConnection, receiverUrl: string): Sandbo
   const {admin, environment} = connection
   return {
     async isRegistered(id) {
-      const answer = await admin.request<{data?: Array<{id: string; url: string}>}>('GET', '/webhook-endpoints', undefined, {environment})
+      const answer = await admin.call('GET /_admin/webhook-endpoints', {query: {environment}})
       return (answer.data ?? []).some((endpoint) => endpoint.id === id && endpoint.url === receiverUrl)
     },
-    register: () => admin.request<{id: string; secret: string}>('POST', '/webhook-endpoints', {url: receiverUrl, environment}),
+    register: () => admin.call('POST /_admin/webhook-endpoints', {body: {url: receiverUrl, environment}}),
     async listPayments({limit, offset}) {
       if (!connection.client) throw new Error('no API key for the payments list')
       const page = await listPayments(connection.client, {limit, offset, listShape: connection.listShape})

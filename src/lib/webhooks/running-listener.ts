@@ -27,7 +27,7 @@ export async function listenerRegistered(ctx: Context): Promise<boolean | undefi
   try {
     const {localAdmin} = await import('../sandbox/admin.js')
     const admin = await localAdmin(ctx)
-    const listed = await admin.request<{data: Array<{id: string}>}>('GET', '/webhook-endpoints', undefined, {environment: creds.environment ?? 'SANDBOX'})
+    const listed = await admin.call('GET /_admin/webhook-endpoints', {query: {environment: creds.environment ?? 'SANDBOX'}})
     return listed.data.some((endpoint) => ids.includes(endpoint.id))
   } catch {
     return undefined

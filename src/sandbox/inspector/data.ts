@@ -24,6 +24,7 @@ import type {SandboxServices} from '../domain.js'
 import type {Journal} from '../journal.js'
 import type {Router} from '../router.js'
 import type {Store} from '../store.js'
+import {addAdminRoute} from '../admin/route.js'
 
 const envSchema: Schema = {type: 'string', enum: ['SANDBOX', 'LIVE', 'sandbox', 'live']}
 const pageQuery = {
@@ -45,14 +46,10 @@ export interface InspectorDependencies {
 export function registerInspectorData(deps: InspectorDependencies): void {
   const {router, context, services, store, options} = deps
   const {payments} = services
-  const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
   /** Wrong PINs typed so far, per payment. */
   const wrongPins = new Map<string, number>()
 
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.payments,
+  addAdminRoute(router, 'GET /_admin/payments', {
     query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', enum: PAYMENT_STATUSES}, ...pageQuery}},
     handler: (req) => {
       const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
@@ -61,10 +58,7 @@ export function registerInspectorData(deps: InspectorDependencies): void {
       return {status: 200, body: {data, limit, offset, total: page.total, has_more: offset + data.length < page.total}}
     },
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.invoices,
+  addAdminRoute(router, 'GET /_admin/invoices', {
     query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', pattern: '^[A-Z_]{1,20}$'}, ...pageQuery}},
     handler: (req) => {
       const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
@@ -85,20 +79,14 @@ export function registerInspectorData(deps: InspectorDependencies): void {
     expires_at: new Date(Date.parse(record.payment.created_at) + LIVE_APPROVAL_WINDOW_MS).toISOString(),
     tries_left: HANDSET_MAX_TRIES - (wrongPins.get(record.id) ?? 0),
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.phone,
+  addAdminRoute(router, 'GET /_admin/phone', {
     handler: () => {
       const ringing = payments.collection('LIVE').newestFirst(0, 20, {status: 'PENDING'}).items
       // Those the provider has already answered (approved, waiting to settle) no longer ring.
       return {status: 200, body: {data: ringing.filter((record) => !record.outcome).map(call)}}
     },
   })
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: INSPECTOR_ROUTES.phonePin,
+  addAdminRoute(router, 'POST /_admin/phone/{paymentId}/pin', {
     body: {type: 'object', additionalProperties: false, properties: {pin: {type: 'string', maxLength: 12}, decline: {type: 'boolean'}}},
     handler: (req) => {
       const id = req.params.paymentId
@@ -126,10 +114,7 @@ export function registerInspectorData(deps: InspectorDependencies): void {
   })
 
   // Events: deliver again --------------------------------------------------------------------------
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: INSPECTOR_ROUTES.redeliver,
+  addAdminRoute(router, 'POST /_admin/events/{eventId}/redeliver', {
     handler: (req) => {
       for (const environment of ['SANDBOX', 'LIVE'] as const) {
         const queued = context.events.redeliver(environment, req.params.eventId)
@@ -140,10 +125,7 @@ export function registerInspectorData(deps: InspectorDependencies): void {
   })
 
   // The outbox as the customer reads it ------------------------------------------------------------
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.outboxMessage,
+  addAdminRoute(router, 'GET /_admin/outbox/{messageId}/message', {
     handler: async (req) => {
       const {outbox} = invoiceDomainOf(context)
       for (const environment of ['SANDBOX', 'LIVE'] as const) {

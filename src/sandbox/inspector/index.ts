@@ -8,6 +8,8 @@
  * surface's authentication (server.ts `admits`); one that changes something must also carry the
  * session's CSRF token in a header (which a page of another site can neither read nor send) and,
  * when the browser says where it comes from (Origin), come from this sandbox.
+ *
+ * This folder imports the sandbox's own files and the contract only.
  */
 import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
@@ -19,6 +21,7 @@ import {inspectorMessages} from '../i18n/index.js'
 import type {Journal} from '../journal.js'
 import {eventStream, SSE_HEADERS} from '../journal-admin.js'
 import {registerInspectorData, type InspectorDependencies} from './data.js'
+import {addAdminRoute} from '../admin/route.js'
 
 export type {InspectorDependencies} from './data.js'
 
@@ -130,17 +133,10 @@ export function registerInspector(deps: InspectorDependencies) {
     handler: () => ({status: 308, headers: {location: `${INSPECTOR_BASE}/`}}),
   })
 
-  const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
-  router.add({
-    ...admin,
-    method: 'POST',
-    path: INSPECTOR_ROUTES.loginLink,
+  addAdminRoute(router, 'POST /_admin/inspector/login-links', {
     handler: () => ({status: 201, body: {url: loginLink()} satisfies LoginLink}),
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.session,
+  addAdminRoute(router, 'GET /_admin/inspector/session', {
     query: {type: 'object', properties: {language: {type: 'string', enum: ['en', 'fr']}}},
     handler: (req) => {
       const language = (req.query.language as 'en' | 'fr' | undefined) ?? businessLanguage(store)
@@ -154,10 +150,7 @@ export function registerInspector(deps: InspectorDependencies) {
     },
   })
   // What changed, for the pages to read again: each request answered, each event.
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: INSPECTOR_ROUTES.changes,
+  addAdminRoute(router, 'GET /_admin/inspector/changes', {
     handler: () => ({
       status: 200,
       headers: SSE_HEADERS,

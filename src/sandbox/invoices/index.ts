@@ -16,6 +16,7 @@ import {Files} from './files.js'
 import {Inventory, itemView} from './inventory.js'
 import {Invoices} from './invoices.js'
 import {Outbox} from './outbox.js'
+import {addAdminRoute} from '../admin/route.js'
 import {registerInvoiceRoutes} from './routes.js'
 import {UrlSigner} from './signing.js'
 
@@ -63,19 +64,11 @@ export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: San
 
 function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox): void {
   const {router} = ctx
-  const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
-
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/inventory',
+  addAdminRoute(router, 'GET /_admin/inventory', {
     query: {type: 'object', properties: {environment: envSchema}},
     handler: (req) => ({status: 200, body: {data: inventory.items(env(req.query.environment)).values().map(itemView)}}),
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/inventory/reservations',
+  addAdminRoute(router, 'GET /_admin/inventory/reservations', {
     query: {type: 'object', properties: {environment: envSchema, invoice_id: {type: 'string'}, status: {type: 'string', enum: ['active', 'confirmed', 'released']}, ...pageQuery}},
     handler: (req) => {
       const {limit, offset, invoice_id, status} = req.query as {limit: number; offset: number; invoice_id?: string; status?: string}
@@ -86,10 +79,7 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
       return {status: 200, body: {data, limit, offset, total: result.total, has_more: offset + data.length < result.total}}
     },
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/inventory/{item}',
+  addAdminRoute(router, 'GET /_admin/inventory/{item}', {
     query: {type: 'object', properties: {environment: envSchema}},
     handler: (req) => {
       const item = inventory.find(env(req.query.environment), req.params.item)
@@ -97,10 +87,7 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
       return {status: 200, body: itemView(item)}
     },
   })
-  router.add({
-    ...admin,
-    method: 'PUT',
-    path: '/_admin/inventory/{item}',
+  addAdminRoute(router, 'PUT /_admin/inventory/{item}', {
     query: {type: 'object', properties: {environment: envSchema}},
     body: {type: 'object', required: ['quantity'], additionalProperties: false, properties: {quantity: {type: 'integer', minimum: 0}}},
     handler: (req) => {
@@ -108,10 +95,7 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
       return {status: 200, body: itemView(inventory.setQuantity(env(req.query.environment), req.params.item, req.body.quantity))}
     },
   })
-  router.add({
-    ...admin,
-    method: 'GET',
-    path: '/_admin/outbox',
+  addAdminRoute(router, 'GET /_admin/outbox', {
     query: {
       type: 'object',
       properties: {environment: envSchema, invoice_id: {type: 'string'}, channel: {type: 'string', enum: ['EMAIL', 'WHATSAPP']}, ...pageQuery},
