@@ -30,6 +30,7 @@ import {Journal} from './journal.js'
 import {registerJournalRoutes, ReplayKeys} from './journal-admin.js'
 import {registerOpenApiRoute} from './openapi.js'
 import {Payments} from './payments.js'
+import {registerPaymentRoutes} from './payments-routes.js'
 import {seededRandom, type Random} from './random.js'
 import {RateLimiter} from './rate-limit.js'
 import {Router, type HandlerResult} from './router.js'
@@ -172,6 +173,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   const allowlist = new Allowlist(store, clock)
   const ledger = new Ledger(store, clock)
   const payments = new Payments(context, ledger)
+  registerPaymentRoutes(router, payments)
   const services: SandboxServices = {payments, ledger, keys}
   for (const domain of [...BUILTIN_DOMAINS, ...(options.domains ?? [])]) domain(context, services)
   registerOpenApiRoute(router, resolved, () => base)

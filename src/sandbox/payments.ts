@@ -13,21 +13,20 @@
  */
 import {t} from './i18n/index.js'
 import {eventTypeForStatus} from '../contract/events.js'
-import {OPERATORS, testOutcome, type Operator} from '../contract/test-numbers.js'
+import {testOutcome, type Operator} from '../contract/test-numbers.js'
 import type {SandboxContext} from './context.js'
 import {ApiError, invalidState, notFound} from './errors.js'
 import type {Ledger} from './fees.js'
 import {idEnvironment, newId, randomToken} from './ids.js'
-import {normalisePhone, PHONE_PATTERN} from '../contract/phone.js'
-import type {Schema} from './schema.js'
-import {MAX_AMOUNT, MIN_AMOUNT} from '../contract/limits.js'
-import {named} from './schema.js'
+import {normalisePhone} from '../contract/phone.js'
 import type {Collection} from './store.js'
 import {SLOW_SETTLE_MS, type ScriptedNumber} from './scenarios.js'
 import type {Environment} from './types.js'
 import {FAILURE_CODES, PAYMENT_STATUSES, type FailureCode, type PaymentStatus} from '../contract/payments.js'
 
 export {FAILURE_CODES, PAYMENT_STATUSES, type FailureCode, type PaymentStatus}
+// The schemas and routes live beside: payments-schemas.ts, payments-routes.ts.
+export {CreatePaymentSchema, ListPaymentsQuery, PaymentListSchema, PaymentSchema} from './payments-schemas.js'
 
 /** Share of non-test sandbox numbers that succeed. */
 export const RANDOM_SUCCESS_RATE = 0.75
@@ -72,68 +71,6 @@ const FAILED = Object.fromEntries(FAILURE_CODES.map((code) => [code, Object.free
   NonNullable<PaymentRecord['outcome']>
 >
 
-// Schemas: validated against by the HTTP layer and published as is in /v1/openapi.json.
-
-export const PaymentSchema = named('Payment', {
-  type: 'object',
-  description: 'A collection (pull payment) from a customer mobile money wallet.',
-  required: ['id', 'status', 'amount', 'currency', 'payment_method', 'environment', 'created_at', 'internal_transaction_id', 'phone_number'],
-  additionalProperties: false,
-  properties: {
-    id: {type: 'string', pattern: '^svcpay_', description: 'svcpay_test_… in sandbox, svcpay_… in live.'},
-    status: {type: 'string', enum: PAYMENT_STATUSES, description: 'UNSPECIFIED: the provider answer is not known yet; not final.'},
-    amount: {type: 'integer', minimum: 1, description: 'Whole XAF.'},
-    currency: {type: 'string', enum: ['XAF']},
-    payment_method: {type: 'string', enum: ['mobile_money']},
-    environment: {type: 'string', enum: ['SANDBOX', 'LIVE']},
-    created_at: {type: 'string', format: 'date-time'},
-    internal_transaction_id: {type: 'string'},
-    phone_number: {type: 'string', pattern: '^237[0-9]{9}$', description: 'Customer wallet number, 237XXXXXXXXX.'},
-    failure_code: {type: 'string', enum: FAILURE_CODES, description: 'Present when status is FAILED. Stable and provider-independent.'},
-  },
-} satisfies Schema)
-
-export const CreatePaymentSchema = named('CreatePaymentRequest', {
-  type: 'object',
-  required: ['amount', 'phone_number', 'operator'],
-  additionalProperties: false,
-  properties: {
-    amount: {type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, description: 'Whole XAF (never multiplied by 100), 1 to 1 000 000 000 000; an exact integer, never rounded.'},
-    phone_number: {
-      type: 'string',
-      pattern: PHONE_PATTERN,
-      maxLength: 32,
-      'x-pattern-message': 'sandbox.payment.phone',
-      description: 'Cameroon number: 9 national digits, 237XXXXXXXXX or +237…; spaces allowed. Returned as 237XXXXXXXXX.',
-      examples: ['237670000001', '670000001', '+237 6 70 00 00 01'],
-    },
-    operator: {type: 'string', enum: OPERATORS, description: 'The wallet operator. Numbers are portable: the prefix is not checked.'},
-    payment_method: {type: 'string', enum: ['mobile_money'], default: 'mobile_money'},
-  },
-} satisfies Schema)
-
-export const PaymentListSchema = named('PaymentList', {
-  type: 'object',
-  required: ['data', 'limit', 'offset', 'total', 'has_more'],
-  additionalProperties: false,
-  properties: {
-    data: {type: 'array', items: PaymentSchema, description: 'Newest first.'},
-    limit: {type: 'integer', minimum: 1, maximum: 100},
-    offset: {type: 'integer', minimum: 0},
-    total: {type: 'integer', minimum: 0, description: 'Payments matching the filter.'},
-    has_more: {type: 'boolean'},
-  },
-} satisfies Schema)
-
-export const ListPaymentsQuery = {
-  type: 'object',
-  properties: {
-    status: {type: 'string', enum: PAYMENT_STATUSES, description: 'Only payments in this status.'},
-    limit: {type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100.'},
-    offset: {type: 'integer', minimum: 0, default: 0, description: 'Payments to skip.'},
-  },
-} satisfies Schema
-
 export class Payments {
   constructor(private readonly ctx: SandboxContext, private readonly ledger: Ledger) {
     const {scheduler, store} = ctx
@@ -142,13 +79,13 @@ export class Payments {
     scheduler.define('payment.settle', (p: {environment: Environment; id: string}) => this.providerAnswers(p.environment, p.id))
     scheduler.define('payment.resolve', (p: {environment: Environment; id: string}) => this.resolveUnspecified(p.environment, p.id))
     scheduler.define('payment.expire', (p: {environment: Environment; id: string}) => this.expire(p.environment, p.id))
-    this.routes()
   }
 
   private statusCounts: Partial<Record<Environment, Record<PaymentStatus, number>>> = {}
 
   /** Payments per status, kept up to date so that a filtered list knows its total without a full scan. */
-  private counts(environment: Environment): Record<PaymentStatus, number> {
+  /** How many payments of each status (the list's total for a status filter). */
+  counts(environment: Environment): Record<PaymentStatus, number> {
     let counts = this.statusCounts[environment]
     if (!counts) {
       counts = {PENDING: 0, SUCCESS: 0, FAILED: 0, UNSPECIFIED: 0, ...this.collection(environment).countBy('status')}
@@ -330,67 +267,5 @@ export class Payments {
     if (outcome.status === 'SUCCESS') this.ledger.credit(environment, record.id, record.payment.amount)
     // SUCCESS and FAILED are final: the event can share the object.
     this.ctx.events.emit(environment, eventTypeForStatus(outcome.status), record.payment, {final: true})
-  }
-
-  private routes(): void {
-    const {router} = this.ctx
-    router.add({
-      method: 'POST',
-      path: '/v1/payments',
-      auth: 'key',
-      scope: 'payments:write',
-      operationId: 'createPayment',
-      summary: 'Collect from a mobile money wallet',
-      description:
-        'Starts a collection. Returns PENDING at once; the payment settles to SUCCESS or FAILED asynchronously. Not idempotent: a retry prompts the customer again, so check the list or status first.',
-      tags: ['Payments'],
-      body: CreatePaymentSchema,
-      responses: {201: {description: 'Created, status PENDING.', schema: PaymentSchema}},
-      errors: [400, 401, 403, 429],
-      handler: (req) => ({status: 201, body: this.create(req.environment, req.body)}),
-    })
-    router.add({
-      method: 'GET',
-      path: '/v1/payments',
-      auth: 'key',
-      scope: 'payments:read',
-      operationId: 'listPayments',
-      summary: 'List payments, newest first',
-      description:
-        'A fallback to events: filter by status, page with limit (1 to 100, default 20) and offset (default 0) until has_more is false. After a create that timed out, look here before creating again.',
-      tags: ['Payments'],
-      query: ListPaymentsQuery,
-      responses: {200: {description: 'A page of payments.', schema: PaymentListSchema}},
-      errors: [400, 401, 403, 429],
-      handler: (req) => {
-        const {status, limit, offset} = req.query as {status?: PaymentStatus; limit: number; offset: number}
-        const collection = this.collection(req.environment)
-        const page = status
-          ? collection.newestFirst(offset, limit, {status}, this.counts(req.environment)[status])
-          : collection.newestFirst(offset, limit)
-        return {
-          status: 200,
-          body: {data: page.items.map((r) => r.payment), limit, offset, total: page.total, has_more: offset + page.items.length < page.total},
-        }
-      },
-    })
-    router.add({
-      method: 'GET',
-      path: '/v1/payments/{paymentId}/status',
-      auth: 'key',
-      scope: 'payments:read',
-      operationId: 'getPaymentStatus',
-      summary: 'A payment and its status',
-      description: 'Read-only and safe to repeat. Poll every few seconds and stop on SUCCESS or FAILED.',
-      tags: ['Payments'],
-      params: {paymentId: {schema: {type: 'string', maxLength: 64}, description: 'The payment id returned at creation.', idPrefix: 'svcpay'}},
-      responses: {200: {description: 'The Payment object.', schema: PaymentSchema}},
-      errors: [401, 403, 404, 429],
-      handler: (req) => {
-        const record = this.get(req.environment, req.params.paymentId)
-        if (!record) throw notFound('payment', req.params.paymentId)
-        return {status: 200, body: record.payment}
-      },
-    })
   }
 }

@@ -1,21 +1,22 @@
 /**
  * The JSON-Schema subset the sandbox validates requests with. The same objects are published in
  * `/v1/openapi.json` (see openapi.ts), so the document and the server cannot disagree: there is
- * one source of truth.
+ * one source of truth. The checking is the contract's one validator (src/contract/json-schema.ts);
+ * this file words its problems in the sandbox's catalogue.
  *
  * Supported keywords: type (one or a list), enum, minimum, maximum, minLength, maxLength, pattern,
  * format (date-time, date, uri, email: checked loosely), properties, required,
  * additionalProperties (false or a schema), items, minItems, maxItems, default (filled in for a
  * missing property), description, examples. `named()` marks a schema as a reusable component.
  */
-import {hasControlCharacter} from '../contract/limits.js'
+import {checkSchema, type JsonSchema, type SchemaProblem} from '../contract/json-schema.js'
 import {type MessageKey} from './i18n/index.js'
 import {t} from './i18n/index.js'
 import {NumberToken} from './json.js'
 
 export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
 
-export interface Schema {
+export interface Schema extends JsonSchema {
   type?: SchemaType | readonly SchemaType[]
   enum?: readonly (string | number | boolean | null)[]
   minimum?: number
@@ -24,7 +25,7 @@ export interface Schema {
   maxLength?: number
   pattern?: string
   format?: 'date-time' | 'date' | 'uri' | 'email'
-  properties?: Record<string, Schema>
+  properties?: Readonly<Record<string, Schema>>
   required?: readonly string[]
   additionalProperties?: boolean | Schema
   items?: Schema
@@ -56,32 +57,6 @@ export interface ValidateOptions {
   coerce?: boolean
 }
 
-const patternCache = new Map<string, RegExp>()
-
-function regex(pattern: string): RegExp {
-  let compiled = patternCache.get(pattern)
-  if (!compiled) {
-    compiled = new RegExp(pattern, 'u')
-    patternCache.set(pattern, compiled)
-  }
-  return compiled
-}
-
-function typeOf(value: unknown): SchemaType | 'undefined' {
-  if (value === null) return 'null'
-  // A number not written as a plain safe integer (json.ts) is never an integer, whatever its value.
-  if (value instanceof NumberToken) return 'number'
-  if (Array.isArray(value)) return 'array'
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
-  return typeof value as SchemaType
-}
-
-function matchesType(value: unknown, type: SchemaType): boolean {
-  const actual = typeOf(value)
-  if (type === 'number') return (actual === 'number' || actual === 'integer') && Number.isFinite(value instanceof NumberToken ? value.value : value)
-  return actual === type
-}
-
 /** How a value shows in a message: short, JSON-like ("100" for a string, 1.5 for a number). */
 function show(value: unknown): string {
   if (value === undefined) return 'nothing'
@@ -90,154 +65,70 @@ function show(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 37)}…` : text
 }
 
-function coerceScalar(value: unknown, schema: Schema): unknown {
-  if (typeof value !== 'string') return value
-  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type as SchemaType]
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value)) return Number(value)
-  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true'
-  return value
-}
-
-const FORMATS: Record<NonNullable<Schema['format']>, RegExp> = {
-  'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  uri: /^[a-z][a-z0-9+.-]*:\/\/\S+$/i,
-  email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-}
+/** A number json.ts kept as written (not a plain safe integer): its value. */
+const lossless = (value: unknown): number | undefined => (value instanceof NumberToken ? value.value : undefined)
 
 /**
  * Validate `value` against `schema`. Returns the value (with defaults filled in and, with `coerce`,
  * query strings converted) and one error per offending field, named by its path (`items[0].price`).
  */
-export function validate(
-  schema: Schema,
-  value: unknown,
-  options: ValidateOptions = {},
-  path = '',
-): {value: unknown; errors: FieldError[]} {
-  const errors: FieldError[] = []
-  const out = check(schema, value, path, options, errors)
-  return {value: out, errors}
+export function validate(schema: Schema, value: unknown, options: ValidateOptions = {}): {value: unknown; errors: FieldError[]} {
+  const checked = checkSchema(schema, value, {coerce: options.coerce, refuseControl: true, lossless})
+  return {value: checked.value, errors: checked.problems.map(fieldError)}
 }
 
-/**
- * Define, never assign, a key named `__proto__`, so that it stays an own property. Any other name
- * is assigned (the same own property on a plain object, whose prototype has no other setter, and
- * several times faster than defineProperty).
- */
-function put(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(target, name, {value, enumerable: true, writable: true, configurable: true})
-  else target[name] = value
+/** `items[0].price`; the body itself is `body`. */
+function pathOf(at: readonly (string | number)[]): string {
+  let path = ''
+  for (const step of at) path = typeof step === 'number' ? `${path}[${step}]` : path === '' ? step : `${path}.${step}`
+  return path
 }
 
-/** The value as handlers see it: numbers as numbers, plain objects, whatever the schema said of it. */
-function plain(value: unknown): unknown {
-  if (value instanceof NumberToken) return value.value
-  if (Array.isArray(value)) return value.map(plain)
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [name, child] of Object.entries(value)) put(out, name, plain(child))
-    return out
-  }
-  return value
-}
-
-function fieldName(path: string): string {
-  return path === '' ? 'body' : path
-}
-
-function check(schema: Schema, input: unknown, path: string, options: ValidateOptions, errors: FieldError[]): unknown {
-  const field = fieldName(path)
-  const value = options.coerce ? coerceScalar(input, schema) : input
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type as SchemaType]
-    if (!types.some((type) => matchesType(value, type))) {
-      const expected = types.filter((type) => type !== 'null')
+function fieldError(problem: SchemaProblem): FieldError {
+  const path = pathOf(problem.at)
+  const field = path === '' ? 'body' : path
+  const schema = problem.schema as Schema
+  const message = (key: MessageKey, params: Record<string, string | number> = {}) => ({field, message: t(key, {field, ...params})})
+  switch (problem.keyword) {
+    case 'type': {
+      const expected = (problem.expected as string[]).filter((type) => type !== 'null')
       const key: MessageKey =
         expected.length === 1 && expected[0] === 'integer'
-          ? value instanceof NumberToken
+          ? problem.value instanceof NumberToken
             ? 'sandbox.validation.notExact'
             : 'sandbox.validation.integer'
           : expected.length === 1 && expected[0] === 'object' && path === ''
             ? 'sandbox.validation.bodyObject'
             : 'sandbox.validation.type'
-      errors.push({field, message: t(key, {field, type: expected.join(' or '), got: show(input)})})
-      return plain(value)
+      return message(key, {type: expected.join(' or '), got: show(problem.value)})
+    }
+    case 'enum':
+      return message('sandbox.validation.enum', {values: (problem.expected as unknown[]).join(', '), got: show(problem.value)})
+    case 'minimum':
+      return message('sandbox.validation.minimum', {minimum: problem.expected as number, got: show(problem.value)})
+    case 'maximum':
+      return message('sandbox.validation.maximum', {maximum: problem.expected as number, got: show(problem.value)})
+    case 'control':
+      return message('sandbox.validation.control')
+    case 'minLength':
+      return problem.expected === 1 ? message('sandbox.validation.empty') : message('sandbox.validation.minLength', {minLength: problem.expected as number})
+    case 'maxLength':
+      return message('sandbox.validation.maxLength', {maxLength: problem.expected as number})
+    case 'pattern':
+      return message(schema['x-pattern-message'] ?? 'sandbox.validation.pattern', {got: show(problem.value)})
+    case 'format':
+      return message('sandbox.validation.format', {format: String(problem.expected), got: show(problem.value)})
+    case 'minItems':
+      return message('sandbox.validation.minItems', {minItems: problem.expected as number})
+    case 'maxItems':
+      return message('sandbox.validation.maxItems', {maxItems: problem.expected as number})
+    case 'required':
+      return message('sandbox.validation.required')
+    case 'additionalProperties': {
+      const name = String(problem.expected)
+      const refusedFields = schema['x-refused']
+      const refused = refusedFields && Object.hasOwn(refusedFields, name) ? refusedFields[name] : undefined
+      return refused ? message(refused) : message('sandbox.validation.unknownField', {known: Object.keys(schema.properties ?? {}).join(', ')})
     }
   }
-  if (value instanceof NumberToken) return check(schema, value.value, path, options, errors)
-  if (schema.enum && !schema.enum.includes(value as string)) {
-    errors.push({field, message: t('sandbox.validation.enum', {field, values: schema.enum.join(', '), got: show(value)})})
-    return value
-  }
-  if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum)
-      errors.push({field, message: t('sandbox.validation.minimum', {field, minimum: schema.minimum, got: show(value)})})
-    if (schema.maximum !== undefined && value > schema.maximum)
-      errors.push({field, message: t('sandbox.validation.maximum', {field, maximum: schema.maximum, got: show(value)})})
-  }
-  if (typeof value === 'string' && hasControlCharacter(value)) {
-    errors.push({field, message: t('sandbox.validation.control', {field})})
-    return value
-  }
-  if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength)
-      errors.push({
-        field,
-        message:
-          schema.minLength === 1
-            ? t('sandbox.validation.empty', {field})
-            : t('sandbox.validation.minLength', {field, minLength: schema.minLength}),
-      })
-    else if (schema.maxLength !== undefined && value.length > schema.maxLength)
-      errors.push({field, message: t('sandbox.validation.maxLength', {field, maxLength: schema.maxLength})})
-    else if (schema.pattern !== undefined && !regex(schema.pattern).test(value))
-      errors.push({field, message: t(schema['x-pattern-message'] ?? 'sandbox.validation.pattern', {field, got: show(value)})})
-    else if (schema.format !== undefined && !FORMATS[schema.format].test(value))
-      errors.push({field, message: t('sandbox.validation.format', {field, format: schema.format, got: show(value)})})
-  }
-  if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems)
-      errors.push({field, message: t('sandbox.validation.minItems', {field, minItems: schema.minItems})})
-    if (schema.maxItems !== undefined && value.length > schema.maxItems)
-      errors.push({field, message: t('sandbox.validation.maxItems', {field, maxItems: schema.maxItems})})
-    if (schema.items) {
-      const items = schema.items
-      return value.map((item, index) => check(items, item, `${path}[${index}]`, options, errors))
-    }
-  }
-  if (typeOf(value) === 'object' && (schema.properties || schema.additionalProperties !== undefined)) {
-    const object = value as Record<string, unknown>
-    const result: Record<string, unknown> = {}
-    const properties = schema.properties ?? {}
-    for (const name of schema.required ?? []) {
-      if (!Object.hasOwn(object, name) || object[name] === undefined) {
-        const child = path === '' ? name : `${path}.${name}`
-        errors.push({field: child, message: t('sandbox.validation.required', {field: child})})
-      }
-    }
-    for (const [name, child] of Object.entries(properties)) {
-      const childPath = path === '' ? name : `${path}.${name}`
-      if (Object.hasOwn(object, name) && object[name] !== undefined) put(result, name, check(child, object[name], childPath, options, errors))
-      else if (child.default !== undefined) put(result, name, child.default)
-    }
-    for (const name of Object.keys(object)) {
-      if (Object.hasOwn(properties, name)) continue
-      const childPath = path === '' ? name : `${path}.${name}`
-      if (schema.additionalProperties === false) {
-        const refusedFields = schema['x-refused']
-        const refused = refusedFields && Object.hasOwn(refusedFields, name) ? refusedFields[name] : undefined
-        errors.push({
-          field: childPath,
-          message: refused ? t(refused, {field: childPath}) : t('sandbox.validation.unknownField', {field: childPath, known: Object.keys(properties).join(', ')}),
-        })
-      } else if (typeof schema.additionalProperties === 'object') {
-        put(result, name, check(schema.additionalProperties, object[name], childPath, options, errors))
-      } else {
-        put(result, name, plain(object[name]))
-      }
-    }
-    return result
-  }
-  return plain(value)
 }

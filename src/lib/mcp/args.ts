@@ -3,8 +3,11 @@
  * the MCP client does not enforce it, so every argument is read here, and every value then goes
  * through the same parser the CLI's flag goes through (amount.ts, phone.ts, operator.ts,
  * invoices/, time/): one set of rules for a person and an assistant. Any refusal is an InputError
- * whose `field` is the tool's argument name, thrown before any request.
+ * whose `field` is the tool's argument name, thrown before any request. The shape (an object of
+ * the listed names, each of its type) is checked by the contract's one validator
+ * (src/contract/json-schema.ts); the sentences are the MCP catalogue's.
  */
+import {checkSchema, type SchemaType} from '../../contract/json-schema.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
@@ -17,21 +20,26 @@ export class ArgumentError extends InputError {}
 /** The arguments as an object with only the names the tool's schema lists. */
 export function readArgs(raw: unknown, tool: string, allowed: readonly string[]): Args {
   if (raw === undefined || raw === null) return {}
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ArgumentError(t('mcp.error.notObject'))
-  const args = raw as Args
-  for (const name of Object.keys(args)) {
-    if (!allowed.includes(name)) {
-      throw new ArgumentError(t('mcp.error.unknownArgument', {name: quoteInput(name, 40), tool, allowed: allowed.join(', ') || '-'}), {field: name})
-    }
+  const shape = {type: 'object', additionalProperties: false, properties: Object.fromEntries(allowed.map((name) => [name, {}]))} as const
+  const problem = checkSchema(shape, raw).problems[0]
+  if (problem?.keyword === 'type') throw new ArgumentError(t('mcp.error.notObject'))
+  if (problem?.keyword === 'additionalProperties') {
+    const name = String(problem.expected)
+    throw new ArgumentError(t('mcp.error.unknownArgument', {name: quoteInput(name, 40), tool, allowed: allowed.join(', ') || '-'}), {field: name})
   }
-  return args
+  return raw as Args
+}
+
+/** The value is of the schema type `type`. */
+function is(value: unknown, type: SchemaType): boolean {
+  return checkSchema({type}, value).problems.length === 0
 }
 
 export function optionalString(args: Args, name: string): string | undefined {
   const value = args[name]
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw new ArgumentError(t('mcp.error.string', {name}), {field: name})
-  return value
+  if (!is(value, 'string')) throw new ArgumentError(t('mcp.error.string', {name}), {field: name})
+  return value as string
 }
 
 export function requiredString(args: Args, name: string): string {
@@ -43,15 +51,15 @@ export function requiredString(args: Args, name: string): string {
 export function optionalBoolean(args: Args, name: string): boolean | undefined {
   const value = args[name]
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'boolean') throw new ArgumentError(t('mcp.error.boolean', {name}), {field: name})
-  return value
+  if (!is(value, 'boolean')) throw new ArgumentError(t('mcp.error.boolean', {name}), {field: name})
+  return value as boolean
 }
 
 export function optionalInteger(args: Args, name: string): number | undefined {
   const value = args[name]
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new ArgumentError(t('mcp.error.integer', {name}), {field: name})
-  return value
+  if (!is(value, 'integer') || !Number.isSafeInteger(value)) throw new ArgumentError(t('mcp.error.integer', {name}), {field: name})
+  return value as number
 }
 
 /**
