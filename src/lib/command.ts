@@ -14,9 +14,9 @@
  * code: its outcome was already shown. Commands stay thin: flags in, one call into src/lib, render
  * out (`ctx.io.result(data, human)` chooses between --json and people).
  */
-import {Command, Flags, type Interfaces} from '@oclif/core'
+import {Command, Flags, type Config, type Interfaces} from '@oclif/core'
 
-import {createContext, type Context} from './context.js'
+import {createContext, type Context, type ContextOptions} from './context.js'
 import {ExitCode, Failure, SvcError} from './errors.js'
 import {canonicalOptionValues} from './option-case.js'
 import {registerCatalogue, setInputLocale, setLocale, t} from './i18n/index.js'
@@ -29,6 +29,12 @@ export type SvcFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeo
 export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 const GLOBAL = 'GLOBAL'
+
+/**
+ * What a run may be given instead of the process's own: its streams, environment, clock and
+ * language (the in-process test runner, an embedding program). Unset: the process's.
+ */
+export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale'>
 
 export abstract class SvcCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -47,6 +53,16 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   protected flags!: SvcFlags<T>
   protected args!: SvcArgs<T>
   protected ctx!: Context
+  /** The run's streams, environment, clock and language, when not the process's. */
+  public contextOptions: CommandContextOptions = {}
+
+  /** Run the command with `argv` as oclif's `run` does, with this context instead of the process's. */
+  public static async runWith(this: new (argv: string[], config: Config) => SvcCommand<typeof Command>, argv: string[], config: Config, options: CommandContextOptions): Promise<unknown> {
+    const command = new this(argv, config)
+    command.id ??= (this as unknown as {id?: string}).id
+    command.contextOptions = options
+    return command._run()
+  }
 
   public override async init(): Promise<void> {
     await super.init()
@@ -72,6 +88,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
         wide: this.flags.wide,
       },
       version: this.config.version,
+      ...this.contextOptions,
     })
     currentRedact = (text) => this.ctx.redact(text)
     // --json is machine output: byte for byte the same whatever the locale, error messages included
@@ -144,7 +161,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     if (!/^Nonexistent flags?:/.test(error.message) || !Array.isArray(typed) || typed.length === 0) return undefined
     if (!this.ctx) {
       const lang = this.argv.find((a, i) => this.argv[i - 1] === '--lang') ?? this.argv.find((a) => a.startsWith('--lang='))?.slice(7)
-      const locale = this.argv.includes('--json') ? 'en' : resolveLocale(lang, process.env)
+      const locale = this.argv.includes('--json') ? 'en' : (this.contextOptions.locale ?? resolveLocale(lang, this.contextOptions.env ?? process.env))
       if (locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
       setLocale(locale)
     }
@@ -166,7 +183,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
     // No context when parsing the flags failed: plain streams, no colour, --json as argv says.
-    const io = this.ctx?.io ?? new IO(new ProcessStreams(), {interactive: false, color: false, json: this.argv.includes('--json')})
+    const io = this.ctx?.io ?? new IO(this.contextOptions.streams ?? new ProcessStreams(), {interactive: false, color: false, json: this.argv.includes('--json')})
     // A spinner left on screen would draw over (or erase) what follows.
     io.stopSpinner()
     // Already shown (e.g. --json printed the final object): only the exit code is left to give.

@@ -54,8 +54,14 @@ export interface Context {
   prompter(): Prompter
   /** The API client for these credentials (created once). */
   client(options?: {auth?: boolean}): Promise<ApiClient>
-  /** A new API client for another key and base URL (e.g. `svc login` checking a key before saving it). */
-  clientFor(apiKey: string | undefined, baseUrl: string): Promise<ApiClient>
+  /**
+   * A new API client for another key and base URL (e.g. `svc login` checking a key before saving
+   * it, the local sandbox's admin surface): every client of a run is built here, with the run's
+   * user agent, trace, waits, clock and the environment's settings, `overrides` last.
+   */
+  clientFor(apiKey: string | undefined, baseUrl: string, overrides?: ClientOverrides): Promise<ApiClient>
+  /** The run's clock (ms since the epoch): Date.now unless injected. */
+  now(): number
   /**
    * The service's operations and list envelopes, read from its /v1/openapi.json (cached per base
    * URL in the config dir) and falling back to service-contract.md.
@@ -71,11 +77,24 @@ export interface Context {
   redact(text: string): string
 }
 
+/** What a client of the run may set apart from the others (the admin surface: no pacing, no retry). */
+export interface ClientOverrides {
+  ratePerMinute?: number
+  retry?: {maxRetries?: number}
+  timeoutMs?: number
+}
+
 export interface ContextOptions {
   flags: GlobalFlags
   version: string
+  /** Default process.env. */
   env?: NodeJS.ProcessEnv
+  /** Default the process's stdin, stdout and stderr. */
   streams?: StreamsLike
+  /** Default Date.now. */
+  clock?: () => number
+  /** The language of messages, instead of the one --lang, SVC_LANG, the profile and LANG say. */
+  locale?: Locale
 }
 
 export function createContext(options: ContextOptions): Context {
@@ -108,7 +127,8 @@ export function createContext(options: ContextOptions): Context {
       return undefined
     }
   }
-  const locale = resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
+  const locale = options.locale ?? resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
+  const clock = options.clock ?? Date.now
   setLocale(locale)
 
   const context: Context = {
@@ -142,13 +162,15 @@ export function createContext(options: ContextOptions): Context {
       })()
       return client
     },
-    async clientFor(apiKey, baseUrl) {
+    now: clock,
+    async clientFor(apiKey, baseUrl, overrides = {}) {
       const {createClient, userAgent} = await import('./api/index.js')
-      const settings = clientSettingsFromEnv(env)
+      const settings = {...clientSettingsFromEnv(env), ...overrides}
       // Every svc process on this key keeps one pace (the service's limit is per key).
-      const shared = apiKey
-        ? (await import('./api/shared-pace.js')).sharedBudget({dir: join(dir, 'cache', 'pace'), apiKey, baseUrl, ratePerMinute: settings.ratePerMinute ?? 100})
-        : undefined
+      const shared =
+        apiKey
+          ? (await import('./api/shared-pace.js')).sharedBudget({dir: join(dir, 'cache', 'pace'), apiKey, baseUrl, ratePerMinute: settings.ratePerMinute ?? 100})
+          : undefined
       return createClient({
         shared,
         baseUrl,
@@ -160,6 +182,7 @@ export function createContext(options: ContextOptions): Context {
           if (waitListener) waitListener(wait)
           else io.status(t(wait.reason === 'pacing' ? 'api.wait.pacing' : 'api.wait.retry', {seconds: Math.ceil(wait.ms / 1000)}))
         },
+        ...(options.clock ? {now: options.clock} : {}),
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
         ...settings,
       })

@@ -7,14 +7,19 @@
  * stdin, start-up, the built bundle, a TTY, a second process) keeps `runCli`.
  *
  * Each run gets the same clean environment a child would (`baseEnv` plus the test's), English as
- * the starting language, and leaves nothing behind: process.env, the exit code and the SIGINT
- * listeners the command added are restored. Runs are serialised: they share the process.
+ * the starting language, and streams of its own that are not terminals, all handed to the command
+ * as its context (`SvcCommand.runWith`: streams, environment), not patched into the process. What
+ * is still the process's is put back after the run: the exit code, the SIGINT listeners the
+ * command added, the language, and TZ (Node reads it from process.env only) when the test sets
+ * one. Runs are serialised: they share the process.
  */
 import {existsSync} from 'node:fs'
+import {Readable, Writable} from 'node:stream'
 import {fileURLToPath} from 'node:url'
 
 import {Config, type Command} from '@oclif/core'
 
+import type {CommandContextOptions} from '../../src/lib/command.js'
 import {setLocale} from '../../src/lib/i18n/index.js'
 import {baseEnv, type CliOptions, type CliResult} from './cli.js'
 
@@ -45,8 +50,8 @@ export function runInProcess(args: string[], options: CliOptions): Promise<CliRe
 async function runOnce(args: string[], options: CliOptions): Promise<CliResult> {
   const {id, file, argv} = split(args)
   const loaded = (await import(/* @vite-ignore */ file)) as {default: typeof Command}
-  // oclif's static `run` on the concrete class (the type is the abstract base).
-  const CommandClass = loaded.default as unknown as {id: string; run(argv: string[], config: Config): Promise<unknown>}
+  // SvcCommand's static `runWith` on the concrete class (the type is the abstract base).
+  const CommandClass = loaded.default as unknown as {id: string; runWith(argv: string[], config: Config, options: CommandContextOptions): Promise<unknown>}
   CommandClass.id = id
   config ??= Config.load(ROOT)
   const oclifConfig = await config
@@ -59,38 +64,25 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
 
   let stdout = ''
   let stderr = ''
-  const savedEnv = {...process.env}
+  // No TTY, as for runCli's children, even when vitest runs in a terminal; stdin at its end.
+  const streams = {
+    stdin: Object.assign(Readable.from([]), {isTTY: false}),
+    stdout: capture((text) => (stdout += text)),
+    stderr: capture((text) => (stderr += text)),
+  }
   const savedExitCode = process.exitCode
-  const savedWrites = {out: process.stdout.write, err: process.stderr.write}
+  const savedTz = process.env.TZ
   const sigintListeners = process.listeners('SIGINT')
-  const capture =
-    (append: (text: string) => void) =>
-    (chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean => {
-      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
-      const done = typeof encoding === 'function' ? encoding : callback
-      if (typeof done === 'function') done()
-      return true
-    }
-  replaceEnv(env)
   process.exitCode = undefined
+  if (env.TZ !== undefined) process.env.TZ = env.TZ
   setLocale('en')
-  // No TTY, as for runCli's children, even when vitest runs in a terminal.
-  const ttys = [process.stdin, process.stdout, process.stderr].map((stream) => [stream, Object.getOwnPropertyDescriptor(stream, 'isTTY')] as const)
-  for (const [stream] of ttys) Object.defineProperty(stream, 'isTTY', {value: false, configurable: true, writable: true})
-  process.stdout.write = capture((text) => (stdout += text)) as typeof process.stdout.write
-  process.stderr.write = capture((text) => (stderr += text)) as typeof process.stderr.write
   let exitCode: number
   try {
-    await CommandClass.run(argv, oclifConfig)
+    await CommandClass.runWith(argv, oclifConfig, {env, streams})
     exitCode = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0)
   } finally {
-    process.stdout.write = savedWrites.out
-    process.stderr.write = savedWrites.err
-    replaceEnv(savedEnv)
-    for (const [stream, descriptor] of ttys) {
-      if (descriptor) Object.defineProperty(stream, 'isTTY', descriptor)
-      else delete (stream as {isTTY?: boolean}).isTTY
-    }
+    if (savedTz === undefined) delete process.env.TZ
+    else process.env.TZ = savedTz
     process.exitCode = savedExitCode
     for (const listener of process.listeners('SIGINT')) {
       if (!sigintListeners.includes(listener)) process.off('SIGINT', listener)
@@ -100,8 +92,13 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   return {stdout, stderr, exitCode, signal: null}
 }
 
-/** The same process.env object, its contents swapped: Node's own hooks (TZ) keep working. */
-function replaceEnv(values: Record<string, string | undefined>): void {
-  for (const name of Object.keys(process.env)) if (!(name in values)) delete process.env[name]
-  for (const [name, value] of Object.entries(values)) if (value !== undefined) process.env[name] = value
+/** A stream that is not a terminal and keeps what is written to it. */
+function capture(append: (text: string) => void): Writable & {isTTY: false} {
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      append(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))
+      done()
+    },
+  })
+  return Object.assign(stream, {isTTY: false as const})
 }

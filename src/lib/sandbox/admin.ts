@@ -65,15 +65,8 @@ export function findSandbox(ctx: Context): {base_url: string; admin_token: strin
 /** The admin client of the running sandbox (findSandbox). */
 export async function localAdmin(ctx: Context): Promise<AdminClient> {
   const state = findSandbox(ctx)
-  const {createClient, userAgent} = await import('../api/index.js')
-  const client = createClient({
-    baseUrl: state.base_url,
-    userAgent: userAgent(ctx.version),
-    ratePerMinute: 0,
-    retry: {maxRetries: 0},
-    timeoutMs: 60_000,
-    trace: ctx.flags.verbose ? (line: string) => ctx.io.err(line) : undefined,
-  })
+  // No key (the admin token goes in its own header), no pacing, no retry: a local server.
+  const client = await ctx.clientFor(undefined, state.base_url, {ratePerMinute: 0, retry: {maxRetries: 0}, timeoutMs: 60_000})
   const admin = adminClientFor(client, state.admin_token)
   return {
     async call(route, ...args) {

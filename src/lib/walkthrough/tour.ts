@@ -45,19 +45,17 @@ export interface WalkthroughOptions {
 
 async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<Target> {
   const creds = ctx.credentials()
-  const {createClient, userAgent} = await import('../api/index.js')
   if (creds.apiKey && creds.environment === 'SANDBOX') {
     const state = readSandboxState(ctx.configDir)
     let admin: AdminClient | undefined
     if (state && state.base_url === creds.baseUrl) {
-      const client = createClient({baseUrl: state.base_url, userAgent: userAgent(ctx.version), ratePerMinute: 0})
-      admin = adminClientFor(client, state.admin_token)
+      admin = adminClientFor(await ctx.clientFor(undefined, state.base_url, {ratePerMinute: 0}), state.admin_token)
     }
     return {kind: 'profile', baseUrl: creds.baseUrl, apiKey: creds.apiKey, admin, close: async () => {}}
   }
   const {startSandbox} = await import('../../sandbox/index.js')
   const sandbox = await startSandbox({port: 0, settleAfterMs: options.settleAfterMs, seed: 2026})
-  const client = createClient({baseUrl: sandbox.url, userAgent: userAgent(ctx.version), ratePerMinute: 0})
+  const client = await ctx.clientFor(undefined, sandbox.url, {ratePerMinute: 0})
   return {
     kind: 'in-process',
     baseUrl: sandbox.url,
@@ -79,13 +77,7 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
   say('walk.intro')
   const target = await chooseTarget(ctx, options)
   say(target.kind === 'in-process' ? 'walk.target.inProcess' : 'walk.target.profile', {url: target.baseUrl})
-  const {createClient, userAgent} = await import('../api/index.js')
-  const client: ApiClient = createClient({
-    baseUrl: target.baseUrl,
-    apiKey: target.apiKey,
-    userAgent: userAgent(ctx.version),
-    trace: ctx.flags.verbose ? (line: string) => io.err(line) : undefined,
-  })
+  const client: ApiClient = await ctx.clientFor(target.apiKey, target.baseUrl)
   let receiver: EventReceiver | undefined
   let endpointId: string | undefined
   try {
