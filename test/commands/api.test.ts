@@ -1,31 +1,24 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {test} from '../helpers/fixtures.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {parseField} from '../../src/lib/raw/request.js'
 
-let sandbox: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
+type Run = (args: string[], env?: Record<string, string>, input?: string) => ReturnType<typeof runCli>
 
-const cli = (args: string[], env: Record<string, string> = sandbox.env(), input?: string) => runCli(args, {configDir: temp.dir, env, input})
-// Flags, validation and formatting: the command class in-process (same arguments, same result).
-const inProcess = (args: string[], env: Record<string, string> = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env})
+// The file's sandbox and a config dir per test (test/helpers/fixtures.ts), and the two runners on them.
+const it = test.extend<{cli: Run; inProcess: Run}>({
+  cli: async ({sandbox, temp}, use) => use((args, env = sandbox.env(), input) => runCli(args, {configDir: temp.dir, env, input})),
+  // Flags, validation and formatting: the command class in-process (same arguments, same result).
+  inProcess: async ({sandbox, temp}, use) => use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env})),
+})
 
 describe('svc api', () => {
-  it('GET with -F fields as the query; the body as JSON on stdout', async () => {
+  it('GET with -F fields as the query; the body as JSON on stdout', async ({inProcess}) => {
     const r = await inProcess(['api', 'GET', '/v1/payments', '-F', 'limit=2'])
     expect(r.exitCode, r.stderr).toBe(0)
     const body = JSON.parse(r.stdout)
@@ -33,7 +26,7 @@ describe('svc api', () => {
     expect(Array.isArray(body.data)).toBe(true)
   })
 
-  it('POST with -d inline, @file and - (stdin); -F typed fields make the body', async () => {
+  it('POST with -d inline, @file and - (stdin); -F typed fields make the body', async ({sandbox, temp, cli}) => {
     const payment = {amount: 1200, phone_number: '237670000001', operator: 'MTN'}
     const inline = JSON.parse((await cli(['api', 'POST', '/v1/payments', '-d', JSON.stringify(payment)])).stdout)
     expect(inline).toMatchObject({status: 'PENDING', amount: 1200})
@@ -49,14 +42,14 @@ describe('svc api', () => {
     expect(typed.exitCode).toBe(2)
   })
 
-  it('-i prints the status line and headers first, then the body', async () => {
+  it('-i prints the status line and headers first, then the body', async ({inProcess}) => {
     const r = await inProcess(['api', 'GET', '/v1/payments?limit=1', '-i'])
     expect(r.stdout).toMatch(/^HTTP 200\n/)
     expect(r.stdout).toMatch(/^content-type: application\/json/im)
     expect(r.stdout).toMatch(/\n\n\{/)
   })
 
-  it('an error status maps to the exit codes of cli.md, with the service message', async () => {
+  it('an error status maps to the exit codes of cli.md, with the service message', async ({sandbox, inProcess}) => {
     const bad = await inProcess(['api', 'POST', '/v1/payments', '-d', '{"amount":0,"phone_number":"237670000001","operator":"MTN"}'])
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toMatch(/amount/)
@@ -66,7 +59,7 @@ describe('svc api', () => {
     expect(JSON.parse(json.stdout).error).toMatchObject({status: 404, code: 'not_found'})
   })
 
-  it('refuses bad input locally: method, absolute URL, invalid JSON, -d with -F', async () => {
+  it('refuses bad input locally: method, absolute URL, invalid JSON, -d with -F', async ({inProcess}) => {
     const cases: [string[], RegExp][] = [
       [['api', 'FETCH', '/v1/payments'], /method/i],
       [['api', 'GET', 'https://evil.example/v1/payments'], /full URL/],
@@ -81,7 +74,7 @@ describe('svc api', () => {
     }
   })
 
-  it('POST /v1/payments through svc api is never retried, POST /v1/invoices always carries an Idempotency-Key', async () => {
+  it('POST /v1/payments through svc api is never retried, POST /v1/invoices always carries an Idempotency-Key', async ({sandbox, cli}) => {
     const proxy = await startFaultProxy(sandbox.sb.url, [
       {method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 503, body: '{"message":"down"}'}},
     ])
@@ -114,7 +107,7 @@ describe('svc api as gh api', () => {
     expect(parseField('a=true', {raw: true})).toEqual(['a', 'true'])
   })
 
-  it('svc api PATH is a GET; fields switch it to POST as in gh, -X GET makes them the query', async () => {
+  it('svc api PATH is a GET; fields switch it to POST as in gh, -X GET makes them the query', async ({inProcess}) => {
     const list = await inProcess(['api', '/v1/payments'])
     expect(list.exitCode, list.stderr).toBe(0)
     expect(Array.isArray(JSON.parse(list.stdout).data)).toBe(true)
@@ -127,7 +120,7 @@ describe('svc api as gh api', () => {
     expect(JSON.parse(lower.stdout)).toMatchObject({limit: 2})
   })
 
-  it('-F types true, false, null and numbers, and reads @FILE; -f keeps the text as written', async () => {
+  it('-F types true, false, null and numbers, and reads @FILE; -f keeps the text as written', async ({temp, cli, inProcess}) => {
     const file = join(temp.dir, '..', 'name.txt')
     writeFileSync(file, 'Awa Bakery')
     const invoice = join(temp.dir, '..', 'invoice.json')
@@ -146,7 +139,7 @@ describe('svc api as gh api', () => {
     expect(typed.stderr).toMatch(/phone/i)
   })
 
-  it('--input - reads the body from stdin; a missing --input file is named', async () => {
+  it('--input - reads the body from stdin; a missing --input file is named', async ({sandbox, cli, inProcess}) => {
     const body = {amount: 1900, phone_number: '237670000001', operator: 'MTN'}
     const stdin = await cli(['api', '/v1/payments', '--input', '-'], sandbox.env(), JSON.stringify(body))
     expect(stdin.exitCode, stdin.stderr).toBe(0)
@@ -156,7 +149,7 @@ describe('svc api as gh api', () => {
     expect(missing.stderr).toMatch(/nope\.json.*--input.*no such file/)
   })
 
-  it('-H sends a header (an Idempotency-Key given so is the one used); --include shows the status line', async () => {
+  it('-H sends a header (an Idempotency-Key given so is the one used); --include shows the status line', async ({inProcess}) => {
     const invoice = {customer_name: 'Awa', due_date: '2099-01-31', items: [{name: 'Bread', price: 500, quantity: 1}]}
     const args = ['api', '/v1/invoices', '-d', JSON.stringify(invoice), '-H', 'Idempotency-Key: i30a-header-key', '--include']
     const first = await inProcess(args)
@@ -170,7 +163,7 @@ describe('svc api as gh api', () => {
     expect(bad.stderr).toMatch(/-H/)
   })
 
-  it('--paginate follows the envelopes (offset for payments, page for invoices) into one array; --jq filters it', async () => {
+  it('--paginate follows the envelopes (offset for payments, page for invoices) into one array; --jq filters it', async ({inProcess}) => {
     for (let i = 0; i < 3; i++) await inProcess(['api', '/v1/payments', '-F', `amount=${2000 + i}`, '-f', 'phone_number=237670000001', '-f', 'operator=MTN'])
     const all = JSON.parse((await inProcess(['api', '/v1/payments', '-X', 'GET', '-F', 'limit=100'])).stdout).data
     const paged = await inProcess(['api', '/v1/payments', '-X', 'GET', '-F', 'limit=2', '--paginate'])
@@ -182,7 +175,7 @@ describe('svc api as gh api', () => {
     expect((await inProcess(['api', '/v1/payments', '-X', 'POST', '--paginate'])).exitCode).toBe(2)
   })
 
-  it('the METHOD PATH form keeps working; a method given twice is refused', async () => {
+  it('the METHOD PATH form keeps working; a method given twice is refused', async ({inProcess}) => {
     expect((await inProcess(['api', 'GET', '/v1/payments'])).exitCode).toBe(0)
     const twice = await inProcess(['api', 'GET', '/v1/payments', '-X', 'POST'])
     expect(twice.exitCode).toBe(2)
@@ -191,7 +184,7 @@ describe('svc api as gh api', () => {
 })
 
 describe('svc openapi', () => {
-  it('prints the document (no key needed) and a table of operations', async () => {
+  it('prints the document (no key needed) and a table of operations', async ({sandbox, cli}) => {
     const doc = await cli(['openapi'], {SVC_BASE_URL: sandbox.sb.url})
     expect(doc.exitCode, doc.stderr).toBe(0)
     expect(JSON.parse(doc.stdout).openapi).toMatch(/^3\.1/)

@@ -7,26 +7,14 @@
 import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {it, type CommandFixtures, type TempConfigDir} from '../helpers/fixtures.js'
 
-let sandbox: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
-
-const configFile = () => join(temp.dir, 'config.json')
-const saved = () => JSON.parse(readFileSync(configFile(), 'utf8'))
-const login = (profile: string) =>
+const configFile = (temp: TempConfigDir) => join(temp.dir, 'config.json')
+const saved = (temp: TempConfigDir) => JSON.parse(readFileSync(configFile(temp), 'utf8'))
+const login = ({sandbox, temp}: CommandFixtures, profile: string) =>
   runCli(['login', '--api-key-stdin', '--profile', profile, '--base-url', sandbox.sb.url], {
     configDir: temp.dir,
     input: sandbox.sb.keys.sandbox,
@@ -36,25 +24,25 @@ const login = (profile: string) =>
   })
 
 describe('concurrent writers lose nothing', () => {
-  it('100 concurrent `svc login --profile pN` into one config dir: all 100 profiles saved', {timeout: 300_000}, async () => {
+  it('100 concurrent `svc login --profile pN` into one config dir: all 100 profiles saved', {timeout: 300_000}, async ({sandbox, temp}) => {
     const N = 100
-    const results = await Promise.all(Array.from({length: N}, (_, i) => login(`p${i}`)))
+    const results = await Promise.all(Array.from({length: N}, (_, i) => login({sandbox, temp}, `p${i}`)))
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0)
-    const profiles = Object.keys(saved().profiles)
+    const profiles = Object.keys(saved(temp).profiles)
     expect(profiles.length).toBe(N)
     expect(profiles.sort()).toEqual(Array.from({length: N}, (_, i) => `p${i}`).sort())
-    expect(statSync(configFile()).mode & 0o777).toBe(0o600)
+    expect(statSync(configFile(temp)).mode & 0o777).toBe(0o600)
     // No lock left behind.
-    expect(() => statSync(`${configFile()}.lock`)).toThrow()
+    expect(() => statSync(`${configFile(temp)}.lock`)).toThrow()
   })
 
-  it('`login c` racing `profiles use b`, 20 times: c is never lost', {timeout: 300_000}, async () => {
-    for (const name of ['a', 'b']) expect((await login(name)).exitCode).toBe(0)
+  it('`login c` racing `profiles use b`, 20 times: c is never lost', {timeout: 300_000}, async ({sandbox, temp}) => {
+    for (const name of ['a', 'b']) expect((await login({sandbox, temp}, name)).exitCode).toBe(0)
     for (let trial = 0; trial < 20; trial++) {
-      const [c, use] = await Promise.all([login(`c${trial}`), runCli(['profiles', 'use', 'b'], {configDir: temp.dir})])
+      const [c, use] = await Promise.all([login({sandbox, temp}, `c${trial}`), runCli(['profiles', 'use', 'b'], {configDir: temp.dir})])
       expect(c.exitCode, c.stderr).toBe(0)
       expect(use.exitCode, use.stderr).toBe(0)
-      expect(Object.keys(saved().profiles), `trial ${trial}`).toContain(`c${trial}`)
+      expect(Object.keys(saved(temp).profiles), `trial ${trial}`).toContain(`c${trial}`)
     }
   })
 })
@@ -71,13 +59,13 @@ describe('a config in bad shape: a clear error naming the file, exit 2, the file
     ['current that is not text', '{"current": 3, "profiles": {}}', /"current" must be text/],
   ]
   for (const [name, text, what] of cases) {
-    it(name, async () => {
+    it(name, async ({sandbox, temp}) => {
       mkdirSync(temp.dir, {recursive: true, mode: 0o700})
-      writeFileSync(configFile(), text, {mode: 0o600})
+      writeFileSync(configFile(temp), text, {mode: 0o600})
       for (const args of [['profiles', 'list'], ['pay', 'list'], ['profiles', 'use', 'shop'], ['webhooks', 'listen', '--print-secret']]) {
         const r = await runCli(args, {configDir: temp.dir, env: {SVC_BASE_URL: sandbox.sb.url}})
         expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2)
-        expect(r.stderr).toContain(configFile())
+        expect(r.stderr).toContain(configFile(temp))
         expect(r.stderr).toMatch(what)
         expect(r.stderr).not.toMatch(/Cannot read properties|is not a function|No profiles yet|No API key/)
       }
@@ -86,15 +74,15 @@ describe('a config in bad shape: a clear error naming the file, exit 2, the file
       expect(JSON.parse(json.stdout).error.code).toBe('config_invalid')
       const login = await runCli(['login', '--api-key-stdin', '--profile', 'x', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
       expect(login.exitCode).toBe(2)
-      expect(readFileSync(configFile(), 'utf8')).toBe(text)
+      expect(readFileSync(configFile(temp), 'utf8')).toBe(text)
     })
   }
 
-  it('a config that cannot be read (a directory in its place) is not read as empty', async () => {
-    mkdirSync(configFile(), {recursive: true})
+  it('a config that cannot be read (a directory in its place) is not read as empty', async ({temp}) => {
+    mkdirSync(configFile(temp), {recursive: true})
     const r = await runCli(['profiles', 'list'], {configDir: temp.dir})
     expect(r.exitCode, r.stderr).toBe(2)
-    expect(r.stderr).toContain(configFile())
+    expect(r.stderr).toContain(configFile(temp))
     expect(r.stderr).toMatch(/cannot be read \(EISDIR\)/)
     expect(r.stderr).not.toMatch(/No profiles yet/)
   })

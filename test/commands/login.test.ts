@@ -1,36 +1,24 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {ANSI, runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {it, type TempConfigDir} from '../helpers/fixtures.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
 
-let sandbox: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
-
-const configFile = () => join(temp.dir, 'config.json')
+const configFile = (temp: TempConfigDir) => join(temp.dir, 'config.json')
 
 describe('svc login (not interactive)', () => {
-  it('checks the key with the service, saves it 0600 in a 0700 dir, and shows it masked', async () => {
+  it('checks the key with the service, saves it 0600 in a 0700 dir, and shows it masked', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
     const r = await runCli(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: `${key}\n`})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/profile "shop" \(SANDBOX, key svc_sk_test_…/)
     expect(r.stdout + r.stderr).not.toContain(key)
     expect(statSync(temp.dir).mode & 0o777).toBe(0o700)
-    expect(statSync(configFile()).mode & 0o777).toBe(0o600)
-    const saved = JSON.parse(readFileSync(configFile(), 'utf8'))
+    expect(statSync(configFile(temp)).mode & 0o777).toBe(0o600)
+    const saved = JSON.parse(readFileSync(configFile(temp), 'utf8'))
     expect(saved.current).toBe('shop')
     expect(saved.profiles.shop).toMatchObject({api_key: key, base_url: sandbox.sb.url})
     // The saved profile works for the next command.
@@ -41,35 +29,35 @@ describe('svc login (not interactive)', () => {
     expect(shown.stdout).not.toContain(key)
   })
 
-  it('an unknown or revoked key is refused with exit 3 and nothing is saved', async () => {
+  it('an unknown or revoked key is refused with exit 3 and nothing is saved', async ({sandbox, temp}) => {
     const unknown = await runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {
       configDir: temp.dir,
       input: 'svc_sk_test_0000000000000000000000000000',
     })
     expect(unknown.exitCode).toBe(3)
-    expect(() => statSync(configFile())).toThrow()
+    expect(() => statSync(configFile(temp))).toThrow()
     const minted = await sandbox.admin('POST', '/keys', {environment: 'SANDBOX'})
     await sandbox.admin('POST', `/keys/${minted.id}/revoke`)
     const revoked = await runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
     expect(revoked.exitCode).toBe(3)
     expect(revoked.stderr).not.toContain(minted.secret)
-    expect(() => statSync(configFile())).toThrow()
+    expect(() => statSync(configFile(temp))).toThrow()
   })
 
-  it('a key without payments:read is accepted with a warning (it is a valid key)', async () => {
+  it('a key without payments:read is accepted with a warning (it is a valid key)', async ({sandbox, temp}) => {
     const minted = await sandbox.admin('POST', '/keys', {environment: 'SANDBOX', scopes: ['invoices:read']})
     const r = await runCli(['login', '--api-key-stdin', '--profile', 'ro', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/Warning:/)
   })
 
-  it('without a TTY and without --api-key-stdin, names the flag to pass', async () => {
+  it('without a TTY and without --api-key-stdin, names the flag to pass', async ({sandbox, temp}) => {
     const r = await runInProcess(['login', '--base-url', sandbox.sb.url], {configDir: temp.dir})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/--api-key-stdin/)
   })
 
-  it('logout forgets the key; profiles use/remove; precedence of --api-key over the profile', async () => {
+  it('logout forgets the key; profiles use/remove; precedence of --api-key over the profile', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
     await runCli(['login', '--api-key-stdin', '--profile', 'a', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
     await runCli(['login', '--api-key-stdin', '--profile', 'b', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
@@ -77,21 +65,21 @@ describe('svc login (not interactive)', () => {
     expect(list.stdout).toMatch(/\*\s+b\s+SANDBOX/)
     expect(list.stdout).not.toMatch(ANSI)
     expect((await runCli(['profiles', 'use', 'a'], {configDir: temp.dir})).exitCode).toBe(0)
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).current).toBe('a')
+    expect(JSON.parse(readFileSync(configFile(temp), 'utf8')).current).toBe('a')
     // --api-key beats the profile: a live key on the same sandbox sees live data.
     const live = await runCli(['pay', 'list', '--json', '--api-key', sandbox.sb.keys.live], {configDir: temp.dir})
     expect(live.exitCode).toBe(0)
     for (const p of JSON.parse(live.stdout)) expect(p.environment).toBe('LIVE')
     expect((await runCli(['logout'], {configDir: temp.dir})).exitCode).toBe(0)
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.a.api_key).toBeUndefined()
+    expect(JSON.parse(readFileSync(configFile(temp), 'utf8')).profiles.a.api_key).toBeUndefined()
     expect((await runCli(['pay', 'list'], {configDir: temp.dir})).exitCode).toBe(3)
     expect((await runCli(['profiles', 'remove', 'b'], {configDir: temp.dir})).exitCode).toBe(0)
-    expect(Object.keys(JSON.parse(readFileSync(configFile(), 'utf8')).profiles)).toEqual(['a'])
+    expect(Object.keys(JSON.parse(readFileSync(configFile(temp), 'utf8')).profiles)).toEqual(['a'])
   })
 })
 
 describe('prompts in a real pseudo-terminal', () => {
-  it('login asks for the key as a password (never echoed) and the profile name', async () => {
+  it('login asks for the key as a password (never echoed) and the profile name', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
     const session = runInPty(['login', '--base-url', sandbox.sb.url], {configDir: temp.dir})
     await session.waitFor('Profile name')
@@ -102,10 +90,10 @@ describe('prompts in a real pseudo-terminal', () => {
     expect(exitCode, stripAnsi(session.output())).toBe(0)
     expect(session.output()).not.toContain(key)
     expect(stripAnsi(session.output())).toMatch(/Logged in as profile "default"/)
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.api_key).toBe(key)
+    expect(JSON.parse(readFileSync(configFile(temp), 'utf8')).profiles.default.api_key).toBe(key)
   })
 
-  it('pay create prompts for what is missing, then creates the payment', async () => {
+  it('pay create prompts for what is missing, then creates the payment', async ({sandbox, temp}) => {
     const session = runInPty(['pay', 'create'], {configDir: temp.dir, env: sandbox.env()})
     await session.waitFor('Amount in XAF')
     session.type('12.5\r')
@@ -122,7 +110,7 @@ describe('prompts in a real pseudo-terminal', () => {
     expect(session.output()).not.toContain(sandbox.sb.keys.sandbox)
   })
 
-  it('a LIVE key asks for confirmation; answering no sends nothing (exit 2)', async () => {
+  it('a LIVE key asks for confirmation; answering no sends nothing (exit 2)', async ({sandbox, temp}) => {
     const before = (await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total
     const session = runInPty(['pay', 'create', '--amount', '1000', '--phone', '670000001'], {configDir: temp.dir, env: sandbox.env('live')})
     await session.waitFor(/LIVE key .*Continue\?/)
@@ -133,7 +121,7 @@ describe('prompts in a real pseudo-terminal', () => {
     expect((await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total).toBe(before)
   })
 
-  it('Ctrl-C at a prompt exits 130', async () => {
+  it('Ctrl-C at a prompt exits 130', async ({sandbox, temp}) => {
     const session = runInPty(['pay', 'create'], {configDir: temp.dir, env: sandbox.env()})
     await session.waitFor('Amount in XAF')
     session.type('\u0003')
