@@ -30,7 +30,7 @@ export const PaymentSchema = named('Payment', {
 
 export const CreatePaymentSchema = named('CreatePaymentRequest', {
   type: 'object',
-  required: ['amount', 'phone_number', 'operator'],
+  required: ['amount', 'phone_number', 'operator'] as const,
   additionalProperties: false,
   properties: {
     amount: {type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, description: 'Whole XAF (never multiplied by 100), 1 to 1 000 000 000 000; an exact integer, never rounded.'},

@@ -10,7 +10,7 @@
  */
 import type {IncomingMessage} from 'node:http'
 import type {ApiKeyRecord} from './auth.js'
-import type {Schema} from './schema.js'
+import type {FromSchema, Schema} from './schema.js'
 import type {Environment, Scope} from './types.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -46,15 +46,18 @@ export interface HeaderDoc {
   required?: boolean
 }
 
-export interface RequestContext {
+/** What a handler reads in `body`: the JSON its schema describes, the bytes for 'raw', nothing without a schema. */
+export type BodyOf<B> = B extends 'raw' ? Buffer : [B] extends [undefined] ? unknown : FromSchema<B>
+
+export interface RequestContext<Body = unknown> {
   req: IncomingMessage
   method: Method
   path: string
   params: Record<string, string>
   /** Validated (and coerced) query. */
   query: Record<string, any>
-  /** Validated JSON body (defaults filled in), or the raw bytes when `body: 'raw'`. */
-  body: any
+  /** Validated JSON body (defaults filled in), typed from the route's schema, or the raw bytes when `body: 'raw'`. */
+  body: Body
   /** Lower-cased request headers. */
   headers: IncomingMessage['headers']
   /** Set for `auth: 'key'` routes. */
@@ -74,7 +77,7 @@ export interface HandlerResult {
   stream?: (res: import('node:http').ServerResponse) => void
 }
 
-export interface RouteDefinition {
+export interface RouteDefinition<B extends Schema | 'raw' | undefined = Schema | 'raw' | undefined> {
   method: Method
   path: string
   auth: AuthMode
@@ -88,7 +91,7 @@ export interface RouteDefinition {
   query?: Schema
   headers?: Record<string, HeaderDoc>
   /** A JSON body schema, or 'raw' for the bytes as sent (uploads). */
-  body?: Schema | 'raw'
+  body?: B
   /** Body is optional (e.g. publish with no options). Default: required when `body` is a schema. */
   bodyOptional?: boolean
   /** Count requests per source address against the rate limit (keyless routes a stranger can reach: checkout form, signed URLs). */
@@ -98,7 +101,8 @@ export interface RouteDefinition {
   /** Success responses by status; error statuses are listed in `errors` and share the Error schema. */
   responses: Record<number, ResponseDoc>
   errors?: number[]
-  handler: (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>
+  /** A method signature, so that a route of any body is a RouteDefinition. */
+  handler(ctx: RequestContext<BodyOf<B>>): HandlerResult | Promise<HandlerResult>
 }
 
 export interface RouteMatch {
@@ -118,7 +122,9 @@ export class Router {
   private readonly literal = new Map<string, RouteDefinition>()
   private readonly patterns: Compiled[] = []
 
-  add(route: RouteDefinition): void {
+  add<const B extends Schema | 'raw' | undefined = undefined>(typed: RouteDefinition<B>): void {
+    // Kept as a route of any body: the handler was checked against its own schema above.
+    const route = typed as unknown as RouteDefinition
     if (!route.path.startsWith('/')) throw new Error(`route path must start with /: ${route.path}`)
     const key = `${route.method} ${route.path}`
     if (this.list.some((r) => `${r.method} ${r.path}` === key)) throw new Error(`route defined twice: ${key}`)
