@@ -109,4 +109,8 @@ export const sandboxInspector = {
   'inspector.settings.operators': 'Operators',
   'inspector.settings.faults': 'Faults',
   'inspector.settings.saved': 'Saved.',
+  'inspector.settings.operatorUp': '{operator}: up',
+  'inspector.settings.operatorDown': '{operator}: down',
+  'inspector.settings.takeDown': 'Take down',
+  'inspector.settings.bringUp': 'Bring up',
 } as const

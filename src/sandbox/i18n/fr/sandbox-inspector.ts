@@ -111,4 +111,8 @@ export const sandboxInspector: Record<keyof typeof english, string> = {
   'inspector.settings.operators': 'Opérateurs',
   'inspector.settings.faults': 'Pannes',
   'inspector.settings.saved': 'Enregistré.',
+  'inspector.settings.operatorUp': '{operator} : en service',
+  'inspector.settings.operatorDown': '{operator} : en panne',
+  'inspector.settings.takeDown': 'Mettre en panne',
+  'inspector.settings.bringUp': 'Remettre en service',
 }
