@@ -43,6 +43,8 @@ export interface Capture {
 
 interface Raw extends Capture {
   seq: number
+  /** Bytes of body this entry holds (counted once, when recorded). */
+  held?: number
   /** Made once, when first read. */
   entry?: JournalEntry
 }
@@ -74,6 +76,11 @@ function bodyText(body: string | Buffer | undefined, contentType: unknown, whole
 
 function one(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null
+}
+
+function held(raw: Raw): number {
+  raw.held ??= sizeOf(raw.requestBody) + sizeOf(raw.responseBody) + (raw.entry ? (raw.entry.request_body?.length ?? 0) + (raw.entry.response_body?.length ?? 0) : 0)
+  return raw.held
 }
 
 export function toEntry(raw: Raw): JournalEntry {
@@ -119,6 +126,14 @@ export function journalFilter(query: JournalQuery, now: number): (item: {method:
 
 type Stored = JournalEntry & {seq: number}
 
+/**
+ * Bodies the ring holds at most, bytes: past it, the oldest entries lose their bodies (their
+ * method, path, status… stay). 10,000 answers of a list page would hold ~50 MB otherwise.
+ */
+export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024
+
+const sizeOf = (body: string | Buffer | undefined) => (body === undefined ? 0 : typeof body === 'string' ? body.length : body.length)
+
 /** Entries over the bound on disk before they are deleted (one delete a request would cost more). */
 const PRUNE_BATCH = 500
 
@@ -128,6 +143,9 @@ export class Journal {
   private head = 0
   private count = 0
   private seq = 0
+  /** Bytes of bodies held in the ring (JOURNAL_BODY_BUDGET), and the oldest seq that may still hold some. */
+  private bodyBytes = 0
+  private strippedUpTo = 0
   private readonly listeners = new Set<(entry: JournalEntry) => void>()
   private readonly disk?: Collection<Stored>
 
@@ -148,6 +166,8 @@ export class Journal {
   }
 
   private push(raw: Raw): void {
+    const old = this.ring[this.head]
+    if (old) this.bodyBytes -= held(old)
     this.ring[this.head] = raw
     this.head = (this.head + 1) % this.size
     if (this.count < this.size) this.count++
@@ -158,6 +178,8 @@ export class Journal {
     raw.sink = undefined
     raw.seq = ++this.seq
     this.push(raw)
+    this.bodyBytes += held(raw)
+    if (this.bodyBytes > JOURNAL_BODY_BUDGET) this.strip()
     if (this.disk) {
       const entry = toEntry(raw)
       this.disk.insert({...entry, seq: raw.seq})
@@ -170,6 +192,23 @@ export class Journal {
       const entry = toEntry(raw)
       for (const listener of this.listeners) listener(entry)
     }
+  }
+
+  /** Drop the bodies of the oldest entries until the ring is within its budget again. */
+  private strip(): void {
+    let seq = Math.max(this.strippedUpTo + 1, this.seq - this.count + 1)
+    while (this.bodyBytes > JOURNAL_BODY_BUDGET * 0.9 && seq < this.seq) {
+      const raw = this.ring[(this.head - 1 - (this.seq - seq) + this.size * 2) % this.size]
+      if (raw) {
+        this.bodyBytes -= held(raw)
+        raw.requestBody = undefined
+        raw.responseBody = undefined
+        if (raw.entry) raw.entry = {...raw.entry, request_body: null, response_body: null, truncated: raw.entry.request_bytes + raw.entry.response_bytes > 0}
+        raw.held = 0
+      }
+      seq++
+    }
+    this.strippedUpTo = seq - 1
   }
 
   /** Newest first, filtered, at most `limit`. */
