@@ -14,7 +14,7 @@ const stored = at === -1 ? 100_000 : Number(process.argv[at + 1])
 
 // What each page reads (src/sandbox/inspector/assets/app.js): its slowest read is the page's time.
 const PAGES = {
-  requests: ['/_admin/requests?limit=200', '/_admin/requests?status=4xx&limit=200'],
+  requests: ['/_admin/requests?limit=100&summary=true', '/_admin/requests?status=4xx&limit=100&summary=true'],
   payments: ['/_admin/payments?environment=SANDBOX&limit=50', '/_admin/payments?environment=SANDBOX&status=FAILED&limit=50', '/_admin/invoices?environment=SANDBOX&limit=50', '/_admin/balance?environment=SANDBOX', '/_admin/fees', '/_admin/ledger?environment=SANDBOX&limit=20'],
   phone: ['/_admin/phone'],
   events: ['/_admin/events?environment=SANDBOX&limit=50'],

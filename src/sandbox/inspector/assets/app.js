@@ -161,7 +161,7 @@
 
   async function requestsPage() {
     const f = filters.requests
-    const list = await api('GET', `/_admin/requests${query({...f, limit: 200})}`)
+    const list = await api('GET', `/_admin/requests${query({...f, limit: 100, summary: true})}`)
     const rows = list.data.map((e) =>
       h(
         'tr',
