@@ -37,6 +37,7 @@ import {Scenarios} from './scenarios.js'
 import {registerScenarioRoutes} from './scenarios-admin.js'
 import {createRequestHandler} from './server.js'
 import {openStore} from './open-store.js'
+import {explainDataFileError} from './storage-errors.js'
 import {SETTLED, type StoreNotice} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
@@ -220,6 +221,20 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     return {id: endpoint.id, url: endpoint.url, environment: endpoint.environment, secret: endpoint.secret}
   })
   const adminToken = options.adminToken ?? `svc_admin_${randomBytes(24).toString('base64url')}`
+
+  // The first write (the keys just minted, a new file's settings) is committed before anything is
+  // listened to or printed: on a full disk the start fails instead of handing out keys never saved.
+  const firstCommit = store.settled()
+  store.flush()
+  try {
+    await firstCommit
+  } catch (error) {
+    scheduler.stop()
+    events.shutdown()
+    await Promise.all(releases.map((release) => release()))
+    await Promise.resolve(store.close()).catch(() => {})
+    throw resolved.dataFile ? explainDataFileError(resolved.dataFile, error) : error
+  }
 
   const server: Server = createServer(
     {keepAliveTimeout: 5_000},

@@ -361,6 +361,8 @@ export class Payments {
       scope: 'payments:read',
       operationId: 'listPayments',
       summary: 'List payments, newest first',
+      description:
+        'A fallback to events: filter by status, page with limit (1 to 100, default 20) and offset (default 0) until has_more is false. After a create that timed out, look here before creating again.',
       tags: ['Payments'],
       query: ListPaymentsQuery,
       responses: {200: {description: 'A page of payments.', schema: PaymentListSchema}},

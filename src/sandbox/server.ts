@@ -14,13 +14,14 @@ import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
 import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
 import {JOURNAL_BODY_LIMIT} from '../contract/sandbox-inspector.js'
 import {ApiError, validationError} from './errors.js'
-import {idEnvironment} from './ids.js'
+import {hasIdShape, idEnvironment} from './ids.js'
 import {readJson} from './json.js'
 import type {Capture} from './journal.js'
 import type {Fault} from './scenarios.js'
 import type {RateLimiter} from './rate-limit.js'
 import type {HandlerResult, Method, RequestContext, RouteDefinition, Router} from './router.js'
 import {validate} from './schema.js'
+import {isNoSpace} from './storage-errors.js'
 
 export interface HttpDependencies {
   router: Router
@@ -262,10 +263,11 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
       for (const [name, doc] of Object.entries(route.params ?? {})) {
         if (!doc.idPrefix) continue
         const belongs = idEnvironment(doc.idPrefix, params[name])
-        if (belongs && belongs !== key.environment)
+        // The other environment's only when the id has the shape of one (a typo is no such object).
+        if (belongs && belongs !== key.environment && hasIdShape(doc.idPrefix, params[name]!))
           throw new ApiError(401, 'unauthorized', t('sandbox.auth.wrongEnvironment', {id: params[name], environment: key.environment}))
         // `invoiceId` is the route's name for it; the message names the object: `invoice`.
-        if (!belongs) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name.replace(/Id$/, ''), id: params[name]}))
+        if (belongs !== key.environment) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name.replace(/Id$/, ''), id: params[name]}))
       }
     }
 
@@ -338,6 +340,11 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
           return
         }
         log(t('sandbox.error.log', {method: String(req.method), path: (req.url ?? '/').split('?')[0], detail: (error as Error)?.stack ?? String(error)}))
+        // The data file's disk is full: the write was rolled back, nothing of it acknowledged.
+        if (isNoSpace(error)) {
+          sendJson(res, 507, {message: t('sandbox.storage.full'), code: 'insufficient_storage'}, headers, cap)
+          return
+        }
         sendJson(res, 500, {message: t('sandbox.error.internal'), code: 'internal_error'}, headers, cap)
       })
       // Even answering failed (a socket gone, a header Node refuses): this request alone ends.

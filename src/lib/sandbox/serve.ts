@@ -59,6 +59,14 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
         field: 'data',
       })
     }
+    // The data file: no space (exit 7, as a 507 is), damaged, a directory, read-only (exit 2);
+    // the message names the file and what to do.
+    if (error.code === 'insufficient_storage') {
+      throw new SvcError(error.message, {exitCode: ExitCode.UNAVAILABLE, code: 'insufficient_storage', field: 'data'})
+    }
+    if (error.code === 'data_file_damaged' || error.code === 'data_file_directory' || error.code === 'data_file_read_only') {
+      throw new SvcError(error.message, {exitCode: ExitCode.USAGE, code: error.code, field: 'data'})
+    }
     throw error
   })
   for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
@@ -70,6 +78,8 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     pay_url: sandbox.payUrl,
     pid: process.pid,
     started_at: new Date().toISOString(),
+    // In memory, its keys are new at each start: what a stale key's 401 is explained by.
+    in_memory: !flags.data,
   })
   const inspectorUrl = sandbox.inspectorLink()
   const info = {
