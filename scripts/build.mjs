@@ -310,7 +310,7 @@ await build({
 // (src/sandbox/inspector/index.ts, assetDir). The one-file binary carries dist/ whole.
 const inspectorAssets = join(src, 'sandbox/inspector/assets')
 mkdirSync(join(out, 'sandbox/inspector'), {recursive: true})
-for (const name of readdirSync(inspectorAssets)) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
+for (const name of readdirSync(inspectorAssets).filter((n) => /\.(html|css|js)$/.test(n))) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
 // CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
 // rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS

@@ -8,6 +8,9 @@
  * surface's authentication (server.ts `admits`); one that changes something must also carry the
  * session's CSRF token in a header (which a page of another site can neither read nor send) and,
  * when the browser says where it comes from (Origin), come from this sandbox.
+ *
+ * Like the rest of the sandbox, it imports only the sandbox's own modules and src/contract/ (its
+ * routes' paths and answers: sandbox-inspector.ts); the page's files import nothing at all.
  */
 import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
