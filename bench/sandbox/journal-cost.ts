@@ -1,12 +1,13 @@
 /**
  * What the request journal costs: status reads/s and creates/s of the sandbox in memory with the
- * journal on and off, measured in the same run as alternating short rounds (on, off, on, off, …)
- * so that the load of a shared machine falls on both alike; medians of the rounds. Besides
+ * journal on and off, measured in the same run: in each round both sandboxes run at once, each
+ * under its own autocannon, so that the load of a shared machine falls on both alike at the same
+ * moments (with --alternate, one after the other instead); medians of the rounds. Besides
  * requests/s (which a loaded machine makes noisy), the sandbox process's CPU time per request
  * (user + system, from process.cpuUsage), which other processes' load hardly moves. Runs the built
  * library through bench/sandbox/server.mjs (`npm run build` first).
  *
- *   node --import tsx bench/sandbox/journal-cost.ts [--rounds 5] [--duration 3] [--connections 10]
+ *   node --import tsx bench/sandbox/journal-cost.ts [--rounds 5] [--duration 3] [--connections 10] [--alternate]
  */
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createInterface} from 'node:readline'
@@ -49,8 +50,29 @@ interface Round {
 }
 
 async function round(journal: boolean): Promise<Round> {
-  const sb = await start(journal)
+  return (await measure([journal]))[0]
+}
+
+/** One round of each sandbox given, all at the same time. */
+async function measure(journals: boolean[]): Promise<Round[]> {
+  const sbs = await Promise.all(journals.map((journal) => start(journal)))
   try {
+    return await Promise.all(sbs.map((sb) => load(sb)))
+  } finally {
+    await Promise.all(
+      sbs.map(
+        (sb) =>
+          new Promise((resolve) => {
+            sb.child.once('exit', resolve)
+            sb.child.kill('SIGTERM')
+          }),
+      ),
+    )
+  }
+}
+
+async function load(sb: {child: ChildProcess; url: string; key: string}): Promise<Round> {
+  {
     const headers = {'x-api-key': sb.key, 'content-type': 'application/json'}
     const body = JSON.stringify({amount: 1500, phone_number: '237670000001', operator: 'MTN'})
     const one = (await fetch(`${sb.url}/v1/payments`, {method: 'POST', headers, body}).then((r) => r.json())) as {id: string}
@@ -61,20 +83,22 @@ async function round(journal: boolean): Promise<Round> {
     const creates = await autocannon({url: `${sb.url}/v1/payments`, method: 'POST', headers, body, connections, duration})
     const c2 = await cpu(sb.child)
     return {reads: reads.requests.average, creates: creates.requests.average, readCpu: (c1 - c0) / reads.requests.total, createCpu: (c2 - c1) / creates.requests.total}
-  } finally {
-    await new Promise((resolve) => {
-      sb.child.once('exit', resolve)
-      sb.child.kill('SIGTERM')
-    })
   }
 }
 
 const on: Round[] = []
 const off: Round[] = []
+const alternate = args.includes('--alternate')
 for (let i = 0; i < rounds; i++) {
-  // Alternate which goes first, so that neither always runs on a warmer (or busier) machine.
-  const order = i % 2 === 0 ? [true, false] : [false, true]
-  for (const journal of order) (journal ? on : off).push(await round(journal))
+  if (alternate) {
+    // Which goes first alternates, so that neither always runs on a warmer (or busier) machine.
+    const order = i % 2 === 0 ? [true, false] : [false, true]
+    for (const journal of order) (journal ? on : off).push(await round(journal))
+  } else {
+    const [a, b] = await measure([true, false])
+    on.push(a)
+    off.push(b)
+  }
   process.stderr.write(`round ${i + 1}/${rounds}: on ${JSON.stringify(on.at(-1))}, off ${JSON.stringify(off.at(-1))}\n`)
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
@@ -86,7 +110,7 @@ const report = (key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu', name:
   const cb = median(off.map((r) => r[cpuKey]))
   console.log(`| ${name} | ${n(a)}/s, ${ca.toFixed(1)} µs CPU | ${n(b)}/s, ${cb.toFixed(1)} µs CPU | ${((1 - a / b) * 100).toFixed(1)} % | ${((ca / cb - 1) * 100).toFixed(1)} % |`)
 }
-console.log(`\nNode ${process.version}, ${connections} connections, ${rounds} rounds of ${duration} s each way, medians\n`)
+console.log(`\nNode ${process.version}, ${connections} connections per sandbox, ${rounds} rounds of ${duration} s, ${alternate ? 'one sandbox after the other' : 'both sandboxes at once'}, medians\n`)
 console.log('| per request | journal on | journal off | requests/s lost | CPU time added |\n| --- | --- | --- | --- | --- |')
 report('reads', 'readCpu', 'status reads, one payment')
 report('creates', 'createCpu', 'creates')
