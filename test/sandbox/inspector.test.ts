@@ -203,6 +203,9 @@ describe('the web inspector', {timeout: 90_000}, () => {
     await page.locator('tbody tr', {hasText: draft.body.id}).waitFor({timeout: 20_000})
     expect(await page.locator('tbody tr', {hasText: draft.body.id}).textContent()).toContain(hostile)
     await shot('payments')
+    // A payment whole.
+    await page.locator('tbody tr', {hasText: '4,321 XAF'}).first().getByRole('button').click()
+    await expect.poll(() => page.locator('#detail').textContent()).toContain('internal_transaction_id')
     expect(await page.locator('img[src="x"]').count()).toBe(0)
     expect(dialogs).toEqual([])
   })

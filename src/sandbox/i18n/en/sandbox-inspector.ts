@@ -113,4 +113,5 @@ export const sandboxInspector = {
   'inspector.settings.operatorDown': '{operator}: down',
   'inspector.settings.takeDown': 'Take down',
   'inspector.settings.bringUp': 'Bring up',
+  'inspector.settings.numbers': 'Test and scripted numbers',
 } as const

@@ -115,4 +115,5 @@ export const sandboxInspector: Record<keyof typeof english, string> = {
   'inspector.settings.operatorDown': '{operator} : en panne',
   'inspector.settings.takeDown': 'Mettre en panne',
   'inspector.settings.bringUp': 'Remettre en service',
+  'inspector.settings.numbers': 'Numéros de test et numéros scriptés',
 }

@@ -26,7 +26,7 @@
       else if (name === 'class') node.className = value
       else node.setAttribute(name, value === true ? '' : String(value))
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === undefined || child === null || child === false) continue
       node.append(child instanceof Node ? child : document.createTextNode(String(child)))
     }
@@ -214,10 +214,11 @@
           h('select', {name: 'status', onchange: (event) => ((filters.payments = {...f, status: event.target.value}), render())}, [['', t('filter.statusAny')], ...['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'].map((s) => [s, s])].map(([v, text]) => h('option', {value: v, selected: v === (f.status ?? '')}, text))),
         ),
       ),
+      state.detail?.payment ? details(state.detail.payment) : null,
       h('h2', {}, t('payments.title'), ` (${payments.total})`),
       table(
         [t('col.id'), t('col.amount'), t('col.phone'), t('col.operator'), t('col.status'), t('col.created')],
-        payments.data.map((p) => h('tr', {}, h('td', {class: 'mono'}, p.id), h('td', {class: 'num'}, xaf(p.amount)), h('td', {}, p.phone_number), h('td', {}, p.operator), h('td', {}, p.failure_code ? `${p.status} (${p.failure_code})` : p.status), h('td', {}, when(p.created_at)))),
+        payments.data.map((p) => h('tr', {}, h('td', {class: 'mono'}, h('button', {type: 'button', class: 'linkish', onclick: () => ((state.detail = {payment: p}), render())}, p.id)), h('td', {class: 'num'}, xaf(p.amount)), h('td', {}, p.phone_number), h('td', {}, p.operator), h('td', {}, p.failure_code ? `${p.status} (${p.failure_code})` : p.status), h('td', {}, when(p.created_at)))),
         t('payments.title'),
       ),
       h('h2', {}, t('invoices.title'), ` (${invoices.total})`),
@@ -237,6 +238,16 @@
         t('ledger.title'),
       ),
     ]
+  }
+
+  /** One object whole, field by field (a payment's details). */
+  function details(object) {
+    return h(
+      'section',
+      {id: 'detail', class: 'detail', 'aria-label': object.id},
+      h('dl', {class: 'facts'}, Object.entries(object).map(([k, v]) => [h('dt', {}, k), h('dd', {class: 'mono'}, typeof v === 'object' ? JSON.stringify(v) : String(v))]).flat()),
+      h('button', {type: 'button', onclick: () => ((state.detail = null), render())}, t('close')),
+    )
   }
 
   let ringing = ''
@@ -355,8 +366,8 @@
   }
 
   async function settingsPage() {
-    const [keys, endpoints, allowlist, business, fees, clock, operators, faults] = await Promise.all(
-      ['/_admin/keys', '/_admin/webhook-endpoints', '/_admin/allowlist', '/_admin/business', '/_admin/fees', '/_admin/clock', '/_admin/operators', '/_admin/faults'].map((p) => api('GET', p)),
+    const [keys, endpoints, allowlist, business, fees, clock, operators, faults, numbers] = await Promise.all(
+      ['/_admin/keys', '/_admin/webhook-endpoints', '/_admin/allowlist', '/_admin/business', '/_admin/fees', '/_admin/clock', '/_admin/operators', '/_admin/faults', '/_admin/numbers'].map((p) => api('GET', p)),
     )
     const reload = async (text) => {
       await render()
@@ -444,6 +455,12 @@
         h('button', {type: 'submit'}, t('settings.save')),
       ),
       h('h2', {}, t('settings.scenarios')),
+      h('h3', {}, t('settings.numbers')),
+      table(
+        [t('col.phone'), t('col.operator'), t('col.status'), ''],
+        numbers.data.map((n) => h('tr', {}, h('td', {class: 'mono'}, n.phone_number), h('td', {}, n.operator), h('td', {}, [n.outcome, n.then ? `→ ${n.then}` : '', n.failure_code ?? ''].filter(Boolean).join(' ')), h('td', {}, n.scripted ? h('button', {type: 'button', onclick: act(async () => (await api('DELETE', `/_admin/numbers/${encodeURIComponent(n.phone_number)}`), reload(t('settings.saved'))))}, t('settings.remove')) : ''))),
+        t('settings.numbers'),
+      ),
       h('h3', {}, t('settings.operators')),
       h('ul', {}, operators.data.map((o) => h('li', {}, t(o.up ? 'settings.operatorUp' : 'settings.operatorDown', {operator: o.operator}), ' ', h('button', {type: 'button', onclick: act(async () => (await api('POST', `/_admin/operators/${o.operator}/${o.up ? 'down' : 'up'}`), reload(t('settings.saved'))))}, t(o.up ? 'settings.takeDown' : 'settings.bringUp'))))),
       h('h3', {}, t('settings.faults')),
