@@ -7,9 +7,15 @@
  * (user + system, from process.cpuUsage), which other processes' load hardly moves. Runs the built
  * library through bench/sandbox/server.mjs (`npm run build` first).
  *
- *   node --import tsx bench/sandbox/journal-cost.ts [--rounds 5] [--duration 3] [--connections 10] [--alternate]
+ *   node --import tsx bench/sandbox/journal-cost.ts [--rounds 5] [--duration 3] [--connections 10] [--alternate] [--data]
+ *
+ * `--data`: each sandbox on a SQLite file of its own (a new one per round), where the journal is
+ * also written.
  */
 import {spawn, type ChildProcess} from 'node:child_process'
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {createInterface} from 'node:readline'
 import {fileURLToPath} from 'node:url'
 // @ts-expect-error autocannon ships no types
@@ -22,8 +28,13 @@ const duration = arg('duration', 3)
 const connections = arg('connections', 10)
 const server = fileURLToPath(new URL('./server.mjs', import.meta.url))
 
+const onDisk = args.includes('--data')
+const dir = onDisk ? mkdtempSync(join(tmpdir(), 'svc-journal-cost-')) : undefined
+let files = 0
+
 async function start(journal: boolean): Promise<{child: ChildProcess; url: string; key: string}> {
-  const child = spawn(process.execPath, [server, ...(journal ? [] : ['--no-journal'])], {stdio: ['ignore', 'pipe', 'pipe']})
+  const data = dir ? ['--data', join(dir, `sandbox-${files++}.db`)] : []
+  const child = spawn(process.execPath, [server, ...data, ...(journal ? [] : ['--no-journal'])], {stdio: ['ignore', 'pipe', 'pipe']})
   const first = await new Promise<string>((resolve) => createInterface({input: child.stdout!}).once('line', resolve))
   return {child, ...(JSON.parse(first) as {url: string; key: string})}
 }
@@ -110,7 +121,8 @@ const report = (key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu', name:
   const cb = median(off.map((r) => r[cpuKey]))
   console.log(`| ${name} | ${n(a)}/s, ${ca.toFixed(1)} µs CPU | ${n(b)}/s, ${cb.toFixed(1)} µs CPU | ${((1 - a / b) * 100).toFixed(1)} % | ${((ca / cb - 1) * 100).toFixed(1)} % |`)
 }
-console.log(`\nNode ${process.version}, ${connections} connections per sandbox, ${rounds} rounds of ${duration} s, ${alternate ? 'one sandbox after the other' : 'both sandboxes at once'}, medians\n`)
+if (dir) rmSync(dir, {recursive: true, force: true})
+console.log(`\nNode ${process.version}, ${onDisk ? 'SQLite (--data), ' : 'in memory, '}${connections} connections per sandbox, ${rounds} rounds of ${duration} s, ${alternate ? 'one sandbox after the other' : 'both sandboxes at once'}, medians\n`)
 console.log('| per request | journal on | journal off | requests/s lost | CPU time added |\n| --- | --- | --- | --- | --- |')
 report('reads', 'readCpu', 'status reads, one payment')
 report('creates', 'createCpu', 'creates')

@@ -190,6 +190,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   })
   registerScenarioRoutes(router, scenarios, payments)
   const journal = new Journal(store)
+  // Its last entries go to the database before the store closes (releases run before store.close).
+  context.onClose(() => journal.close())
   const replays = new ReplayKeys()
   registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base})
   const inspector = registerInspector({router, context, services, journal, store, options: resolved, baseUrl: () => base})

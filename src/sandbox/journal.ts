@@ -2,7 +2,8 @@
  * The request journal: every request the sandbox answers, newest first, for `svc sandbox requests`,
  * `logs tail`, `serve --log` and the inspector. A bounded ring in memory (JOURNAL_SIZE); with
  * `--data`, also in the database (a business collection of its own, pruned to the same bound) and
- * read back at start.
+ * read back at start. On disk it is written a batch a second (at most 100 entries a batch: under
+ * a flood the database keeps a sample of the last second, the ring all of it) and at close.
  *
  * Cheap on the hot path: the HTTP layer hands over what it already holds (the request's headers,
  * the body it read, the text it sent) and the ring keeps those references; the entry clients read
@@ -134,6 +135,10 @@ export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024
 
 const sizeOf = (body: string | Buffer | undefined) => (body === undefined ? 0 : typeof body === 'string' ? body.length : body.length)
 
+/** How often the journal goes to the database (--data), and the most entries one write takes. */
+const FLUSH_EVERY_MS = 1000
+const FLUSH_MOST = 100
+
 /** Entries over the bound on disk before they are deleted (one delete a request would cost more). */
 const PRUNE_BATCH = 500
 
@@ -148,6 +153,9 @@ export class Journal {
   private strippedUpTo = 0
   private readonly listeners = new Set<(entry: JournalEntry) => void>()
   private readonly disk?: Collection<Stored>
+  private timer?: NodeJS.Timeout
+  /** The newest seq written to disk. */
+  private flushed = 0
 
   constructor(
     store: Store,
@@ -156,6 +164,9 @@ export class Journal {
     this.ring = new Array(size)
     if (store.kind !== 'sqlite') return
     this.disk = store.business.collection<Stored>('request_journal')
+    // Written a batch at a time, off the requests' path (flush).
+    this.timer = setInterval(() => this.flush(), FLUSH_EVERY_MS)
+    this.timer.unref()
     // The newest entries back in the ring, oldest first, and the numbering goes on after them.
     const {items} = this.disk.newestFirst(0, size)
     for (const stored of items.reverse()) {
@@ -163,6 +174,31 @@ export class Journal {
       this.push({...fromEntry(entry), seq, entry})
       this.seq = Math.max(this.seq, seq)
     }
+    this.flushed = this.seq
+  }
+
+  /**
+   * Write what was recorded since the last flush to the database: at most FLUSH_MOST, the newest
+   * (under a flood the database keeps a sample; the ring in memory keeps them all), then prune it
+   * to the bound. Every FLUSH_EVERY_MS, and at close.
+   */
+  flush(): void {
+    if (!this.disk || this.flushed === this.seq) return
+    const from = Math.max(this.flushed + 1, this.seq - Math.min(this.count, FLUSH_MOST) + 1)
+    for (let seq = from; seq <= this.seq; seq++) {
+      const raw = this.raw(`req_${seq}`)
+      if (raw) this.disk.insert({...toEntry(raw), seq})
+    }
+    this.flushed = this.seq
+    if (this.disk.size > this.size + PRUNE_BATCH) {
+      for (const old of this.disk.newestFirst(this.size, this.disk.size - this.size).items) this.disk.delete(old.id)
+    }
+  }
+
+  /** The last flush (the sandbox is closing). */
+  close(): void {
+    clearInterval(this.timer)
+    this.flush()
   }
 
   private push(raw: Raw): void {
@@ -180,14 +216,6 @@ export class Journal {
     this.push(raw)
     this.bodyBytes += held(raw)
     if (this.bodyBytes > JOURNAL_BODY_BUDGET) this.strip()
-    if (this.disk) {
-      const entry = toEntry(raw)
-      this.disk.insert({...entry, seq: raw.seq})
-      // Pruned to the bound as it grows, a batch at a time: the oldest go.
-      if (this.disk.size > this.size + PRUNE_BATCH) {
-        for (const old of this.disk.newestFirst(this.size, this.disk.size - this.size).items) this.disk.delete(old.id)
-      }
-    }
     if (this.listeners.size > 0) {
       const entry = toEntry(raw)
       for (const listener of this.listeners) listener(entry)
