@@ -10,7 +10,7 @@ import type {Column} from '../io/table.js'
 import {formatXaf} from '../payments/amount.js'
 import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
-import {formatDuration, parseDuration} from '../time/duration.js'
+import {formatDurationForPeople, parseDuration} from '../time/duration.js'
 import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
 import {localAdmin} from './admin.js'
 
@@ -106,7 +106,7 @@ function renderDetails(rows: Array<[string, string]>): string {
 function renderClock(state: ClockView): string {
   return renderDetails([
     [t('local.clock.now'), formatDateTime(state.now, getLocale())],
-    [t('local.clock.offset'), formatDuration(state.offset_ms)],
+    [t('local.clock.offset'), formatDurationForPeople(state.offset_ms)],
     [t('local.clock.pending'), String(state.pending_tasks)],
   ])
 }

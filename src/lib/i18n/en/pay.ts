@@ -35,4 +35,7 @@ export const pay = {
   'pay.list.limitRange': 'a whole number from 1 to 100',
   'pay.list.more': 'More payments: use --offset {next} or --all.',
   'pay.list.progress': 'Fetched {count} payments…',
+  // The operator shown with a payment (pay create, status, watch).
+  'pay.table.operator': 'OPERATOR',
+  'pay.operator.inferred': '{operator} (from the number)',
 } as const

@@ -40,4 +40,7 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.list.limitRange': 'un nombre entier de 1 à 100',
   'pay.list.more': 'Il y a d’autres paiements : utilisez --offset {next} ou --all.',
   'pay.list.progress': '{count} paiements récupérés…',
+  // L’opérateur affiché avec un paiement (pay create, status, watch).
+  'pay.table.operator': 'OPÉRATEUR',
+  'pay.operator.inferred': '{operator} (d’après le numéro)',
 }
