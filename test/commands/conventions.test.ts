@@ -12,6 +12,8 @@ import {Config} from '@oclif/core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import SvcHelp from '../../src/help.js'
+import {en} from '../../src/lib/i18n/en/index.js'
+import {fr} from '../../src/lib/i18n/fr/index.js'
 import {formatDurationForPeople} from '../../src/lib/time/duration.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {realPng} from '../helpers/images.js'
@@ -83,6 +85,20 @@ describe('human output', () => {
     expect(status.stdout).toMatch(/OPERATOR\s+ORANGE \(from the number\)\n/)
     const french = await cli(['pay', 'status', id, '--lang', 'fr'])
     expect(french.stdout).toMatch(/OPÉRATEUR\s+ORANGE \(d’après le numéro\)\n/)
+  })
+})
+
+describe('table headers', () => {
+  it('are in one case, UPPER CASE, in both languages', () => {
+    const header = /^(walk\.col\.|hooktest\.col|fixtures\.head|local\.col|report\.table|webhooks\.events\.col|raw\.ops|core\.table|pay\.table|invoice\.table|local\.numbers\.(operator|number|national|outcome)$|local\.serve\.(baseUrl|sandboxKey|liveKey|payUrl|admin)$)/
+    let count = 0
+    for (const catalogue of [en, fr] as Array<Record<string, string>>) {
+      for (const [key, text] of Object.entries(catalogue).filter(([key]) => header.test(key))) {
+        count++
+        expect(text, key).toBe(text.toLocaleUpperCase('fr'))
+      }
+    }
+    expect(count).toBeGreaterThan(60)
   })
 })
 
