@@ -109,17 +109,41 @@ export class IO {
 
   /** `--jq`: what outJson and outJsonLine print goes through this filter (io/jq.ts). */
   jq?: JqFilter
+  /** Called once when the filter fails (a limit, a jq error), e.g. to end a command still streaming. */
+  onJqFailure?: (error: Error) => void
+  // The filter runs in a worker: each document's results are written in order, and none after a failure.
+  private jqQueue: Promise<void> = Promise.resolve()
+  private jqError?: Error
 
   /** One JSON document on stdout (through --jq's filter when given). */
   outJson(value: unknown): void {
-    if (this.jq) this.write('stdout', this.jq.apply(JSON.stringify(value)))
+    if (this.jq) this.filtered(JSON.stringify(value))
     else this.write('stdout', `${JSON.stringify(value, null, 2)}\n`)
   }
 
   /** One JSON document on a line of its own (streams of events), through --jq's filter when given. */
   outJsonLine(value: unknown): void {
-    if (this.jq) this.write('stdout', this.jq.apply(JSON.stringify(value)))
+    if (this.jq) this.filtered(JSON.stringify(value))
     else this.write('stdout', `${JSON.stringify(value)}\n`)
+  }
+
+  private filtered(json: string): void {
+    const jq = this.jq!
+    this.jqQueue = this.jqQueue.then(async () => {
+      if (this.jqError) return
+      try {
+        this.write('stdout', await jq.apply(json))
+      } catch (error) {
+        this.jqError = error as Error
+        this.onJqFailure?.(this.jqError)
+      }
+    })
+  }
+
+  /** Once every document given to --jq's filter is written: the filter's failure, if it failed. */
+  async jqSettled(): Promise<Error | undefined> {
+    await this.jqQueue
+    return this.jqError
   }
 
   /**
