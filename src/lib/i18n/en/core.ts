@@ -69,4 +69,7 @@ export const core = {
   'core.help.invoice': 'Invoice a customer and send it by email',
   'core.help.forward': 'Forward signed events to your app',
   'core.help.login': 'Use your own key',
+  // Config readable by others (a warning, as ssh gives for keys)
+  'core.config.exposedFile': '{path} is readable by others (mode {mode}) and holds API keys: run `chmod 600 {path}`.',
+  'core.config.exposedDir': 'The config directory {path} is readable by others (mode {mode}): run `chmod 700 {path}`.',
 } as const

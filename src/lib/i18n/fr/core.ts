@@ -71,4 +71,7 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.help.invoice': 'Facturer un client et lui envoyer la facture par e-mail',
   'core.help.forward': 'Transférer les événements signés vers votre application',
   'core.help.login': 'Utiliser votre propre clé',
+  // Config readable by others (a warning, as ssh gives for keys)
+  'core.config.exposedFile': '{path} est lisible par d’autres utilisateurs (mode {mode}) et contient des clés d’API : lancez `chmod 600 {path}`.',
+  'core.config.exposedDir': 'Le répertoire de configuration {path} est lisible par d’autres utilisateurs (mode {mode}) : lancez `chmod 700 {path}`.',
 }
