@@ -167,4 +167,7 @@ export const invoice = {
   'invoice.import.someFailed': '{failed} rows failed; see {path}.',
   'invoice.import.rerunHint': 'Running the same import again is safe (rows already created are not created twice), with the same flags: `{command}`',
   'invoice.import.interrupted': 'Interrupted after {done} of {total} rows; results so far in {path}. Run the same import again to finish: nothing is created twice.',
+  // invoice remind: runs going at the same time
+  'invoice.remind.elsewhereLine': 'elsewhere {id}  {customer}: being reminded by another run (PID {pid}) going at the same time; that run reports it',
+  'invoice.remind.elsewhereSummary': '{count} {count|invoice was|invoices were} being reminded by another run at the same time (PID {pids}): not sent twice.',
 } as const

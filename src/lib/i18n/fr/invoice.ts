@@ -171,4 +171,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
   'invoice.import.interrupted':
     'Interrompu après {done} lignes sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
+  // invoice remind: runs going at the same time
+  'invoice.remind.elsewhereLine': 'ailleurs  {id}  {customer} : en cours de relance par une autre exécution (PID {pid}) lancée en même temps ; elle en rendra compte',
+  'invoice.remind.elsewhereSummary': '{count} {count|facture était|factures étaient} en cours de relance par une autre exécution (PID {pids}) : rien n’est envoyé deux fois.',
 }
