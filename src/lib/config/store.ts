@@ -20,6 +20,8 @@ export interface ProfileRecord {
   /** The local secret `webhooks listen` re-signs forwarded events with; stable per profile. */
   local_secret?: string
   lang?: Locale
+  /** Set by `svc sandbox serve` on the profile it saves: how to start that sandbox again. */
+  local_sandbox?: {data_file: string | null}
 }
 
 export interface ConfigData {

@@ -117,4 +117,17 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.env.missing': '{missing} n’est pas défini mais {given} l’est : définissez les deux pour piloter un sandbox par son adresse, ou aucun pour utiliser celui que `svc sandbox serve` a enregistré.',
   'local.env.url': 'SVC_SANDBOX_URL doit être l’URL de base du sandbox (http://hôte:port), reçu « {url} ».',
   'local.serve.adminToken': '--admin-token (ou SVC_SANDBOX_ADMIN_TOKEN) doit compter de 16 à 256 caractères imprimables, sans espace.',
+  // several sandboxes on one machine: data file held, profiles owned, the registry, a stopped sandbox
+  'local.serve.dataInUse': 'Le fichier de données {file} est utilisé par une autre sandbox (PID {pid}, depuis {since}). Une sandbox par fichier de données : arrêtez celle-là, ou donnez un autre fichier à celle-ci (--data AUTRE.db).',
+  'local.serve.profileName': '--profile-name « {name} » invalide : lettres, chiffres, - et _ (40 au plus).',
+  'local.serve.profileTaken': 'Le profil « {profile} » appartient à la sandbox de {url} (PID {pid}), toujours en marche : choisissez un autre --profile-name, ou arrêtez cette sandbox.',
+  'local.serve.ownProfile': 'Le profil « local » appartient à la sandbox de {url} (PID {pid}), toujours en marche : cette sandbox est enregistrée sous le profil « {profile} » (utilisez `svc --profile {profile} …`).',
+  'local.stopped': 'La sandbox locale du profil « {profile} » ({url}) ne tourne pas. Relancez-la avec `{command}` (dans un autre terminal), ou choisissez un autre profil.',
+  'local.list.url': 'URL',
+  'local.list.pid': 'PID',
+  'local.list.data': 'FICHIER DE DONNÉES',
+  'local.list.profile': 'PROFIL',
+  'local.list.since': 'DEPUIS',
+  'local.list.memory': '(en mémoire)',
+  'local.list.none': 'Aucune sandbox locale ne tourne depuis ce répertoire de configuration : lancez-en une avec `svc sandbox serve`.',
 }

@@ -48,4 +48,6 @@ export const walk: {[K in keyof typeof en]: string} = {
     'svc --profile local invoice create --customer-name "Boulangerie Awa" --due-date 2026-12-31 --item "Pain:500:3" --publish',
   'walk.next.listen': 'svc --profile local webhooks listen --forward-to http://localhost:3000/webhooks',
   'walk.next.login': 'svc login                              # votre propre clé sandbox ou live',
+  // walkthrough after a stopped `serve`
+  'walk.target.stopped': 'La sandbox locale du profil « {profile} » sur {stopped} ne tourne pas : cette visite lance donc sa propre sandbox dans cette commande, sur {url} (sans clé, sans réseau).',
 }

@@ -1,0 +1,65 @@
+/**
+ * One sandbox per data file: `svc sandbox serve --data FILE` holds FILE while it runs, through an
+ * owner file beside it, `FILE.owner` (mode 0600: its PID and start time). A second serve on the
+ * same file finds a live owner and exits 2 naming the file and that PID, before it opens the
+ * database (two processes writing one SQLite file through their own caches lose updates). The
+ * owner file of a process that died (SIGKILL, a power cut) names a dead PID: the next start takes
+ * it over. Read and taken under the lock of config/lock.ts, so two starts at once never both win.
+ *
+ * Not SQLite's `locking_mode=EXCLUSIVE`: the sandbox's checkpointer runs its own connection to
+ * the file in a worker thread, which an exclusive lock would shut out.
+ */
+import {chmodSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {resolve} from 'node:path'
+
+import {InputError} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {isProcessAlive} from './registry.js'
+
+interface Owner {
+  pid: number
+  started_at: string
+}
+
+export interface DataFileHold {
+  /** The data file, absolute. */
+  file: string
+  release(): void
+}
+
+function ownerPath(file: string): string {
+  return `${file}.owner`
+}
+
+function readOwner(path: string): Owner | undefined {
+  try {
+    const owner = JSON.parse(readFileSync(path, 'utf8')) as Owner
+    return typeof owner.pid === 'number' ? owner : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Holds `file` for this process, or exit 2 naming the live process that holds it. */
+export async function holdDataFile(given: string): Promise<DataFileHold> {
+  const file = resolve(given)
+  const path = ownerPath(file)
+  const {withFileLock} = await import('../config/lock.js')
+  await withFileLock(path, () => {
+    const owner = readOwner(path)
+    if (owner && owner.pid !== process.pid && isProcessAlive(owner.pid)) {
+      throw new InputError(t('local.serve.dataInUse', {file, pid: owner.pid, since: owner.started_at}), {field: 'data', code: 'data_file_in_use'})
+    }
+    const temporary = `${path}.${process.pid}.tmp`
+    writeFileSync(temporary, `${JSON.stringify({pid: process.pid, started_at: new Date().toISOString()} satisfies Owner)}\n`, {mode: 0o600})
+    chmodSync(temporary, 0o600)
+    renameSync(temporary, path)
+  })
+  return {
+    file,
+    release() {
+      // Only our own: a file taken over after we were presumed dead is the new owner's.
+      if (readOwner(path)?.pid === process.pid) rmSync(path, {force: true})
+    },
+  }
+}
