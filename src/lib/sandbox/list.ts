@@ -24,7 +24,7 @@ export async function listSandboxes(ctx: Context): Promise<void> {
     if (rows.length === 0) return ctx.io.note(t('local.list.none'))
     ctx.io.out(
       await ctx.io.table(
-        [t('local.list.url'), t('local.list.pid'), t('local.list.profile'), t('local.list.data'), t('local.list.since')],
+        [t('local.col.url'), t('local.list.pid'), t('local.list.profile'), t('local.list.data'), t('local.list.since')],
         rows.map((r) => [r.url, String(r.pid), r.profile, r.data_file ?? t('local.list.memory'), formatDateTime(r.started_at, getLocale())]),
       ),
     )

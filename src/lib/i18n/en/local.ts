@@ -119,7 +119,6 @@ export const local = {
   'local.serve.profileTaken': 'The profile "{profile}" belongs to the sandbox at {url} (PID {pid}), still running: pick another --profile-name, or stop that sandbox.',
   'local.serve.ownProfile': 'The profile "local" belongs to the sandbox at {url} (PID {pid}), still running: this sandbox is saved as the profile "{profile}" (use `svc --profile {profile} …`).',
   'local.stopped': 'The local sandbox of the profile "{profile}" ({url}) is not running. Start it again with `{command}` (in another terminal), or pick another profile.',
-  'local.list.url': 'URL',
   'local.list.pid': 'PID',
   'local.list.data': 'DATA FILE',
   'local.list.profile': 'PROFILE',

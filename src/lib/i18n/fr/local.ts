@@ -123,7 +123,6 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.serve.profileTaken': 'Le profil « {profile} » appartient à la sandbox de {url} (PID {pid}), toujours en marche : choisissez un autre --profile-name, ou arrêtez cette sandbox.',
   'local.serve.ownProfile': 'Le profil « local » appartient à la sandbox de {url} (PID {pid}), toujours en marche : cette sandbox est enregistrée sous le profil « {profile} » (utilisez `svc --profile {profile} …`).',
   'local.stopped': 'La sandbox locale du profil « {profile} » ({url}) ne tourne pas. Relancez-la avec `{command}` (dans un autre terminal), ou choisissez un autre profil.',
-  'local.list.url': 'URL',
   'local.list.pid': 'PID',
   'local.list.data': 'FICHIER DE DONNÉES',
   'local.list.profile': 'PROFIL',
