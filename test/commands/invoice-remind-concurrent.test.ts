@@ -96,14 +96,40 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     const customer = `Named ${Date.now()}`
     const ids = await dueInvoices(customer, 40)
     const before = await sends()
-    const [a, b] = await Promise.all([remind(customer, false), remind(customer, false)])
-    checkOnce(ids, before, await sends())
-    for (const r of [a, b]) expect(r.exitCode, r.stderr).toBe(0)
-    const named = `${a.stderr}\n${b.stderr}`.split('\n').filter((line) => /being reminded by another run \(PID \d+\)/.test(line))
-    // The second run to claim an invoice sees it claimed, or already sent: at least one named line when they overlapped.
-    const skipped = `${a.stderr}\n${b.stderr}`.split('\n').filter((line) => /already reminded today/.test(line) && /^skipped/.test(line))
-    expect(named.length + skipped.length).toBe(40)
-    expect(named.length).toBeGreaterThan(0)
+    // Sends of 150 ms (6 s for the 40), and the second run starts once the first has sent one:
+    // it meets the first mid-way even on a busy machine.
+    await sb.admin('DELETE', '/faults')
+    await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 150})
+    try {
+      let second: Promise<CliResult> | undefined
+      const first = runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
+        configDir: temp.dir,
+        env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
+        timeoutMs: 170_000,
+        onSpawn: (child) => {
+          child.stderr!.on('data', (d: Buffer) => {
+            if (!second && /^sent /m.test(d.toString())) second = remind(customer, false)
+          })
+        },
+      })
+      const a = await first
+      expect(second).toBeDefined()
+      const b = await second!
+      checkOnce(ids, before, await sends())
+      for (const r of [a, b]) expect(r.exitCode, r.stderr).toBe(0)
+      const lines = `${a.stderr}\n${b.stderr}`.split('\n')
+      const named = lines.filter((line) => /being reminded by another run \(PID \d+\)/.test(line))
+      const skipped = lines.filter((line) => /^skipped .*already reminded today/.test(line))
+      const sent = lines.filter((line) => /^sent /.test(line))
+      expect(sent).toHaveLength(40)
+      // Each run accounts for the 40: what it did not send, it names as skipped (sent by then) or being reminded.
+      expect(named.length + skipped.length).toBe(40)
+      expect(named.length).toBeGreaterThan(0)
+      expect(b.stderr).toMatch(/being reminded by another run at the same time \(PID \d+\): not sent twice/)
+    } finally {
+      await sb.admin('DELETE', '/faults')
+      await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 40})
+    }
   })
 
   it('one of three runs killed with SIGKILL mid-way: no invoice is reminded twice, the unconfirmed one is named by the next run', async () => {
