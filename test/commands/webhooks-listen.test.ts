@@ -1,7 +1,7 @@
 /**
  * `svc webhooks listen` and `replay` as a user runs them: the built CLI as a child process, against
- * an in-process sandbox made to look like the one `svc sandbox serve` runs (sandbox.json in the
- * config dir), forwarding to a real local app that verifies with the `standardwebhooks` package
+ * an in-process sandbox made to look like the one `svc sandbox serve` runs (its entry in sandboxes.json, the
+ * registry of running sandboxes), forwarding to a real local app that verifies with the `standardwebhooks` package
  * and the secret `--print-secret` gave.
  */
 import type {ChildProcess} from 'node:child_process'
