@@ -71,6 +71,16 @@ describe('one sandbox per data file', {timeout: 120_000}, () => {
   })
 })
 
+describe('one sandbox per data file, started at once', {timeout: 120_000}, () => {
+  it('3 serves on one --data started together: exactly one runs, the others exit 2 naming its PID', async () => {
+    const file = join(dataDir, 'race.db')
+    const outcomes = await Promise.allSettled(Array.from({length: 3}, () => serve(['--data', file])))
+    const started = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))
+    expect(started).toHaveLength(1)
+    for (const o of outcomes) if (o.status === 'rejected') expect(String(o.reason)).toMatch(new RegExp(`serve exited 2: .*PID ${started[0].info.pid}`, 's'))
+  })
+})
+
 describe('several sandboxes, one config directory', {timeout: 180_000}, () => {
   it('the first owns `local`, the second saves `local-PORT` and says so; list shows both; stopping the second leaves the first working', async () => {
     const a = await serve()
@@ -122,6 +132,16 @@ describe('several sandboxes, one config directory', {timeout: 180_000}, () => {
     const c = await serve()
     expect(c.info.profile).toBe('local')
     expect(profiles().local.base_url).toBe(c.info.base_url)
+  })
+
+  it('4 serves started at once in one config directory: exactly one owns `local`, each has its own profile and entry', async () => {
+    const all = await Promise.all(Array.from({length: 4}, () => serve()))
+    const names = all.map((s) => s.info.profile)
+    expect(names.filter((n) => n === 'local')).toHaveLength(1)
+    expect(new Set(names).size).toBe(4)
+    for (const s of all) expect(profiles()[s.info.profile].base_url).toBe(s.info.base_url)
+    const listed = JSON.parse((await cli(['sandbox', 'list', '--json'])).stdout) as Array<{pid: number; profile: string}>
+    expect(listed.map((e) => e.pid).sort()).toEqual(all.map((s) => s.info.pid).sort())
   })
 
   it('--profile-name NAME saves that profile; a name a running sandbox owns is refused (exit 2)', async () => {

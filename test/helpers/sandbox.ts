@@ -80,7 +80,9 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
       spawned.stdout!.on('data', (d: Buffer) => {
         out += d.toString()
         try {
-          started(JSON.parse(out))
+          const document = JSON.parse(out)
+          // An error envelope (--json) is a serve that failed: it ends, and `ended` says how.
+          if (!document.error) started(document)
         } catch {
           // Not the whole document yet.
         }
@@ -88,7 +90,7 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
     },
   })
   // A serve that dies before printing (e.g. a broken build) fails the test instead of hanging it.
-  const info = await Promise.race([ready, ended.then((r) => Promise.reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}`)))])
+  const info = await Promise.race([ready, ended.then((r) => Promise.reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}${r.stdout}`)))])
   return {
     info,
     stop() {
