@@ -6,7 +6,7 @@
  * dead entries cleaned), and a profile whose sandbox was stopped (exit 7 naming the command that
  * starts it; the walkthrough falls back to its own sandbox).
  */
-import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -68,6 +68,16 @@ describe('one sandbox per data file', {timeout: 120_000}, () => {
     // Same data: the key minted by the first still works.
     const again = await runCli(['pay', 'list'], {configDir: temp.dir, env: {...env, SVC_BASE_URL: next.info.base_url}})
     expect(again.exitCode, again.stderr).toBe(0)
+  })
+})
+
+describe('one sandbox per data file, a PID reused', {timeout: 120_000}, () => {
+  it.runIf(existsSync('/proc/self/stat'))('an owner file naming a live PID that started at another time (reused after a SIGKILL) does not block the start', async () => {
+    const file = join(dataDir, 'reused.db')
+    // This test process is alive, but it is not the process that wrote this (its start time differs).
+    writeFileSync(`${file}.owner`, JSON.stringify({pid: process.pid, pid_start: '1', started_at: new Date().toISOString()}), {mode: 0o600})
+    const served = await serve(['--data', file])
+    expect(JSON.parse(readFileSync(`${file}.owner`, 'utf8')).pid).toBe(served.info.pid)
   })
 })
 

@@ -17,6 +17,7 @@ import {chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync} from 'nod
 import {join} from 'node:path'
 
 import {withFileLock} from '../config/lock.js'
+import {currentOwner, isOwnerAlive} from '../config/process-owner.js'
 
 export type JournalState = 'pending' | 'sent'
 
@@ -29,6 +30,8 @@ export interface JournalEntry {
   at: string
   /** The process and run that claimed it (absent in journals written before runs were named). */
   pid?: number
+  /** The process's start time (Linux): a PID reused since is not this run. */
+  pid_start?: string
   run?: string
 }
 
@@ -58,16 +61,6 @@ export function journalPath(configDir: string, who: {profileName?: string; baseU
     ? `profile-${who.profileName.replace(/[^\w.-]/g, '_')}`
     : `key-${createHash('sha256').update(`${who.baseUrl}\n${who.apiKey ?? ''}`).digest('hex').slice(0, 16)}`
   return join(configDir, 'reminders', `${name}.json`)
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 function load(path: string): JournalFile {
@@ -108,7 +101,7 @@ export class ReminderJournal {
     if (!entry) return {kind: 'free'}
     if (entry.state === 'sent') return {kind: 'sent'}
     if (entry.run === this.run) return {kind: 'unknown'}
-    const alive = entry.pid === process.pid ? entry.run !== undefined && activeRuns.has(entry.run) : entry.pid !== undefined && isAlive(entry.pid)
+    const alive = entry.pid === process.pid ? entry.run !== undefined && activeRuns.has(entry.run) : entry.pid !== undefined && isOwnerAlive(entry)
     return alive && entry.pid !== undefined ? {kind: 'elsewhere', pid: entry.pid} : {kind: 'unknown'}
   }
 
@@ -144,7 +137,7 @@ export class ReminderJournal {
   }
 
   private entry(day: string, state: JournalState, channel: string): JournalEntry {
-    return {day, state, channel, at: new Date().toISOString(), pid: process.pid, run: this.run}
+    return {day, state, channel, at: new Date().toISOString(), ...currentOwner(), run: this.run}
   }
 
   private async change<T>(day: string, work: () => T): Promise<T> {

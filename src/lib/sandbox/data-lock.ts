@@ -1,6 +1,6 @@
 /**
  * One sandbox per data file: `svc sandbox serve --data FILE` holds FILE while it runs, through an
- * owner file beside it, `FILE.owner` (mode 0600: its PID and start time). A second serve on the
+ * owner file beside it, `FILE.owner` (mode 0600: its PID and process start time, process-owner.ts). A second serve on the
  * same file finds a live owner and exits 2 naming the file and that PID, before it opens the
  * database (two processes writing one SQLite file through their own caches lose updates). The
  * owner file of a process that died (SIGKILL, a power cut) names a dead PID: the next start takes
@@ -14,10 +14,9 @@ import {resolve} from 'node:path'
 
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {isProcessAlive} from './registry.js'
+import {currentOwner, isOwnerAlive, type ProcessOwner} from '../config/process-owner.js'
 
-interface Owner {
-  pid: number
+interface Owner extends ProcessOwner {
   started_at: string
 }
 
@@ -47,11 +46,11 @@ export async function holdDataFile(given: string): Promise<DataFileHold> {
   const {withFileLock} = await import('../config/lock.js')
   await withFileLock(path, () => {
     const owner = readOwner(path)
-    if (owner && owner.pid !== process.pid && isProcessAlive(owner.pid)) {
+    if (owner && owner.pid !== process.pid && isOwnerAlive(owner)) {
       throw new InputError(t('local.serve.dataInUse', {file, pid: owner.pid, since: owner.started_at}), {field: 'data', code: 'data_file_in_use'})
     }
     const temporary = `${path}.${process.pid}.tmp`
-    writeFileSync(temporary, `${JSON.stringify({pid: process.pid, started_at: new Date().toISOString()} satisfies Owner)}\n`, {mode: 0o600})
+    writeFileSync(temporary, `${JSON.stringify({...currentOwner(), started_at: new Date().toISOString()} satisfies Owner)}\n`, {mode: 0o600})
     chmodSync(temporary, 0o600)
     renameSync(temporary, path)
   })

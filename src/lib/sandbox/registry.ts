@@ -12,6 +12,7 @@
 import {chmodSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {isOwnerAlive} from '../config/process-owner.js'
 import {ensureConfigDir} from '../config/store.js'
 
 export interface SandboxEntry {
@@ -20,6 +21,8 @@ export interface SandboxEntry {
   admin_token: string
   pay_url: string
   pid: number
+  /** The process's start time (Linux), so that a PID reused after a SIGKILL is not taken for this sandbox. */
+  pid_start?: string
   started_at: string
   /** The `--data` file (absolute), or null for a sandbox in memory. */
   data_file: string | null
@@ -38,18 +41,6 @@ export const LOCAL_PROFILE = 'local'
 
 export function registryPath(dir: string): string {
   return join(dir, REGISTRY_FILE)
-}
-
-/** Whether a process is alive (EPERM: alive, someone else's). Our own PID is alive. */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 function isEntry(value: unknown): value is SandboxEntry {
@@ -77,7 +68,7 @@ function readAll(dir: string): SandboxEntry[] {
 
 /** The sandboxes running now, oldest first. Read-only: dead entries are skipped, not removed. */
 export function liveSandboxes(dir: string): SandboxEntry[] {
-  return readAll(dir).filter((entry) => isProcessAlive(entry.pid))
+  return readAll(dir).filter((entry) => isOwnerAlive(entry))
 }
 
 function write(dir: string, sandboxes: SandboxEntry[]): void {
@@ -98,7 +89,7 @@ export async function updateRegistry<T>(dir: string, change: (live: SandboxEntry
   const {withFileLock} = await import('../config/lock.js')
   return withFileLock(registryPath(dir), () => {
     const all = readAll(dir)
-    const live = all.filter((entry) => isProcessAlive(entry.pid))
+    const live = all.filter((entry) => isOwnerAlive(entry))
     const {sandboxes, result} = change(live)
     if (JSON.stringify(sandboxes) !== JSON.stringify(all)) write(dir, sandboxes)
     return result

@@ -11,6 +11,7 @@ import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {saveProfile, validateProfileName} from '../config/profiles.js'
 import {parseDuration} from '../time/duration.js'
+import {currentOwner} from '../config/process-owner.js'
 import {holdDataFile, type DataFileHold} from './data-lock.js'
 import {liveSandboxes, LOCAL_PROFILE, unregisterSandbox, updateRegistry, type SandboxEntry} from './registry.js'
 
@@ -122,7 +123,7 @@ async function serveHolding(
         admin_url: sandbox.adminUrl,
         admin_token: sandbox.adminToken,
         pay_url: sandbox.payUrl,
-        pid: process.pid,
+        ...currentOwner(),
         started_at: new Date().toISOString(),
         data_file: hold?.file ?? null,
         profile: profileFor(live, asked, new URL(sandbox.url).port),
