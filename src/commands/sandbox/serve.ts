@@ -32,6 +32,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     'profile-name': Flags.string({
       description: 'The profile to save this sandbox as (default: "local", or "local-PORT" while another running sandbox owns "local").',
     }),
+    log: Flags.boolean({description: 'Print one line per request on stderr (the request journal; `svc sandbox requests` lists them).'}),
     data: Flags.string({
       description:
         'Keep state in this SQLite database across restarts, every acknowledged write on disk (in memory by default). A JSON data file of an older svc is imported once.',

@@ -24,6 +24,8 @@ export interface ServeFlags {
   data?: string
   'admin-token'?: string
   'profile-name'?: string
+  /** One line per request on stderr (the request journal). */
+  log?: boolean
 }
 
 export interface RunningSandbox {
@@ -107,6 +109,14 @@ async function serveHolding(
         field: 'data',
       })
     }
+    // The data file: no space (exit 7, as a 507 is), damaged, a directory, read-only (exit 2);
+    // the message names the file and what to do.
+    if (error.code === 'insufficient_storage') {
+      throw new SvcError(error.message, {exitCode: ExitCode.UNAVAILABLE, code: 'insufficient_storage', field: 'data'})
+    }
+    if (error.code === 'data_file_damaged' || error.code === 'data_file_directory' || error.code === 'data_file_read_only') {
+      throw new SvcError(error.message, {exitCode: ExitCode.USAGE, code: error.code, field: 'data'})
+    }
     throw error
   })
   for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
@@ -139,8 +149,10 @@ async function serveHolding(
   if (!asked && profile !== LOCAL_PROFILE && localOwner) {
     ctx.io.err(t('local.serve.ownProfile', {profile, url: localOwner.base_url, pid: localOwner.pid}))
   }
+  const inspectorUrl = sandbox.inspectorLink()
   const info = {
     base_url: sandbox.url,
+    inspector_url: inspectorUrl,
     pay_url: sandbox.payUrl,
     admin_url: sandbox.adminUrl,
     admin_token: sandbox.adminToken,
@@ -166,8 +178,13 @@ async function serveHolding(
     ]
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
+    ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
     ctx.io.err(t('local.serve.ready', {profile}))
   })
+  if (flags.log) {
+    const {requestLine} = await import('./journal.js')
+    sandbox.journal.subscribe((request) => ctx.io.err(requestLine(request)))
+  }
   return {
     async close() {
       // Only what this sandbox owned: its entry (its profile stays, to start it again); other sandboxes keep theirs.
