@@ -39,21 +39,38 @@ function readOwner(path: string): Owner | undefined {
   }
 }
 
+/**
+ * File-system refusals around the owner file (no space, read-only, no such directory, a path
+ * through a file…): the database cannot be written either, and opening it says so with the file
+ * named and the way out (src/sandbox). So the start goes on without a hold and lets it.
+ */
+const CANNOT_WRITE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EISDIR', 'EFBIG'])
+
 /** Holds `file` for this process, or exit 2 naming the live process that holds it. */
 export async function holdDataFile(given: string): Promise<DataFileHold> {
   const file = resolve(given)
   const path = ownerPath(file)
   const {withFileLock} = await import('../config/lock.js')
-  await withFileLock(path, () => {
-    const owner = readOwner(path)
-    if (owner && owner.pid !== process.pid && isOwnerAlive(owner)) {
-      throw new InputError(t('local.serve.dataInUse', {file, pid: owner.pid, since: owner.started_at}), {field: 'data', code: 'data_file_in_use'})
-    }
-    const temporary = `${path}.${process.pid}.tmp`
-    writeFileSync(temporary, `${JSON.stringify({...currentOwner(), started_at: new Date().toISOString()} satisfies Owner)}\n`, {mode: 0o600})
-    chmodSync(temporary, 0o600)
-    renameSync(temporary, path)
-  })
+  try {
+    await withFileLock(path, () => {
+      const owner = readOwner(path)
+      if (owner && owner.pid !== process.pid && isOwnerAlive(owner)) {
+        throw new InputError(t('local.serve.dataInUse', {file, pid: owner.pid, since: owner.started_at}), {field: 'data', code: 'data_file_in_use'})
+      }
+      const temporary = `${path}.${process.pid}.tmp`
+      try {
+        writeFileSync(temporary, `${JSON.stringify({...currentOwner(), started_at: new Date().toISOString()} satisfies Owner)}\n`, {mode: 0o600})
+        chmodSync(temporary, 0o600)
+        renameSync(temporary, path)
+      } catch (error) {
+        rmSync(temporary, {force: true})
+        throw error
+      }
+    })
+  } catch (error) {
+    if (CANNOT_WRITE.has((error as NodeJS.ErrnoException).code ?? '')) return {file, release() {}}
+    throw error
+  }
   return {
     file,
     release() {
