@@ -67,7 +67,10 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     }
     throw error
   })
-  for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
+  for (const notice of sandbox.notices) {
+    if (notice.code === 'json_imported') ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
+    else ctx.io.warn(t('local.serve.dataBehind', {file: notice.file, committed: notice.committed, found: notice.found, at: notice.at}))
+  }
   await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
   writeSandboxState(ctx.configDir, {
     base_url: sandbox.url,
