@@ -12,6 +12,9 @@ import {fileURLToPath} from 'node:url'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {startSandbox} from '../../src/sandbox/index.js'
+import {runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startServe} from '../helpers/sandbox.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-snapshots-'))
 afterAll(() => rmSync(dir, {recursive: true, force: true}))
@@ -118,6 +121,21 @@ describe('snapshots: concurrency and leftovers', () => {
       await sb.close()
     }
   }, 60_000)
+
+  it('10 concurrent `svc sandbox snapshot save same` against `sandbox serve --data`: every one exits 0', async () => {
+    const file = join(dir, 'cli.sqlite')
+    await seeded(file, 2000)
+    const config = tempConfigDir()
+    const served = await startServe(config.dir, ['--data', file, '--rate-limit', '0'])
+    try {
+      const runs = await Promise.all(Array.from({length: 10}, () => runCli(['sandbox', 'snapshot', 'save', 'same', '--json'], {configDir: config.dir, timeoutMs: 60_000})))
+      expect(runs.map((r) => r.exitCode), runs.map((r) => r.stdout + r.stderr).join('\n')).toEqual(Array(10).fill(0))
+      expect(leftovers(file)).toEqual([])
+    } finally {
+      await served.stop()
+      config.cleanup()
+    }
+  }, 120_000)
 
   it('kill -9 during snapshot save, restore and reset × 20: 0 leftovers after the next start', async () => {
     const file = join(dir, 'killed.sqlite')
