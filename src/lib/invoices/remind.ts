@@ -12,7 +12,8 @@ import {formatDate} from '../time/date.js'
 import {sendInvoice} from './flows.js'
 import {parseChannel} from './input.js'
 import {progressBar} from './progress.js'
-import {isFiltering, isReceivable, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
+import {filterNeedsToday, isFiltering, isReceivable, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
+import {serviceNow} from '../api/service-clock.js'
 import {journalPath, ReminderJournal} from './reminder-journal.js'
 import type {Channel, Invoice} from './types.js'
 
@@ -53,10 +54,11 @@ function target(invoice: Invoice, channel: Channel | undefined): {channel: Chann
 }
 
 export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<void> {
-  const filter = readFilter(flags)
+  let filter = readFilter(flags)
   const channel = parseChannel(flags.channel)
   const dryRun = flags['dry-run'] === true
   const client = await ctx.client()
+  if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(client))
   const api = {client, service: await ctx.service()}
   const credentials = ctx.credentials()
   const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials))

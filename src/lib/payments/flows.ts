@@ -6,7 +6,8 @@
 import type {ApiClient, ListShape} from '../api/index.js'
 import {headerValue} from '../api/response-errors.js'
 import {ApiError, ExitCode, NetworkError, OutcomeError, SvcError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
+import {formatDateTime} from '../time/date.js'
 import {isFinal, type Payment, type PaymentInput} from './types.js'
 
 /**
@@ -98,7 +99,7 @@ export async function createPayment(
     if (!candidates?.length) {
       throw new SvcError(t('pay.create.unknown', {reason}), {exitCode: ExitCode.UNAVAILABLE, code: 'outcome_unknown', hint: check, cause: error})
     }
-    const listed = candidates.map((p) => t('pay.create.candidate', {id: p.id, status: p.status, created: p.created_at})).join('\n')
+    const listed = candidates.map((p) => t('pay.create.candidate', {id: p.id, status: statusLabel(p.status), created: formatDateTime(p.created_at, getLocale())})).join('\n')
     throw new SvcError(t('pay.create.ambiguous', {reason, count: candidates.length, candidates: listed}), {
       exitCode: ExitCode.UNAVAILABLE,
       code: 'outcome_unknown',
@@ -229,5 +230,6 @@ export function clockTime(date: Date): string {
 
 /** A FAILED payment is the operation's failure: exit 1, with its failure_code. */
 export function failedOutcome(payment: Payment): OutcomeError {
-  return new OutcomeError(t('pay.failed', {id: payment.id, code: payment.failure_code ?? 'UNKNOWN'}), {code: 'payment_failed'})
+  const code = payment.failure_code ?? 'UNKNOWN'
+  return new OutcomeError(t('pay.failedExplained', {id: payment.id, code, sentence: failureSentence(code)}), {code: 'payment_failed'})
 }

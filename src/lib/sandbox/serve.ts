@@ -18,6 +18,8 @@ export interface ServeFlags {
   'rate-limit': number
   data?: string
   'admin-token'?: string
+  /** One line per request on stderr (the request journal). */
+  log?: boolean
 }
 
 export interface RunningSandbox {
@@ -79,9 +81,13 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     pay_url: sandbox.payUrl,
     pid: process.pid,
     started_at: new Date().toISOString(),
+    // In memory, its keys are new at each start: what a stale key's 401 is explained by.
+    in_memory: !flags.data,
   })
+  const inspectorUrl = sandbox.inspectorLink()
   const info = {
     base_url: sandbox.url,
+    inspector_url: inspectorUrl,
     pay_url: sandbox.payUrl,
     admin_url: sandbox.adminUrl,
     admin_token: sandbox.adminToken,
@@ -105,8 +111,13 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     ]
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
+    ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
     ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
   })
+  if (flags.log) {
+    const {requestLine} = await import('./journal.js')
+    sandbox.journal.subscribe((entry) => ctx.io.err(requestLine(entry)))
+  }
   return {
     async close() {
       clearSandboxState(ctx.configDir, process.pid)

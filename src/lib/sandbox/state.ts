@@ -14,6 +14,8 @@ export interface LocalSandboxState {
   pay_url: string
   pid: number
   started_at: string
+  /** No --data: its keys (and objects) live in memory and are new at each start. */
+  in_memory?: boolean
 }
 
 export const STATE_FILE = 'sandbox.json'

@@ -12,7 +12,7 @@ import type {ApiClient} from '../api/index.js'
 import {eventTypeForStatus} from '../../contract/events.js'
 import type {Context} from '../context.js'
 import {ExitCode, Failure} from '../errors.js'
-import {t, type MessageKey} from '../i18n/index.js'
+import {failureSentence, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import {adminClientFor, type AdminClient} from '../sandbox/admin.js'
 import {readSandboxState} from '../sandbox/state.js'
 import {formatXaf} from '../payments/amount.js'
@@ -113,22 +113,25 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
       say(narration, {phone, operator, amount: formatXaf(amount, getLocale())})
       try {
         const {payment} = await createPayment(client, {amount, phone, operator})
-        record('walk.check.created', 'PENDING', `${payment.status} ${payment.id}`, payment.status === 'PENDING')
+        record('walk.check.created', statusLabel('PENDING'), `${statusLabel(payment.status)} ${payment.id}`, payment.status === 'PENDING')
         const final: Payment = await watchPayment(client, payment.id, watch)
-        const got = final.failure_code ? `${final.status} (${final.failure_code})` : final.status
+        const got = final.failure_code ? `${statusLabel(final.status)} (${final.failure_code})` : statusLabel(final.status)
         const ok = final.status === expected && (expected === 'SUCCESS' || Boolean(final.failure_code))
-        record(step, expected === 'FAILED' ? 'FAILED (failure_code)' : expected, got, ok)
+        record(step, expected === 'FAILED' ? `${statusLabel('FAILED')} (failure_code)` : statusLabel(expected), got, ok)
         return final
       } catch (error) {
         // A step that errs is a step that did not behave: say so and go on with the tour.
-        record(step, expected, ctx.redact((error as Error).message), false)
+        record(step, statusLabel(expected), ctx.redact((error as Error).message), false)
         return undefined
       }
     }
 
     const success = await follow('walk.pay.success', 'walk.step.success', '237670000001', 'MTN', 5000, 'SUCCESS')
     const failed = await follow('walk.pay.failed', 'walk.step.failed', '237650000099', 'ORANGE', 2500, 'FAILED')
-    if (failed?.failure_code) say('walk.pay.failureCode', {code: failed.failure_code})
+    if (failed?.failure_code) {
+      say('walk.pay.failureCode', {code: failed.failure_code})
+      say('walk.pay.failureMeaning', {sentence: failureSentence(failed.failure_code)})
+    }
 
     if (receiver && success && failed) {
       say('walk.events.waiting')
@@ -170,6 +173,8 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
       await io.table(
         [t('walk.col.step'), t('walk.col.expected'), t('walk.col.got'), t('walk.col.ok')],
         results.map((r) => [r.step, r.expected, r.got, r.ok ? '✓' : '✗']),
+        // What came back holds the ids: whole. The step and what was expected are cut; then what was expected goes.
+        [{kind: 'text', priority: 1}, {kind: 'text', priority: 3}, {priority: 2}, {priority: 0}],
       ),
     )
     say(ok ? 'walk.done.ok' : 'walk.done.failed')

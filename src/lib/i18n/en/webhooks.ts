@@ -116,7 +116,7 @@ export const webhooks = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
-  'webhooks.duration.d': '{n} days',
+  'webhooks.duration.d': '{n} {n|day|days}',
   // listen across sandbox restarts (sandbox-watch.ts)
   'webhooks.listen.sandboxLost': '{time}  The sandbox went away: {reason} (last seen at {since}). Waiting for it to come back; the events in between will be recovered from the payments list.',
   'webhooks.listen.lostReason.unreachable': 'it cannot be reached',

@@ -121,7 +121,7 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
-  'webhooks.duration.d': '{n} jours',
+  'webhooks.duration.d': '{n} {n|jour|jours}',
   // listen across sandbox restarts (sandbox-watch.ts)
   'webhooks.listen.sandboxLost': '{time}  La sandbox a disparu : {reason} (vue pour la dernière fois à {since}). En attente de son retour ; les événements de l’intervalle seront récupérés dans la liste des paiements.',
   'webhooks.listen.lostReason.unreachable': 'elle est injoignable',
