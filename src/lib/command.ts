@@ -135,6 +135,20 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   }
 
   /**
+   * "Could not connect" to the address of a profile `svc sandbox serve` saved, with no sandbox
+   * running there: say that the local sandbox is not running and how to start it (still exit 7).
+   */
+  private async explainStoppedSandbox<E extends Error>(error: E): Promise<E | SvcError> {
+    if (!this.ctx || !(error instanceof SvcError) || error.code !== 'not_connected') return error
+    try {
+      const {stoppedSandboxError} = await import('./sandbox/running.js')
+      return stoppedSandboxError(this.ctx) ?? error
+    } catch {
+      return error
+    }
+  }
+
+  /**
    * For oclif's "Nonexistent flag" (no context yet: the flags did not parse), the message in the
    * person's language with the nearest flag of this command: `--limt` → "Did you mean --limit?".
    */
@@ -162,7 +176,8 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
       .join('\n')
   }
 
-  public override async catch(error: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+  public override async catch(caught: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+    const error = await this.explainStoppedSandbox(caught)
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
     // No context when parsing the flags failed: plain streams, no colour, --json as argv says.

@@ -137,4 +137,16 @@ export const local = {
   'local.journal.responseBody': 'Response body',
   'local.journal.tailing': 'Streaming the requests of {url} as they happen; Ctrl-C stops.',
   'local.journal.streamEnded': 'The sandbox at {url} stopped streaming (was it stopped?).',
+  // several sandboxes on one machine: data file held, profiles owned, the registry, a stopped sandbox
+  'local.serve.dataInUse': 'The data file {file} is in use by another sandbox (PID {pid}, since {since}). One sandbox per data file: stop that one, or give this one another file (--data OTHER.db).',
+  'local.serve.profileName': 'Invalid --profile-name "{name}": use letters, digits, - and _ (at most 40).',
+  'local.serve.profileTaken': 'The profile "{profile}" belongs to the sandbox at {url} (PID {pid}), still running: pick another --profile-name, or stop that sandbox.',
+  'local.serve.ownProfile': 'The profile "local" belongs to the sandbox at {url} (PID {pid}), still running: this sandbox is saved as the profile "{profile}" (use `svc --profile {profile} …`).',
+  'local.stopped': 'The local sandbox of the profile "{profile}" ({url}) is not running. Start it again with `{command}` (in another terminal), or pick another profile.',
+  'local.list.pid': 'PID',
+  'local.list.data': 'DATA FILE',
+  'local.list.profile': 'PROFILE',
+  'local.list.since': 'SINCE',
+  'local.list.memory': '(in memory)',
+  'local.list.none': 'No local sandbox is running from this config directory: start one with `svc sandbox serve`.',
 } as const

@@ -141,4 +141,16 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.journal.responseBody': 'Corps de la réponse',
   'local.journal.tailing': 'Les requêtes de {url} s’affichent à mesure ; Ctrl-C arrête.',
   'local.journal.streamEnded': 'Le sandbox de {url} a cessé d’envoyer (a-t-il été arrêté ?).',
+  // several sandboxes on one machine: data file held, profiles owned, the registry, a stopped sandbox
+  'local.serve.dataInUse': 'Le fichier de données {file} est utilisé par une autre sandbox (PID {pid}, depuis {since}). Une sandbox par fichier de données : arrêtez celle-là, ou donnez un autre fichier à celle-ci (--data AUTRE.db).',
+  'local.serve.profileName': '--profile-name « {name} » invalide : lettres, chiffres, - et _ (40 au plus).',
+  'local.serve.profileTaken': 'Le profil « {profile} » appartient à la sandbox de {url} (PID {pid}), toujours en marche : choisissez un autre --profile-name, ou arrêtez cette sandbox.',
+  'local.serve.ownProfile': 'Le profil « local » appartient à la sandbox de {url} (PID {pid}), toujours en marche : cette sandbox est enregistrée sous le profil « {profile} » (utilisez `svc --profile {profile} …`).',
+  'local.stopped': 'La sandbox locale du profil « {profile} » ({url}) ne tourne pas. Relancez-la avec `{command}` (dans un autre terminal), ou choisissez un autre profil.',
+  'local.list.pid': 'PID',
+  'local.list.data': 'FICHIER DE DONNÉES',
+  'local.list.profile': 'PROFIL',
+  'local.list.since': 'DEPUIS',
+  'local.list.memory': '(en mémoire)',
+  'local.list.none': 'Aucune sandbox locale ne tourne depuis ce répertoire de configuration : lancez-en une avec `svc sandbox serve`.',
 }
