@@ -49,7 +49,7 @@ async function seeded(file: string, count: number): Promise<void> {
 /** What the data file may have beside it: its WAL files, the snapshot directory and whole snapshots. */
 function leftovers(file: string): string[] {
   const base = file.split('/').pop()!
-  const allowed = new Set([base, `${base}-wal`, `${base}-shm`, `${base}.snapshots`, `${base}.committed`])
+  const allowed = new Set([base, `${base}-wal`, `${base}-shm`, `${base}.snapshots`, `${base}.committed`, `${base}.owner`])
   const stray = readdirSync(dir).filter((name) => name.startsWith(base) && !allowed.has(name) && !/\.lock$/.test(name))
   const snapshots = `${file}.snapshots`
   if (existsSync(snapshots)) stray.push(...readdirSync(snapshots).filter((name) => !/^[\w-]+\.sqlite$/.test(name)).map((name) => `snapshots/${name}`))
