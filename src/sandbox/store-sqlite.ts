@@ -679,7 +679,28 @@ export class SqliteStore implements Store {
     return join(this.snapshotDir, `${name}.sqlite`)
   }
 
-  async saveSnapshot(name: string): Promise<SnapshotInfo> {
+  /**
+   * One snapshot operation at a time: SQLite's online backups of one connection running at once
+   * left some destinations empty (a 201 for a 0-byte snapshot). In turn, the last save to complete
+   * is the last asked.
+   */
+  private snapshotTurn: Promise<unknown> = Promise.resolve()
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.snapshotTurn.then(work, work)
+    this.snapshotTurn = run.catch(() => undefined)
+    return run
+  }
+
+  saveSnapshot(name: string): Promise<SnapshotInfo> {
+    return this.inTurn(() => this.saveSnapshotNow(name))
+  }
+
+  restoreSnapshot(name: string): Promise<boolean> {
+    return this.inTurn(() => this.restoreSnapshotNow(name))
+  }
+
+  private async saveSnapshotNow(name: string): Promise<SnapshotInfo> {
     const target = this.snapshotFile(name)
     mkdirSync(this.snapshotDir, {recursive: true, mode: 0o700})
     this.flush()
@@ -700,7 +721,7 @@ export class SqliteStore implements Store {
     return {name, created_at: stat.mtime.toISOString(), bytes: stat.size}
   }
 
-  async restoreSnapshot(name: string): Promise<boolean> {
+  private async restoreSnapshotNow(name: string): Promise<boolean> {
     const source = this.snapshotFile(name)
     if (!existsSync(source)) return false
     // A snapshot from an older schema is brought up to date first (on a copy: the snapshot stays as saved).
