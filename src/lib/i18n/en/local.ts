@@ -113,6 +113,8 @@ export const local = {
   'local.env.missing': '{missing} is not set but {given} is: set both to drive a sandbox by its address, or neither to use the one `svc sandbox serve` saved.',
   'local.env.url': 'SVC_SANDBOX_URL must be the sandbox\'s base URL (http://host:port), got "{url}".',
   'local.serve.adminToken': '--admin-token (or SVC_SANDBOX_ADMIN_TOKEN) must be 16 to 256 printable characters without spaces.',
+  // serve: data behind its commit record (a lost WAL)
+  'local.serve.dataBehind': 'The data in {file} is behind what the sandbox last committed: {found} of {committed} transactions (as of {at}). Its write-ahead log {file}-wal was lost or damaged, so the last writes are missing. If you need them, stop this sandbox and restore a snapshot, or recover what the file holds: sqlite3 {file} .recover',
 
   // A person's terminal: a key of a restarted in-memory sandbox
   'local.hint.restarted':
