@@ -22,7 +22,7 @@ import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, isAbsolute, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -472,6 +472,9 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 })
+// The invoice PDF's fonts (DejaVu Sans, src/sandbox/invoices/fonts/LICENSE.txt) beside the sandbox's
+// entries, where pdf.ts looks for them (fontsDir): dist/sandbox/fonts.
+cpSync(join(src, 'sandbox/invoices/fonts'), join(out, 'sandbox/fonts'), {recursive: true})
 // CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
 // rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS
