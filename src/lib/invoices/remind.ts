@@ -11,7 +11,7 @@ import {formatXaf} from '../payments/amount.js'
 import {formatDate} from '../time/date.js'
 import {sendInvoice} from './flows.js'
 import {parseChannel} from './input.js'
-import {progressBar} from './progress.js'
+import {progressBar, waitStatus} from './progress.js'
 import {isFiltering, isReceivable, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
 import {journalPath, ReminderJournal} from './reminder-journal.js'
 import type {Channel, Invoice} from './types.js'
@@ -97,6 +97,8 @@ export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<v
   }
 
   const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}))
+  // On a terminal the waits go to the bar's own status line (as import's), not glued to the bar.
+  const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   try {
     for (const planned of todo) {
       // Written before the send: a crash from here on leaves it `pending`, reported as unknown.
@@ -120,6 +122,7 @@ export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<v
       if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineSent', {id: planned.id, customer: planned.customer, channel: planned.channel, recipient: planned.recipient}))
     }
   } finally {
+    releaseWaits?.()
     progress.done()
   }
   await show(ctx, report, isFiltering(filter))

@@ -10,9 +10,9 @@
  *
  * Every page carries "Invoice INV_ID · Page n/N" at its foot, so a page filed alone still says
  * what it belongs to; the totals, the pay link and the QR code are kept on one page (a page never
- * holds the pay block alone). Text is drawn in DejaVu Sans (pdf-fonts.ts) when it ships, Helvetica
- * otherwise; a character the font cannot draw (an emoji) prints as a visible placeholder, never as
- * "?", and is reported to the caller (the sandbox logs it).
+ * holds the pay block alone). Text is drawn in Helvetica when it can be, else in DejaVu Sans
+ * (pdf-fonts.ts) of the same weight; a character neither can draw (an emoji) prints as a visible
+ * placeholder, never as "?", and is reported to the caller (the sandbox logs it).
  *
  * A function of (invoice, business settings, images) to PDF bytes: no store, no clock, no I/O but
  * reading the fonts once, so it can run anywhere (a worker thread included).
@@ -40,6 +40,12 @@ const MARGIN = 51
 const TABLE_FONT = 10
 const ROW_GAP = 4
 const QR_SIZE = 96
+
+/** fontkit's font object, as pdfkit holds it: reused across documents, asked which glyphs it has. */
+interface FontkitFont {
+  hasGlyphForCodePoint?: (codePoint: number) => boolean
+}
+const parsed: {regular?: FontkitFont; bold?: FontkitFont} = {}
 
 /** Room kept at the foot of each page for "Invoice … · Page n/N". */
 const FOOTER = 16
@@ -102,24 +108,49 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
     doc.on('data', (chunk: Buffer) => chunks.push(chunk))
     doc.on('end', () => resolve({pdf: Buffer.concat(chunks), missing: [...missing]}))
     doc.on('error', reject)
+    // Helvetica (built into every PDF reader: nothing embedded, fast) for what it can draw; a string
+    // with a character beyond it is drawn in DejaVu Sans, of the same weight, when the font ships.
+    const REGULAR = 'Helvetica'
+    const BOLD = 'Helvetica-Bold'
     const fonts = pdfFonts()
-    let REGULAR = 'Helvetica'
-    let BOLD = 'Helvetica-Bold'
-    let canDraw = (cp: number) => WIN_ANSI.test(String.fromCodePoint(cp))
-    let placeholder = '(?)'
+    const helvetica = (cp: number) => WIN_ANSI.test(String.fromCodePoint(cp))
+    let wide: ((cp: number) => boolean) | undefined
+    const current = () => (doc as unknown as {_font?: {name?: string; font?: FontkitFont}})._font
     if (fonts) {
-      doc.registerFont('Body', fonts.regular)
-      doc.registerFont('Body-Bold', fonts.bold)
-      REGULAR = 'Body'
-      BOLD = 'Body-Bold'
-      doc.font(REGULAR)
-      // fontkit's font under pdfkit's: which code points it has a glyph for.
-      const face = (doc as unknown as {_font?: {font?: {hasGlyphForCodePoint?: (cp: number) => boolean}}})._font?.font
-      if (typeof face?.hasGlyphForCodePoint === 'function') canDraw = (cp) => cp >= 0x20 && face.hasGlyphForCodePoint!(cp)
-      // A white square: visible, and drawn by DejaVu.
-      placeholder = '\u25a1'
+      // Parsed once per process, then handed to every document (parsing the files each time cost
+      // most of a rendering): pdfkit takes fontkit's font objects as they are.
+      doc.registerFont('Wide', (parsed.regular ?? fonts.regular) as Buffer)
+      doc.registerFont('Wide-Bold', (parsed.bold ?? fonts.bold) as Buffer)
     }
-    const text = (value: string) => printable(value, canDraw, placeholder, missing)
+    const useWide = () => {
+      if (!fonts) return undefined
+      if (!wide) {
+        const before = current()?.name ?? REGULAR
+        const size = (doc as unknown as {_fontSize: number})._fontSize
+        doc.font('Wide-Bold')
+        parsed.bold ??= current()?.font
+        doc.font('Wide')
+        parsed.regular ??= current()?.font
+        const face = parsed.regular
+        wide = typeof face?.hasGlyphForCodePoint === 'function' ? (cp) => cp >= 0x20 && face.hasGlyphForCodePoint!(cp) : () => true
+        doc.font(/Bold/.test(before) ? BOLD : REGULAR).fontSize(size)
+      }
+      return wide
+    }
+    /**
+     * `value` ready to draw, with the font switched to the one that draws it (same weight): called
+     * right after `doc.font(…)`, as the argument of the text or measure that follows.
+     */
+    const text = (value: string) => {
+      const bold = /Bold/.test(current()?.name ?? '')
+      const plain = [...value.replace(/\u2212/g, '-')].every((c) => c === '\n' || c === '\r' || helvetica(c.codePointAt(0)!))
+      const canDraw = plain ? helvetica : useWide()
+      if (!canDraw) return printable(value, helvetica, '(?)', missing)
+      const size = (doc as unknown as {_fontSize: number})._fontSize
+      doc.font(plain ? (bold ? BOLD : REGULAR) : bold ? 'Wide-Bold' : 'Wide').fontSize(size)
+      // A white square for what even the wide font lacks: visible, and drawn by DejaVu.
+      return printable(value, canDraw, '\u25a1', missing)
+    }
     const left = MARGIN
     const right = doc.page.width - MARGIN
     const width = right - left
