@@ -1,6 +1,6 @@
 /**
  * The invoice as a PDF, rendered on request from the invoice's current state (spec, Invoice rule
- * 7), with pdfkit's built-in Helvetica so that nothing is downloaded. The same document is linked
+ * 7), with pdfkit (nothing is downloaded). The same document is linked
  * from every delivery in the outbox. Every sentence comes from the catalogue.
  *
  * It is what the shop's customer receives and prints, so: A4 with margins of 1.8 cm on every side
@@ -52,6 +52,7 @@ const FOOTER = 16
 
 /** Helvetica's built-in encoding is WinAnsi: what it can draw when DejaVu is not there. */
 const WIN_ANSI = /[\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u20ac]/u
+let graphemes: Intl.Segmenter | undefined
 /** Invisible joiners and variation selectors: part of an emoji sequence, nothing to draw alone. */
 const INVISIBLE = new Set([0x200d, 0xfe0e, 0xfe0f])
 
@@ -61,7 +62,7 @@ const INVISIBLE = new Set([0x200d, 0xfe0e, 0xfe0f])
  */
 function printable(value: string, canDraw: (codePoint: number) => boolean, placeholder: string, missing: Set<string>): string {
   let out = ''
-  for (const {segment} of new Intl.Segmenter('en', {granularity: 'grapheme'}).segment(value.replace(/\u2212/g, '-'))) {
+  for (const {segment} of (graphemes ??= new Intl.Segmenter('en', {granularity: 'grapheme'})).segment(value.replace(/\u2212/g, '-'))) {
     if (/[\r\n]/.test(segment)) {
       out += '\n'
       continue
@@ -112,19 +113,18 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
     // with a character beyond it is drawn in DejaVu Sans, of the same weight, when the font ships.
     const REGULAR = 'Helvetica'
     const BOLD = 'Helvetica-Bold'
-    const fonts = pdfFonts()
     const helvetica = (cp: number) => WIN_ANSI.test(String.fromCodePoint(cp))
     let wide: ((cp: number) => boolean) | undefined
     const current = () => (doc as unknown as {_font?: {name?: string; font?: FontkitFont}})._font
-    if (fonts) {
-      // Parsed once per process, then handed to every document (parsing the files each time cost
-      // most of a rendering): pdfkit takes fontkit's font objects as they are.
-      doc.registerFont('Wide', (parsed.regular ?? fonts.regular) as Buffer)
-      doc.registerFont('Wide-Bold', (parsed.bold ?? fonts.bold) as Buffer)
-    }
+    /** DejaVu, read and registered on the first string that needs it (most invoices never do). */
     const useWide = () => {
-      if (!fonts) return undefined
       if (!wide) {
+        const fonts = pdfFonts()
+        if (!fonts) return undefined
+        // Parsed once per process, then handed to every document (parsing the files each time cost
+        // most of a rendering): pdfkit takes fontkit's font objects as they are.
+        doc.registerFont('Wide', (parsed.regular ?? fonts.regular) as Buffer)
+        doc.registerFont('Wide-Bold', (parsed.bold ?? fonts.bold) as Buffer)
         const before = current()?.name ?? REGULAR
         const size = (doc as unknown as {_fontSize: number})._fontSize
         doc.font('Wide-Bold')
@@ -144,7 +144,12 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
     const text = (value: string) => {
       const bold = /Bold/.test(current()?.name ?? '')
       const plain = [...value.replace(/\u2212/g, '-')].every((c) => c === '\n' || c === '\r' || helvetica(c.codePointAt(0)!))
-      const canDraw = plain ? helvetica : useWide()
+      // The common case: Helvetica draws all of it, as it is.
+      if (plain) {
+        if (current()?.name?.startsWith('DejaVu')) doc.font(bold ? BOLD : REGULAR).fontSize((doc as unknown as {_fontSize: number})._fontSize)
+        return value.replace(/\u2212/g, '-').replace(/\r\n?/g, '\n')
+      }
+      const canDraw = useWide()
       if (!canDraw) return printable(value, helvetica, '(?)', missing)
       const size = (doc as unknown as {_fontSize: number})._fontSize
       doc.font(plain ? (bold ? BOLD : REGULAR) : bold ? 'Wide-Bold' : 'Wide').fontSize(size)
