@@ -19,7 +19,9 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 import {createContext, type Context} from './context.js'
 import {ExitCode, Failure, SvcError} from './errors.js'
 import {canonicalOptionValues} from './option-case.js'
-import {registerCatalogue, setLocale, t} from './i18n/index.js'
+import {registerCatalogue, setInputLocale, setLocale, t} from './i18n/index.js'
+import {resolveLocale} from './i18n/locale.js'
+import {quoteInput} from './io/quote.js'
 import {ProcessStreams} from './io/process-streams.js'
 import {IO} from './io/terminal.js'
 
@@ -39,6 +41,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     yes: Flags.boolean({char: 'y', description: 'Answer yes to confirmations (required for LIVE keys when not interactive).', helpGroup: GLOBAL}),
     verbose: Flags.boolean({description: 'Trace HTTP requests and responses on stderr (key redacted).', helpGroup: GLOBAL}),
     lang: Flags.option({options: ['en', 'fr'] as const, description: 'Language of messages (also SVC_LANG, LANG).', helpGroup: GLOBAL})(),
+    wide: Flags.boolean({description: 'Show every table column in full (tables otherwise fit the terminal).', helpGroup: GLOBAL}),
   }
 
   protected flags!: SvcFlags<T>
@@ -66,6 +69,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
         yes: this.flags.yes,
         verbose: this.flags.verbose,
         lang: this.flags.lang,
+        wide: this.flags.wide,
       },
       version: this.config.version,
     })
@@ -73,24 +77,44 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // --json is machine output: byte for byte the same whatever the locale, error messages included
     // (so it speaks English). Otherwise French only when asked for: an English run never loads (or
     // parses) the French catalogue.
+    setInputLocale(this.ctx.locale)
     if (this.ctx.io.json) setLocale('en')
     else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
-    // jq (WebAssembly) only when asked for; the expression is compiled before anything is sent.
-    if (this.flags.jq !== undefined) {
-      const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
-    }
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
     process.on('SIGINT', () => void this.interrupted('SIGINT'))
     // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
     process.on('SIGTERM', () => void this.interrupted('SIGTERM'))
+    // jq (WebAssembly, in a worker thread) only when asked for; the expression is compiled before
+    // anything is sent. A filter that fails while the command still streams ends it (jqFailed).
+    if (this.flags.jq !== undefined) {
+      const {loadJq} = await import('./io/jq.js')
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
+      this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
+    }
+  }
+
+  private finishing = false
+  private interrupting = false
+
+  /** --jq's output is written by a worker: the command ends once it is, with the filter's failure if it failed. */
+  public override async finally(error: Error | undefined): Promise<unknown> {
+    this.finishing = true
+    const jqError = await this.ctx?.io.jqSettled()
+    if (jqError) await this.catch(jqError)
+    return super.finally(error)
+  }
+
+  /** The filter failed while the command runs on (a stream): say so and end, as at its end. */
+  private async jqFailed(error: Error): Promise<void> {
+    if (this.finishing || this.interrupting) return
+    this.interrupting = true
+    await this.catch(error)
+    process.exit()
   }
 
   /** Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130. */
   protected async onInterrupt(): Promise<void> {}
-
-  private interrupting = false
 
   private async interrupted(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
     if (this.interrupting) return
@@ -110,7 +134,50 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     }
   }
 
-  public override async catch(error: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+  /**
+   * "Could not connect" to the address of a profile `svc sandbox serve` saved, with no sandbox
+   * running there: say that the local sandbox is not running and how to start it (still exit 7).
+   */
+  private async explainStoppedSandbox<E extends Error>(error: E): Promise<E | SvcError> {
+    if (!this.ctx || !(error instanceof SvcError) || error.code !== 'not_connected') return error
+    try {
+      const {stoppedSandboxError} = await import('./sandbox/running.js')
+      return stoppedSandboxError(this.ctx) ?? error
+    } catch {
+      return error
+    }
+  }
+
+  /**
+   * For oclif's "Nonexistent flag" (no context yet: the flags did not parse), the message in the
+   * person's language with the nearest flag of this command: `--limt` → "Did you mean --limit?".
+   */
+  private async flagSuggestion(error: Error): Promise<string | undefined> {
+    const typed = (error as {flags?: unknown}).flags
+    // By shape: the bundle leaves oclif's error classes without their names.
+    if (!/^Nonexistent flags?:/.test(error.message) || !Array.isArray(typed) || typed.length === 0) return undefined
+    if (!this.ctx) {
+      const lang = this.argv.find((a, i) => this.argv[i - 1] === '--lang') ?? this.argv.find((a) => a.startsWith('--lang='))?.slice(7)
+      const locale = this.argv.includes('--json') ? 'en' : resolveLocale(lang, process.env)
+      if (locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
+      setLocale(locale)
+    }
+    const {closest} = await import('./io/did-you-mean.js')
+    const ctor = this.constructor as {flags?: Record<string, {hidden?: boolean}>; baseFlags?: Record<string, {hidden?: boolean}>}
+    const own = {...ctor.baseFlags, ...ctor.flags}
+    const names = Object.entries(own).filter(([, f]) => !f.hidden).map(([name]) => `--${name}`)
+    const command = `svc ${this.id?.split(':').join(' ') ?? ''}`.trim()
+    return typed
+      .map((flag) => {
+        const name = String(flag).split('=')[0]!
+        const suggestion = closest(name, names)
+        return suggestion ? t('core.flag.suggest', {flag: quoteInput(name), suggestion}) : t('core.flag.unknown', {flag: quoteInput(name), command})
+      })
+      .join('\n')
+  }
+
+  public override async catch(caught: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+    const error = await this.explainStoppedSandbox(caught)
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
     // No context when parsing the flags failed: plain streams, no colour, --json as argv says.
@@ -122,6 +189,9 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // With --jq, stdout carries the filter's results only: errors are for the person, on stderr.
     const jq = this.flags?.jq !== undefined || this.argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))
     const svcError = error instanceof SvcError ? error : undefined
+    // A mistyped flag: the nearest flag of this command, as a mistyped command gets its nearest command.
+    const flagTypo = await this.flagSuggestion(error)
+    if (flagTypo) error.message = flagTypo
     if (io.json && !jq) {
       const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: messageOf(error)}
       io.out(currentRedact(JSON.stringify({error: body}, null, 2)))
@@ -135,7 +205,10 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // The label carries its own punctuation: 'Error:' but 'Erreur :'.
     const label = t('core.error.prefix')
     let text = `${paint.red(label)} ${messageOf(error)}`
-    if (svcError?.hint) text += `\n${t('core.error.hint')} ${svcError.hint}`
+    // A key the restarted local sandbox no longer knows: say that, rather than "check the key".
+    const restarted = svcError?.status === 401 && this.ctx ? (await import('./sandbox/restarted-hint.js')).restartedSandboxHint(this.ctx, svcError) : undefined
+    const hint = restarted ?? svcError?.hint
+    if (hint) text += `\n${t('core.error.hint')} ${hint}`
     io.err(text)
   }
 }

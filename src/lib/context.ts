@@ -9,12 +9,13 @@ import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
 import {ProcessStreams} from './io/process-streams.js'
-import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
+import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
-import {configDir, readConfig, type ConfigData} from './config/store.js'
+import {configDir, configExposure, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
+import {quoteInput} from './io/quote.js'
 import type {ApiClient, ServiceDescription} from './api/index.js'
 
 export interface GlobalFlags {
@@ -26,6 +27,8 @@ export interface GlobalFlags {
   yes?: boolean
   verbose?: boolean
   lang?: string
+  /** Tables show every column in full, whatever the width (cli.md, Output). */
+  wide?: boolean
 }
 
 /** A wait of a second or more by the client: under the rate limit, or before a retry (with the status that caused it). */
@@ -80,7 +83,12 @@ export function createContext(options: ContextOptions): Context {
   const streams = options.streams ?? new ProcessStreams()
   const flags = options.flags
   const interactive = isInteractive(env, streams)
-  const io = new IO(streams, {interactive, json: Boolean(flags.json), color: colorEnabled(flags.color, env, interactive)})
+  const io = new IO(streams, {
+    interactive,
+    json: Boolean(flags.json),
+    color: colorEnabled(flags.color, env, interactive),
+    tableWidth: tableWidth(flags.wide, env, streams),
+  })
   const dir = configDir(env)
 
   let config: ConfigData | undefined
@@ -90,7 +98,22 @@ export function createContext(options: ContextOptions): Context {
   let service: Promise<ServiceDescription> | undefined
   let waitListener: ((wait: ClientWait) => void) | undefined
 
-  const readConfigOnce = () => (config ??= readConfig(dir))
+  // Keys readable by other users: said once per invocation, on stderr (like ssh), in the user's
+  // language: so not before the locale is known (the profile's language is read from the config).
+  let localeKnown = false
+  let exposureChecked = false
+  const checkExposure = () => {
+    if (exposureChecked || !localeKnown || !config) return
+    exposureChecked = true
+    const exposed = configExposure(dir)
+    if (exposed) io.warn(exposed)
+  }
+  const readConfigOnce = () => {
+    if (config) return config
+    config = readConfig(dir)
+    checkExposure()
+    return config
+  }
   const profileLang = () => {
     try {
       const data = readConfigOnce()
@@ -102,6 +125,8 @@ export function createContext(options: ContextOptions): Context {
   }
   const locale = resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
   setLocale(locale)
+  localeKnown = true
+  checkExposure()
 
   const context: Context = {
     io,
@@ -204,7 +229,13 @@ export function clientSettingsFromEnv(env: NodeJS.ProcessEnv): {
 function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.SVC_TIMEOUT
   if (raw === undefined || raw === '') return undefined
-  return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
+  try {
+    return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
+  } catch (error) {
+    // The parser names a flag (`--SVC_TIMEOUT`); the person set a variable: name it as they wrote it.
+    if (error instanceof InputError) throw new InputError(error.message.split('--SVC_TIMEOUT').join('SVC_TIMEOUT'), {field: 'SVC_TIMEOUT'})
+    throw error
+  }
 }
 
 /**
@@ -216,7 +247,7 @@ function retriesFromEnv(env: NodeJS.ProcessEnv): {maxRetries: number} | undefine
   if (raw === undefined || raw === '') return undefined
   const value = Number(raw)
   if (!/^\d+$/.test(raw.trim()) || value > 4) {
-    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_MAX_RETRIES', reason: raw}), {field: 'SVC_MAX_RETRIES'})
+    throw new InputError(t('core.env.invalid', {name: 'SVC_MAX_RETRIES', value: quoteInput(raw), accepted: t('core.env.retries')}), {field: 'SVC_MAX_RETRIES'})
   }
   return {maxRetries: value}
 }
@@ -227,7 +258,7 @@ function rateFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   if (raw === undefined || raw === '') return undefined
   const value = Number(raw)
   if (!Number.isInteger(value) || value < 0) {
-    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_RATE_LIMIT', reason: raw}), {field: 'SVC_RATE_LIMIT'})
+    throw new InputError(t('core.env.invalid', {name: 'SVC_RATE_LIMIT', value: quoteInput(raw), accepted: t('core.env.rate')}), {field: 'SVC_RATE_LIMIT'})
   }
   return value
 }

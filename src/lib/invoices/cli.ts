@@ -6,8 +6,9 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
-import {getLocale, t} from '../i18n/index.js'
-import {formatDate} from '../time/date.js'
+import {readReason} from '../io/read-reason.js'
+import {getLocale, statusLabel, t} from '../i18n/index.js'
+import {formatDate, isRelativeDate} from '../time/date.js'
 import {readCover, coverUrl} from '../files/cli.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {formatXaf} from '../payments/amount.js'
@@ -27,7 +28,8 @@ import {
 } from './flows.js'
 import {draftFromFlags, draftFromJson, finishDraft, parseChannel, type DraftFlags} from './input.js'
 import {missingFlags} from './guided-form.js'
-import {isFiltering, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
+import {filterNeedsToday, isFiltering, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
+import {serviceNow} from '../api/service-clock.js'
 import {renderInvoice, renderInvoiceTable, renderSend, renderTotals} from './render.js'
 import type {Delivery, Invoice} from './types.js'
 
@@ -96,7 +98,7 @@ async function readBodyFile(path: string): Promise<InvoiceDraft> {
   try {
     text = path === '-' ? await readStdin() : await readFile(path, 'utf8')
   } catch (error) {
-    throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'from-file'})
+    throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path: quoteInput(path), reason: readReason(error)}), {field: 'from-file'})
   }
   let value: unknown
   try {
@@ -117,6 +119,8 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   // Everything local first: nothing is sent if any of it is wrong.
   const base = flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
   let start = draftFromFlags(flags, base)
+  // `--due-date 30d` counts from the service's today: checked above, then one small read.
+  if (isRelativeDate(flags['due-date'])) start = draftFromFlags(flags, base, {today: await serviceNow((await api(ctx)).client)})
   let channel = parseChannel(flags.channel)
   let publish = flags.publish
   const missing = missingFlags(start)
@@ -165,7 +169,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
     }
   }
   await show(ctx, invoice, () => {
-    ctx.io.err(t(publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
+    ctx.io.err(t(publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: statusLabel(invoice.status)}))
     if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
     if (!publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
   })
@@ -205,7 +209,7 @@ async function showDryRun(
   }
   await ctx.io.result(report, () => {
     ctx.io.out(t('invoice.dryRun.heading'))
-    ctx.io.out(t('invoice.dryRun.customer', {customer: plan.draft.customer_name, due: plan.draft.due_date}))
+    ctx.io.out(t('invoice.dryRun.customer', {customer: plan.draft.customer_name, due: formatDate(plan.draft.due_date, getLocale())}))
     for (const item of plan.draft.items) ctx.io.out(t('invoice.dryRun.item', {name: item.name, quantity: item.quantity, price: formatXaf(item.price, getLocale())}))
     ctx.io.out(t(plan.publish ? (plan.channel ? 'invoice.dryRun.publishSend' : 'invoice.dryRun.publish') : 'invoice.dryRun.draft', {channel: plan.channel ?? '', recipient: recipient ?? '—'}))
   })
@@ -227,12 +231,13 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
 
 export async function invoiceList(
   ctx: Context,
-  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean} & FilterFlags,
+  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
 ): Promise<void> {
   checkListPaging(flags)
   const pageSize = flags['page-size']
-  const filter = readFilter(flags)
+  let filter = readFilter(flags)
   const invoices = await api(ctx)
+  if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(invoices.client))
   if (isFiltering(filter)) {
     // The service cannot filter these: read its pages here, and stop at --page-size matches
     // unless --all (newest first says nothing of due dates, so no earlier stop is sound).
@@ -245,6 +250,7 @@ export async function invoiceList(
       }),
     )
     await ctx.io.result(found.items, async () => {
+      if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(found.items))
       if (found.items.length === 0) return ctx.io.err(t('invoice.filter.none'))
       ctx.io.out(await renderInvoiceTable(ctx.io, found.items))
     })
@@ -258,6 +264,7 @@ export async function invoiceList(
     ? await ctx.io.withSpinner(t('invoice.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('invoice.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
   })
@@ -279,7 +286,7 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
   const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await show(ctx, invoice, () => {
-    ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
+    ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: statusLabel(invoice.status)}))
     if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
   })
 }

@@ -103,6 +103,9 @@ export function parseCsv(input: string, delimiter = ','): CsvRecord[] {
   return records
 }
 
+// The writer is shared by every CSV svc writes (reports, lists, import results): io/csv-writer.ts.
+export {csvField, csvLine} from '../io/csv-writer.js'
+
 /**
  * The separator a spreadsheet used, from the header line: of `,` `;` and tab, the one that splits
  * it into the most names from `known` (Excel in a French locale writes `;`, "Unicode text" tabs);
@@ -123,14 +126,4 @@ export function detectDelimiter(text: string, known: readonly string[]): string 
     }
   }
   return bestScore <= 0 ? ',' : best
-}
-
-/** One CSV field, quoted when it must be. */
-export function csvField(value: unknown): string {
-  const text = value === undefined || value === null ? '' : String(value)
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-export function csvLine(values: unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`
 }

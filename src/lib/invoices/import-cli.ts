@@ -15,8 +15,11 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
+import {readReason} from '../io/read-reason.js'
+import {quoteInput} from '../io/quote.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatXaf} from '../payments/amount.js'
+import {formatDate} from '../time/date.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {parseChannel} from './input.js'
 import {checkRows, ImportValidationError, readSourceRows, where, type CheckedRow} from './import-rows.js'
@@ -66,7 +69,8 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   try {
     bytes = await readFile(file)
   } catch (error) {
-    throw new InputError(t('invoice.error.fileUnreadable', {field: 'file', path: file, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'file'})
+    // FILE is an argument: named as the usage line shows it, the reason in words.
+    throw new InputError(t('invoice.import.fileUnreadable', {path: quoteInput(file), reason: readReason(error)}), {field: 'file'})
   }
   const channel = parseChannel(flags.channel)
   if (channel && !flags.publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
@@ -136,7 +140,7 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
       plan: {invoices: plan.invoices, requests: plan.requests, rate_per_minute: plan.rate, seconds: plan.seconds},
     }
     await ctx.io.result(document, () => {
-      for (const r of rows) ctx.io.out(t('invoice.import.dryRunRow', {row: r.row, customer: r.customer_name, total: formatXaf(r.total_amount, getLocale()), due: r.due_date}))
+      for (const r of rows) ctx.io.out(t('invoice.import.dryRunRow', {row: r.row, customer: r.customer_name, total: formatXaf(r.total_amount, getLocale()), due: formatDate(r.due_date, getLocale())}))
       ctx.io.err(t(flags.publish ? (channel ? 'invoice.import.dryRunSummarySend' : 'invoice.import.dryRunSummaryPublish') : 'invoice.import.dryRunSummary', {count: rows.length, total: formatXaf(total, getLocale()), channel: channel ?? ''}))
       if (skipped.length > 0) ctx.io.err(t('invoice.import.planSkipped', {count: skipped.length, path: resultsPath}))
       ctx.io.err(planText(plan))

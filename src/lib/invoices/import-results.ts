@@ -3,7 +3,7 @@
  * error), appended as rows finish so a killed run leaves what it did, then rewritten in row order
  * at the end; and the summary counts.
  */
-import {csvLine} from './csv.js'
+import {csvLine} from '../io/csv-writer.js'
 import type {RowResult, RowStatus} from './import-run.js'
 
 export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error', 'channel'] as const

@@ -134,10 +134,10 @@ export interface DraftFlags {
  * The draft from a base (a --from-file body, or empty) with the flags given on top: a flag
  * replaces the field (`--item`s replace the file's items).
  */
-export function draftFromFlags(flags: DraftFlags, base: Partial<InvoiceDraft> = {}): InvoiceDraft {
+export function draftFromFlags(flags: DraftFlags, base: Partial<InvoiceDraft> = {}, options: {today?: Date} = {}): InvoiceDraft {
   const draft: Partial<InvoiceDraft> = {...base}
   if (flags['customer-name'] !== undefined) draft.customer_name = flags['customer-name'].trim()
-  if (flags['due-date'] !== undefined) draft.due_date = parseDueDate(flags['due-date'], 'due-date')
+  if (flags['due-date'] !== undefined) draft.due_date = parseDueDate(flags['due-date'], 'due-date', {today: options.today})
   if (flags.item && flags.item.length > 0) draft.items = flags.item.map((spec) => parseItemSpec(spec, 'item'))
   if (flags.discount !== undefined) draft.discount_percent = parseDiscount(flags.discount)
   if (flags.email !== undefined) draft.customer_email = flags.email.trim()
@@ -164,7 +164,8 @@ export function finishDraft(draft: InvoiceDraft): {draft: InvoiceDraft; totals: 
   if (out.customer_email === '') delete out.customer_email
   if (typeof out.customer_email === 'string') out.customer_email = out.customer_email.trim()
   const totals = validateInvoiceDraft(out)
-  out.due_date = parseDueDate(out.due_date, 'due-date')
+  // Flags and answers are dates by now; a file's `30d` would be another date on each run.
+  out.due_date = parseDueDate(out.due_date, 'due-date', {relative: false})
   if (out.items) out.items = out.items.map((item: LineItem) => ({...item, name: item.name.trim()}))
   for (const key of ['notes', 'external_reference', 'description'] as const) {
     const value = (out as unknown as Record<string, unknown>)[key]

@@ -4,12 +4,12 @@
  */
 import type {Context} from '../context.js'
 import {ExitCode, SvcError} from '../errors.js'
-import {getLocale, t} from '../i18n/index.js'
+import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
 import {missingValue} from '../io/prompt.js'
 import {formatXaf, parseAmount} from './amount.js'
 import {resolveOperator} from './operator.js'
 import {normalisePhone} from './phone.js'
-import {createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
+import {clockTime, createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
 import {renderPayment, renderPaymentTable} from './render.js'
 import type {Payment, PaymentInput} from './types.js'
 import {parseDuration} from '../time/duration.js'
@@ -95,10 +95,12 @@ async function followPayment(ctx: Context, id: string, timing: {intervalMs: numb
   const client = await ctx.client()
   // Stopped while waiting (Ctrl-C, SIGTERM): the id was only in the spinner, which is erased.
   ctx.io.setInterruptNote(t('pay.watch.interrupted', {id}))
-  const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}), (spinner) =>
+  const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: statusLabel(first?.status ?? 'PENDING')}), (spinner) =>
     watchPayment(client, id, {
       ...timing,
-      onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
+      onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: statusLabel(p.status)})),
+      onUnreachable: (since, last) =>
+        spinner.update(t('pay.watch.unreachable', {id, status: statusLabel(last?.status ?? first?.status ?? 'PENDING'), since: clockTime(since)})),
     }),
   )
   ctx.io.setInterruptNote(undefined)
@@ -127,7 +129,7 @@ export function checkListLimit(limit: number | undefined): void {
   }
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
+export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean; csv?: boolean}): Promise<void> {
   checkListLimit(flags.limit)
   const client = await ctx.client()
   const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
@@ -136,8 +138,13 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
     ? await ctx.io.withSpinner(t('pay.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('pay.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     ctx.io.out(await renderPaymentTable(ctx.io, result.items))
+    // What each failure code of the page means, once per code, under the table.
+    for (const code of new Set(result.items.map((p) => p.failure_code).filter((c): c is string => Boolean(c)))) {
+      ctx.io.err(t('domain.failure.line', {code, sentence: failureSentence(code)}))
+    }
   })
   // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
   if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more', {next: (flags.offset ?? 0) + result.items.length}))

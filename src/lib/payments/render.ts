@@ -1,5 +1,5 @@
 /** How payments look in a terminal: tables, statuses coloured, amounts as `12 500 XAF`. */
-import {getLocale, statusLabel, t} from '../i18n/index.js'
+import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatDateTime} from '../time/date.js'
 import {formatXaf} from './amount.js'
@@ -25,6 +25,8 @@ export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<s
       p.failure_code ?? '',
       formatDateTime(p.created_at, getLocale()),
     ]),
+    // At 80 columns the failure code goes first, then the creation time; id, status, amount and phone stay.
+    [{kind: 'id'}, {priority: 1}, {kind: 'amount'}, {priority: 2}, {priority: 4}, {priority: 3}],
   )
 }
 
@@ -39,7 +41,10 @@ export async function renderPayment(io: IO, payment: Payment): Promise<string> {
     [t('pay.table.created'), formatDateTime(payment.created_at, getLocale())],
   ]
   if (payment.internal_transaction_id) rows.push([t('pay.table.transaction'), payment.internal_transaction_id])
-  if (payment.failure_code) rows.push([t('pay.table.failure'), paint.red(payment.failure_code)])
+  if (payment.failure_code) {
+    rows.push([t('pay.table.failure'), paint.red(payment.failure_code)])
+    rows.push([t('pay.table.failureMeaning'), failureSentence(payment.failure_code)])
+  }
   const width = Math.max(...rows.map(([label]) => label.length))
   return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')
 }

@@ -36,6 +36,8 @@ export interface DurationBounds {
   min?: number
   /** Largest accepted value in ms (inclusive). */
   max?: number
+  /** The unit a bare number most likely meant, suggested when the unit is missing (`3` → `3d` for a due window). */
+  unit?: string
 }
 
 /** Milliseconds of a duration such as `250ms`, `2s`, `1.5s`, `5m`, `1h30m`, `7d` or `0`. */
@@ -51,7 +53,7 @@ export function parseDuration(input: string, field: string, bounds: DurationBoun
   if (/^0+(?:\.0+)?$/.test(text)) {
     total = 0n
   } else if (/^\d+(?:\.\d+)?$/.test(text)) {
-    return fail('domain.duration.noUnit')
+    return bounds.unit ? fail('domain.duration.noUnitSuggest', {unit: bounds.unit}) : fail('domain.duration.noUnit')
   } else {
     total = 0n
     let lastUnit = Infinity

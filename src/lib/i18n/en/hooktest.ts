@@ -76,8 +76,8 @@ export const hooktest = {
   'hooktest.verdict.warn': 'slow',
   'hooktest.verdict.fail': 'FAIL',
   'hooktest.line': '{name}: {text}',
-  'hooktest.summary': '{passed} of {total} cases passed, {failed} failed.',
-  'hooktest.summarySlow': '{passed} of {total} cases passed ({warned} slow), {failed} failed.',
+  'hooktest.summary': '{passed} of {total} {total|case|cases} passed, {failed} failed.',
+  'hooktest.summarySlow': '{passed} of {total} {total|case|cases} passed ({warned} slow), {failed} failed.',
 
   // Before sending (stderr).
   'hooktest.intro': 'Testing {url}: {count} {count|case|cases} of signed test deliveries (SANDBOX environment, ids evt_test_…), timeout {timeout}.',
@@ -93,4 +93,6 @@ export const hooktest = {
   'hooktest.only.unknown': 'Unknown case "{value}" in --only: use {cases}.',
   'hooktest.only.empty': '--only names no case: use {cases}.',
   'hooktest.secret.malformed': 'The --secret is malformed: a signing secret is whsec_ followed by base64.',
+  // webhooks test: a handler that is not running
+  'hooktest.notListening': 'Nothing is listening at {url} (connection refused): start your webhook handler there, then run svc webhooks test again.',
 } as const

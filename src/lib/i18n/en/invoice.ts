@@ -1,9 +1,9 @@
 // Messages of the invoice section. Keys start with 'invoice.'.
 export const invoice = {
   'invoice.import.dryRunRow': 'row {row}: {customer}, {total}, due {due}',
-  'invoice.import.dryRunSummary': 'Dry run: every row checked, nothing sent. {count} invoices would be created as drafts, {total} in all.',
-  'invoice.import.dryRunSummaryPublish': 'Dry run: every row checked, nothing sent. {count} invoices would be created and published, {total} in all.',
-  'invoice.import.dryRunSummarySend': 'Dry run: every row checked, nothing sent. {count} invoices would be created, published and sent by {channel}, {total} in all.',
+  'invoice.import.dryRunSummary': 'Dry run: every row checked, nothing sent. {count} {count|invoice|invoices} would be created as drafts, {total} in all.',
+  'invoice.import.dryRunSummaryPublish': 'Dry run: every row checked, nothing sent. {count} {count|invoice|invoices} would be created and published, {total} in all.',
+  'invoice.import.dryRunSummarySend': 'Dry run: every row checked, nothing sent. {count} {count|invoice|invoices} would be created, published and sent by {channel}, {total} in all.',
   'invoice.table.id': 'ID',
   'invoice.table.status': 'STATUS',
   'invoice.table.customer': 'CUSTOMER',
@@ -57,7 +57,7 @@ export const invoice = {
   'invoice.filter.emptyRange': '--due-after {after} is not before --due-before {before}: no invoice can match.',
   'invoice.filter.progress': 'Searching invoices: {scanned} read, {matched} matching…',
   'invoice.filter.none': 'No invoices match.',
-  'invoice.filter.more': 'Showing the first {count} matches; more may match: use --all (or a larger --page-size).',
+  'invoice.filter.more': 'Showing the first {count} {count|match|matches}; more may match: use --all (or a larger --page-size).',
   'invoice.remind.noContact': 'the invoice has no email address or phone number',
   'invoice.remind.noEmail': 'the invoice has no email address (try --channel WHATSAPP)',
   'invoice.remind.noPhone': 'the invoice has no phone number (try --channel EMAIL)',
@@ -73,7 +73,7 @@ export const invoice = {
   'invoice.remind.noneMatching': 'No unpaid invoice matches.',
   'invoice.remind.noneOwed': 'No unpaid invoices.',
   'invoice.remind.incomplete': 'Not every reminder went out: {failed} failed, {unknown} unknown (see above).',
-  'invoice.live.remind': 'send a payment reminder to {customers} customers ({invoices} invoices)',
+  'invoice.live.remind': 'send a payment reminder to {customers} {customers|customer|customers} ({invoices} {invoices|invoice|invoices})',
   'invoice.error.missingFlags': 'Missing {flags} (no prompt when not interactive). Example: svc invoice create --customer-name "Awa Bakery" --due-date 2026-12-31 --item "Bread:500:3".',
   'invoice.dryRun.heading': 'Dry run: checked, nothing sent. The service would receive:',
   'invoice.dryRun.customer': '  Invoice for {customer}, due {due}',
@@ -94,7 +94,7 @@ export const invoice = {
   'invoice.form.quantity': 'Quantity of {name}',
   'invoice.form.running': '  {count} {count|item|items}, running total {total}',
   'invoice.form.discount': 'Discount in percent (0 for none)',
-  'invoice.form.due': 'Due date (YYYY-MM-DD)',
+  'invoice.form.due': 'Due date (YYYY-MM-DD, or 30d for 30 days from today)',
   'invoice.form.summaryHeading': 'Summary:',
   'invoice.form.summaryCustomer': '  Customer: {customer} ({contact})',
   'invoice.form.summaryItem': '  {name}: {quantity} × {price} = {total}',
@@ -108,7 +108,7 @@ export const invoice = {
   'invoice.form.sendWhatsapp': 'By WhatsApp to {to}',
   'invoice.list.none': 'No invoices.',
   'invoice.list.more': 'More invoices: use --page {next} or --all.',
-  'invoice.list.progress': 'Fetched {count} invoices…',
+  'invoice.list.progress': 'Fetched {count} {count|invoice|invoices}…',
   'invoice.list.pageSizeRange': 'a whole number from 1 to 100',
   'invoice.list.pageRange': 'a whole number, 1 or more',
 
@@ -126,7 +126,7 @@ export const invoice = {
   'invoice.live.publishId': 'publish invoice {id} and deliver it by {channel}',
   'invoice.live.send': 'send invoice {id} to the customer by {channel}',
   'invoice.live.cancel': 'cancel invoice {id}',
-  'invoice.live.import': 'create, publish and deliver {count} invoices by {channel}',
+  'invoice.live.import': 'create, publish and deliver {count} {count|invoice|invoices} by {channel}',
 
   'invoice.error.channel': 'Invalid --{field} "{value}": use EMAIL or WHATSAPP.',
   'invoice.error.channelNeedsPublish': '--channel delivers at publish time: add --publish (or use `svc invoice send` later).',
@@ -152,20 +152,30 @@ export const invoice = {
   'invoice.import.badJson': 'not a JSON object ({reason})',
   'invoice.import.atLine': 'line {line}',
   'invoice.import.atRow': 'row {row}',
-  'invoice.import.invalidRows': '{count} of {total} rows are invalid; nothing was created:',
+  'invoice.import.invalidRows': '{count} of {total} {total|row is|rows are} invalid; nothing was created:',
   'invoice.import.invalidHint': 'Fix these rows and run the import again, or pass --skip-invalid to create the others.',
   'invoice.import.skipping': 'Skipping {where}: {message}',
   'invoice.import.concurrencyRange': 'a whole number from 1 to 16',
   'invoice.import.rateRange': 'requests per minute, 0 or more (0: no client-side pacing)',
-  'invoice.import.starting': 'Creating {count} invoices from {file}…',
+  'invoice.import.starting': 'Creating {count} {count|invoice|invoices} from {file}…',
   'invoice.import.progress': '{done}/{total} ({failed} failed)',
   'invoice.import.rowFailed': 'Failed {where}: {message}',
   'invoice.import.summary':
-    '{file}: {rows} rows: {created} created, {existing} already created by an earlier run, {published} published, {already_published} already published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
+    '{file}: {rows} {rows|row|rows}: {created} created, {existing} already created by an earlier run, {published} published, {already_published} already published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
   'invoice.import.resultsAt': 'Results: {path}',
-  'invoice.import.someFailed': '{failed} rows failed; see {path}.',
+  'invoice.import.someFailed': '{failed} {failed|row|rows} failed; see {path}.',
   'invoice.import.rerunHint': 'Running the same import again is safe (rows already created are not created twice), with the same flags: `{command}`',
-  'invoice.import.interrupted': 'Interrupted after {done} of {total} rows; results so far in {path}. Run the same import again to finish: nothing is created twice.',
+  'invoice.import.interrupted': 'Interrupted after {done} of {total} {total|row|rows}; results so far in {path}. Run the same import again to finish: nothing is created twice.',
+
+  // A person's terminal: the guided form's errors name the question, not a flag
+  'invoice.form.subject.phone': 'phone number',
+  'invoice.form.subject.price': 'price',
+  'invoice.form.subject.quantity': 'quantity',
+  'invoice.form.subject.discount': 'discount',
+  'invoice.form.subject.due': 'due date',
+
+  // A person's terminal: the import's FILE argument named as the usage line shows it
+  'invoice.import.fileUnreadable': 'Cannot read the file "{path}" (FILE): {reason}.',
 
   // invoice import: spreadsheet files, resume from the results file, the plan, the status line; channel checks
   'invoice.import.encodingFlag': 'Invalid --encoding "{value}": one of {accepted}.',
@@ -199,4 +209,7 @@ export const invoice = {
   'invoice.error.channelNeedsEmail': 'Missing --email: publishing with --channel EMAIL delivers to the customer\'s email; give --email ADDRESS (nothing was sent).',
   'invoice.error.channelNeedsPhone': 'Missing --phone: publishing with --channel WHATSAPP delivers to the customer\'s phone; give --phone NUMBER (nothing was sent).',
   'invoice.create.publishFailedFinish': 'Invoice {id} was created (DRAFT) but publishing it failed; finish the job with `{command}`.',
+  // invoice remind: runs going at the same time
+  'invoice.remind.elsewhereLine': 'elsewhere {id}  {customer}: being reminded by another run (PID {pid}) going at the same time; that run reports it',
+  'invoice.remind.elsewhereSummary': '{count} {count|invoice was|invoices were} being reminded by another run at the same time (PID {pids}): not sent twice.',
 } as const

@@ -40,7 +40,7 @@ export const local = {
   'local.snapshot.deleted': 'Deleted snapshot "{name}".',
   'local.snapshot.none': 'No snapshots: save one with `svc sandbox snapshot save NAME`.',
   'local.serve.noSqlite': '--data needs the better-sqlite3 module, which could not be loaded ({reason}). Reinstall svc with its optional dependencies (npm install needs a C++ compiler where no prebuilt binary exists), or leave out --data for an in-memory sandbox.',
-  'local.serve.imported': 'Imported the JSON data file {file} ({count} objects) into the sandbox database; the JSON file is kept as {backup}.',
+  'local.serve.imported': 'Imported the JSON data file {file} ({count} {count|object|objects}) into the sandbox database; the JSON file is kept as {backup}.',
   'local.clock.now': 'SANDBOX TIME',
   'local.clock.offset': 'AHEAD OF REAL TIME',
   'local.clock.pending': 'TASKS SCHEDULED',
@@ -113,4 +113,38 @@ export const local = {
   'local.env.missing': '{missing} is not set but {given} is: set both to drive a sandbox by its address, or neither to use the one `svc sandbox serve` saved.',
   'local.env.url': 'SVC_SANDBOX_URL must be the sandbox\'s base URL (http://host:port), got "{url}".',
   'local.serve.adminToken': '--admin-token (or SVC_SANDBOX_ADMIN_TOKEN) must be 16 to 256 printable characters without spaces.',
+
+  // A person's terminal: a key of a restarted in-memory sandbox
+  'local.hint.restarted':
+    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
+  'local.hint.restartedOverride':
+    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
+  'local.hint.dropFlag': 'leave out --api-key',
+  'local.hint.unsetEnv': 'run `unset SVC_API_KEY`',
+  // One convention for lists (docs/conventions.md): the next-page hint of the sandbox's lists.
+  'local.list.more': 'More: use --offset {next}.',
+  // The request journal and the web inspector (sandbox requests, logs tail, serve --log, sandbox inspector).
+  'local.serve.inspector': 'Inspector:',
+  'local.journal.none': 'No request matches (the journal keeps the last 10,000).',
+  'local.journal.method': 'Invalid --method "{got}": give an HTTP method such as GET or POST.',
+  'local.journal.path': 'Invalid --path "{got}": give the start of a path, beginning with /, such as /v1/payments (* matches anything).',
+  'local.journal.status': 'Invalid --status "{got}": give a class such as 2xx or 4xx, a status such as 429, or several separated by commas.',
+  'local.journal.requestHeaders': 'Request headers',
+  'local.journal.requestBody': 'Request body',
+  'local.journal.responseHeaders': 'Response headers',
+  'local.journal.responseBody': 'Response body',
+  'local.journal.tailing': 'Streaming the requests of {url} as they happen; Ctrl-C stops.',
+  'local.journal.streamEnded': 'The sandbox at {url} stopped streaming (was it stopped?).',
+  // several sandboxes on one machine: data file held, profiles owned, the registry, a stopped sandbox
+  'local.serve.dataInUse': 'The data file {file} is in use by another sandbox (PID {pid}, since {since}). One sandbox per data file: stop that one, or give this one another file (--data OTHER.db).',
+  'local.serve.profileName': 'Invalid --profile-name "{name}": use letters, digits, - and _ (at most 40).',
+  'local.serve.profileTaken': 'The profile "{profile}" belongs to the sandbox at {url} (PID {pid}), still running: pick another --profile-name, or stop that sandbox.',
+  'local.serve.ownProfile': 'The profile "local" belongs to the sandbox at {url} (PID {pid}), still running: this sandbox is saved as the profile "{profile}" (use `svc --profile {profile} …`).',
+  'local.stopped': 'The local sandbox of the profile "{profile}" ({url}) is not running. Start it again with `{command}` (in another terminal), or pick another profile.',
+  'local.list.pid': 'PID',
+  'local.list.data': 'DATA FILE',
+  'local.list.profile': 'PROFILE',
+  'local.list.since': 'SINCE',
+  'local.list.memory': '(in memory)',
+  'local.list.none': 'No local sandbox is running from this config directory: start one with `svc sandbox serve`.',
 } as const

@@ -78,8 +78,8 @@ export const hooktest: {[K in keyof typeof en]: string} = {
   'hooktest.verdict.warn': 'lent',
   'hooktest.verdict.fail': 'ÉCHEC',
   'hooktest.line': '{name} : {text}',
-  'hooktest.summary': '{passed} cas réussis sur {total}, {failed} en échec.',
-  'hooktest.summarySlow': '{passed} cas réussis sur {total} ({warned} lents), {failed} en échec.',
+  'hooktest.summary': '{passed} {passed|cas réussi|cas réussis} sur {total}, {failed} en échec.',
+  'hooktest.summarySlow': '{passed} {passed|cas réussi|cas réussis} sur {total} ({warned} {warned|lent|lents}), {failed} en échec.',
 
   // Avant l’envoi (stderr).
   'hooktest.intro': 'Test de {url} : {count} cas de livraisons de test signées (environnement SANDBOX, identifiants evt_test_…), délai {timeout}.',
@@ -95,4 +95,6 @@ export const hooktest: {[K in keyof typeof en]: string} = {
   'hooktest.only.unknown': 'Cas inconnu « {value} » dans --only : utilisez {cases}.',
   'hooktest.only.empty': '--only ne nomme aucun cas : utilisez {cases}.',
   'hooktest.secret.malformed': 'Le --secret est mal formé : un secret de signature s’écrit whsec_ suivi de base64.',
+  // webhooks test: a handler that is not running
+  'hooktest.notListening': 'Rien n’écoute à {url} (connexion refusée) : démarrez-y votre gestionnaire de webhooks, puis relancez svc webhooks test.',
 } as const

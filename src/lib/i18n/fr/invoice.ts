@@ -3,9 +3,9 @@ import type {invoice as en} from '../en/invoice.js'
 
 export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.dryRunRow': 'ligne {row} : {customer}, {total}, échéance {due}',
-  'invoice.import.dryRunSummary': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} factures seraient créées en brouillon, {total} au total.',
-  'invoice.import.dryRunSummaryPublish': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} factures seraient créées et publiées, {total} au total.',
-  'invoice.import.dryRunSummarySend': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} factures seraient créées, publiées et envoyées par {channel}, {total} au total.',
+  'invoice.import.dryRunSummary': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée|factures seraient créées} en brouillon, {total} au total.',
+  'invoice.import.dryRunSummaryPublish': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée et publiée|factures seraient créées et publiées}, {total} au total.',
+  'invoice.import.dryRunSummarySend': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée, publiée et envoyée|factures seraient créées, publiées et envoyées} par {channel}, {total} au total.',
   'invoice.table.id': 'ID',
   'invoice.table.status': 'STATUT',
   'invoice.table.customer': 'CLIENT',
@@ -45,7 +45,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.delivery.hintPhone': 'Donnez le numéro avec --to-phone NUMÉRO, ou envoyez par e-mail avec --channel EMAIL --to-email ADRESSE.',
   'invoice.create.replayed':
     'Le service a rejoué une réponse antérieure pour cette Idempotency-Key : la facture {id} existait déjà et n’a pas été créée une seconde fois.',
-  'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera en retard (PAST_DUE) dès sa publication.',
+  'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera EN RETARD dès sa publication.',
   'invoice.create.created': 'Facture {id} créée ({status}) : invisible pour le client tant qu’elle n’est pas publiée.',
   'invoice.create.createdPublished': 'Facture {id} créée et publiée ({status}).',
   'invoice.create.next': 'Publiez-la avec : svc invoice publish {id} [--channel EMAIL|WHATSAPP]',
@@ -53,13 +53,13 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.publish.done': 'Facture {id} publiée ({status}).',
   'invoice.publish.delivered': 'Envoyée par {channel}.',
   'invoice.send.done': 'Facture {id} envoyée par {channel} à {recipient} le {at}.',
-  'invoice.cancel.done': 'La facture {id} est annulée (CANCELLED).',
+  'invoice.cancel.done': 'La facture {id} est ANNULÉE.',
 
   'invoice.filter.customerEmpty': 'une partie du nom, de l’e-mail ou du téléphone du client',
   'invoice.filter.emptyRange': '--due-after {after} n’est pas avant --due-before {before} : aucune facture ne peut correspondre.',
   'invoice.filter.progress': 'Recherche des factures : {scanned} lues, {matched} retenues…',
   'invoice.filter.none': 'Aucune facture ne correspond.',
-  'invoice.filter.more': 'Voici les {count} premières ; d’autres peuvent correspondre : utilisez --all (ou un --page-size plus grand).',
+  'invoice.filter.more': 'Voici {count} {count|résultat|résultats} ; d’autres peuvent correspondre : utilisez --all (ou un --page-size plus grand).',
   'invoice.remind.noContact': 'la facture n’a ni adresse e-mail ni numéro de téléphone',
   'invoice.remind.noEmail': 'la facture n’a pas d’adresse e-mail (essayez --channel WHATSAPP)',
   'invoice.remind.noPhone': 'la facture n’a pas de numéro de téléphone (essayez --channel EMAIL)',
@@ -75,8 +75,8 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.remind.noneMatching': 'Aucune facture impayée ne correspond.',
   'invoice.remind.noneOwed': 'Aucune facture impayée.',
   'invoice.remind.incomplete': 'Toutes les relances ne sont pas parties : {failed} en échec, {unknown} inconnues (voir ci-dessus).',
-  'invoice.live.remind': 'envoyer une relance de paiement à {customers} clients ({invoices} factures)',
-  'invoice.error.missingFlags': 'Il manque {flags} (pas de question hors d’un terminal). Exemple : svc invoice create --customer-name "Boulangerie Awa" --due-date 2026-12-31 --item "Pain:500:3".',
+  'invoice.live.remind': 'envoyer une relance de paiement à {customers} {customers|client|clients} ({invoices} {invoices|facture|factures})',
+  'invoice.error.missingFlags': 'Il manque {flags} (pas de question hors d’un terminal). Exemple : svc invoice create --customer-name "Boulangerie Awa" --due-date 31/12/2026 --item "Pain:500:3".',
   'invoice.dryRun.heading': 'Simulation : tout est vérifié, rien n’est envoyé. Le service recevrait :',
   'invoice.dryRun.customer': '  Facture pour {customer}, échéance {due}',
   'invoice.dryRun.item': '  {name} : {quantity} × {price}',
@@ -96,7 +96,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.form.quantity': 'Quantité de {name}',
   'invoice.form.running': '  {count} {count|article|articles}, total provisoire {total}',
   'invoice.form.discount': 'Remise en pourcentage (0 pour aucune)',
-  'invoice.form.due': 'Échéance (AAAA-MM-JJ)',
+  'invoice.form.due': 'Échéance (JJ/MM/AAAA, ou 30j pour dans 30 jours)',
   'invoice.form.summaryHeading': 'Récapitulatif :',
   'invoice.form.summaryCustomer': '  Client : {customer} ({contact})',
   'invoice.form.summaryItem': '  {name} : {quantity} × {price} = {total}',
@@ -110,7 +110,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.form.sendWhatsapp': 'Par WhatsApp à {to}',
   'invoice.list.none': 'Aucune facture.',
   'invoice.list.more': 'Il y a d’autres factures : utilisez --page {next} ou --all.',
-  'invoice.list.progress': '{count} factures récupérées…',
+  'invoice.list.progress': '{count} {count|facture récupérée|factures récupérées}…',
   'invoice.list.pageSizeRange': 'un nombre entier de 1 à 100',
   'invoice.list.pageRange': 'un nombre entier, 1 ou plus',
 
@@ -122,13 +122,13 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.open.noUrl': 'La facture {id} n’a pas de checkout_url.',
   'invoice.open.noOpener': 'Aucun programme trouvé pour ouvrir le navigateur (xdg-open, open, rundll32) : voici l’adresse.',
   'invoice.open.opened': '{url} ouvert',
-  'invoice.open.draft': 'La facture {id} est un brouillon (DRAFT) : sa page de paiement reste en 404 tant qu’elle n’est pas publiée.',
+  'invoice.open.draft': 'La facture {id} est un BROUILLON : sa page de paiement reste en 404 tant qu’elle n’est pas publiée.',
 
   'invoice.live.publish': 'publier la facture de {customer} et l’envoyer par {channel}',
   'invoice.live.publishId': 'publier la facture {id} et l’envoyer par {channel}',
   'invoice.live.send': 'envoyer la facture {id} au client par {channel}',
   'invoice.live.cancel': 'annuler la facture {id}',
-  'invoice.live.import': 'créer, publier et envoyer {count} factures par {channel}',
+  'invoice.live.import': 'créer, publier et envoyer {count} {count|facture|factures} par {channel}',
 
   'invoice.error.channel': '--{field} « {value} » invalide : utilisez EMAIL ou WHATSAPP.',
   'invoice.error.channelNeedsPublish': '--channel envoie la facture au moment de la publication : ajoutez --publish (ou utilisez `svc invoice send` plus tard).',
@@ -160,16 +160,26 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.skipping': 'Ignorée ({where}) : {message}',
   'invoice.import.concurrencyRange': 'un nombre entier de 1 à 16',
   'invoice.import.rateRange': 'un nombre de requêtes par minute, 0 ou plus (0 : pas de cadence côté client)',
-  'invoice.import.starting': 'Création de {count} factures à partir de {file}…',
+  'invoice.import.starting': 'Création de {count} {count|facture|factures} à partir de {file}…',
   'invoice.import.progress': '{done}/{total} ({failed} en échec)',
   'invoice.import.rowFailed': 'Échec ({where}) : {message}',
   'invoice.import.summary':
-    '{file} : {rows} lignes : {created} créées, {existing} déjà créées lors d’une exécution précédente, {published} publiées, {already_published} déjà publiées, {failed} en échec, {invalid} invalides, {not_attempted} non tentées.',
+    '{file} : {rows} {rows|ligne|lignes} : {created} {created|créée|créées}, {existing} déjà {existing|créée|créées} lors d’une exécution précédente, {published} {published|publiée|publiées}, {already_published} déjà {already_published|publiée|publiées}, {failed} en échec, {invalid} {invalid|invalide|invalides}, {not_attempted} non {not_attempted|tentée|tentées}.',
   'invoice.import.resultsAt': 'Résultats : {path}',
-  'invoice.import.someFailed': '{failed} lignes en échec ; voir {path}.',
+  'invoice.import.someFailed': '{failed} {failed|ligne|lignes} en échec ; voir {path}.',
   'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
   'invoice.import.interrupted':
-    'Interrompu après {done} lignes sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
+    'Interrompu après {done} {done|ligne|lignes} sur {total} ; résultats partiels dans {path}. Relancez le même import pour terminer : rien ne sera créé deux fois.',
+
+  // A person's terminal: the guided form's errors name the question, not a flag
+  'invoice.form.subject.phone': 'numéro de téléphone',
+  'invoice.form.subject.price': 'prix',
+  'invoice.form.subject.quantity': 'quantité',
+  'invoice.form.subject.discount': 'remise',
+  'invoice.form.subject.due': 'échéance',
+
+  // A person's terminal: the import's FILE argument named as the usage line shows it
+  'invoice.import.fileUnreadable': 'Impossible de lire le fichier « {path} » (FILE) : {reason}.',
 
   // invoice import: spreadsheet files, resume from the results file, the plan, the status line; channel checks
   'invoice.import.encodingFlag': '--encoding « {value} » invalide : une valeur parmi {accepted}.',
@@ -202,5 +212,8 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.channelNeedsPhone': 'customer_phone est nécessaire pour envoyer par WHATSAPP (--channel WHATSAPP)',
   'invoice.error.channelNeedsEmail': '--email manquant : publier avec --channel EMAIL envoie la facture à l’adresse du client ; donnez --email ADRESSE (rien n’a été envoyé).',
   'invoice.error.channelNeedsPhone': '--phone manquant : publier avec --channel WHATSAPP envoie la facture au téléphone du client ; donnez --phone NUMÉRO (rien n’a été envoyé).',
-  'invoice.create.publishFailedFinish': 'La facture {id} a été créée (DRAFT) mais sa publication a échoué ; terminez avec `{command}`.',
+  'invoice.create.publishFailedFinish': 'La facture {id} a été créée (BROUILLON) mais sa publication a échoué ; terminez avec `{command}`.',
+  // invoice remind: runs going at the same time
+  'invoice.remind.elsewhereLine': 'ailleurs  {id}  {customer} : en cours de relance par une autre exécution (PID {pid}) lancée en même temps ; elle en rendra compte',
+  'invoice.remind.elsewhereSummary': '{count} {count|facture était|factures étaient} en cours de relance par une autre exécution (PID {pids}) : rien n’est envoyé deux fois.',
 }
