@@ -13,7 +13,7 @@ import {formatXaf} from '../payments/amount.js'
 import {formatDate} from '../time/date.js'
 import {sendInvoice} from './flows.js'
 import {parseChannel} from './input.js'
-import {progressBar} from './progress.js'
+import {progressBar, waitStatus} from './progress.js'
 import {filterNeedsToday, isFiltering, isReceivable, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
 import {serviceNow} from '../api/service-clock.js'
 import {journalPath, ReminderJournal, type Standing} from './reminder-journal.js'
@@ -113,6 +113,8 @@ async function remindWith(
   }
 
   const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}))
+  // On a terminal the waits go to the bar's own status line (as import's), not glued to the bar.
+  const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   try {
     for (const planned of todo) {
       // Claimed before the send: a crash from here on leaves it `pending`, reported as unknown;
@@ -140,6 +142,7 @@ async function remindWith(
       if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineSent', {id: planned.id, customer: planned.customer, channel: planned.channel, recipient: planned.recipient}))
     }
   } finally {
+    releaseWaits?.()
     progress.done()
   }
   await show(ctx, report, isFiltering(filter))
