@@ -1,7 +1,8 @@
 /**
  * The description as linters see it: Redocly's `recommended` rules and Spectral's `spectral:oas`
  * on the sandbox's `/v1/openapi.json` (rate limit on, as `svc sandbox serve` runs), both pinned in
- * package.json and run offline from node_modules: no error and no warning. A document with known
+ * package.json and run offline from node_modules: no error and no warning. With the rate limit off
+ * (`--rate-limit 0`) the one warning left is explained in docs/openapi.md. A document with known
  * faults is linted too, so this test can fail.
  */
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
@@ -62,6 +63,17 @@ describe('/v1/openapi.json under third-party linters', () => {
   it('Spectral spectral:oas: 0 errors, 0 warnings', async () => {
     expect(await spectral('openapi.json')).toEqual([])
   }, 60_000)
+
+  it('with the rate limit off: only the warning docs/openapi.md explains (GET /v1/openapi.json then has no 4XX answer)', async () => {
+    const unlimited = await startTestSandbox({rateLimit: 0})
+    try {
+      writeFileSync(join(dir, 'unlimited.json'), await (await fetch(`${unlimited.sb.url}/v1/openapi.json`)).text())
+    } finally {
+      await unlimited.close()
+    }
+    const found = [...(await redocly('unlimited.json')), ...(await spectral('unlimited.json'))]
+    expect(found.map(({tool, rule, where}) => `${tool} ${rule} ${where}`)).toEqual(['redocly operation-4xx-response #/paths/~1v1~1openapi.json/get/responses'])
+  }, 90_000)
 
   it('control: both report an example that breaks its schema (so the checks above can fail)', async () => {
     const broken = structuredClone(document)
