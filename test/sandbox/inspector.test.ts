@@ -31,7 +31,7 @@ const closers: Array<() => Promise<unknown>> = []
 const dialogs: string[] = []
 
 /** What `serve` printed on the line starting with `label`. */
-const line = (label: string) => out.split('\n').find((l) => l.startsWith(label))?.slice(label.length).trim() ?? ''
+const line = (label: string) => out.split('\n').find((l) => l.toUpperCase().startsWith(label.toUpperCase()))?.slice(label.length).trim() ?? ''
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -90,6 +90,7 @@ afterAll(async () => {
 describe('the web inspector', {timeout: 90_000}, () => {
   it('logs in once with the printed link: an HttpOnly, SameSite=Strict cookie; the link does not work twice; CSP without inline scripts', async () => {
     expect(served.inspector).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/_inspector\/login\?code=[\w-]+$/)
+    expect(out).toMatch(/^Inspector: http:\/\/127\.0\.0\.1:\d+\/_inspector\/login\?code=/m)
     const response = await page.goto(served.inspector)
     expect(page.url()).toBe(`${served.url}/_inspector/`)
     const csp = response!.headers()['content-security-policy']
