@@ -82,6 +82,7 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
     ...admin,
     method: 'GET',
     path: INSPECTOR_ROUTES.requestStream,
+    eventStream: true,
     query: journalQuery,
     handler: (req) => {
       const test = journalFilter(req.query as JournalQuery, Date.now())

@@ -161,6 +161,7 @@ export function registerInspector(deps: InspectorDependencies) {
     ...admin,
     method: 'GET',
     path: INSPECTOR_ROUTES.changes,
+    eventStream: true,
     handler: () => ({
       status: 200,
       headers: SSE_HEADERS,
