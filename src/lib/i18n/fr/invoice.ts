@@ -75,7 +75,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.remind.dryRunSummary': 'Simulation du {day}, rien n’est envoyé : {sent} {sent|serait envoyée|seraient envoyées}, {skipped} {skipped|ignorée (déjà relancée aujourd’hui)|ignorées (déjà relancées aujourd’hui)}, {unknown} {unknown|inconnue|inconnues}, {failed} {failed|impossible|impossibles}.',
   'invoice.remind.noneMatching': 'Aucune facture impayée ne correspond.',
   'invoice.remind.noneOwed': 'Aucune facture impayée.',
-  'invoice.remind.incomplete': 'Toutes les relances ne sont pas parties : {failed} en échec, {unknown} inconnues (voir ci-dessus).',
+  'invoice.remind.incomplete': 'Toutes les relances ne sont pas parties : {failed} en échec, {unknown} {unknown|inconnue|inconnues} (voir ci-dessus).',
   'invoice.live.remind': 'envoyer une relance de paiement à {customers} {customers|client|clients} ({invoices} {invoices|facture|factures})',
   'invoice.error.missingFlags': 'Il manque {flags} (pas de question hors d’un terminal). Exemple : svc invoice create --customer-name "Boulangerie Awa" --due-date 31/12/2026 --item "Pain:500:3".',
   'invoice.dryRun.heading': 'Simulation : tout est vérifié, rien n’est envoyé. Le service recevrait :',
