@@ -103,7 +103,7 @@ describe('a key of a restarted in-memory sandbox', {timeout: 120_000}, () => {
       try {
         const r = await runCli(['pay', 'list', '--profile', 'local'], {configDir: own.dir, env: {SVC_API_KEY: oldKey}})
         expect(r.exitCode).toBe(3)
-        expect(r.stderr).toMatch(/The local sandbox was restarted .* keeps its keys in memory/)
+        expect(r.stderr).toMatch(/The local sandbox \(started .*\) keeps its keys in memory and made new ones when it was restarted/)
         expect(r.stderr).toMatch(/unset SVC_API_KEY.*--profile local/)
         // The profile serve saved works.
         expect((await runCli(['pay', 'list', '--profile', 'local'], {configDir: own.dir})).exitCode).toBe(0)

@@ -116,9 +116,9 @@ export const local = {
 
   // A person's terminal: a key of a restarted in-memory sandbox
   'local.hint.restarted':
-    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
+    'The local sandbox (started {started}) keeps its keys in memory and made new ones when it was restarted (or reset with --all), so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
   'local.hint.restartedOverride':
-    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
+    'The local sandbox (started {started}) keeps its keys in memory and made new ones when it was restarted (or reset with --all), so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
   'local.hint.dropFlag': 'leave out --api-key',
   'local.hint.unsetEnv': 'run `unset SVC_API_KEY`',
 } as const
