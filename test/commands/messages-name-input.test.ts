@@ -8,6 +8,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {inTerminal} from '../helpers/script-terminal.js'
 import {startServe, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -88,6 +89,25 @@ describe('what the person typed, named as typed', {timeout: 60_000}, () => {
     for (const cols of [80, 120]) {
       const {screen} = await inTerminal(['pay', 'list', '--profle', 'x'], cols, {configDir: temp.dir})
       expect(screen).toMatch(/did you mean --profile\?/)
+    }
+  })
+})
+
+describe('prompts speak of the question', {timeout: 60_000}, () => {
+  it('pay create at a terminal, in French: « Montant « 5.000 » invalide », never --amount', async () => {
+    const s = runInPty(['pay', 'create', '--lang', 'fr'], {configDir: temp.dir, env: {...sb.env(), SVC_RATE_LIMIT: '0'}})
+    try {
+      await s.waitFor('Montant en FCFA')
+      s.type('5.000\r')
+      await s.waitFor(/Montant « 5\.000 » invalide : vouliez-vous dire 5 000 \?/)
+      expect(stripAnsi(s.output())).not.toMatch(/--amount/)
+      s.type('\b'.repeat(8) + '5000\r')
+      await s.waitFor('Numéro Mobile Money du client')
+      s.type('12345\r')
+      await s.waitFor(/Numéro Mobile Money « 12345 » invalide/)
+      expect(stripAnsi(s.output())).not.toMatch(/--phone/)
+    } finally {
+      s.kill()
     }
   })
 })

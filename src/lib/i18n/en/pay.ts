@@ -38,4 +38,8 @@ export const pay = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'WHAT TO DO',
   'pay.failedExplained': 'Payment {id} failed ({code}): {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'amount',
+  'pay.subject.phone': 'mobile money number',
 } as const

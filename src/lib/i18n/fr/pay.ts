@@ -43,4 +43,8 @@ export const pay: {[K in keyof typeof en]: string} = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'QUE FAIRE',
   'pay.failedExplained': 'Le paiement {id} a échoué ({code}) : {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'montant',
+  'pay.subject.phone': 'numéro Mobile Money',
 }
