@@ -43,6 +43,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   // Help (and the calls that go through the plugins) runs other code of the core chunk than a
   // command does: each kind keeps a cache of what it compiles.
   require('./compile-cache.cjs').install(join(root, 'dist'), own && !argv.includes('--help') ? 'run' : 'help')
+  // --jq: its worker thread (dist/jq-worker.js) boots while oclif loads, rather than after;
+  // src/lib/io/jq-run.ts takes it over (unused, it does not keep the process alive).
+  if (own && !argv.includes('--help') && argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))) {
+    const entry = join(root, 'dist/jq-worker.js')
+    globalThis[Symbol.for('svc.jq.worker')] = require(entry).startJqWorker(entry)
+  }
   const {flush, handle, run} = require('../dist/main.js')
   run(argv, own ? rootOnly(root) : root)
     .then(() => flush())

@@ -2,7 +2,7 @@
  * oclif's help, with what `svc --help` lacked: a few examples of the whole tool on the root page
  * (each command's own examples are on its page). Loaded only when help is shown. Its sentences
  * come from the catalogue (core.help.*); help runs before a command sets the language, so they
- * print in English, like the rest of oclif's help (README "Languages").
+ * print in English, like the rest of oclif's help (docs/languages.md).
  */
 import {Help} from '@oclif/core/help'
 

@@ -41,6 +41,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     yes: Flags.boolean({char: 'y', description: 'Answer yes to confirmations (required for LIVE keys when not interactive).', helpGroup: GLOBAL}),
     verbose: Flags.boolean({description: 'Trace HTTP requests and responses on stderr (key redacted).', helpGroup: GLOBAL}),
     lang: Flags.option({options: ['en', 'fr'] as const, description: 'Language of messages (also SVC_LANG, LANG).', helpGroup: GLOBAL})(),
+    wide: Flags.boolean({description: 'Show every table column in full (tables otherwise fit the terminal).', helpGroup: GLOBAL}),
   }
 
   protected flags!: SvcFlags<T>
@@ -68,6 +69,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
         yes: this.flags.yes,
         verbose: this.flags.verbose,
         lang: this.flags.lang,
+        wide: this.flags.wide,
       },
       version: this.config.version,
     })
@@ -78,22 +80,41 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     setInputLocale(this.ctx.locale)
     if (this.ctx.io.json) setLocale('en')
     else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
-    // jq (WebAssembly) only when asked for; the expression is compiled before anything is sent.
-    if (this.flags.jq !== undefined) {
-      const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
-    }
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
     process.on('SIGINT', () => void this.interrupted('SIGINT'))
     // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
     process.on('SIGTERM', () => void this.interrupted('SIGTERM'))
+    // jq (WebAssembly, in a worker thread) only when asked for; the expression is compiled before
+    // anything is sent. A filter that fails while the command still streams ends it (jqFailed).
+    if (this.flags.jq !== undefined) {
+      const {loadJq} = await import('./io/jq.js')
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
+      this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
+    }
+  }
+
+  private finishing = false
+  private interrupting = false
+
+  /** --jq's output is written by a worker: the command ends once it is, with the filter's failure if it failed. */
+  public override async finally(error: Error | undefined): Promise<unknown> {
+    this.finishing = true
+    const jqError = await this.ctx?.io.jqSettled()
+    if (jqError) await this.catch(jqError)
+    return super.finally(error)
+  }
+
+  /** The filter failed while the command runs on (a stream): say so and end, as at its end. */
+  private async jqFailed(error: Error): Promise<void> {
+    if (this.finishing || this.interrupting) return
+    this.interrupting = true
+    await this.catch(error)
+    process.exit()
   }
 
   /** Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130. */
   protected async onInterrupt(): Promise<void> {}
-
-  private interrupting = false
 
   private async interrupted(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
     if (this.interrupting) return

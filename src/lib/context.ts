@@ -9,7 +9,7 @@ import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
 import {ProcessStreams} from './io/process-streams.js'
-import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
+import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
 import {configDir, readConfig, type ConfigData} from './config/store.js'
@@ -27,6 +27,15 @@ export interface GlobalFlags {
   yes?: boolean
   verbose?: boolean
   lang?: string
+  /** Tables show every column in full, whatever the width (cli.md, Output). */
+  wide?: boolean
+}
+
+/** A wait of a second or more by the client: under the rate limit, or before a retry (with the status that caused it). */
+export interface ClientWait {
+  ms: number
+  reason: 'pacing' | 'retry'
+  status?: number
 }
 
 export interface Context {
@@ -53,6 +62,11 @@ export interface Context {
    */
   service(): Promise<ServiceDescription>
   confirmLive(action: string): Promise<void>
+  /**
+   * Take the clients' waits (pacing, retries) instead of the line they print on stderr: a progress
+   * bar shows them on its own status line. Returns the function that gives them back.
+   */
+  onWait(listener: (wait: ClientWait) => void): () => void
   /** `text` with every secret this invocation knows replaced by its masked form. */
   redact(text: string): string
 }
@@ -69,7 +83,12 @@ export function createContext(options: ContextOptions): Context {
   const streams = options.streams ?? new ProcessStreams()
   const flags = options.flags
   const interactive = isInteractive(env, streams)
-  const io = new IO(streams, {interactive, json: Boolean(flags.json), color: colorEnabled(flags.color, env, interactive)})
+  const io = new IO(streams, {
+    interactive,
+    json: Boolean(flags.json),
+    color: colorEnabled(flags.color, env, interactive),
+    tableWidth: tableWidth(flags.wide, env, streams),
+  })
   const dir = configDir(env)
 
   let config: ConfigData | undefined
@@ -77,6 +96,7 @@ export function createContext(options: ContextOptions): Context {
   let prompter: Prompter | undefined
   let client: Promise<ApiClient> | undefined
   let service: Promise<ServiceDescription> | undefined
+  let waitListener: ((wait: ClientWait) => void) | undefined
 
   const readConfigOnce = () => (config ??= readConfig(dir))
   const profileLang = () => {
@@ -124,15 +144,24 @@ export function createContext(options: ContextOptions): Context {
     },
     async clientFor(apiKey, baseUrl) {
       const {createClient, userAgent} = await import('./api/index.js')
+      const settings = clientSettingsFromEnv(env)
+      // Every svc process on this key keeps one pace (the service's limit is per key).
+      const shared = apiKey
+        ? (await import('./api/shared-pace.js')).sharedBudget({dir: join(dir, 'cache', 'pace'), apiKey, baseUrl, ratePerMinute: settings.ratePerMinute ?? 100})
+        : undefined
       return createClient({
+        shared,
         baseUrl,
         apiKey,
         userAgent: userAgent(options.version),
         trace: flags.verbose ? (line: string) => io.err(line) : undefined,
         // A wait of a second or more is said on stderr (or in the spinner), never a silent pause.
-        onWait: ({ms, reason}) => io.status(t(reason === 'pacing' ? 'api.wait.pacing' : 'api.wait.retry', {seconds: Math.ceil(ms / 1000)})),
+        onWait: (wait) => {
+          if (waitListener) waitListener(wait)
+          else io.status(t(wait.reason === 'pacing' ? 'api.wait.pacing' : 'api.wait.retry', {seconds: Math.ceil(wait.ms / 1000)}))
+        },
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
-        ...clientSettingsFromEnv(env),
+        ...settings,
       })
     },
     async service() {
@@ -141,6 +170,12 @@ export function createContext(options: ContextOptions): Context {
         return discoverService(await context.client(), {cacheDir: join(dir, 'cache')})
       })()
       return service
+    },
+    onWait(listener) {
+      waitListener = listener
+      return () => {
+        if (waitListener === listener) waitListener = undefined
+      }
     },
     async confirmLive(action) {
       if (context.credentials().environment !== 'LIVE' || flags.yes) return

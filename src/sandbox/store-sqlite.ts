@@ -26,6 +26,8 @@ import {Worker} from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import {t} from './i18n/index.js'
+import {removeLeftovers, temporaryName} from './leftovers.js'
+import {damaged} from './storage-errors.js'
 import {
   Extras,
   IndexRegistry,
@@ -178,6 +180,29 @@ function openDatabase(Driver: SqliteConstructor, file: string): Db {
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
   migrate(db, file)
   return db
+}
+
+/**
+ * A database file shorter than its header says (truncated: a copy cut short, a full disk): SQLite
+ * itself would only notice on reading a missing page, possibly long after the start.
+ */
+function checkComplete(file: string): void {
+  const fd = openSync(file, 'r')
+  const header = Buffer.alloc(100)
+  let read: number
+  try {
+    read = readSync(fd, header, 0, 100, 0)
+  } finally {
+    closeSync(fd)
+  }
+  if (read < 100 || header.toString('latin1', 0, 16) !== SQLITE_HEADER) return
+  const raw = header.readUInt16BE(16)
+  const pageSize = raw === 1 ? 65_536 : raw
+  const pages = header.readUInt32BE(28)
+  // The page count is valid only when written by the same change as the counter (SQLite ≥ 3.7.0).
+  if (header.readUInt32BE(92) !== header.readUInt32BE(24) || pages === 0) return
+  const size = statSync(file).size
+  if (size < pages * pageSize) throw damaged(file, t('sandbox.storage.truncated', {size, expected: pages * pageSize}))
 }
 
 function isSqliteFile(file: string): boolean {
@@ -648,10 +673,17 @@ export class SqliteStore implements Store {
     this.flush()
     // SQLite's online backup, into a temporary file renamed over the old snapshot: a snapshot is
     // whole or absent, never half written.
-    const temporary = `${target}.${process.pid}.tmp`
-    closeSync(openSync(temporary, 'w', 0o600))
-    await this.db.backup(temporary)
-    renameSync(temporary, target)
+    // Its own temporary name (pid and sequence): saves at once under one name each write their
+    // own file, and the last to complete is the snapshot.
+    const temporary = temporaryName(target, 'tmp')
+    try {
+      closeSync(openSync(temporary, 'w', 0o600))
+      await this.db.backup(temporary)
+      renameSync(temporary, target)
+    } catch (error) {
+      rmSync(temporary, {force: true})
+      throw error
+    }
     const stat = statSync(target)
     return {name, created_at: stat.mtime.toISOString(), bytes: stat.size}
   }
@@ -660,7 +692,7 @@ export class SqliteStore implements Store {
     const source = this.snapshotFile(name)
     if (!existsSync(source)) return false
     // A snapshot from an older schema is brought up to date first (on a copy: the snapshot stays as saved).
-    const copy = `${source}.${process.pid}.restore`
+    const copy = temporaryName(source, 'restore')
     copyFileSync(source, copy)
     try {
       const snapshot = new this.Driver(copy)
@@ -769,6 +801,8 @@ function importLegacy(Driver: SqliteConstructor, data: LegacyFile, target: strin
 
 export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const Driver = await loadDriver()
+  // What a killed save, restore or import left behind goes before anything else is written.
+  removeLeftovers(file)
   const existed = existsSync(file) && statSync(file).size > 0
   const notices: StoreNotice[] = []
   if (existed && !isSqliteFile(file)) {
@@ -776,20 +810,22 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
     try {
       data = JSON.parse(readFileSync(file, 'utf8')) as LegacyFile
     } catch (error) {
-      throw new Error(t('sandbox.store.unreadable', {file, reason: (error as Error).message}))
+      // Neither a database (its header is not SQLite's) nor JSON: most likely a damaged database.
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw error
+      throw damaged(file, t('sandbox.store.unreadable', {file, reason: (error as Error).message}), error)
     }
     if (data?.version !== 1) throw new Error(t('sandbox.store.unreadable', {file, reason: 'unsupported version'}))
     // Into a new file renamed over the old one at the end: a kill during the import leaves the
     // JSON file as it was, imported again at the next start. The JSON is kept beside it.
     const backup = `${file}.v1.json`
-    const temporary = `${file}.${process.pid}.import`
-    rmSync(temporary, {force: true})
+    const temporary = temporaryName(file, 'import')
     closeSync(openSync(temporary, 'w', 0o600))
     const count = importLegacy(Driver, data, temporary)
     copyFileSync(file, backup)
     renameSync(temporary, file)
     notices.push({code: 'json_imported', file, count, backup})
   }
+  if (existed) checkComplete(file)
   const db = openDatabase(Driver, file)
   const store = new SqliteStore(db, Driver, file, existed)
   store.notices.push(...notices)

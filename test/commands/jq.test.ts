@@ -110,10 +110,10 @@ describe('--jq agrees with Debian jq', () => {
       for (const [name, json] of Object.entries(outputs)) {
         const theirs = debianJq(expression, json)
         if (theirs.status === 0) {
-          expect(ours.apply(json), `${expression} over ${name}`).toBe(theirs.stdout)
+          expect(await ours.apply(json), `${expression} over ${name}`).toBe(theirs.stdout)
         } else {
           // A runtime error in jq is one in ours, with jq's words.
-          expect(() => ours.apply(json), `${expression} over ${name}`).toThrow(/jq: error/)
+          await expect(ours.apply(json), `${expression} over ${name}`).rejects.toThrow(/jq: error/)
           expect(theirs.status, theirs.stderr).toBe(5)
         }
       }
@@ -125,7 +125,7 @@ describe('--jq on a terminal', () => {
   it('indents as jq -r does, and shows control characters from the service\'s text escaped', async () => {
     const json = JSON.stringify([{id: 'svcpay_test_1', note: 'caf\u00e9\u001b]0;pwned\u0007\u001b[2J ok\tdone'}])
     const expression = '.[0].id, .[0].note, {id: .[0].id}'
-    const ours = (await loadJq(expression, true)).apply(json)
+    const ours = await (await loadJq(expression, true)).apply(json)
     const theirs = spawnSync(JQ, ['-r', expression], {input: json, encoding: 'utf8'}).stdout
     expect(ours).toBe(escapeForTerminal(theirs, {keepOwnColours: false}))
     expect(ours).toBe('svcpay_test_1\ncaf\u00e9\\u001b]0;pwned\\u0007\\u001b[2J ok\\u0009done\n{\n  "id": "svcpay_test_1"\n}\n')

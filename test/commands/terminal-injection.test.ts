@@ -17,7 +17,7 @@ const RED = '\u001b[31m'
 const C1 = '\u009b31m'
 const NAME = `Awa${TITLE}${CLEAR} Bakery${RED}`
 const ITEM = `Bread${C1}${RED}`
-const NOTES = `Thanks${CLEAR}\u202eevil`
+const NOTES = `Thanks${CLEAR}\u202eevil\u200bzero\u2066width`
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -53,7 +53,7 @@ afterAll(async () => {
 
 const commands = (): string[][] => [['invoice', 'list'], ['invoice', 'get', invoiceId], ['report', 'receivables']]
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u200b\u2066]/
 
 describe('human output: 0 control characters from the service', () => {
   it('invoice list, invoice get, report receivables (not a terminal)', async () => {
@@ -66,7 +66,7 @@ describe('human output: 0 control characters from the service', () => {
     }
     const get = await runCli(['invoice', 'get', invoiceId], {configDir: temp.dir, env: sandbox.env()})
     expect(get.stdout).toContain('Bread\\u009b31m\\u001b[31m')
-    expect(get.stdout).toContain('Thanks\\u001b[2J\\u001b[H\\u202eevil')
+    expect(get.stdout).toContain('Thanks\\u001b[2J\\u001b[H\\u202eevil\\u200bzero\\u2066width')
   })
 
   it('on a terminal, with colour: only our own colour codes, never the service’s sequences', async () => {

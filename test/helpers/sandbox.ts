@@ -67,7 +67,9 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
   let started!: (info: unknown) => void
   const ready = new Promise<unknown>((resolve) => (started = resolve))
   let out = ''
-  const ended = runCli(['sandbox', 'serve', '--port', '0', ...args, '--json'], {
+  // Port 0 (any free port) unless the test names one (a restart on the same port).
+  const port = args.includes('--port') ? [] : ['--port', '0']
+  const ended = runCli(['sandbox', 'serve', ...port, ...args, '--json'], {
     configDir,
     env,
     timeoutMs: 120_000,

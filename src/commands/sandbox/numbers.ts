@@ -25,6 +25,7 @@ export default class SandboxNumbers extends SvcCommand<typeof SandboxNumbers> {
             row.phone.slice(3),
             row.outcome === 'SUCCESS' ? paint.green(statusLabel(row.outcome)) : paint.red(statusLabel(row.outcome)),
           ]),
+          [{priority: 1}, {kind: 'id'}, {priority: 3}, {priority: 2}],
         ),
       )
       io.err(t('local.numbers.footer'))

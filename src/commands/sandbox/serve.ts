@@ -26,6 +26,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
         'The admin token to accept (default: a random one), so that another machine or container can drive this sandbox with SVC_SANDBOX_URL and SVC_SANDBOX_ADMIN_TOKEN.',
       env: 'SVC_SANDBOX_ADMIN_TOKEN',
     }),
+    log: Flags.boolean({description: 'Print one line per request on stderr (the request journal; `svc sandbox requests` lists them).'}),
     data: Flags.string({
       description:
         'Keep state in this SQLite database across restarts, every acknowledged write on disk (in memory by default). A JSON data file of an older svc is imported once.',

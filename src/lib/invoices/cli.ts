@@ -135,6 +135,9 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   }
   const {draft, totals} = finishDraft(start)
   if (channel && !publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
+  // Knowable here, so refused before anything is sent (--dry-run too): a delivery needs its address.
+  if (publish && channel === 'EMAIL' && !draft.customer_email) throw new InputError(t('invoice.error.channelNeedsEmail'), {field: 'email'})
+  if (publish && channel === 'WHATSAPP' && !draft.customer_phone) throw new InputError(t('invoice.error.channelNeedsPhone'), {field: 'phone'})
   const cover = flags.cover !== undefined ? await readCover(ctx, flags.cover) : undefined
   if (!cover && draft.cover_image_url) {
     draft.cover_image_url = await checkStorageUrl(draft.cover_image_url, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'from-file'})
@@ -161,7 +164,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
-      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailed', {id: invoice.id}))
+      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailedFinish', {id: invoice.id, command: finishCommand(invoice.id, channel)}))
       throw error
     }
   }
@@ -173,6 +176,22 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
 }
 
 // ---------------------------------------------------------------------------------------------
+/**
+ * The command that publishes (and delivers) an invoice whose create succeeded and publish failed,
+ * with the connection flags of this run (a key given by flag stays `"$SVC_API_KEY"`).
+ */
+function finishCommand(id: string, channel: string | undefined, argv = process.argv.slice(2)): string {
+  const out = ['svc', 'invoice', 'publish', id]
+  if (channel) out.push('--channel', channel)
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i]!.split('=', 2) as [string, string | undefined]
+    if (!['--profile', '--base-url', '--api-key'].includes(name)) continue
+    const value = inline ?? argv[++i] ?? ''
+    out.push(name, name === '--api-key' ? '"$SVC_API_KEY"' : /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`)
+  }
+  return out.join(' ')
+}
+
 /** `--dry-run`: the checked body, its totals and what would be delivered; nothing sent, exit 0. */
 async function showDryRun(
   ctx: Context,
@@ -212,7 +231,7 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
 
 export async function invoiceList(
   ctx: Context,
-  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean} & FilterFlags,
+  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
 ): Promise<void> {
   checkListPaging(flags)
   const pageSize = flags['page-size']
@@ -231,6 +250,7 @@ export async function invoiceList(
       }),
     )
     await ctx.io.result(found.items, async () => {
+      if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(found.items))
       if (found.items.length === 0) return ctx.io.err(t('invoice.filter.none'))
       ctx.io.out(await renderInvoiceTable(ctx.io, found.items))
     })
@@ -244,6 +264,7 @@ export async function invoiceList(
     ? await ctx.io.withSpinner(t('invoice.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('invoice.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
   })
@@ -314,8 +335,8 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
   const {writeFile, rename} = await import('node:fs/promises')
   const temporary = `${target}.${process.pid}.tmp`
   try {
-    // An invoice names its customer: 0600, like every file the CLI writes with customer data.
-    await writeFile(temporary, bytes, {mode: 0o600})
+    // A file the user asked for: created with the umask (0644 under 022), like any tool's download.
+    await writeFile(temporary, bytes)
     await rename(temporary, target)
   } catch (error) {
     throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {

@@ -58,6 +58,7 @@ export function draftFromJson(value: unknown, field = 'from-file'): InvoiceDraft
   if (unknown.length > 0) {
     throw new InputError(t('invoice.error.unknownFields', {field, fields: unknown.map((k) => quoteInput(k, 30)).join(', '), allowed: DRAFT_FIELDS.join(', ')}), {field})
   }
+  checkShapes(record, field)
   if (Array.isArray(record.items)) {
     record.items.forEach((item, i) => {
       if (typeof item !== 'object' || item === null) return
@@ -73,6 +74,49 @@ export function draftFromJson(value: unknown, field = 'from-file'): InvoiceDraft
   const draft: Record<string, unknown> = {}
   for (const key of DRAFT_FIELDS) if (record[key] !== undefined && record[key] !== null) draft[key] = record[key]
   return draft as unknown as InvoiceDraft
+}
+
+type Shape = 'string' | 'list' | 'number' | 'object'
+
+function shapeOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return t('invoice.shape.list')
+  if (typeof value === 'object') return t('invoice.shape.object')
+  if (typeof value === 'boolean') return t('invoice.shape.boolean')
+  return t(typeof value === 'number' ? 'invoice.shape.number' : 'invoice.shape.string')
+}
+
+/** Shapes in the contract's create body, so that a field of the wrong shape says what it needs ("items must be a list"). */
+const FIELD_SHAPES: Record<string, Shape> = {
+  customer_name: 'string',
+  due_date: 'string',
+  items: 'list',
+  discount_percent: 'number',
+  customer_email: 'string',
+  notes: 'string',
+  currency: 'string',
+  cover_image_url: 'string',
+  external_reference: 'string',
+}
+
+function checkShapes(record: Record<string, unknown>, field: string): void {
+  const fail = (name: string, shape: Shape, value: unknown) => {
+    throw new InputError(t('invoice.error.shape', {field, name, shape: t(`invoice.shape.${shape}`), got: shapeOf(value)}), {field})
+  }
+  for (const [name, shape] of Object.entries(FIELD_SHAPES)) {
+    const value = record[name]
+    if (value === undefined || value === null) continue
+    const ok = shape === 'list' ? Array.isArray(value) : shape === 'number' ? typeof value === 'number' : typeof value === 'string'
+    if (!ok) fail(name, shape, value)
+  }
+  if (Array.isArray(record.items)) {
+    record.items.forEach((item: unknown, i) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) fail(`items[${i + 1}]`, 'object', item)
+      const one = item as Record<string, unknown>
+      if (one.name !== undefined && typeof one.name !== 'string') fail(`items[${i + 1}].name`, 'string', one.name)
+      for (const part of ['price', 'quantity']) if (one[part] !== undefined && typeof one[part] !== 'number') fail(`items[${i + 1}].${part}`, 'number', one[part])
+    })
+  }
 }
 
 export interface DraftFlags {

@@ -4,58 +4,83 @@
  * As gh prints it: each result on a line, strings raw (`jq -r`), anything else as compact JSON
  * (`jq -c`); indented on a terminal, where control characters in the results (text from the
  * service) are shown escaped (io/terminal-text.ts), as in all human output.
+ *
+ * Bounded: jq runs in a worker thread (jq-run.ts) with a time limit (SVC_JQ_TIMEOUT seconds,
+ * default 10) and a memory limit (jq-worker.ts, JQ_MEMORY_MB); a filter past either ends the command with exit
+ * 1 naming the limit, and the main thread stays free for Ctrl-C and SIGTERM.
  */
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t} from '../i18n/index.js'
+import {JqRunner, type JqLimits, type JqOutcome} from './jq-run.js'
+import {JQ_MEMORY_MB} from './jq-worker.js'
 import {escapeForTerminal} from './terminal-text.js'
-
-type JqWeb = Awaited<typeof import('jq-web').default>
 
 export interface JqFilter {
   /** The text to print for one JSON document (every result, each ending in a newline). */
-  apply(json: string): string
+  apply(json: string): Promise<string>
+}
+
+/** Seconds a filter may run when SVC_JQ_TIMEOUT is not set. */
+export const JQ_DEFAULT_TIMEOUT_S = 10
+
+/** SVC_JQ_TIMEOUT: seconds, a number greater than 0 (`10`, `2.5`); refused with exit 2 otherwise. */
+export function jqTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SVC_JQ_TIMEOUT
+  if (raw === undefined || raw.trim() === '') return JQ_DEFAULT_TIMEOUT_S
+  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN
+  if (!(seconds > 0) || seconds > 86_400) throw new InputError(t('core.jq.badTimeout', {value: JSON.stringify(raw)}), {field: 'SVC_JQ_TIMEOUT'})
+  return seconds
 }
 
 /**
- * Loads jq and compiles `expression` (given no input, jq compiles the program and runs it on
- * nothing): a syntax error is bad input (exit 2, jq's message), found before anything is sent.
+ * Starts jq's worker and compiles `expression` there (given no input, jq compiles the program and
+ * runs it on nothing): a syntax error is bad input (exit 2, jq's message), found before anything
+ * is sent.
  */
 export async function loadJq(expression: string, terminal: boolean): Promise<JqFilter> {
-  // required, not import()ed: jq-web exports a promise, and an ES namespace of a CommonJS module
-  // whose export is a promise is itself awaited (vitest's interop calls its then); no ESM loader either.
-  const {createRequire} = process.getBuiltinModule('node:module')
-  const jq = await (createRequire(__filename)('jq-web') as typeof import('jq-web').default)
+  const seconds = jqTimeoutSeconds()
+  const runner = jqRunner({timeoutMs: seconds * 1000})
   const flags = terminal ? ['-r'] : ['-r', '-c']
-  try {
-    run(jq, '', expression, flags)
-  } catch (error) {
-    throw new InputError(t('core.jq.invalid', {message: jqMessage(error)}), {field: 'jq'})
-  }
+  const compiled = await runner.run('', expression, flags)
+  if ('error' in compiled && compiled.error === 'jq') throw new InputError(t('core.jq.invalid', {message: jqMessage(compiled.stderr)}), {field: 'jq'})
+  outputOf(compiled, seconds)
   return {
-    apply(json) {
-      let out: string
-      try {
-        out = run(jq, json, expression, flags)
-      } catch (error) {
-        throw new SvcError(t('core.jq.failed', {message: jqMessage(error)}), {exitCode: ExitCode.FAILURE, code: 'jq_error'})
-      }
+    async apply(json) {
+      const out = outputOf(await runner.run(json, expression, flags), seconds)
       return terminal ? escapeForTerminal(out, {keepOwnColours: false}) : out
     },
   }
 }
 
-function run(jq: JqWeb, json: string, expression: string, flags: string[]): string {
-  // jq-web rewrites the flags array it is given (--argjson): a copy each call. Its output lacks
-  // the newline jq ends its last result with (undefined when jq printed nothing at all).
-  const out = jq.raw(json, expression, [...flags])
-  return out === undefined ? '' : `${out}\n`
+let shared: JqRunner | undefined
+
+/** One worker per process (a process running many commands, such as a test's, shares it). */
+function jqRunner(limits: JqLimits): JqRunner {
+  if (shared?.limits.timeoutMs !== limits.timeoutMs) {
+    void shared?.close()
+    shared = new JqRunner(limits)
+  }
+  return shared
+}
+
+function outputOf(outcome: JqOutcome, seconds: number): string {
+  if ('out' in outcome) return outcome.out
+  const fail = (message: string, code: string) => new SvcError(message, {exitCode: ExitCode.FAILURE, code})
+  switch (outcome.error) {
+    case 'time':
+      throw fail(t('core.jq.timeLimit', {seconds: String(seconds)}), 'jq_time_limit')
+    case 'memory':
+      throw fail(t('core.jq.memoryLimit', {mb: String(JQ_MEMORY_MB)}), 'jq_memory_limit')
+    case 'jq':
+      throw fail(t('core.jq.failed', {message: jqMessage(outcome.stderr)}), 'jq_error')
+    default:
+      throw fail(t('core.jq.failed', {message: outcome.message}), 'jq_error')
+  }
 }
 
 /** jq's own words (its stderr), without jq-web's "Non-zero exit code" line. */
-function jqMessage(error: unknown): string {
-  const stderr = (error as {stderr?: unknown})?.stderr
-  const text = typeof stderr === 'string' && stderr.trim() !== '' ? stderr : error instanceof Error ? error.message : String(error)
-  return text
+function jqMessage(stderr: string): string {
+  return stderr
     .replace(/^Non-zero exit code: \d+\n?/, '')
     // jq-web hands jq the document as a file of that name; jq read it from stdin as far as anyone knows.
     .replaceAll('(at inputString:', '(at <stdin>:')

@@ -6,7 +6,7 @@ import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {JqFilter} from './jq.js'
 import {ProcessStreams, type StreamsLike} from './process-streams.js'
-import {plainTable} from './table.js'
+import {plainTable, type Column} from './table.js'
 import {escapeForTerminal} from './terminal-text.js'
 
 export type {StreamsLike} from './process-streams.js'
@@ -19,6 +19,19 @@ export function isInteractive(env: NodeJS.ProcessEnv, streams: StreamsLike): boo
 /** Whether one of the streams is a terminal (the process's own are asked without being created). */
 export function isTerminal(streams: StreamsLike, name: keyof StreamsLike): boolean {
   return streams instanceof ProcessStreams ? streams.isTerminal(name) : Boolean(streams[name].isTTY)
+}
+
+/**
+ * The width tables fit into (cli.md, Output): none with --wide; `COLUMNS` when set (piped too,
+ * for whoever asks for it); the terminal's on a TTY; none when piped (scripts get every value).
+ */
+export function tableWidth(wide: boolean | undefined, env: NodeJS.ProcessEnv, streams: StreamsLike): number | undefined {
+  if (wide) return undefined
+  const fromEnv = Number(env.COLUMNS)
+  if (env.COLUMNS && Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv
+  if (!isTerminal(streams, 'stdout')) return undefined
+  const columns = (streams.stdout as {columns?: number}).columns
+  return columns && columns > 0 ? columns : 80
 }
 
 /** Colour only when interactive, not `--no-color`, and `NO_COLOR` unset or empty. */
@@ -59,15 +72,20 @@ export class IO {
 
   constructor(
     readonly streams: StreamsLike,
-    options: {interactive: boolean; color: boolean; json: boolean},
+    options: {interactive: boolean; color: boolean; json: boolean; tableWidth?: number},
   ) {
     this.interactive = options.interactive
     this.color = options.color
     this.json = options.json
+    this.tableWidth = options.tableWidth
   }
 
-  /** Width for tables and charts: the terminal's, or 80 when not a TTY. */
+  /** The width tables fit into (tableWidth()), or undefined: every value in full. */
+  readonly tableWidth: number | undefined
+
+  /** Width for charts: the one tables fit (COLUMNS when set), the terminal's, or 80 when not a TTY. */
   get columns(): number {
+    if (this.tableWidth !== undefined) return this.tableWidth
     if (this.streams instanceof ProcessStreams && !this.streams.isTerminal('stdout')) return 80
     const columns = (this.streams.stdout as {columns?: number}).columns
     return columns && columns > 0 ? columns : 80
@@ -91,17 +109,41 @@ export class IO {
 
   /** `--jq`: what outJson and outJsonLine print goes through this filter (io/jq.ts). */
   jq?: JqFilter
+  /** Called once when the filter fails (a limit, a jq error), e.g. to end a command still streaming. */
+  onJqFailure?: (error: Error) => void
+  // The filter runs in a worker: each document's results are written in order, and none after a failure.
+  private jqQueue: Promise<void> = Promise.resolve()
+  private jqError?: Error
 
   /** One JSON document on stdout (through --jq's filter when given). */
   outJson(value: unknown): void {
-    if (this.jq) this.write('stdout', this.jq.apply(JSON.stringify(value)))
+    if (this.jq) this.filtered(JSON.stringify(value))
     else this.write('stdout', `${JSON.stringify(value, null, 2)}\n`)
   }
 
   /** One JSON document on a line of its own (streams of events), through --jq's filter when given. */
   outJsonLine(value: unknown): void {
-    if (this.jq) this.write('stdout', this.jq.apply(JSON.stringify(value)))
+    if (this.jq) this.filtered(JSON.stringify(value))
     else this.write('stdout', `${JSON.stringify(value)}\n`)
+  }
+
+  private filtered(json: string): void {
+    const jq = this.jq!
+    this.jqQueue = this.jqQueue.then(async () => {
+      if (this.jqError) return
+      try {
+        this.write('stdout', await jq.apply(json))
+      } catch (error) {
+        this.jqError = error as Error
+        this.onJqFailure?.(this.jqError)
+      }
+    })
+  }
+
+  /** Once every document given to --jq's filter is written: the filter's failure, if it failed. */
+  async jqSettled(): Promise<Error | undefined> {
+    await this.jqQueue
+    return this.jqError
   }
 
   /**
@@ -173,14 +215,15 @@ export class IO {
     return this.painter ?? plain
   }
 
-  /** A table: cli-table3 with grey borders in colour; plain aligned columns otherwise (io/table.ts). */
-  async table(head: string[], rows: string[][]): Promise<string> {
-    if (!this.color) return plainTable(head, rows)
-    const {default: Table} = await import('cli-table3')
+  /**
+   * A table: aligned columns, no borders, the header bold in colour; fitted to tableWidth by the
+   * columns' kinds and priorities (io/table.ts). Cells are escaped first, so that what is
+   * measured is what the terminal shows.
+   */
+  async table(head: string[], rows: string[][], columns?: Column[]): Promise<string> {
     const paint = await this.paint()
-    const table = new Table({head: head.map((h) => paint.bold(h)), style: {head: [], border: ['grey']}})
-    table.push(...rows)
-    return table.toString()
+    const safe = (cells: string[]) => cells.map((cell) => this.forTerminal(String(cell ?? '')))
+    return plainTable(safe(head), rows.map(safe), {columns, width: this.tableWidth, paintHead: this.color ? paint.bold : undefined})
   }
 
   private note_?: string

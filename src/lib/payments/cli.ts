@@ -9,7 +9,7 @@ import {inQuestionTerms, missingValue} from '../io/prompt.js'
 import {formatXaf, parseAmount} from './amount.js'
 import {resolveOperator} from './operator.js'
 import {normalisePhone} from './phone.js'
-import {createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
+import {clockTime, createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
 import {renderPayment, renderPaymentTable} from './render.js'
 import type {Payment, PaymentInput} from './types.js'
 import {parseDuration} from '../time/duration.js'
@@ -102,6 +102,8 @@ async function followPayment(ctx: Context, id: string, timing: {intervalMs: numb
     watchPayment(client, id, {
       ...timing,
       onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: statusLabel(p.status)})),
+      onUnreachable: (since, last) =>
+        spinner.update(t('pay.watch.unreachable', {id, status: statusLabel(last?.status ?? first?.status ?? 'PENDING'), since: clockTime(since)})),
     }),
   )
   ctx.io.setInterruptNote(undefined)
@@ -130,7 +132,7 @@ export function checkListLimit(limit: number | undefined): void {
   }
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
+export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean; csv?: boolean}): Promise<void> {
   checkListLimit(flags.limit)
   const client = await ctx.client()
   const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
@@ -139,6 +141,7 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
     ? await ctx.io.withSpinner(t('pay.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('pay.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     ctx.io.out(await renderPaymentTable(ctx.io, result.items))
     // What each failure code of the page means, once per code, under the table.

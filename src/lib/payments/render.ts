@@ -25,6 +25,8 @@ export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<s
       p.failure_code ?? '',
       formatDateTime(p.created_at, getLocale()),
     ]),
+    // At 80 columns the failure code goes first, then the creation time; id, status, amount and phone stay.
+    [{kind: 'id'}, {priority: 1}, {kind: 'amount'}, {priority: 2}, {priority: 4}, {priority: 3}],
   )
 }
 

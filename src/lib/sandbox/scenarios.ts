@@ -22,7 +22,7 @@ export interface NumberScript {
 
 export async function numbersList(ctx: Context): Promise<void> {
   const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/numbers')
-  await ctx.io.result(body, async () => {
+  await ctx.io.result(body.data, async () => {
     const rows = body.data.map((row) => ({
       ...row,
       outcome: row.then ? `${row.outcome} → ${row.then} (${Number(row.after_ms) / 1000} s)` : row.outcome,

@@ -18,6 +18,8 @@ export interface ServeFlags {
   'rate-limit': number
   data?: string
   'admin-token'?: string
+  /** One line per request on stderr (the request journal). */
+  log?: boolean
 }
 
 export interface RunningSandbox {
@@ -57,6 +59,14 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
         field: 'data',
       })
     }
+    // The data file: no space (exit 7, as a 507 is), damaged, a directory, read-only (exit 2);
+    // the message names the file and what to do.
+    if (error.code === 'insufficient_storage') {
+      throw new SvcError(error.message, {exitCode: ExitCode.UNAVAILABLE, code: 'insufficient_storage', field: 'data'})
+    }
+    if (error.code === 'data_file_damaged' || error.code === 'data_file_directory' || error.code === 'data_file_read_only') {
+      throw new SvcError(error.message, {exitCode: ExitCode.USAGE, code: error.code, field: 'data'})
+    }
     throw error
   })
   for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
@@ -71,8 +81,10 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     // In memory, its keys are new at each start: what a stale key's 401 is explained by.
     in_memory: !flags.data,
   })
+  const inspectorUrl = sandbox.inspectorLink()
   const info = {
     base_url: sandbox.url,
+    inspector_url: inspectorUrl,
     pay_url: sandbox.payUrl,
     admin_url: sandbox.adminUrl,
     admin_token: sandbox.adminToken,
@@ -96,8 +108,13 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     ]
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
+    ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
     ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
   })
+  if (flags.log) {
+    const {requestLine} = await import('./journal.js')
+    sandbox.journal.subscribe((entry) => ctx.io.err(requestLine(entry)))
+  }
   return {
     async close() {
       clearSandboxState(ctx.configDir, process.pid)

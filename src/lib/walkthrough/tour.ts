@@ -173,6 +173,8 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
       await io.table(
         [t('walk.col.step'), t('walk.col.expected'), t('walk.col.got'), t('walk.col.ok')],
         results.map((r) => [r.step, r.expected, r.got, r.ok ? '✓' : '✗']),
+        // What came back holds the ids: whole. The step and what was expected are cut; then what was expected goes.
+        [{kind: 'text', priority: 1}, {kind: 'text', priority: 3}, {priority: 2}, {priority: 0}],
       ),
     )
     say(ok ? 'walk.done.ok' : 'walk.done.failed')

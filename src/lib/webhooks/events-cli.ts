@@ -55,6 +55,8 @@ async function renderEvents(ctx: Context, events: ListedEvent[], status: string 
         t('webhooks.events.col.answer'),
       ],
       rows,
+      // The app's answer is cut first; then the attempts, the type and the time go; the id stays.
+      [{priority: 4}, {kind: 'id'}, {priority: 3}, {priority: 1}, {priority: 5}, {kind: 'text', priority: 2}],
     ),
   )
 }

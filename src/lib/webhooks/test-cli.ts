@@ -4,6 +4,8 @@
  * which secret, ask before sending anywhere off this machine, run the battery, then render the
  * verdicts. Exit 0 when every case passes, 1 otherwise.
  */
+import type {LookupAddress} from 'node:dns'
+
 import type {Context} from '../context.js'
 import {ExitCode, Failure, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -13,6 +15,7 @@ import {parseDuration} from '../time/duration.js'
 import {formatDuration} from './format.js'
 import {parseForwardUrl} from './routes.js'
 import {webhookScope} from './scope.js'
+import {resolveThisMachine} from './this-machine.js'
 import {buildCases, CASE_NAMES, deliveryCount, type CaseName, type TestCase} from './grade/cases.js'
 import {renderJson, renderReport} from './grade/render.js'
 import {createSender, type Answer, type Sender} from './grade/send.js'
@@ -37,7 +40,8 @@ export async function webhooksTest(ctx: Context, rawUrl: string, flags: TestFlag
   }
   const host = new URL(url).host
   const deliveries = only.reduce((sum, name) => sum + deliveryCount(name), 0)
-  if (!isOnThisMachine(new URL(url).hostname)) await confirmRemote(ctx, host, deliveries)
+  const machine = await resolveThisMachine(new URL(url).hostname)
+  if (!machine.local) await confirmRemote(ctx, host, deliveries)
 
   let secret = flags.secret
   if (secret === undefined) {
@@ -47,7 +51,7 @@ export async function webhooksTest(ctx: Context, rawUrl: string, flags: TestFlag
   } else io.note(t('hooktest.secret.flag', {secret: maskSecret(secret)}))
   io.note(t('hooktest.intro', {url, count: only.length, timeout: formatDuration(timeoutMs)}))
 
-  const results = await runCases(ctx, url, buildCases(secret, only), timeoutMs)
+  const results = await runCases(ctx, url, buildCases(secret, only), timeoutMs, machine.addresses)
   await io.result(renderJson(url, results), async () => io.out(await renderReport(io, results)))
   // The report says what failed and why: only the exit code is left to give.
   if (results.some((result) => result.verdict === 'fail')) throw new Failure(ExitCode.FAILURE, {code: 'handler_failed'})
@@ -68,14 +72,6 @@ export function parseOnly(raw: string | undefined): CaseName[] {
   return CASE_NAMES.filter((name) => names.includes(name))
 }
 
-/** Loopback only: a LAN address is another machine. */
-export function isOnThisMachine(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  if (host === 'localhost' || host.endsWith('.localhost')) return true
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true
-  return host === '::1' || host === '::ffff:127.0.0.1' || host === '::ffff:7f00:1'
-}
-
 /** As for a LIVE key: ask on a terminal; without one, refuse (exit 2) unless --yes. */
 async function confirmRemote(ctx: Context, host: string, count: number): Promise<void> {
   if (ctx.flags.yes) {
@@ -88,8 +84,8 @@ async function confirmRemote(ctx: Context, host: string, count: number): Promise
 }
 
 /** One case after the other (clean latencies); a case's deliveries in order, or all at once (burst). */
-async function runCases(ctx: Context, url: string, cases: TestCase[], timeoutMs: number): Promise<CaseResult[]> {
-  const sender: Sender = createSender(url, timeoutMs)
+async function runCases(ctx: Context, url: string, cases: TestCase[], timeoutMs: number, addresses: LookupAddress[]): Promise<CaseResult[]> {
+  const sender: Sender = createSender(url, timeoutMs, addresses)
   const spinner = ctx.io.json ? undefined : await ctx.io.spinner('')
   const results: CaseResult[] = []
   try {
@@ -100,6 +96,10 @@ async function runCases(ctx: Context, url: string, cases: TestCase[], timeoutMs:
       else {
         answers = []
         for (const delivery of testCase.deliveries) answers.push(await sender.send(delivery))
+      }
+      // Refused at the first case: no handler runs there, and every other case would say the same.
+      if (results.length === 0 && answers.every((answer) => answer.error === 'ECONNREFUSED')) {
+        throw new SvcError(t('hooktest.notListening', {url}), {exitCode: ExitCode.FAILURE, code: 'handler_not_listening'})
       }
       results.push(judge(testCase, answers, {url, timeoutMs}))
     }

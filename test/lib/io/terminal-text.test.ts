@@ -18,4 +18,14 @@ describe('escapeForTerminal: the one escaping step of human output', () => {
     expect(escapeForTerminal(own, {keepOwnColours: false})).not.toContain('\u001b')
     expect(escapeForTerminal('\u001b[35mx\u001b[2J\u001b[31;1m', {keepOwnColours: true})).toBe('\\u001b[35mx\\u001b[2J\\u001b[31;1m')
   })
+  it('shows Unicode format characters (Cf) escaped: zero-width, bidi isolates, BOM, soft hyphen, tags', () => {
+    expect(escapeForTerminal('pa\u200by\u2060a\u2066b\u2069\ufeffc\u00add\u{e0041}e\u061cf', {keepOwnColours: false})).toBe(
+      'pa\\u200by\\u2060a\\u2066b\\u2069\\ufeffc\\u00add\\u{e0041}e\\u061cf',
+    )
+  })
+  it('keeps the joiner inside an emoji sequence (a family, a profession), escapes it elsewhere', () => {
+    const family = '\u{1f468}\u200d\u{1f469}\u200d\u{1f467}'
+    expect(escapeForTerminal(`Awa ${family}`, {keepOwnColours: false})).toBe(`Awa ${family}`)
+    expect(escapeForTerminal('a\u200db', {keepOwnColours: false})).toBe('a\\u200db')
+  })
 })

@@ -79,4 +79,8 @@ export const core = {
   'core.fs.EISDIR': 'it is a directory ({code})',
   'core.flag.suggest': 'Unknown flag {flag}: did you mean {suggestion}?',
   'core.flag.unknown': 'Unknown flag {flag}: `{command} --help` lists the flags it takes.',
+  // --jq bounded (time and memory limits)
+  'core.jq.timeLimit': 'The --jq expression ran past its time limit ({seconds} s; SVC_JQ_TIMEOUT) and was stopped.',
+  'core.jq.memoryLimit': 'The --jq expression went past its memory limit ({mb} MB) and was stopped.',
+  'core.jq.badTimeout': 'Invalid SVC_JQ_TIMEOUT {value}: give the --jq time limit in seconds, a number greater than 0 (e.g. 10 or 2.5).',
 } as const

@@ -93,4 +93,6 @@ export const hooktest = {
   'hooktest.only.unknown': 'Unknown case "{value}" in --only: use {cases}.',
   'hooktest.only.empty': '--only names no case: use {cases}.',
   'hooktest.secret.malformed': 'The --secret is malformed: a signing secret is whsec_ followed by base64.',
+  // webhooks test: a handler that is not running
+  'hooktest.notListening': 'Nothing is listening at {url} (connection refused): start your webhook handler there, then run svc webhooks test again.',
 } as const

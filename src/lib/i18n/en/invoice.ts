@@ -46,7 +46,6 @@ export const invoice = {
   'invoice.create.dueInPast': 'The due date {date} is already past: the invoice will be PAST_DUE as soon as it is published.',
   'invoice.create.created': 'Invoice {id} created ({status}): invisible to the customer until published.',
   'invoice.create.createdPublished': 'Invoice {id} created and published ({status}).',
-  'invoice.create.publishFailed': 'Invoice {id} was created (DRAFT) but publishing it failed; publish it with `svc invoice publish {id}`.',
   'invoice.create.next': 'Publish it with: svc invoice publish {id} [--channel EMAIL|WHATSAPP]',
 
   'invoice.publish.done': 'Invoice {id} published ({status}).',
@@ -177,4 +176,37 @@ export const invoice = {
 
   // A person's terminal: the import's FILE argument named as the usage line shows it
   'invoice.import.fileUnreadable': 'Cannot read the file "{path}" (FILE): {reason}.',
+
+  // invoice import: spreadsheet files, resume from the results file, the plan, the status line; channel checks
+  'invoice.import.encodingFlag': 'Invalid --encoding "{value}": one of {accepted}.',
+  'invoice.import.notEncoding':
+    '{path}, line {line}: these bytes are not {encoding}; nothing was sent. Save the file as UTF-8, or name its encoding with --encoding (utf-8, utf-16le, utf-16be, windows-1252).',
+  'invoice.import.replacementChar':
+    '{path}, line {line}: the file holds a replacement character (U+FFFD), a letter lost by an earlier conversion; nothing was sent. Fix that line, or save the sheet again as UTF-8.',
+  'invoice.import.readAsWindows1252':
+    '{path} is not UTF-8 (first at line {line}): read as Windows-1252, as Excel on Windows saves it. If letters look wrong, name the encoding with --encoding.',
+  'invoice.error.shape': 'Invalid --{field}: {name} must be {shape}, not {got}.',
+  'invoice.shape.list': 'a list',
+  'invoice.shape.string': 'a string',
+  'invoice.shape.number': 'a number',
+  'invoice.shape.object': 'an object',
+  'invoice.shape.boolean': 'true or false',
+  'invoice.import.skippedDone': 'Skipping {count} rows already done according to {path} (no request sent for them); --recheck asks the service instead.',
+  'invoice.import.summarySkipped': '{skipped} rows skipped: already done according to the results file.',
+  'invoice.import.plan': 'Plan: {invoices} invoices, {requests} requests: {duration} at {rate}/min.',
+  'invoice.import.planUnpaced': 'Plan: {invoices} invoices, {requests} requests (no client-side pacing).',
+  'invoice.import.planSkipped': '{count} rows already done according to {path} would be skipped.',
+  'invoice.import.estimate': '{requests} requests: {duration} at {rate}/min.',
+  'invoice.duration.seconds': 'about {s} s',
+  'invoice.duration.minutes': 'about {m} min',
+  'invoice.duration.hours': 'about {h} h {m} min',
+  'invoice.import.status.pacing': 'waiting {seconds} s for the rate limit',
+  'invoice.import.status.retry429': 'the service asked to slow down (429): retrying in {seconds} s',
+  'invoice.import.status.retryStatus': 'the service answered {status}: retrying in {seconds} s',
+  'invoice.import.status.retryNetwork': 'no answer from the service: retrying in {seconds} s',
+  'invoice.import.channelNeedsEmail': 'customer_email is needed to deliver by EMAIL (--channel EMAIL)',
+  'invoice.import.channelNeedsPhone': 'customer_phone is needed to deliver by WHATSAPP (--channel WHATSAPP)',
+  'invoice.error.channelNeedsEmail': 'Missing --email: publishing with --channel EMAIL delivers to the customer\'s email; give --email ADDRESS (nothing was sent).',
+  'invoice.error.channelNeedsPhone': 'Missing --phone: publishing with --channel WHATSAPP delivers to the customer\'s phone; give --phone NUMBER (nothing was sent).',
+  'invoice.create.publishFailedFinish': 'Invoice {id} was created (DRAFT) but publishing it failed; finish the job with `{command}`.',
 } as const

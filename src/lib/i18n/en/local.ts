@@ -121,4 +121,18 @@ export const local = {
     'The local sandbox (started {started}) keeps its keys in memory and made new ones when it was restarted (or reset with --all), so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
   'local.hint.dropFlag': 'leave out --api-key',
   'local.hint.unsetEnv': 'run `unset SVC_API_KEY`',
+  // One convention for lists (docs/conventions.md): the next-page hint of the sandbox's lists.
+  'local.list.more': 'More: use --offset {next}.',
+  // The request journal and the web inspector (sandbox requests, logs tail, serve --log, sandbox inspector).
+  'local.serve.inspector': 'Inspector:',
+  'local.journal.none': 'No request matches (the journal keeps the last 10,000).',
+  'local.journal.method': 'Invalid --method "{got}": give an HTTP method such as GET or POST.',
+  'local.journal.path': 'Invalid --path "{got}": give the start of a path, beginning with /, such as /v1/payments (* matches anything).',
+  'local.journal.status': 'Invalid --status "{got}": give a class such as 2xx or 4xx, a status such as 429, or several separated by commas.',
+  'local.journal.requestHeaders': 'Request headers',
+  'local.journal.requestBody': 'Request body',
+  'local.journal.responseHeaders': 'Response headers',
+  'local.journal.responseBody': 'Response body',
+  'local.journal.tailing': 'Streaming the requests of {url} as they happen; Ctrl-C stops.',
+  'local.journal.streamEnded': 'The sandbox at {url} stopped streaming (was it stopped?).',
 } as const

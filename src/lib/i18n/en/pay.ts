@@ -42,4 +42,9 @@ export const pay = {
   // A person's terminal: prompt errors name the question, not a flag
   'pay.subject.amount': 'amount',
   'pay.subject.phone': 'mobile money number',
+
+  // pay watch: a service out of reach
+  'pay.watch.unreachable': 'Payment {id}: last read {status}; the service could not be reached since {since}, retrying…',
+  'pay.watch.statusUnknown': 'Payment {id}: status unknown: the service could not be reached (since {since}).',
+  'pay.watch.statusUnknownHint': 'The payment may have settled meanwhile. Check it once the service answers: svc pay status {id}',
 } as const

@@ -81,4 +81,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.fs.EISDIR': 'c’est un dossier ({code})',
   'core.flag.suggest': 'Option {flag} inconnue : vouliez-vous dire {suggestion} ?',
   'core.flag.unknown': 'Option {flag} inconnue : `{command} --help` liste les options acceptées.',
+  // --jq bounded (time and memory limits)
+  'core.jq.timeLimit': 'L’expression --jq a dépassé sa limite de temps ({seconds} s ; SVC_JQ_TIMEOUT) et a été arrêtée.',
+  'core.jq.memoryLimit': 'L’expression --jq a dépassé sa limite de mémoire ({mb} Mo) et a été arrêtée.',
+  'core.jq.badTimeout': 'SVC_JQ_TIMEOUT {value} invalide : donnez la limite de temps de --jq en secondes, un nombre supérieur à 0 (par ex. 10 ou 2.5).',
 }

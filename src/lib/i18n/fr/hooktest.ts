@@ -95,4 +95,6 @@ export const hooktest: {[K in keyof typeof en]: string} = {
   'hooktest.only.unknown': 'Cas inconnu « {value} » dans --only : utilisez {cases}.',
   'hooktest.only.empty': '--only ne nomme aucun cas : utilisez {cases}.',
   'hooktest.secret.malformed': 'Le --secret est mal formé : un secret de signature s’écrit whsec_ suivi de base64.',
+  // webhooks test: a handler that is not running
+  'hooktest.notListening': 'Rien n’écoute à {url} (connexion refusée) : démarrez-y votre gestionnaire de webhooks, puis relancez svc webhooks test.',
 } as const

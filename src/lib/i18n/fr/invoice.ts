@@ -48,7 +48,6 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera EN RETARD dès sa publication.',
   'invoice.create.created': 'Facture {id} créée ({status}) : invisible pour le client tant qu’elle n’est pas publiée.',
   'invoice.create.createdPublished': 'Facture {id} créée et publiée ({status}).',
-  'invoice.create.publishFailed': 'La facture {id} a été créée (BROUILLON) mais sa publication a échoué ; publiez-la avec `svc invoice publish {id}`.',
   'invoice.create.next': 'Publiez-la avec : svc invoice publish {id} [--channel EMAIL|WHATSAPP]',
 
   'invoice.publish.done': 'Facture {id} publiée ({status}).',
@@ -181,4 +180,37 @@ export const invoice: {[K in keyof typeof en]: string} = {
 
   // A person's terminal: the import's FILE argument named as the usage line shows it
   'invoice.import.fileUnreadable': 'Impossible de lire le fichier « {path} » (FILE) : {reason}.',
+
+  // invoice import: spreadsheet files, resume from the results file, the plan, the status line; channel checks
+  'invoice.import.encodingFlag': '--encoding « {value} » invalide : une valeur parmi {accepted}.',
+  'invoice.import.notEncoding':
+    '{path}, ligne {line} : ces octets ne sont pas en {encoding} ; rien n’a été envoyé. Enregistrez le fichier en UTF-8, ou indiquez son encodage avec --encoding (utf-8, utf-16le, utf-16be, windows-1252).',
+  'invoice.import.replacementChar':
+    '{path}, ligne {line} : le fichier contient un caractère de remplacement (U+FFFD), une lettre perdue par une conversion antérieure ; rien n’a été envoyé. Corrigez cette ligne, ou enregistrez de nouveau la feuille en UTF-8.',
+  'invoice.import.readAsWindows1252':
+    '{path} n’est pas en UTF-8 (à partir de la ligne {line}) : lu en Windows-1252, comme l’enregistre Excel sous Windows. Si des lettres sont fausses, indiquez l’encodage avec --encoding.',
+  'invoice.error.shape': '--{field} invalide : {name} doit être {shape}, pas {got}.',
+  'invoice.shape.list': 'une liste',
+  'invoice.shape.string': 'une chaîne de caractères',
+  'invoice.shape.number': 'un nombre',
+  'invoice.shape.object': 'un objet',
+  'invoice.shape.boolean': 'vrai ou faux',
+  'invoice.import.skippedDone': '{count} lignes déjà traitées d’après {path} sont sautées (aucune requête pour elles) ; --recheck interroge le service à la place.',
+  'invoice.import.summarySkipped': '{skipped} lignes sautées : déjà traitées d’après le fichier de résultats.',
+  'invoice.import.plan': 'Prévu : {invoices} factures, {requests} requêtes : {duration} à {rate}/min.',
+  'invoice.import.planUnpaced': 'Prévu : {invoices} factures, {requests} requêtes (sans cadence côté client).',
+  'invoice.import.planSkipped': '{count} lignes déjà traitées d’après {path} seraient sautées.',
+  'invoice.import.estimate': '{requests} requêtes : {duration} à {rate}/min.',
+  'invoice.duration.seconds': 'environ {s} s',
+  'invoice.duration.minutes': 'environ {m} min',
+  'invoice.duration.hours': 'environ {h} h {m} min',
+  'invoice.import.status.pacing': 'attente de {seconds} s pour la limite de requêtes',
+  'invoice.import.status.retry429': 'le service demande de ralentir (429) : nouvel essai dans {seconds} s',
+  'invoice.import.status.retryStatus': 'le service a répondu {status} : nouvel essai dans {seconds} s',
+  'invoice.import.status.retryNetwork': 'pas de réponse du service : nouvel essai dans {seconds} s',
+  'invoice.import.channelNeedsEmail': 'customer_email est nécessaire pour envoyer par EMAIL (--channel EMAIL)',
+  'invoice.import.channelNeedsPhone': 'customer_phone est nécessaire pour envoyer par WHATSAPP (--channel WHATSAPP)',
+  'invoice.error.channelNeedsEmail': '--email manquant : publier avec --channel EMAIL envoie la facture à l’adresse du client ; donnez --email ADRESSE (rien n’a été envoyé).',
+  'invoice.error.channelNeedsPhone': '--phone manquant : publier avec --channel WHATSAPP envoie la facture au téléphone du client ; donnez --phone NUMÉRO (rien n’a été envoyé).',
+  'invoice.create.publishFailedFinish': 'La facture {id} a été créée (BROUILLON) mais sa publication a échoué ; terminez avec `{command}`.',
 }

@@ -125,4 +125,18 @@ export const local: {[K in keyof typeof en]: string} = {
     'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
   'local.hint.dropFlag': 'retirez --api-key',
   'local.hint.unsetEnv': 'lancez `unset SVC_API_KEY`',
+  // Une convention pour les listes (docs/conventions.md) : l’indication de la page suivante des listes de la sandbox.
+  'local.list.more': 'Il y en a d’autres : utilisez --offset {next}.',
+  // Le journal des requêtes et l’inspecteur web (sandbox requests, logs tail, serve --log, sandbox inspector).
+  'local.serve.inspector': 'Inspector:',
+  'local.journal.none': 'Aucune requête ne correspond (le journal garde les 10 000 dernières).',
+  'local.journal.method': '--method « {got} » invalide : donnez une méthode HTTP comme GET ou POST.',
+  'local.journal.path': '--path « {got} » invalide : donnez le début d’un chemin, commençant par /, comme /v1/payments (* remplace n’importe quoi).',
+  'local.journal.status': '--status « {got} » invalide : donnez une classe comme 2xx ou 4xx, un statut comme 429, ou plusieurs séparés par des virgules.',
+  'local.journal.requestHeaders': 'En-têtes de la requête',
+  'local.journal.requestBody': 'Corps de la requête',
+  'local.journal.responseHeaders': 'En-têtes de la réponse',
+  'local.journal.responseBody': 'Corps de la réponse',
+  'local.journal.tailing': 'Les requêtes de {url} s’affichent à mesure ; Ctrl-C arrête.',
+  'local.journal.streamEnded': 'Le sandbox de {url} a cessé d’envoyer (a-t-il été arrêté ?).',
 }

@@ -5,6 +5,8 @@
  */
 import * as http from 'node:http'
 import * as https from 'node:https'
+import type {LookupAddress} from 'node:dns'
+import type {LookupFunction} from 'node:net'
 
 import type {Delivery} from './cases.js'
 
@@ -21,7 +23,11 @@ export interface Sender {
   close(): void
 }
 
-export function createSender(url: string, timeoutMs: number): Sender {
+/**
+ * `addresses`: where the host was found to be (this-machine.ts); given, every connection goes to
+ * them, whatever the resolver would answer later.
+ */
+export function createSender(url: string, timeoutMs: number, addresses: LookupAddress[] = []): Sender {
   const target = new URL(url)
   const lib = target.protocol === 'https:' ? https : http
   const agent: http.Agent = new lib.Agent({keepAlive: true})
@@ -42,6 +48,7 @@ export function createSender(url: string, timeoutMs: number): Sender {
         method: 'POST',
         agent,
         headers: {...delivery.headers, 'content-length': String(Buffer.byteLength(delivery.body))},
+        ...(addresses.length > 0 ? {lookup: pinnedLookup(addresses)} : {}),
       }
       const request = lib.request(target, options, (response: http.IncomingMessage) => {
         // Read the answer whole: the delivery ends when the handler has finished answering.
@@ -68,4 +75,12 @@ export function createSender(url: string, timeoutMs: number): Sender {
   }
 
   return {send, close: () => agent.destroy()}
+}
+
+/** A lookup that answers with the addresses already checked (net.connect asks for one or all). */
+function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
+  return ((_hostname: string, options: {all?: boolean}, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, addresses)
+    else callback(null, addresses[0]!.address, addresses[0]!.family)
+  }) as LookupFunction
 }
