@@ -59,6 +59,9 @@ describe('French human output', {timeout: 180_000}, () => {
     writeFileSync(importFile, 'customer_name,due_date,items,customer_email\nAwa,31/12/2026,Pain:500:3,awa@example.cm\n')
 
     await fr(['sandbox', 'numbers'])
+    const admin = {SVC_SANDBOX_URL: sb.sb.adminUrl, SVC_SANDBOX_ADMIN_TOKEN: sb.sb.adminToken}
+    await fr(['sandbox', 'numbers', 'set', '670112233', '--operator', 'MTN', '--outcome', 'UNSPECIFIED', '--then', 'FAILED', '--after', '1s', '--failure-code', 'INSUFFICIENT_FUNDS'], admin)
+    await fr(['sandbox', 'numbers', 'list'], admin)
     await fr(['pay', 'create', '--amount', '5000', '--phone', '670000001'])
     await fr(['pay', 'create', '--amount', '2500', '--phone', '650000099', '--watch', '--interval', '250ms'])
     const paid = /(svcpay_test_\w+)/.exec(await fr(['pay', 'create', '--amount', '1500', '--phone', '670000002', '--watch', '--interval', '250ms']))![1]!
@@ -74,6 +77,8 @@ describe('French human output', {timeout: 180_000}, () => {
     await fr(['invoice', 'import', importFile])
     await fr(['invoice', 'list'])
     await fr(['invoice', 'list', '--due-before', '31/12/2030'])
+    await fr(['report', 'collections', '--by', 'operator'])
+    await fr(['sandbox', 'outbox'], admin)
     await sb.sb.clock.advance(40 * DAY)
     await fr(['invoice', 'list', '--overdue'])
     await fr(['invoice', 'remind', '--overdue', '--dry-run'])

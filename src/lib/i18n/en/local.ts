@@ -135,4 +135,7 @@ export const local = {
   'local.journal.responseBody': 'Response body',
   'local.journal.tailing': 'Streaming the requests of {url} as they happen; Ctrl-C stops.',
   'local.journal.streamEnded': 'The sandbox at {url} stopped streaming (was it stopped?).',
+  'local.col.then': 'THEN',
+  'local.col.after_ms': 'AFTER (MS)',
+  'local.col.scripted': 'SCRIPTED',
 } as const

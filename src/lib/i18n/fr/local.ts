@@ -139,4 +139,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.journal.responseBody': 'Corps de la réponse',
   'local.journal.tailing': 'Les requêtes de {url} s’affichent à mesure ; Ctrl-C arrête.',
   'local.journal.streamEnded': 'Le sandbox de {url} a cessé d’envoyer (a-t-il été arrêté ?).',
+  'local.col.then': 'PUIS',
+  'local.col.after_ms': 'APRÈS (MS)',
+  'local.col.scripted': 'SCÉNARISÉ',
 }
