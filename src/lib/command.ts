@@ -123,13 +123,15 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     io.stopSpinner()
     // Whatever had the terminal in raw mode (a prompt) is not coming back to restore it.
     io.restoreTerminal()
+    // One message on a signal: the command's own (what is pending, how to resume), else "Interrupted.".
+    const before = io.stderrWrites
     try {
       await this.onInterrupt()
     } finally {
       // What the person needs to carry on (e.g. the payment id and `svc pay watch ID`).
       const note = io.interruptNote()
       if (note) io.note(`\n${note}`)
-      io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
+      if (io.stderrWrites === before) io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
       process.exit(signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
     }
   }

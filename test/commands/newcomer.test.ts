@@ -218,7 +218,7 @@ describe('3. reports and the walkthrough go by the service clock', () => {
       expect(collections.exitCode, collections.stderr).toBe(0)
       expect(JSON.parse(collections.stdout).totals.count).toBe(4)
       const walk = await runCli(['sandbox', 'walkthrough', '--lang', 'fr'], {configDir: temp.dir, env, timeoutMs: 60_000})
-      expect(walk.stderr + walk.stdout).toMatch(/attendu UNPAID, obtenu UNPAID/)
+      expect(walk.stderr + walk.stdout).toMatch(/attendu À PAYER, obtenu À PAYER/)
       expect(walk.exitCode, walk.stdout + walk.stderr).toBe(0)
     } finally {
       await local.close()

@@ -119,7 +119,10 @@ async function serveHolding(
     }
     throw error
   })
-  for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
+  for (const notice of sandbox.notices) {
+    if (notice.code === 'json_imported') ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
+    else ctx.io.warn(t('local.serve.dataBehind', {file: notice.file, committed: notice.committed, found: notice.found, at: notice.at}))
+  }
   let entry: SandboxEntry
   let localOwner: SandboxEntry | undefined
   try {

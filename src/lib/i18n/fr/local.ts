@@ -13,12 +13,12 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
   'local.serve.portBusy': 'Le port {port} sur {host} est déjà utilisé (une autre sandbox ?). Arrêtez-la, ou choisissez un autre port : --port 8788 (ou --port 0 pour n’importe quel port libre).',
   'local.serve.portDenied': 'Écoute interdite sur le port {port} de {host} (les ports sous 1024 demandent des privilèges) : choisissez-en un autre avec --port 8788.',
-  'local.serve.baseUrl': 'URL de base',
-  'local.serve.sandboxKey': 'Clé sandbox',
-  'local.serve.liveKey': 'Clé live',
-  'local.serve.payUrl': 'Pages de paiement',
-  'local.serve.admin': 'Surface d’administration',
-  'local.serve.secret': 'Secret webhook ({url})',
+  'local.serve.baseUrl': 'URL DE BASE',
+  'local.serve.sandboxKey': 'CLÉ SANDBOX',
+  'local.serve.liveKey': 'CLÉ LIVE',
+  'local.serve.payUrl': 'PAGES DE PAIEMENT',
+  'local.serve.admin': 'SURFACE D’ADMINISTRATION',
+  'local.serve.secret': 'SECRET WEBHOOK ({url})',
   'local.serve.ready':
     'Sandbox locale démarrée ; enregistrée comme profil « {profile} » : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal. Ctrl-C l’arrête.',
   'local.keys.shownOnce': 'Le secret n’est affiché qu’une fois : conservez-le maintenant.',
@@ -117,12 +117,14 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.env.missing': '{missing} n’est pas défini mais {given} l’est : définissez les deux pour piloter un sandbox par son adresse, ou aucun pour utiliser celui que `svc sandbox serve` a enregistré.',
   'local.env.url': 'SVC_SANDBOX_URL doit être l’URL de base du sandbox (http://hôte:port), reçu « {url} ».',
   'local.serve.adminToken': '--admin-token (ou SVC_SANDBOX_ADMIN_TOKEN) doit compter de 16 à 256 caractères imprimables, sans espace.',
+  // serve: data behind its commit record (a lost WAL)
+  'local.serve.dataBehind': 'Les données de {file} sont en retard sur ce que la sandbox avait enregistré : {found} transactions sur {committed} (au {at}). Son journal {file}-wal a été perdu ou endommagé, les dernières écritures manquent. Si vous en avez besoin, arrêtez cette sandbox et restaurez un instantané, ou récupérez ce que le fichier contient : sqlite3 {file} .recover',
 
   // A person's terminal: a key of a restarted in-memory sandbox
   'local.hint.restarted':
-    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
   'local.hint.restartedOverride':
-    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
   'local.hint.dropFlag': 'retirez --api-key',
   'local.hint.unsetEnv': 'lancez `unset SVC_API_KEY`',
   // Une convention pour les listes (docs/conventions.md) : l’indication de la page suivante des listes de la sandbox.
@@ -151,4 +153,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.list.since': 'DEPUIS',
   'local.list.memory': '(en mémoire)',
   'local.list.none': 'Aucune sandbox locale ne tourne depuis ce répertoire de configuration : lancez-en une avec `svc sandbox serve`.',
+  'local.col.then': 'PUIS',
+  'local.col.after_ms': 'APRÈS (MS)',
+  'local.col.scripted': 'SCÉNARISÉ',
 }
