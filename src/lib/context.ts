@@ -12,7 +12,7 @@ import {ProcessStreams} from './io/process-streams.js'
 import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
-import {configDir, readConfig, type ConfigData} from './config/store.js'
+import {configDir, configExposure, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
 import {quoteInput} from './io/quote.js'
@@ -98,7 +98,22 @@ export function createContext(options: ContextOptions): Context {
   let service: Promise<ServiceDescription> | undefined
   let waitListener: ((wait: ClientWait) => void) | undefined
 
-  const readConfigOnce = () => (config ??= readConfig(dir))
+  // Keys readable by other users: said once per invocation, on stderr (like ssh), in the user's
+  // language: so not before the locale is known (the profile's language is read from the config).
+  let localeKnown = false
+  let exposureChecked = false
+  const checkExposure = () => {
+    if (exposureChecked || !localeKnown || !config) return
+    exposureChecked = true
+    const exposed = configExposure(dir)
+    if (exposed) io.warn(exposed)
+  }
+  const readConfigOnce = () => {
+    if (config) return config
+    config = readConfig(dir)
+    checkExposure()
+    return config
+  }
   const profileLang = () => {
     try {
       const data = readConfigOnce()
@@ -110,6 +125,8 @@ export function createContext(options: ContextOptions): Context {
   }
   const locale = resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
   setLocale(locale)
+  localeKnown = true
+  checkExposure()
 
   const context: Context = {
     io,

@@ -167,6 +167,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     random: (environment) => randoms[environment],
     baseUrl: () => base,
     onClose: (release) => void releases.push(release),
+    log,
   }
   const keys = new KeyRing(store, clock)
   const allowlist = new Allowlist(store, clock)

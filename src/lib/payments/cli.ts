@@ -79,7 +79,7 @@ export async function payCreate(ctx: Context, flags: {amount?: string; phone?: s
   if (recovered) ctx.io.warn(t('pay.create.recovered', {id: payment.id}))
   if (watchTiming) return followPayment(ctx, payment.id, watchTiming, payment)
   await ctx.io.result(payment, async () => {
-    ctx.io.out(await renderPayment(ctx.io, payment))
+    ctx.io.out(await renderPayment(ctx.io, payment, {operator: input.operator}))
     ctx.io.err(t('pay.create.created', {id: payment.id}))
     ctx.io.err(t('pay.create.next', {id: payment.id}))
   })

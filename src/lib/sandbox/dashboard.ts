@@ -10,7 +10,7 @@ import type {Column} from '../io/table.js'
 import {formatXaf} from '../payments/amount.js'
 import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
-import {formatDuration, parseDuration} from '../time/duration.js'
+import {formatDurationForPeople, parseDuration} from '../time/duration.js'
 import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
 import {localAdmin} from './admin.js'
 
@@ -114,7 +114,7 @@ function renderDetails(rows: Array<[string, string]>): string {
 function renderClock(state: ClockView): string {
   return renderDetails([
     [t('local.clock.now'), formatDateTime(state.now, getLocale())],
-    [t('local.clock.offset'), formatDuration(state.offset_ms)],
+    [t('local.clock.offset'), formatDurationForPeople(state.offset_ms)],
     [t('local.clock.pending'), String(state.pending_tasks)],
   ])
 }
@@ -254,23 +254,26 @@ export async function clockAdvance(ctx: Context, by: string): Promise<void> {
 /**
  * `svc sandbox reset [--all]`: empty the data, keeping keys, endpoints and settings; `--all`
  * empties those too, and the sandbox mints a new key per environment: the sandbox key goes into
- * the `local` profile (when it points at this sandbox), both are shown once, like `keys create`.
+ * the profile this sandbox owns (`local`, when it points at this sandbox), both are shown once, like `keys create`.
  */
 export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> {
   const admin = await localAdmin(ctx)
   const body = await admin.request<{reset: boolean; all: boolean; keys?: {sandbox: string; live: string}}>('POST', '/reset', {all: flags.all})
   let profileUpdated = false
+  let profileName: string | undefined
   if (body.keys) {
-    const [{readSandboxState, LOCAL_PROFILE}, {readConfig}, {saveProfile}] = await Promise.all([
-      import('./state.js'),
+    const [{findRunningSandbox}, {readConfig}, {saveProfile}] = await Promise.all([
+      import('./running.js'),
       import('../config/store.js'),
       import('../config/profiles.js'),
     ])
-    const state = readSandboxState(ctx.configDir)
-    const local = readConfig(ctx.configDir).profiles[LOCAL_PROFILE]
-    if (state && local?.base_url === state.base_url) {
-      await saveProfile(ctx.configDir, LOCAL_PROFILE, {...local, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
+    // The profile this sandbox saved and owns (`local`, `local-PORT`…), when it still points here.
+    const entry = findRunningSandbox(ctx)?.entry
+    const owned = entry ? readConfig(ctx.configDir).profiles[entry.profile] : undefined
+    if (entry && owned?.base_url === entry.base_url) {
+      await saveProfile(ctx.configDir, entry.profile, {...owned, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
       profileUpdated = true
+      profileName = entry.profile
     }
   }
   const keys = body.keys
@@ -278,7 +281,7 @@ export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> 
     if (!keys) return ctx.io.note(t('local.reset.data'))
     ctx.io.out(renderObject({sandbox_key: keys.sandbox, live_key: keys.live}))
     ctx.io.note(t('local.reset.all'))
-    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: 'local'}))
+    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: profileName ?? 'local'}))
   })
 }
 

@@ -209,4 +209,7 @@ export const invoice = {
   'invoice.error.channelNeedsEmail': 'Missing --email: publishing with --channel EMAIL delivers to the customer\'s email; give --email ADDRESS (nothing was sent).',
   'invoice.error.channelNeedsPhone': 'Missing --phone: publishing with --channel WHATSAPP delivers to the customer\'s phone; give --phone NUMBER (nothing was sent).',
   'invoice.create.publishFailedFinish': 'Invoice {id} was created (DRAFT) but publishing it failed; finish the job with `{command}`.',
+  // invoice remind: runs going at the same time
+  'invoice.remind.elsewhereLine': 'elsewhere {id}  {customer}: being reminded by another run (PID {pid}) going at the same time; that run reports it',
+  'invoice.remind.elsewhereSummary': '{count} {count|invoice was|invoices were} being reminded by another run at the same time (PID {pids}): not sent twice.',
 } as const

@@ -47,4 +47,7 @@ export const pay = {
   'pay.watch.unreachable': 'Payment {id}: last read {status}; the service could not be reached since {since}, retrying…',
   'pay.watch.statusUnknown': 'Payment {id}: status unknown: the service could not be reached (since {since}).',
   'pay.watch.statusUnknownHint': 'The payment may have settled meanwhile. Check it once the service answers: svc pay status {id}',
+  // The operator shown with a payment (pay create, status, watch).
+  'pay.table.operator': 'OPERATOR',
+  'pay.operator.inferred': '{operator} (from the number)',
 } as const

@@ -213,4 +213,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.error.channelNeedsEmail': '--email manquant : publier avec --channel EMAIL envoie la facture à l’adresse du client ; donnez --email ADRESSE (rien n’a été envoyé).',
   'invoice.error.channelNeedsPhone': '--phone manquant : publier avec --channel WHATSAPP envoie la facture au téléphone du client ; donnez --phone NUMÉRO (rien n’a été envoyé).',
   'invoice.create.publishFailedFinish': 'La facture {id} a été créée (BROUILLON) mais sa publication a échoué ; terminez avec `{command}`.',
+  // invoice remind: runs going at the same time
+  'invoice.remind.elsewhereLine': 'ailleurs  {id}  {customer} : en cours de relance par une autre exécution (PID {pid}) lancée en même temps ; elle en rendra compte',
+  'invoice.remind.elsewhereSummary': '{count} {count|facture était|factures étaient} en cours de relance par une autre exécution (PID {pids}) : rien n’est envoyé deux fois.',
 }

@@ -52,4 +52,7 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.watch.unreachable': 'Paiement {id} : dernier état lu {status} ; le service est injoignable depuis {since}, nouvel essai…',
   'pay.watch.statusUnknown': 'Paiement {id} : état inconnu : le service n’a pas pu être joint (depuis {since}).',
   'pay.watch.statusUnknownHint': 'Le paiement a pu aboutir entre-temps. Vérifiez-le quand le service répond : svc pay status {id}',
+  // L’opérateur affiché avec un paiement (pay create, status, watch).
+  'pay.table.operator': 'OPÉRATEUR',
+  'pay.operator.inferred': '{operator} (d’après le numéro)',
 }

@@ -105,4 +105,8 @@ export const sandboxInvoices = {
   'sandboxInvoices.checkout.failure.ACCOUNT_INACTIVE': 'the mobile money account is not active.',
   'sandboxInvoices.checkout.failure.PROVIDER_UNAVAILABLE': 'the operator is not available right now.',
   'sandboxInvoices.checkout.failure.PROVIDER_ERROR': 'the operator reported an error.',
+
+  // invoice PDF: the page foot, characters the fonts cannot draw
+  'sandboxInvoices.pdf.footer': 'Invoice {id} · Page {page}/{pages}',
+  'sandboxInvoices.pdf.missingGlyphs': 'Invoice {id}: its PDF shows a white square for characters its fonts cannot draw: {chars}.',
 } as const

@@ -114,4 +114,8 @@ export const sandboxInvoices: {[K in keyof typeof en]: string} = {
   'sandboxInvoices.checkout.failure.ACCOUNT_INACTIVE': 'le compte Mobile Money n’est pas actif.',
   'sandboxInvoices.checkout.failure.PROVIDER_UNAVAILABLE': 'l’opérateur est indisponible pour le moment.',
   'sandboxInvoices.checkout.failure.PROVIDER_ERROR': 'l’opérateur a signalé une erreur.',
+
+  // invoice PDF: the page foot, characters the fonts cannot draw
+  'sandboxInvoices.pdf.footer': 'Facture {id} · Page {page}/{pages}',
+  'sandboxInvoices.pdf.missingGlyphs': 'Facture {id} : son PDF montre un carré blanc pour des caractères que ses polices ne savent pas dessiner : {chars}.',
 }
