@@ -80,6 +80,15 @@ describe('dates as the user writes them', {timeout: 60_000}, () => {
     expect((await sb.get('/v1/invoices?limit=100')).data.length).toBe(before)
   })
 
+  it('report collections takes French dates and answers a reversed range with French dates', async () => {
+    const ok = await fr(['report', 'collections', '--since', '01/11/2026', '--until', '31/12/2026'])
+    expect(ok.exitCode, ok.stderr).toBe(0)
+    const reversed = await fr(['report', 'collections', '--since', '01/11/2026', '--until', '01/10/2026'])
+    expect(reversed.exitCode).toBe(2)
+    expect(reversed.stderr).toMatch(/--until \(02\/10\/2026 00:00 UTC\) doit être postérieur à --since \(01\/11\/2026 00:00 UTC\)/)
+    expect(reversed.stderr).not.toMatch(/\d{4}-\d{2}-\d{2}/)
+  })
+
   it('English still refuses 31/12/2026, saying which form to write', async () => {
     const r = await run(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '31/12/2026', '--item', 'Bread:500:3'])
     expect(r.exitCode).toBe(2)

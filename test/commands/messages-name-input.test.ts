@@ -48,6 +48,13 @@ describe('what the person typed, named as typed', {timeout: 60_000}, () => {
     expect(r.stderr).not.toMatch(/--file/)
   })
 
+  it('files upload nope.png names its PATH argument, never a --file flag it does not have', async () => {
+    const r = await run(['files', 'upload', 'nope.png'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/No file nope\.png \(PATH\)/)
+    expect(r.stderr).not.toMatch(/--file/)
+  })
+
   it('one maximum for --amount, however many digits', async () => {
     const maxima = new Set<string>()
     for (const amount of ['1000000000001', '99999999999999999999']) {
