@@ -92,7 +92,8 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(none.stderr).toMatch(/svc login/)
     expect(JSON.parse((await runInProcess(['profiles', 'list', '--json'], {configDir: temp.dir})).stdout)).toEqual([])
     const use = await runInProcess(['profiles', 'use', 'ghost'], {configDir: temp.dir})
-    expect(use.exitCode).toBe(4)
+    // An unknown profile is bad input, exit 2, in every command (docs/conventions.md).
+    expect(use.exitCode).toBe(2)
     mkdirSync(temp.dir, {recursive: true})
     writeFileSync(join(temp.dir, 'config.json'), '{oops')
     const corrupt = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
