@@ -175,7 +175,14 @@ export function createContext(options: ContextOptions): Context {
         // A wait of a second or more is said on stderr (or in the spinner), never a silent pause.
         onWait: (wait) => {
           if (waitListener) waitListener(wait)
-          else io.status(t(wait.reason === 'pacing' ? 'api.wait.pacing' : 'api.wait.retry', {seconds: Math.ceil(wait.ms / 1000)}))
+          else {
+            // A 429 and a 5xx told apart: one asks to slow down, the other failed for a moment.
+            const seconds = Math.ceil(wait.ms / 1000)
+            if (wait.reason === 'pacing') io.status(t('api.wait.pacing', {seconds}))
+            else if (wait.status === 429) io.status(t('api.wait.retry429', {seconds}))
+            else if (wait.status !== undefined) io.status(t('api.wait.retryStatus', {status: wait.status, seconds}))
+            else io.status(t('api.wait.retry', {seconds}))
+          }
         },
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
         ...settings,

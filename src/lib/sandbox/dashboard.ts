@@ -5,7 +5,7 @@
  */
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
-import {getLocale, isMessageKey, t, type MessageKey} from '../i18n/index.js'
+import {getLocale, isMessageKey, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import type {Column} from '../io/table.js'
 import {formatXaf} from '../payments/amount.js'
 import type {Payment} from '../payments/types.js'
@@ -83,18 +83,26 @@ function label(field: string): string {
   return isMessageKey(key) ? t(key) : field.toUpperCase().replaceAll('_', ' ')
 }
 
+/** Fields whose value is a payment or invoice status: shown in the person's language. */
+const STATUS_FIELDS = new Set(['status', 'outcome', 'then'])
+
+/** A field's value as people read it: a status translated, everything else by `cell`. */
+function fieldCell(field: string, value: unknown): string {
+  return STATUS_FIELDS.has(field) && typeof value === 'string' ? statusLabel(value) : cell(value)
+}
+
 /** A table of the given columns (header from the catalogue key `local.col.<column>`). */
 export async function renderRows(ctx: Context, rows: Row[], columns: string[]): Promise<string> {
   return ctx.io.table(
     columns.map(label),
-    rows.map((row) => columns.map((c) => cell(row[c]))),
+    rows.map((row) => columns.map((c) => fieldCell(c, row[c]))),
     columns.map((c) => ({kind: COLUMN_KINDS[c] ?? 'fixed'})),
   )
 }
 
 /** One record as a detail view: labels from the catalogue, aligned, values as people read them. */
 export function renderObject(value: Row): string {
-  return renderDetails(Object.entries(value).flatMap(([field, v]) => (v === undefined ? [] : [[label(field), cell(v)] as [string, string]])))
+  return renderDetails(Object.entries(value).flatMap(([field, v]) => (v === undefined ? [] : [[label(field), fieldCell(field, v)] as [string, string]])))
 }
 
 /** A detail view as `invoice get` and `pay status` print them: catalogue labels, aligned. */

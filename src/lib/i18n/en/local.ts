@@ -118,9 +118,9 @@ export const local = {
 
   // A person's terminal: a key of a restarted in-memory sandbox
   'local.hint.restarted':
-    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
+    'The local sandbox (started {started}) keeps its keys in memory and made new ones when it was restarted (or reset with --all), so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
   'local.hint.restartedOverride':
-    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
+    'The local sandbox (started {started}) keeps its keys in memory and made new ones when it was restarted (or reset with --all), so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
   'local.hint.dropFlag': 'leave out --api-key',
   'local.hint.unsetEnv': 'run `unset SVC_API_KEY`',
   // One convention for lists (docs/conventions.md): the next-page hint of the sandbox's lists.
@@ -149,4 +149,7 @@ export const local = {
   'local.list.since': 'SINCE',
   'local.list.memory': '(in memory)',
   'local.list.none': 'No local sandbox is running from this config directory: start one with `svc sandbox serve`.',
+  'local.col.then': 'THEN',
+  'local.col.after_ms': 'AFTER (MS)',
+  'local.col.scripted': 'SCRIPTED',
 } as const

@@ -38,6 +38,11 @@ export const pay = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'WHAT TO DO',
   'pay.failedExplained': 'Payment {id} failed ({code}): {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'amount',
+  'pay.subject.phone': 'mobile money number',
+
   // pay watch: a service out of reach
   'pay.watch.unreachable': 'Payment {id}: last read {status}; the service could not be reached since {since}, retrying…',
   'pay.watch.statusUnknown': 'Payment {id}: status unknown: the service could not be reached (since {since}).',

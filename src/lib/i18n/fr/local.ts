@@ -122,9 +122,9 @@ export const local: {[K in keyof typeof en]: string} = {
 
   // A person's terminal: a key of a restarted in-memory sandbox
   'local.hint.restarted':
-    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
   'local.hint.restartedOverride':
-    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
   'local.hint.dropFlag': 'retirez --api-key',
   'local.hint.unsetEnv': 'lancez `unset SVC_API_KEY`',
   // Une convention pour les listes (docs/conventions.md) : l’indication de la page suivante des listes de la sandbox.
@@ -153,4 +153,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.list.since': 'DEPUIS',
   'local.list.memory': '(en mémoire)',
   'local.list.none': 'Aucune sandbox locale ne tourne depuis ce répertoire de configuration : lancez-en une avec `svc sandbox serve`.',
+  'local.col.then': 'PUIS',
+  'local.col.after_ms': 'APRÈS (MS)',
+  'local.col.scripted': 'SCÉNARISÉ',
 }

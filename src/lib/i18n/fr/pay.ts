@@ -43,6 +43,11 @@ export const pay: {[K in keyof typeof en]: string} = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'QUE FAIRE',
   'pay.failedExplained': 'Le paiement {id} a échoué ({code}) : {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'montant',
+  'pay.subject.phone': 'numéro Mobile Money',
+
   // pay watch: a service out of reach
   'pay.watch.unreachable': 'Paiement {id} : dernier état lu {status} ; le service est injoignable depuis {since}, nouvel essai…',
   'pay.watch.statusUnknown': 'Paiement {id} : état inconnu : le service n’a pas pu être joint (depuis {since}).',
