@@ -14,7 +14,9 @@
   const t = (key, params) =>
     (state.messages[`inspector.${key}`] ?? key).replace(/\{(\w+)\}/g, (_, name) => (params && name in params ? String(params[name]) : `{${name}}`))
   const locale = () => (state.language === 'fr' ? 'fr-FR' : 'en-GB')
-  const xaf = (amount) => `${new Intl.NumberFormat(locale()).format(amount)} XAF`
+  // Amounts as svc writes them everywhere: whole XAF, groups of three with plain spaces (12 500 XAF,
+  // 12 500 FCFA in French).
+  const xaf = (amount) => `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')} ${state.language === 'fr' ? 'FCFA' : 'XAF'}`
   const when = (iso) => (iso ? new Date(iso).toLocaleString(locale(), {dateStyle: 'short', timeStyle: 'medium'}) : '')
 
   // The DOM, by construction ----------------------------------------------------------------------
