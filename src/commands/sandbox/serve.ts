@@ -13,7 +13,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
     '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox.db',
-    'SVC_SANDBOX_ADMIN_TOKEN=ci-secret <%= config.bin %> sandbox serve --host 0.0.0.0',
+    'SVC_SANDBOX_ADMIN_TOKEN=ci-sandbox-admin-token <%= config.bin %> sandbox serve --host 0.0.0.0',
   ]
   static override flags = {
     port: Flags.integer({description: 'Port to listen on (0: any free port).', default: 8787, min: 0, max: 65535}),

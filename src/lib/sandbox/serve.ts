@@ -25,10 +25,16 @@ export interface RunningSandbox {
 }
 
 /** A chosen admin token: printable, no spaces (it travels in an Authorization header), long enough to guard the surface. */
-function adminToken(value: string | undefined): string | undefined {
+export function checkAdminToken(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
   if (!/^[\x21-\x7e]{16,256}$/.test(value)) throw new InputError(t('local.serve.adminToken'), {field: 'admin-token'})
   return value
+}
+
+/** Whether an address to bind is reachable from other machines (anything but loopback). */
+function bindsBeyondLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
+  return !(bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1')
 }
 
 export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<RunningSandbox> {
@@ -42,7 +48,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     seed: flags.seed,
     rateLimit: flags['rate-limit'],
     dataFile: flags.data,
-    adminToken: adminToken(flags['admin-token']),
+    adminToken: checkAdminToken(flags['admin-token']),
     // A person's first PDF or cover image should not wait for the document worker to boot.
     warmDocuments: true,
   }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
@@ -96,6 +102,10 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
   })
+  // Bound beyond loopback: say what other machines can now reach (on stderr, --json or not).
+  if (bindsBeyondLoopback(flags.host)) {
+    ctx.io.err(t('local.serve.exposed', {host: flags.host, base: sandbox.url, pay: sandbox.payUrl, admin: sandbox.adminUrl}))
+  }
   return {
     async close() {
       clearSandboxState(ctx.configDir, process.pid)

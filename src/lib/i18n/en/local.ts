@@ -113,4 +113,7 @@ export const local = {
   'local.env.missing': '{missing} is not set but {given} is: set both to drive a sandbox by its address, or neither to use the one `svc sandbox serve` saved.',
   'local.env.url': 'SVC_SANDBOX_URL must be the sandbox\'s base URL (http://host:port), got "{url}".',
   'local.serve.adminToken': '--admin-token (or SVC_SANDBOX_ADMIN_TOKEN) must be 16 to 256 printable characters without spaces.',
+  // serve beyond loopback: what other machines can reach
+  'local.serve.exposed':
+    'Bound to {host}: reachable from other machines on this network at {base}: the API (with the keys above), the checkout pages ({pay}), signed invoice PDF and checkout URLs, and the admin surface ({admin}) to anyone with its token. Saved base URL: {base}.',
 } as const

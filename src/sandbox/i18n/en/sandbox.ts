@@ -77,4 +77,6 @@ export const sandbox = {
   'sandbox.business.logoNotBase64': 'logo_base64 must be the image’s bytes in base64 (not empty).',
   'sandbox.business.logoTooBig': 'The logo is {size} bytes; at most {max} bytes (1 MB) are accepted.',
   'sandbox.business.logoNotImage': 'The logo must be a PNG or JPEG image (its first bytes are neither).',
+  // admin surface: failed authentication rate limited per address
+  'sandbox.admin.tooManyFailures': 'Admin surface: {limit} wrong admin tokens from this address within a minute; try again in {seconds} s.',
 } as const

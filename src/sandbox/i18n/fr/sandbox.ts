@@ -81,4 +81,6 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.business.logoNotBase64': 'logo_base64 doit contenir les octets de l’image en base64 (non vide).',
   'sandbox.business.logoTooBig': 'Le logo fait {size} octets ; au plus {max} octets (1 Mo) sont acceptés.',
   'sandbox.business.logoNotImage': 'Le logo doit être une image PNG ou JPEG (ses premiers octets ne sont ni l’un ni l’autre).',
+  // admin surface: failed authentication rate limited per address
+  'sandbox.admin.tooManyFailures': 'Surface d’administration : {limit} jetons d’administration erronés depuis cette adresse en une minute ; réessayez dans {seconds} s.',
 }
