@@ -1,17 +1,18 @@
 /**
  * The work the document worker does (document-worker.ts): render an invoice PDF, inspect an
- * uploaded image. Both are CPU-bound and both run third-party decoders on bytes a stranger sent,
+ * uploaded image, make a cover small enough for the PDF. Both are CPU-bound and both run third-party decoders on bytes a stranger sent,
  * so they run off the server's event loop, where a decoder's crash ends the worker, not the sandbox.
  */
-import {inspectImage, type ImageVerdict} from './images.js'
+import {downscaleCover, inspectImage, type ImageVerdict} from './images.js'
 import {renderInvoicePdf, type PdfInput} from './pdf.js'
 import type {ImageType} from './schemas.js'
 
-export type DocumentJob = {kind: 'pdf'; input: PdfInput} | {kind: 'image'; type: ImageType; bytes: Uint8Array}
+export type DocumentJob = {kind: 'pdf'; input: PdfInput} | {kind: 'image'; type: ImageType; bytes: Uint8Array} | {kind: 'cover'; type: ImageType; bytes: Uint8Array}
 
 export interface DocumentJobResults {
   pdf: Uint8Array
   image: ImageVerdict
+  cover: Uint8Array
 }
 
 export async function runDocumentJob(job: DocumentJob): Promise<Uint8Array | ImageVerdict> {
@@ -19,5 +20,6 @@ export async function runDocumentJob(job: DocumentJob): Promise<Uint8Array | Ima
     const input = job.input.cover ? {...job.input, cover: Buffer.from(job.input.cover)} : job.input
     return new Uint8Array(await renderInvoicePdf(input))
   }
+  if (job.kind === 'cover') return downscaleCover(job.bytes, job.type)
   return inspectImage(job.bytes, job.type)
 }
