@@ -134,11 +134,13 @@ function read(raw: Args, tool: ToolDefinition): Args {
  * name); the tool descriptions tell the model so (server.ts).
  */
 const quoted = (value: unknown): string => JSON.stringify(String(value ?? ''))
+/** A status or code: as is when it has an enum's shape (PENDING, CUSTOMER_DECLINED), quoted otherwise. */
+const code = (value: unknown): string => (typeof value === 'string' && /^[A-Z][A-Z0-9_]{0,39}$/.test(value) ? value : quoted(value))
 
 function paymentSummary(payment: Payment): string {
-  const params = {id: quoted(payment.id), amount: xaf(payment.amount), phone: quoted(payment.phone_number), status: quoted(payment.status)}
+  const params = {id: quoted(payment.id), amount: xaf(payment.amount), phone: quoted(payment.phone_number), status: code(payment.status)}
   if (payment.status === 'SUCCESS') return t('mcp.summary.paymentSucceeded', params)
-  if (payment.status === 'FAILED') return t('mcp.summary.paymentFailed', {...params, code: quoted(payment.failure_code ?? 'UNKNOWN')})
+  if (payment.status === 'FAILED') return t('mcp.summary.paymentFailed', {...params, code: code(payment.failure_code ?? 'UNKNOWN')})
   return t('mcp.summary.payment', params)
 }
 
@@ -149,7 +151,7 @@ function amountDue(invoice: Invoice): number {
 function invoiceSummary(invoice: Invoice): string {
   return t('mcp.summary.invoice', {
     id: quoted(invoice.id),
-    status: quoted(invoice.status),
+    status: code(invoice.status),
     customer: quoted(invoice.customer_name),
     total: xaf(invoice.total_amount),
     due: xaf(amountDue(invoice)),
@@ -264,7 +266,7 @@ const paymentsCreate: ToolDefinition = {
           throw new SvcError(error.message, {exitCode: error.exitCode, code: error.code, hint: t('mcp.hint.outcomeUnknown', {amount: xaf(amount), phone}), cause: error})
         }
         const {payment, recovered} = created
-        const params = {id: quoted(payment.id), amount: xaf(payment.amount), phone: quoted(payment.phone_number), operator, status: quoted(payment.status)}
+        const params = {id: quoted(payment.id), amount: xaf(payment.amount), phone: quoted(payment.phone_number), operator, status: code(payment.status)}
         const summary = [t(recovered ? 'mcp.summary.paymentRecovered' : 'mcp.summary.paymentCreated', params), ...warnings].join(' ')
         return {summary, data: {payment, recovered, ...(warnings.length > 0 ? {warnings} : {})}}
       },
@@ -356,7 +358,7 @@ const paymentsWait: ToolDefinition = {
         } catch (error) {
           if (!(error instanceof SvcError) || error.code !== 'watch_timeout') throw error
           const last = await getPayment(client, id)
-          return {summary: t('mcp.summary.paymentStillPending', {id: quoted(id), status: quoted(last.status), waited: formatDuration(timeoutMs)}), data: {payment: last, final: false}}
+          return {summary: t('mcp.summary.paymentStillPending', {id: quoted(id), status: code(last.status), waited: formatDuration(timeoutMs)}), data: {payment: last, final: false}}
         }
         return {summary: paymentSummary(payment), data: {payment, final: true}}
       },
@@ -421,7 +423,7 @@ const invoicesCreate: ToolDefinition = {
         let invoice = created.invoice
         const params = () => ({
           id: quoted(invoice.id),
-          status: quoted(invoice.status),
+          status: code(invoice.status),
           customer: quoted(invoice.customer_name),
           total: xaf(invoice.total_amount ?? totals.total_amount),
           key,
@@ -508,7 +510,7 @@ const invoicesPublish: ToolDefinition = {
       liveAction: delivery.channel ? t('invoice.live.publishId', {id, channel: delivery.channel}) : undefined,
       async execute() {
         const invoice = await publishInvoice(await invoiceApi(ctx), id, delivery)
-        const params = {id: quoted(invoice.id), status: quoted(invoice.status), channel: delivery.channel ?? '', url: quoted(invoice.checkout_url ?? '')}
+        const params = {id: quoted(invoice.id), status: code(invoice.status), channel: delivery.channel ?? '', url: quoted(invoice.checkout_url ?? '')}
         return {summary: t(delivery.channel ? 'mcp.summary.invoicePublishedDelivered' : 'mcp.summary.invoicePublished', params), data: {invoice}}
       },
     }
