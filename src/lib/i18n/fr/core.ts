@@ -75,4 +75,5 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.jq.timeLimit': 'L’expression --jq a dépassé sa limite de temps ({seconds} s ; SVC_JQ_TIMEOUT) et a été arrêtée.',
   'core.jq.memoryLimit': 'L’expression --jq a dépassé sa limite de mémoire ({mb} Mo) et a été arrêtée.',
   'core.jq.badTimeout': 'SVC_JQ_TIMEOUT {value} invalide : donnez la limite de temps de --jq en secondes, un nombre supérieur à 0 (par ex. 10 ou 2.5).',
+  'core.jq.outputLimit': 'L’expression --jq a produit plus que sa limite de sortie ({mb} Mo) et a été arrêtée.',
 }
