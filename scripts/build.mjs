@@ -2,7 +2,7 @@
 // help class), ESM with code splitting, every npm package left external except @oclif/core and
 // undici; the local sandbox's library entry on its own; every output file then rewritten as
 // CommonJS (toCommonJs); then oclif's manifest (start-up never scans dist/commands) and
-// dist/command-ids.json (what bin/run.cjs reads). README "Start-up" has the figures;
+// dist/command-ids.json (what bin/run.cjs reads). docs/startup.md has the figures;
 // test/startup/structure.test.ts guards what each call loads.
 //
 // Start-up, in the order it matters:
@@ -22,12 +22,12 @@ import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, isAbsolute, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {ONE_COLUMN} from './string-width-fast.mjs'
+import {BUNDLE_PATCHES} from './build/patches/index.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const src = join(root, 'src')
@@ -117,179 +117,6 @@ module.exports = new Proxy(function () {}, {
 }
 
 /**
- * @oclif/core sorts each plugin's commands with localeCompare, and that first call costs every
- * start-up ~8 ms of ICU collator set-up. For ids made of a-z, 0-9, '-' and ':' (ours and the
- * plugins') ICU's root order is plain character order with punctuation ('-' then ':') before
- * digits before letters; compareIds gives exactly that, and asks localeCompare for anything else.
- */
-const COMPARE_IDS = `
-const __svcIdRank = (c) => (c === 45 ? 1 : c === 58 ? 2 : c >= 48 && c <= 57 ? c - 38 : c >= 97 && c <= 122 ? c - 77 : -1);
-function __svcCompareIds(a, b) {
-  for (let i = 0; i < a.length && i < b.length; i++) {
-    const x = __svcIdRank(a.charCodeAt(i));
-    const y = __svcIdRank(b.charCodeAt(i));
-    if (x < 0 || y < 0) return a.localeCompare(b);
-    if (x !== y) return x - y;
-  }
-  for (let i = Math.min(a.length, b.length); i < Math.max(a.length, b.length); i++) {
-    if (__svcIdRank((a.length > b.length ? a : b).charCodeAt(i)) < 0) return a.localeCompare(b);
-  }
-  return a.length - b.length;
-}
-`
-
-/**
- * oclif asks wsl-utils whether it runs under WSL on every start-up (Config.load → getPlatform), and
- * importing it costs a few ms (child_process, fs/promises, four packages). is-wsl, behind it, can
- * answer yes only on Linux when the kernel release or /proc/version names Microsoft or a WSL path
- * exists; only then do we ask wsl-utils for its full answer (which also rules out containers).
- */
-const MAYBE_WSL = `
-function __svcMaybeWsl() {
-  if (process.platform !== 'linux') return false;
-  const fs = require('node:fs');
-  if (require('node:os').release().toLowerCase().includes('microsoft')) return true;
-  try {
-    if (fs.readFileSync('/proc/version', 'utf8').toLowerCase().includes('microsoft')) return true;
-  } catch {}
-  return fs.existsSync('/proc/sys/fs/binfmt_misc/WSLInterop') || fs.existsSync('/run/WSL');
-}
-`
-
-/**
- * oclif's logger makes a `debug` instance per namespace, so loading the debug package (with
- * supports-color and tty) is part of every start-up though it prints only when DEBUG is set: the
- * one place it reads (debug/src/node.js `load`). Without DEBUG, a logger that does nothing.
- */
-const NO_DEBUG = `
-function __svcNoDebug() {}
-`
-
-/**
- * Source patches to bundled files, by path under node_modules/: each `[find, replace]` must match
- * exactly once, or the build fails (a new version must be looked at, not silently patched wrong).
- */
-const BUNDLE_PATCHES = {
-  '@oclif/core/lib/config/plugin.js': {
-    replace: [
-      ['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => __svcCompareIds(a.id, b.id))'],
-      // The manifest of the one command a call names, when bin/run.cjs found one (dist/manifests/).
-      [
-        "const p = (0, node_path_1.join)(this.root, `${dotfile ? '.' : ''}oclif.manifest.json`);",
-        "const p = (!dotfile && this.isRoot && globalThis[Symbol.for('svc.manifest')]) || (0, node_path_1.join)(this.root, `${dotfile ? '.' : ''}oclif.manifest.json`);",
-      ],
-    ],
-    append: COMPARE_IDS,
-  },
-  // oclif reads package.json and the manifest at every start-up: a synchronous read of a file of
-  // ours is as quick and keeps fs/promises (and the stream modules it loads) off the path.
-  '@oclif/core/lib/util/fs.js': {
-    replace: [["const contents = await (0, promises_1.readFile)(path, 'utf8');", "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');"]],
-    append: '',
-  },
-  // The terminal's width, asked when oclif wraps help or an error: reading it at load created
-  // process.stdout and process.stderr at every start-up (~2.5 ms, src/lib/io/process-streams.ts).
-  '@oclif/core/lib/screen.js': {
-    replace: [
-      [
-        'exports.stdtermwidth = columns || termwidth(process.stdout);\nexports.errtermwidth = columns || termwidth(process.stderr);',
-        "Object.defineProperty(exports, 'stdtermwidth', {get: () => columns || termwidth(process.stdout), enumerable: true});\nObject.defineProperty(exports, 'errtermwidth', {get: () => columns || termwidth(process.stderr), enumerable: true});",
-      ],
-    ],
-    append: '',
-  },
-  '@oclif/core/lib/util/os.js': {
-    replace: [["(await import('wsl-utils')).isWsl", "(__svcMaybeWsl() && (await import('wsl-utils')).isWsl)"]],
-    append: MAYBE_WSL,
-  },
-  '@oclif/core/lib/logger.js': {
-    replace: [['const debug = (0, debug_1.default)(namespace);', 'const debug = process.env.DEBUG ? (0, debug_1.default)(namespace) : __svcNoDebug;']],
-    append: NO_DEBUG,
-  },
-  // Every run asks help's two argv helpers (in help/util.js); the rest of help (formatter, command
-  // and root help, their packages) loads only to show help (LAZY_IN_CORE).
-  '@oclif/core/lib/main.js': {
-    replace: [
-      ['(0, help_1.getHelpFlagAdditions)', '(0, require("./help/util").getHelpFlagAdditions)'],
-      ['(0, help_1.normalizeArgv)', '(0, require("./help/util").normalizeArgv)'],
-    ],
-    append: '',
-  },
-  // oclif swallows EPIPE on stdout (`svc … | head -1`) with a listener it added at load, which
-  // created process.stdout at every start-up: now the listener goes on when stdout is first made.
-  '@oclif/core/lib/command.js': {
-    replace: [
-      [
-        "process.stdout.on('error', (err) => {",
-        "__svcOnStdoutCreated((stdout) => stdout.on('error', (err) => {",
-      ],
-      ['    throw err;\n});\n/**\n * An abstract class', '    throw err;\n}));\n/**\n * An abstract class'],
-    ],
-    append: `
-function __svcOnStdoutCreated(listen) {
-  const own = Object.getOwnPropertyDescriptor(process, 'stdout');
-  if (!own || typeof own.get !== 'function' || !own.configurable) return listen(process.stdout);
-  Object.defineProperty(process, 'stdout', {
-    configurable: true,
-    enumerable: own.enumerable,
-    get() {
-      Object.defineProperty(process, 'stdout', own);
-      const stdout = process.stdout;
-      listen(stdout);
-      return stdout;
-    },
-  });
-}
-`,
-  },
-  // bin/run.cjs flushes stdout after every command: only a stdout that exists can hold anything
-  // (bin/run.cjs, watchStdio, knows which exist).
-  '@oclif/core/lib/flush.js': {
-    replace: [['async function _flush() {', "async function _flush() {\n    if (process[Symbol.for('svc.stdio.unmade')]?.has('stdout'))\n        return;"]],
-    append: '',
-  },
-  // ux.action (oclif's spinner, which we do not use: ours is io.spinner) was made at load, and
-  // making it created process.stdout and process.stderr: now on first use.
-  '@oclif/core/lib/ux/index.js': {
-    replace: [
-      ['colorizeJson: colorize_json_1.default,', 'get colorizeJson() { return colorize_json_1.default; },'],
-      ['const ACTION_TYPE = (', 'const __svcActionType = () => ('],
-      [
-        "exports.action = ACTION_TYPE === 'spinner' ? new spinner_1.default() : new simple_1.default();",
-        "let __svcAction;\nconst __svcGetAction = () => (__svcAction ??= __svcActionType() === 'spinner' ? new spinner_1.default() : new simple_1.default());\nObject.defineProperty(exports, 'action', {get: __svcGetAction, enumerable: true, configurable: true});",
-      ],
-      ['    action: exports.action,', '    get action() { return __svcGetAction(); },'],
-    ],
-    append: '',
-  },
-  // Help renders each description, usage and example as an EJS template. Text without `<%`
-  // renders to itself, and the two tags in use, `<%= config.bin %>` (our examples) and
-  // `<%= command.id %>` (oclif's usage line), to their values (EJS escapes them as HTML: only a
-  // value with none of &<>"' is put in as is). EJS (~40 KB) loads for any other template.
-  '@oclif/core/lib/help/util.js': {
-    replace: [['return ejs_1.default.render(t, context);', 'return __svcRender(t, context, () => ejs_1.default.render(t, context));']],
-    append: `
-function __svcRender(text, context, ejs) {
-  if (!text.includes('<%')) return text;
-  let rendered = text;
-  for (const [tag, value] of [['<%= config.bin %>', context?.config?.bin], ['<%= command.id %>', context?.command?.id]]) {
-    if (!rendered.includes(tag)) continue;
-    if (typeof value !== 'string' || /[&<>"']/.test(value)) return ejs();
-    rendered = rendered.split(tag).join(value);
-  }
-  return rendered.includes('<%') ? ejs() : rendered;
-}
-`,
-  },
-  // Help measures and wraps every word with string-width, which strips ANSI codes and replaces
-  // emoji with a large pattern for each: text of one-column characters is as wide as it is long.
-  'string-width/index.js': {
-    replace: [['\tstring = stripAnsi(string);', `\tif (/^${ONE_COLUMN}*$/.test(string)) {\n\t\treturn string.length;\n\t}\n\n\tstring = stripAnsi(string);`]],
-    append: '',
-  },
-}
-
-/**
  * undici (the API client's HTTP layer, loaded on the first request) is ~100 CommonJS files; bundled
  * into its own lazy chunk it loads in about two thirds of the time. Our `import('undici')` goes
  * through a small ESM module that re-exports its names, as Node's own CommonJS import would.
@@ -333,7 +160,7 @@ const bundleOclifCore = {
       if (!patch) return undefined
       let code = readFileSync(args.path, 'utf8')
       for (const [find, replace] of patch.replace) {
-        if (code.split(find).length !== 2) throw new Error(`${args.path}: "${find}" not found once (scripts/build.mjs, BUNDLE_PATCHES)`)
+        if (code.split(find).length !== 2) throw new Error(`${args.path}: "${find}" not found once (scripts/build/patches/)`)
         code = code.replace(find, replace)
       }
       return {contents: code + patch.append, loader: 'js'}
@@ -478,6 +305,15 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 })
+// The invoice PDF's fonts (DejaVu Sans, src/sandbox/invoices/fonts/LICENSE.txt) beside the sandbox's
+// entries, where pdf.ts looks for them (fontsDir): dist/sandbox/fonts.
+cpSync(join(src, 'sandbox/invoices/fonts'), join(out, 'sandbox/fonts'), {recursive: true})
+// The web inspector's page (HTML, CSS, one script), files the sandbox serves as they are: beside
+// the sandbox's library entry (dist/sandbox/inspector/), where both copies of the sandbox find them
+// (src/sandbox/inspector/index.ts, assetDir). The one-file binary carries dist/ whole.
+const inspectorAssets = join(src, 'sandbox/inspector/assets')
+mkdirSync(join(out, 'sandbox/inspector'), {recursive: true})
+for (const name of readdirSync(inspectorAssets)) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
 // CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
 // rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS
@@ -487,7 +323,7 @@ await build({
 // (chalk, ora, the prompts, conf: ESM only) stays an import().
 const DYNAMIC_IMPORT = join(out, 'dynamic-import.js')
 await initImportLexer
-const distFiles = walk(out).filter((f) => f.endsWith('.js'))
+const distFiles = walk(out).filter((f) => f.endsWith('.js') && !f.startsWith(join(out, 'sandbox/inspector')))
 await Promise.all(distFiles.map((file) => toCommonJs(file)))
 writeFileSync(DYNAMIC_IMPORT, `'use strict'\n// import() for dist/ (scripts/build.mjs, throughDynamicImport).\nmodule.exports = (specifier) => import(specifier)\n`)
 distFiles.push(DYNAMIC_IMPORT)

@@ -12,7 +12,7 @@
 // worker thread starts from a file; a native module (`.node`) can only be loaded from a file; and
 // ES-module-only packages go through Node's ESM loader, which reads files. Unpacked, every one
 // of those works unchanged, a new dependency is carried without touching this script, and V8's
-// code cache (bin/compile-cache.cjs) keeps working. README "Start-up" has the figures.
+// code cache (bin/compile-cache.cjs) keeps working. docs/startup.md has the figures.
 //
 // The SEA's own code cache (useCodeCache, on by default) covers main.cjs only. --snapshot builds a
 // start-up snapshot instead (scripts/binary/snapshot.cjs: oclif and our base command evaluated at

@@ -11,6 +11,8 @@
  * - Unpacked under a temporary name and renamed into place: two first calls at once, or one
  *   interrupted, never leave a half directory that a later call would run.
  * - A new binary (another archive id) unpacks beside the old ones; the two most recent stay.
+ * - The staging directory of a first call that was killed (`<id>.<pid>.tmp`, its pid no longer
+ *   running) is removed by the next unpack; that of a call still unpacking is left to it.
  */
 'use strict'
 const fs = require('node:fs')
@@ -73,6 +75,7 @@ function unpack(parent, dir) {
   const indexLength = raw.readUInt32LE(0)
   const entries = JSON.parse(raw.subarray(4, 4 + indexLength).toString('utf8'))
   const staging = `${dir}.${process.pid}.tmp`
+  removeAbandoned(parent)
   fs.rmSync(staging, {recursive: true, force: true})
   fs.mkdirSync(staging, {mode: 0o700})
   const made = new Set()
@@ -97,6 +100,34 @@ function unpack(parent, dir) {
   }
   prune(parent, dir)
   return dir
+}
+
+/** Staging directories of unpacks whose process no longer runs (killed mid-unpack). */
+function removeAbandoned(parent) {
+  let names
+  try {
+    names = fs.readdirSync(parent)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const found = /\.(\d+)\.tmp$/.exec(name)
+    if (!found || running(Number(found[1]))) continue
+    try {
+      fs.rmSync(join(parent, name), {recursive: true, force: true})
+    } catch {
+      // Left for a later call: only disk space.
+    }
+  }
+}
+
+function running(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return error.code === 'EPERM'
+  }
 }
 
 function prune(parent, current) {

@@ -6,10 +6,20 @@
 export type Locale = 'en' | 'fr'
 export type Params = Record<string, string | number | undefined>
 
+const pluralRules: Partial<Record<Locale, Intl.PluralRules>> = {}
+
+/** The CLDR plural category of `count` in `locale` (Intl.PluralRules, one instance per language). */
+export function pluralCategory(count: number, locale: Locale): Intl.LDMLPluralRule {
+  pluralRules[locale] ??= new Intl.PluralRules(locale)
+  return pluralRules[locale]!.select(count)
+}
+
 /**
  * `template` with each `{name}` filled from `params`; an unknown placeholder stays as written.
- * `{name|one|other}` is the word that agrees with the number `params[name]`: `one` for 1 (and, in
- * French, for 0: « 0 facture envoyée »), `other` otherwise ("1 step done", "2 steps done").
+ * `{name|one|other}` is the word that agrees with the number `params[name]`, by the language's
+ * plural rules (Intl.PluralRules): `one` where the category is "one" (English: 1; French: 0, 1
+ * and 1.5: « 0 facture envoyée »), `other` for every other category ("1 step done", "2 steps done").
+ * A value that is not a number (e.g. already formatted, "1 000") takes `other`.
  */
 export function fillTemplate(template: string, params?: Params, locale: Locale = 'en'): string {
   if (!params) return template
@@ -18,7 +28,7 @@ export function fillTemplate(template: string, params?: Params, locale: Locale =
       const value = params[name]
       if (value === undefined) return whole
       const count = Math.abs(Number(value))
-      return count === 1 || (locale === 'fr' && count === 0) ? one : other
+      return Number.isFinite(count) && pluralCategory(count, locale) === 'one' ? one : other
     })
     .replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name]

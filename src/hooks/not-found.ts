@@ -9,27 +9,12 @@ import type {Hook} from '@oclif/core'
 
 import {registerCatalogue, setLocale, t} from '../lib/i18n/index.js'
 import {resolveLocale} from '../lib/i18n/locale.js'
+import {closest} from '../lib/io/did-you-mean.js'
 import {quoteInput} from '../lib/io/quote.js'
-
-/** Edit distance (insert, delete, substitute, each 1). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({length: b.length + 1}, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i]
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    previous = row
-  }
-  return previous[b.length]!
-}
 
 /** The command id closest to what was typed, when close enough to be a typo. */
 export function closestCommand(typed: string, ids: string[]): string | undefined {
-  let best: {id: string; d: number} | undefined
-  for (const id of ids) {
-    const d = distance(typed, id)
-    if (!best || d < best.d) best = {id, d}
-  }
-  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.id : undefined
+  return closest(typed, ids)
 }
 
 function flagValue(argv: string[], name: string): string | undefined {

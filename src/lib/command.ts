@@ -19,7 +19,9 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 import {createContext, type Context} from './context.js'
 import {ExitCode, Failure, SvcError} from './errors.js'
 import {canonicalOptionValues} from './option-case.js'
-import {registerCatalogue, setLocale, t} from './i18n/index.js'
+import {registerCatalogue, setInputLocale, setLocale, t} from './i18n/index.js'
+import {resolveLocale} from './i18n/locale.js'
+import {quoteInput} from './io/quote.js'
 import {ProcessStreams} from './io/process-streams.js'
 import {IO} from './io/terminal.js'
 
@@ -39,6 +41,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     yes: Flags.boolean({char: 'y', description: 'Answer yes to confirmations (required for LIVE keys when not interactive).', helpGroup: GLOBAL}),
     verbose: Flags.boolean({description: 'Trace HTTP requests and responses on stderr (key redacted).', helpGroup: GLOBAL}),
     lang: Flags.option({options: ['en', 'fr'] as const, description: 'Language of messages (also SVC_LANG, LANG).', helpGroup: GLOBAL})(),
+    wide: Flags.boolean({description: 'Show every table column in full (tables otherwise fit the terminal).', helpGroup: GLOBAL}),
   }
 
   protected flags!: SvcFlags<T>
@@ -66,6 +69,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
         yes: this.flags.yes,
         verbose: this.flags.verbose,
         lang: this.flags.lang,
+        wide: this.flags.wide,
       },
       version: this.config.version,
     })
@@ -73,6 +77,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // --json is machine output: byte for byte the same whatever the locale, error messages included
     // (so it speaks English). Otherwise French only when asked for: an English run never loads (or
     // parses) the French catalogue.
+    setInputLocale(this.ctx.locale)
     if (this.ctx.io.json) setLocale('en')
     else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
@@ -118,18 +123,63 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     io.stopSpinner()
     // Whatever had the terminal in raw mode (a prompt) is not coming back to restore it.
     io.restoreTerminal()
+    // One message on a signal: the command's own (what is pending, how to resume), else "Interrupted.".
+    const before = io.stderrWrites
     try {
       await this.onInterrupt()
     } finally {
       // What the person needs to carry on (e.g. the payment id and `svc pay watch ID`).
       const note = io.interruptNote()
       if (note) io.note(`\n${note}`)
-      io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
+      if (io.stderrWrites === before) io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
       process.exit(signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
     }
   }
 
-  public override async catch(error: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+  /**
+   * "Could not connect" to the address of a profile `svc sandbox serve` saved, with no sandbox
+   * running there: say that the local sandbox is not running and how to start it (still exit 7).
+   */
+  private async explainStoppedSandbox<E extends Error>(error: E): Promise<E | SvcError> {
+    if (!this.ctx || !(error instanceof SvcError) || error.code !== 'not_connected') return error
+    try {
+      const {stoppedSandboxError} = await import('./sandbox/running.js')
+      return stoppedSandboxError(this.ctx) ?? error
+    } catch {
+      return error
+    }
+  }
+
+  /**
+   * For oclif's "Nonexistent flag" (no context yet: the flags did not parse), the message in the
+   * person's language with the nearest flag of this command: `--limt` → "Did you mean --limit?".
+   */
+  private async flagSuggestion(error: Error): Promise<string | undefined> {
+    const typed = (error as {flags?: unknown}).flags
+    // By shape: the bundle leaves oclif's error classes without their names.
+    if (!/^Nonexistent flags?:/.test(error.message) || !Array.isArray(typed) || typed.length === 0) return undefined
+    if (!this.ctx) {
+      const lang = this.argv.find((a, i) => this.argv[i - 1] === '--lang') ?? this.argv.find((a) => a.startsWith('--lang='))?.slice(7)
+      const locale = this.argv.includes('--json') ? 'en' : resolveLocale(lang, process.env)
+      if (locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
+      setLocale(locale)
+    }
+    const {closest} = await import('./io/did-you-mean.js')
+    const ctor = this.constructor as {flags?: Record<string, {hidden?: boolean}>; baseFlags?: Record<string, {hidden?: boolean}>}
+    const own = {...ctor.baseFlags, ...ctor.flags}
+    const names = Object.entries(own).filter(([, f]) => !f.hidden).map(([name]) => `--${name}`)
+    const command = `svc ${this.id?.split(':').join(' ') ?? ''}`.trim()
+    return typed
+      .map((flag) => {
+        const name = String(flag).split('=')[0]!
+        const suggestion = closest(name, names)
+        return suggestion ? t('core.flag.suggest', {flag: quoteInput(name), suggestion}) : t('core.flag.unknown', {flag: quoteInput(name), command})
+      })
+      .join('\n')
+  }
+
+  public override async catch(caught: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+    const error = await this.explainStoppedSandbox(caught)
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
     // No context when parsing the flags failed: plain streams, no colour, --json as argv says.
@@ -141,6 +191,9 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // With --jq, stdout carries the filter's results only: errors are for the person, on stderr.
     const jq = this.flags?.jq !== undefined || this.argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))
     const svcError = error instanceof SvcError ? error : undefined
+    // A mistyped flag: the nearest flag of this command, as a mistyped command gets its nearest command.
+    const flagTypo = await this.flagSuggestion(error)
+    if (flagTypo) error.message = flagTypo
     if (io.json && !jq) {
       const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: messageOf(error)}
       io.out(currentRedact(JSON.stringify({error: body}, null, 2)))
@@ -154,7 +207,10 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // The label carries its own punctuation: 'Error:' but 'Erreur :'.
     const label = t('core.error.prefix')
     let text = `${paint.red(label)} ${messageOf(error)}`
-    if (svcError?.hint) text += `\n${t('core.error.hint')} ${svcError.hint}`
+    // A key the restarted local sandbox no longer knows: say that, rather than "check the key".
+    const restarted = svcError?.status === 401 && this.ctx ? (await import('./sandbox/restarted-hint.js')).restartedSandboxHint(this.ctx, svcError) : undefined
+    const hint = restarted ?? svcError?.hint
+    if (hint) text += `\n${t('core.error.hint')} ${hint}`
     io.err(text)
   }
 }

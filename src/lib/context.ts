@@ -9,12 +9,13 @@ import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
 import {ProcessStreams} from './io/process-streams.js'
-import {colorEnabled, IO, isInteractive, type StreamsLike} from './io/terminal.js'
+import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
-import {configDir, readConfig, type ConfigData} from './config/store.js'
+import {configDir, configExposure, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
+import {quoteInput} from './io/quote.js'
 import type {ApiClient, ServiceDescription} from './api/index.js'
 
 export interface GlobalFlags {
@@ -26,6 +27,15 @@ export interface GlobalFlags {
   yes?: boolean
   verbose?: boolean
   lang?: string
+  /** Tables show every column in full, whatever the width (cli.md, Output). */
+  wide?: boolean
+}
+
+/** A wait of a second or more by the client: under the rate limit, or before a retry (with the status that caused it). */
+export interface ClientWait {
+  ms: number
+  reason: 'pacing' | 'retry'
+  status?: number
 }
 
 export interface Context {
@@ -52,6 +62,11 @@ export interface Context {
    */
   service(): Promise<ServiceDescription>
   confirmLive(action: string): Promise<void>
+  /**
+   * Take the clients' waits (pacing, retries) instead of the line they print on stderr: a progress
+   * bar shows them on its own status line. Returns the function that gives them back.
+   */
+  onWait(listener: (wait: ClientWait) => void): () => void
   /** `text` with every secret this invocation knows replaced by its masked form. */
   redact(text: string): string
 }
@@ -68,7 +83,12 @@ export function createContext(options: ContextOptions): Context {
   const streams = options.streams ?? new ProcessStreams()
   const flags = options.flags
   const interactive = isInteractive(env, streams)
-  const io = new IO(streams, {interactive, json: Boolean(flags.json), color: colorEnabled(flags.color, env, interactive)})
+  const io = new IO(streams, {
+    interactive,
+    json: Boolean(flags.json),
+    color: colorEnabled(flags.color, env, interactive),
+    tableWidth: tableWidth(flags.wide, env, streams),
+  })
   const dir = configDir(env)
 
   let config: ConfigData | undefined
@@ -76,8 +96,24 @@ export function createContext(options: ContextOptions): Context {
   let prompter: Prompter | undefined
   let client: Promise<ApiClient> | undefined
   let service: Promise<ServiceDescription> | undefined
+  let waitListener: ((wait: ClientWait) => void) | undefined
 
-  const readConfigOnce = () => (config ??= readConfig(dir))
+  // Keys readable by other users: said once per invocation, on stderr (like ssh), in the user's
+  // language: so not before the locale is known (the profile's language is read from the config).
+  let localeKnown = false
+  let exposureChecked = false
+  const checkExposure = () => {
+    if (exposureChecked || !localeKnown || !config) return
+    exposureChecked = true
+    const exposed = configExposure(dir)
+    if (exposed) io.warn(exposed)
+  }
+  const readConfigOnce = () => {
+    if (config) return config
+    config = readConfig(dir)
+    checkExposure()
+    return config
+  }
   const profileLang = () => {
     try {
       const data = readConfigOnce()
@@ -89,6 +125,8 @@ export function createContext(options: ContextOptions): Context {
   }
   const locale = resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
   setLocale(locale)
+  localeKnown = true
+  checkExposure()
 
   const context: Context = {
     io,
@@ -123,15 +161,31 @@ export function createContext(options: ContextOptions): Context {
     },
     async clientFor(apiKey, baseUrl) {
       const {createClient, userAgent} = await import('./api/index.js')
+      const settings = clientSettingsFromEnv(env)
+      // Every svc process on this key keeps one pace (the service's limit is per key).
+      const shared = apiKey
+        ? (await import('./api/shared-pace.js')).sharedBudget({dir: join(dir, 'cache', 'pace'), apiKey, baseUrl, ratePerMinute: settings.ratePerMinute ?? 100})
+        : undefined
       return createClient({
+        shared,
         baseUrl,
         apiKey,
         userAgent: userAgent(options.version),
         trace: flags.verbose ? (line: string) => io.err(line) : undefined,
         // A wait of a second or more is said on stderr (or in the spinner), never a silent pause.
-        onWait: ({ms, reason}) => io.status(t(reason === 'pacing' ? 'api.wait.pacing' : 'api.wait.retry', {seconds: Math.ceil(ms / 1000)})),
+        onWait: (wait) => {
+          if (waitListener) waitListener(wait)
+          else {
+            // A 429 and a 5xx told apart: one asks to slow down, the other failed for a moment.
+            const seconds = Math.ceil(wait.ms / 1000)
+            if (wait.reason === 'pacing') io.status(t('api.wait.pacing', {seconds}))
+            else if (wait.status === 429) io.status(t('api.wait.retry429', {seconds}))
+            else if (wait.status !== undefined) io.status(t('api.wait.retryStatus', {status: wait.status, seconds}))
+            else io.status(t('api.wait.retry', {seconds}))
+          }
+        },
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
-        ...clientSettingsFromEnv(env),
+        ...settings,
       })
     },
     async service() {
@@ -140,6 +194,12 @@ export function createContext(options: ContextOptions): Context {
         return discoverService(await context.client(), {cacheDir: join(dir, 'cache')})
       })()
       return service
+    },
+    onWait(listener) {
+      waitListener = listener
+      return () => {
+        if (waitListener === listener) waitListener = undefined
+      }
     },
     async confirmLive(action) {
       if (context.credentials().environment !== 'LIVE' || flags.yes) return
@@ -176,7 +236,13 @@ export function clientSettingsFromEnv(env: NodeJS.ProcessEnv): {
 function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.SVC_TIMEOUT
   if (raw === undefined || raw === '') return undefined
-  return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
+  try {
+    return parseDuration(raw, 'SVC_TIMEOUT', {min: 1})
+  } catch (error) {
+    // The parser names a flag (`--SVC_TIMEOUT`); the person set a variable: name it as they wrote it.
+    if (error instanceof InputError) throw new InputError(error.message.split('--SVC_TIMEOUT').join('SVC_TIMEOUT'), {field: 'SVC_TIMEOUT'})
+    throw error
+  }
 }
 
 /**
@@ -188,7 +254,7 @@ function retriesFromEnv(env: NodeJS.ProcessEnv): {maxRetries: number} | undefine
   if (raw === undefined || raw === '') return undefined
   const value = Number(raw)
   if (!/^\d+$/.test(raw.trim()) || value > 4) {
-    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_MAX_RETRIES', reason: raw}), {field: 'SVC_MAX_RETRIES'})
+    throw new InputError(t('core.env.invalid', {name: 'SVC_MAX_RETRIES', value: quoteInput(raw), accepted: t('core.env.retries')}), {field: 'SVC_MAX_RETRIES'})
   }
   return {maxRetries: value}
 }
@@ -199,7 +265,7 @@ function rateFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   if (raw === undefined || raw === '') return undefined
   const value = Number(raw)
   if (!Number.isInteger(value) || value < 0) {
-    throw new InputError(t('core.error.invalidFlag', {flag: 'SVC_RATE_LIMIT', reason: raw}), {field: 'SVC_RATE_LIMIT'})
+    throw new InputError(t('core.env.invalid', {name: 'SVC_RATE_LIMIT', value: quoteInput(raw), accepted: t('core.env.rate')}), {field: 'SVC_RATE_LIMIT'})
   }
   return value
 }

@@ -128,12 +128,20 @@ export class EventBus {
       data: options.final ? data : structuredClone(data),
     }
     this.events(environment).insert(event)
+    this.queueDeliveries(event, now)
+    for (const listener of this.listeners) listener(event)
+    return event
+  }
+
+  private queueDeliveries(event: SandboxEvent, now: number): Delivery[] {
+    const {environment} = event
+    const queued: Delivery[] = []
     for (const endpoint of this.endpoints.values()) {
       if (endpoint.environment !== environment) continue
       const delivery = this.deliveries(environment).insert({
         id: newPlainId('dlv'),
         event_id: event.id,
-        event_type: type,
+        event_type: event.type,
         endpoint_id: endpoint.id,
         url: endpoint.url,
         environment,
@@ -143,9 +151,15 @@ export class EventBus {
         created_at: this.clock.iso(now),
       })
       this.scheduler.schedule(now, 'webhook.deliver', {environment, delivery_id: delivery.id})
+      queued.push(delivery)
     }
-    for (const listener of this.listeners) listener(event)
-    return event
+    return queued
+  }
+
+  /** Deliver an event again (the dashboard's redeliver): a new delivery to each endpoint of its environment. */
+  redeliver(environment: Environment, eventId: string): Delivery[] | undefined {
+    const event = this.getEvent(environment, eventId)
+    return event && this.queueDeliveries(event, this.clock.now())
   }
 
   getEvent(environment: Environment, id: string): SandboxEvent | undefined {

@@ -83,3 +83,11 @@ export function idEnvironment(prefix: string, id: string): Environment | undefin
   if (id.startsWith(`${prefix}_`)) return id.length > prefix.length + 1 ? 'LIVE' : undefined
   return undefined
 }
+
+/**
+ * Whether `id` has the exact shape `newId` gives (`inv_test_` or `inv_`, then 24 letters and
+ * digits): only such an id can really be the other environment's; `inv_x` is just no invoice.
+ */
+export function hasIdShape(prefix: string, id: string): boolean {
+  return new RegExp(`^${prefix}_(?:test_)?[0-9A-Za-z]{24}$`).test(id)
+}

@@ -26,7 +26,10 @@ import type {SandboxDomain, SandboxServices} from './domain.js'
 import {EventBus} from './events.js'
 import {Ledger} from './fees.js'
 import {registerSandboxFrench} from './i18n/index.js'
+import {registerInspector} from './inspector/index.js'
 import {invoicesDomain} from './invoices/index.js'
+import {Journal} from './journal.js'
+import {registerJournalRoutes, ReplayKeys} from './journal-admin.js'
 import {registerOpenApiRoute} from './openapi.js'
 import {Payments} from './payments.js'
 import {seededRandom, type Random} from './random.js'
@@ -36,6 +39,7 @@ import {Scenarios} from './scenarios.js'
 import {registerScenarioRoutes} from './scenarios-admin.js'
 import {createRequestHandler} from './server.js'
 import {openStore} from './open-store.js'
+import {explainDataFileError} from './storage-errors.js'
 import {SETTLED, type StoreNotice} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
@@ -56,6 +60,8 @@ export interface StartOptions extends SandboxOptions {
   webhookEndpoints?: Array<{url: string; environment?: Environment}>
   /** Extra domains (tests, embedders), after the built-in ones. */
   domains?: SandboxDomain[]
+  /** Keep the request journal (default true; false: only to measure what it costs, bench/sandbox). */
+  journal?: boolean
 }
 
 export interface WebhookSecret {
@@ -85,6 +91,10 @@ export interface Sandbox {
   adminToken: string
   /** Keys minted at this start, with every scope. */
   keys: {sandbox: string; live: string}
+  /** The request journal: `subscribe` to each request as it is answered (`serve --log`). */
+  journal: Pick<Journal, 'list' | 'get' | 'subscribe'>
+  /** A one-time login link to the web inspector (a new one at each call). */
+  inspectorLink(): string
   webhookSecrets: WebhookSecret[]
   /** What opening the data did that a person should know (an old JSON data file imported). */
   notices: StoreNotice[]
@@ -159,6 +169,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     random: (environment) => randoms[environment],
     baseUrl: () => base,
     onClose: (release) => void releases.push(release),
+    log,
   }
   const keys = new KeyRing(store, clock)
   const allowlist = new Allowlist(store, clock)
@@ -181,6 +192,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
   registerScenarioRoutes(router, scenarios, payments)
+  const journal = new Journal(store)
+  const replays = new ReplayKeys()
+  registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base})
+  const inspector = registerInspector({router, context, services, journal, store, options: resolved, baseUrl: () => base})
   // Every answer waits for the commit of the writes made before it (with --data: a group commit
   // per turn of the event loop), so that a write is on disk before it is acknowledged.
   // In memory, and whenever nothing is waiting for a commit, `settled()` is the one resolved
@@ -210,6 +225,20 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   })
   const adminToken = options.adminToken ?? `svc_admin_${randomBytes(24).toString('base64url')}`
 
+  // The first write (the keys just minted, a new file's settings) is committed before anything is
+  // listened to or printed: on a full disk the start fails instead of handing out keys never saved.
+  const firstCommit = store.settled()
+  store.flush()
+  try {
+    await firstCommit
+  } catch (error) {
+    scheduler.stop()
+    events.shutdown()
+    await Promise.all(releases.map((release) => release()))
+    await Promise.resolve(store.close()).catch(() => {})
+    throw resolved.dataFile ? explainDataFileError(resolved.dataFile, error) : error
+  }
+
   const server: Server = createServer(
     {keepAliveTimeout: 5_000},
     createRequestHandler({
@@ -221,6 +250,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
       now: () => clock.now(),
       faults: scenarios,
       log,
+      journal: options.journal === false ? undefined : journal,
+      inspector: {admits: (req, method) => inspector.admits(req, method), replayKey: (secret) => replays.take(secret)},
     }),
   )
   try {
@@ -252,6 +283,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     adminUrl: `${base}/_admin`,
     adminToken,
     keys: {sandbox: sandboxKey.secret, live: liveKey.secret},
+    journal,
+    inspectorLink: () => inspector.loginLink(),
     webhookSecrets,
     notices: store.notices,
     clock: {

@@ -203,14 +203,14 @@ export class Payments {
   }
 
   /** The simulated handset of a live payment: the customer approves or declines. */
-  decide(id: string, decision: 'approve' | 'decline'): Payment {
+  decide(id: string, decision: 'approve' | 'decline', failureCode: FailureCode = 'CUSTOMER_DECLINED'): Payment {
     const environment = idEnvironment('svcpay', id)
     const record = environment && this.get(environment, id)
     if (!environment || !record) throw notFound('payment', id)
     if (environment !== 'LIVE') throw invalidState(t('sandbox.payment.approveSandbox', {id}))
     if (record.payment.status !== 'PENDING') throw invalidState(t('sandbox.payment.notPending', {id, status: record.payment.status}))
     this.collection(environment).update(id, (r) => {
-      r.outcome = decision === 'approve' ? SUCCESS : FAILED.CUSTOMER_DECLINED
+      r.outcome = decision === 'approve' ? SUCCESS : FAILED[failureCode]
       if (this.drawUnspecified(environment)) r.unspecified = true
     })
     this.providerAnswers(environment, id)
@@ -356,6 +356,8 @@ export class Payments {
       scope: 'payments:read',
       operationId: 'listPayments',
       summary: 'List payments, newest first',
+      description:
+        'A fallback to events: filter by status, page with limit (1 to 100, default 20) and offset (default 0) until has_more is false. After a create that timed out, look here before creating again.',
       tags: ['Payments'],
       query: ListPaymentsQuery,
       responses: {200: {description: 'A page of payments.', schema: PaymentListSchema}},

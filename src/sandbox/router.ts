@@ -70,6 +70,8 @@ export interface HandlerResult {
   raw?: Buffer | string
   contentType?: string
   headers?: Record<string, string>
+  /** A response that goes on (server-sent events): called once the status and headers are written. */
+  stream?: (res: import('node:http').ServerResponse) => void
 }
 
 export interface RouteDefinition {

@@ -12,13 +12,16 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import {t} from './i18n/index.js'
 import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
 import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
+import {JOURNAL_BODY_LIMIT} from '../contract/sandbox-inspector.js'
 import {ApiError, validationError} from './errors.js'
-import {idEnvironment} from './ids.js'
+import {hasIdShape, idEnvironment} from './ids.js'
 import {readJson} from './json.js'
+import type {Capture} from './journal.js'
 import type {Fault} from './scenarios.js'
 import {RateLimiter} from './rate-limit.js'
 import type {HandlerResult, Method, RequestContext, RouteDefinition, Router} from './router.js'
 import {validate} from './schema.js'
+import {isNoSpace} from './storage-errors.js'
 
 export interface HttpDependencies {
   router: Router
@@ -32,10 +35,24 @@ export interface HttpDependencies {
   log: (line: string) => void
   /** Faults set through the admin surface (scenarios.ts): drawn per request before anything else runs. */
   faults?: {apiFault(method: string, path: string, routePath: string): Fault | undefined}
+  /** The request journal (journal.ts): every answer is recorded there, unless the journal is off. */
+  journal?: {record(capture: Capture): void}
+  /**
+   * The inspector's sessions (inspector/session.ts): a request with its cookie passes admin
+   * authentication (a state-changing one only with its CSRF token); `replayKey` names the key a
+   * replayed request goes out with (the key's secret is not kept).
+   */
+  inspector?: {
+    admits(req: IncomingMessage, method: string): boolean
+    replayKey(secret: string | undefined): ApiKeyRecord | undefined
+  }
 }
 
 /** Wrong admin tokens one address may send in a rolling minute (of the sandbox clock) before 429s. */
 export const ADMIN_FAILURES_PER_MINUTE = 10
+
+/** What is known of a request by the time it is answered (journal.ts), or undefined when the journal is off. */
+type Cap = Capture | undefined
 
 /** An injected connection reset: the socket is destroyed, no answer at all. */
 class InjectedReset extends Error {}
@@ -54,30 +71,48 @@ const ERROR_CODES: Record<string, string> = {'500': 'internal_error', '502': 'ba
 const DRAIN_BEYOND_LIMIT = 64 * 1024 * 1024
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number>): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number>, cap: Cap): void {
   const text = JSON.stringify(body)
   headers['content-type'] = JSON_TYPE
   headers['content-length'] = Buffer.byteLength(text)
   res.writeHead(status, headers)
   res.end(text)
+  if (cap) answered(cap, status, headers, text)
 }
 
-function sendResult(res: ServerResponse, result: HandlerResult, headers: Record<string, string | number>): void {
+function sendResult(res: ServerResponse, result: HandlerResult, headers: Record<string, string | number>, cap: Cap): void {
   Object.assign(headers, result.headers)
+  if (result.stream) {
+    // A stream (server-sent events) is not journalled: it never ends as an answer does.
+    res.writeHead(result.status, headers)
+    result.stream(res)
+    return
+  }
   if (result.raw !== undefined) {
     const bytes = typeof result.raw === 'string' ? Buffer.from(result.raw) : result.raw
     headers['content-type'] = result.contentType ?? 'application/octet-stream'
     headers['content-length'] = bytes.length
     res.writeHead(result.status, headers)
     res.end(bytes)
+    if (cap) answered(cap, result.status, headers, bytes)
     return
   }
   if (result.body === undefined) {
     res.writeHead(result.status, headers)
     res.end()
+    if (cap) answered(cap, result.status, headers, undefined)
     return
   }
-  sendJson(res, result.status, result.body, headers)
+  sendJson(res, result.status, result.body, headers, cap)
+}
+
+/** The answer is out: what the journal keeps of it. */
+function answered(cap: Capture, status: number, headers: Record<string, string | number>, body: string | Buffer | undefined): void {
+  cap.status = status
+  cap.responseHeaders = headers
+  cap.responseBody = body
+  cap.durationMs = performance.now() - cap.started
+  cap.sink?.record(cap)
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -157,7 +192,7 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>, cap: Cap): Promise<void> {
     const rawUrl = req.url ?? '/'
     const queryAt = rawUrl.indexOf('?')
     const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt)
@@ -169,7 +204,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     const secret = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader
     let key: ApiKeyRecord | undefined
     if (isPublic) {
-      key = keys.identify(secret)
+      key = keys.identify(secret) ?? deps.inspector?.replayKey(secret)
+      if (cap) cap.key = key
       // Per key; requests without a usable key are counted per source address.
       if (limiter.enabled) limit(key && !key.revoked ? `key:${key.id}` : `ip:${ip}`, headers)
     }
@@ -193,7 +229,7 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
       if (fault.error === 'reset') throw new InjectedReset()
       if (fault.error === 'html') {
         await drain(req, headers)
-        sendResult(res, {status: 502, raw: GATEWAY_PAGE, contentType: 'text/html'}, headers)
+        sendResult(res, {status: 502, raw: GATEWAY_PAGE, contentType: 'text/html'}, headers, cap)
         return
       }
       if (fault.error === '429') {
@@ -224,10 +260,12 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
         headers['retry-after'] = failures.resetSeconds
         throw new ApiError(429, 'rate_limited', t('sandbox.admin.tooManyFailures', {limit: failures.limit, seconds: failures.resetSeconds}))
       }
-      if (!token || !sameSecret(token, adminToken)) {
+      if (token ? !sameSecret(token, adminToken) : !deps.inspector?.admits(req, method)) {
         adminFailures.hit(`admin:${ip}`)
         throw new ApiError(401, 'unauthorized', t('sandbox.admin.unauthorized'))
       }
+      // The inspector's own reads (its pages, their live updates) are not the developer's traffic.
+      if (!token && cap) cap.sink = undefined
     } else if (route.auth === 'key') {
       if (!secret) throw new ApiError(401, 'unauthorized', t('sandbox.auth.missing'))
       if (!key) throw new ApiError(401, 'unauthorized', t('sandbox.auth.invalid'))
@@ -240,10 +278,11 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
       for (const [name, doc] of Object.entries(route.params ?? {})) {
         if (!doc.idPrefix) continue
         const belongs = idEnvironment(doc.idPrefix, params[name])
-        if (belongs && belongs !== key.environment)
+        // The other environment's only when the id has the shape of one (a typo is no such object).
+        if (belongs && belongs !== key.environment && hasIdShape(doc.idPrefix, params[name]!))
           throw new ApiError(401, 'unauthorized', t('sandbox.auth.wrongEnvironment', {id: params[name], environment: key.environment}))
         // `invoiceId` is the route's name for it; the message names the object: `invoice`.
-        if (!belongs) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name.replace(/Id$/, ''), id: params[name]}))
+        if (belongs !== key.environment) throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: name.replace(/Id$/, ''), id: params[name]}))
       }
     }
 
@@ -254,7 +293,7 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
       ctx.query = checked.value as Record<string, unknown>
     }
 
-    if (route.body !== undefined) ctx.body = await parseBody(req, route)
+    if (route.body !== undefined) ctx.body = await parseBody(req, route, cap)
 
     // A handler that answers at once (reads, creates in memory) is not awaited: one trip less
     // through the microtask queue per request.
@@ -262,7 +301,7 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     if (result instanceof Promise) result = await result
     const draining = drain(req, headers)
     if (draining) await draining
-    sendResult(res, result, headers)
+    sendResult(res, result, headers, cap)
   }
 
   // The Date header's text, made once a second (it has a resolution of one second).
@@ -281,7 +320,24 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     // The service's clock, not the machine's: clients (reports, the walkthrough) age invoices by it,
     // so `svc sandbox clock advance` moves them too.
     const headers: Record<string, string | number> = deps.now ? {date: httpDate(deps.now())} : {}
-    handle(req, res, headers)
+    const url = req.url ?? '/'
+    // Reading the journal (and the inspector's pages) is not traffic worth journalling.
+    const cap: Cap =
+      deps.journal && !url.startsWith('/_inspector') && !url.startsWith('/_admin/requests')
+        ? {
+            at: Date.now(),
+            started: performance.now(),
+            method: req.method ?? 'GET',
+            url,
+            ip: req.socket.remoteAddress ?? '',
+            headers: req.headers,
+            status: 0,
+            responseHeaders: headers,
+            durationMs: 0,
+            sink: deps.journal,
+          }
+        : undefined
+    handle(req, res, headers, cap)
       .catch(async (error: unknown) => {
         if (error instanceof InjectedReset) {
           req.socket.resetAndDestroy()
@@ -295,19 +351,31 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
         if (!(error instanceof ApiError && error.headers?.connection === 'close')) await drain(req, headers)
         if (error instanceof ApiError) {
           Object.assign(headers, error.headers)
-          sendJson(res, error.status, error.body(), headers)
+          sendJson(res, error.status, error.body(), headers, cap)
           return
         }
         log(t('sandbox.error.log', {method: String(req.method), path: (req.url ?? '/').split('?')[0], detail: (error as Error)?.stack ?? String(error)}))
-        sendJson(res, 500, {message: t('sandbox.error.internal'), code: 'internal_error'}, headers)
+        // The data file's disk is full: the write was rolled back, nothing of it acknowledged.
+        if (isNoSpace(error)) {
+          sendJson(res, 507, {message: t('sandbox.storage.full'), code: 'insufficient_storage'}, headers, cap)
+          return
+        }
+        sendJson(res, 500, {message: t('sandbox.error.internal'), code: 'internal_error'}, headers, cap)
       })
       // Even answering failed (a socket gone, a header Node refuses): this request alone ends.
       .catch(() => res.destroy())
   }
 }
 
-async function parseBody(req: IncomingMessage, route: RouteDefinition): Promise<unknown> {
+async function parseBody(req: IncomingMessage, route: RouteDefinition, cap: Cap): Promise<unknown> {
   const bytes = await readBody(req, route.maxBodyBytes ?? MAX_JSON_BODY_BYTES)
+  // Kept whole only up to the journal's limit (journal.ts cuts it): a 1 MiB upload is not held.
+  if (cap) {
+    if (bytes.length > JOURNAL_BODY_LIMIT) {
+      cap.requestBody = Buffer.from(bytes.subarray(0, JOURNAL_BODY_LIMIT))
+      cap.requestBytes = bytes.length
+    } else cap.requestBody = bytes
+  }
   if (route.body === 'raw') return bytes
   const schema = route.body!
   let value: unknown

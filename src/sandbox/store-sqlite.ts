@@ -20,12 +20,16 @@
  * `update` changes (domains hold a record across a settlement), and hot reads skip JSON.parse.
  */
 import {closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
+import {randomBytes} from 'node:crypto'
 import {createRequire} from 'node:module'
 import {basename, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import {t} from './i18n/index.js'
+import {CommitRecord} from './commit-record.js'
+import {removeLeftovers, temporaryName} from './leftovers.js'
+import {damaged} from './storage-errors.js'
 import {
   Extras,
   IndexRegistry,
@@ -178,6 +182,29 @@ function openDatabase(Driver: SqliteConstructor, file: string): Db {
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
   migrate(db, file)
   return db
+}
+
+/**
+ * A database file shorter than its header says (truncated: a copy cut short, a full disk): SQLite
+ * itself would only notice on reading a missing page, possibly long after the start.
+ */
+function checkComplete(file: string): void {
+  const fd = openSync(file, 'r')
+  const header = Buffer.alloc(100)
+  let read: number
+  try {
+    read = readSync(fd, header, 0, 100, 0)
+  } finally {
+    closeSync(fd)
+  }
+  if (read < 100 || header.toString('latin1', 0, 16) !== SQLITE_HEADER) return
+  const raw = header.readUInt16BE(16)
+  const pageSize = raw === 1 ? 65_536 : raw
+  const pages = header.readUInt32BE(28)
+  // The page count is valid only when written by the same change as the counter (SQLite ≥ 3.7.0).
+  if (header.readUInt32BE(92) !== header.readUInt32BE(24) || pages === 0) return
+  const size = statSync(file).size
+  if (size < pages * pageSize) throw damaged(file, t('sandbox.storage.truncated', {size, expected: pages * pageSize}))
 }
 
 function isSqliteFile(file: string): boolean {
@@ -492,6 +519,11 @@ export class SqliteStore implements Store {
   private closed = false
   private stopCheckpointer: (() => Promise<void>) | undefined
   private closing: Promise<void> | undefined
+  /** Transactions committed to this file, kept in it (meta) and beside it (commit-record.ts). */
+  private commits = 0
+  private instance = ''
+  private readonly record: CommitRecord
+  private readonly setMeta: Statement
 
   constructor(
     readonly db: Db,
@@ -500,6 +532,8 @@ export class SqliteStore implements Store {
     restored: boolean,
   ) {
     this.restored = restored
+    this.record = new CommitRecord(file)
+    this.setMeta = db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value')
     this.statements = {
       getSetting: db.prepare('SELECT value FROM settings WHERE scope = @scope AND name = @name').pluck(),
       setSetting: db.prepare('INSERT INTO settings (scope, name, value) VALUES (@scope, @name, @value) ON CONFLICT (scope, name) DO UPDATE SET value = excluded.value'),
@@ -571,7 +605,10 @@ export class SqliteStore implements Store {
         this.statements.setExtra.run(name, value)
         this.written.set(name, value)
       }
+      this.setMeta.run('commits', String(this.commits + 1))
       this.statements.commit.run()
+      this.commits += 1
+      this.record.write(this.instance, this.commits)
     } catch (error) {
       // Not committed (disk full…): nothing of it was acknowledged; the objects cached may hold
       // what was rolled back, so they are read again.
@@ -642,25 +679,53 @@ export class SqliteStore implements Store {
     return join(this.snapshotDir, `${name}.sqlite`)
   }
 
-  async saveSnapshot(name: string): Promise<SnapshotInfo> {
+  /**
+   * One snapshot operation at a time: SQLite's online backups of one connection running at once
+   * left some destinations empty (a 201 for a 0-byte snapshot). In turn, the last save to complete
+   * is the last asked.
+   */
+  private snapshotTurn: Promise<unknown> = Promise.resolve()
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.snapshotTurn.then(work, work)
+    this.snapshotTurn = run.catch(() => undefined)
+    return run
+  }
+
+  saveSnapshot(name: string): Promise<SnapshotInfo> {
+    return this.inTurn(() => this.saveSnapshotNow(name))
+  }
+
+  restoreSnapshot(name: string): Promise<boolean> {
+    return this.inTurn(() => this.restoreSnapshotNow(name))
+  }
+
+  private async saveSnapshotNow(name: string): Promise<SnapshotInfo> {
     const target = this.snapshotFile(name)
     mkdirSync(this.snapshotDir, {recursive: true, mode: 0o700})
     this.flush()
     // SQLite's online backup, into a temporary file renamed over the old snapshot: a snapshot is
     // whole or absent, never half written.
-    const temporary = `${target}.${process.pid}.tmp`
-    closeSync(openSync(temporary, 'w', 0o600))
-    await this.db.backup(temporary)
-    renameSync(temporary, target)
+    // Its own temporary name (pid and sequence): saves at once under one name each write their
+    // own file, and the last to complete is the snapshot.
+    const temporary = temporaryName(target, 'tmp')
+    try {
+      closeSync(openSync(temporary, 'w', 0o600))
+      await this.db.backup(temporary)
+      renameSync(temporary, target)
+    } catch (error) {
+      rmSync(temporary, {force: true})
+      throw error
+    }
     const stat = statSync(target)
     return {name, created_at: stat.mtime.toISOString(), bytes: stat.size}
   }
 
-  async restoreSnapshot(name: string): Promise<boolean> {
+  private async restoreSnapshotNow(name: string): Promise<boolean> {
     const source = this.snapshotFile(name)
     if (!existsSync(source)) return false
     // A snapshot from an older schema is brought up to date first (on a copy: the snapshot stays as saved).
-    const copy = `${source}.${process.pid}.restore`
+    const copy = temporaryName(source, 'restore')
     copyFileSync(source, copy)
     try {
       const snapshot = new this.Driver(copy)
@@ -712,11 +777,32 @@ export class SqliteStore implements Store {
     return true
   }
 
+  /**
+   * The commit count: read from the file, compared with the record beside it (fewer in the file:
+   * its WAL was lost, reported as a notice), then the record follows the file as it is.
+   */
+  checkCommits(existed: boolean): void {
+    const meta = this.db.prepare('SELECT name, value FROM meta WHERE name IN (?, ?)').all('instance', 'commits') as Array<{name: string; value: string}>
+    this.instance = meta.find((row) => row.name === 'instance')?.value ?? ''
+    this.commits = Number(meta.find((row) => row.name === 'commits')?.value ?? 0)
+    if (!this.instance) {
+      this.instance = randomBytes(8).toString('hex')
+      this.setMeta.run('instance', this.instance)
+      // Into the database file itself at once: the identity must outlive a lost WAL.
+      this.db.pragma('wal_checkpoint(PASSIVE)')
+    }
+    const recorded = this.record.read()
+    if (existed && recorded?.instance === this.instance && recorded.commits > this.commits) {
+      this.notices.push({code: 'data_behind', file: this.file, committed: recorded.commits, found: this.commits, at: recorded.at})
+    }
+    this.record.writeNow(this.instance, this.commits)
+  }
+
   close(): Promise<void> {
     if (this.closed) return this.closing ?? Promise.resolve()
     this.flush()
     this.closed = true
-    this.closing = this.stopCheckpointer?.() ?? Promise.resolve()
+    this.closing = Promise.all([this.stopCheckpointer?.(), this.record.settled().then(() => this.record.writeNow(this.instance, this.commits))]).then(() => undefined)
     // Everything into the database file and the WAL emptied, so that the next open does not read a
     // long WAL back (the checkpointer's connection may still be open: the last close would do it).
     try {
@@ -769,6 +855,8 @@ function importLegacy(Driver: SqliteConstructor, data: LegacyFile, target: strin
 
 export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const Driver = await loadDriver()
+  // What a killed save, restore or import left behind goes before anything else is written.
+  removeLeftovers(file)
   const existed = existsSync(file) && statSync(file).size > 0
   const notices: StoreNotice[] = []
   if (existed && !isSqliteFile(file)) {
@@ -776,22 +864,25 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
     try {
       data = JSON.parse(readFileSync(file, 'utf8')) as LegacyFile
     } catch (error) {
-      throw new Error(t('sandbox.store.unreadable', {file, reason: (error as Error).message}))
+      // Neither a database (its header is not SQLite's) nor JSON: most likely a damaged database.
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw error
+      throw damaged(file, t('sandbox.store.unreadable', {file, reason: (error as Error).message}), error)
     }
     if (data?.version !== 1) throw new Error(t('sandbox.store.unreadable', {file, reason: 'unsupported version'}))
     // Into a new file renamed over the old one at the end: a kill during the import leaves the
     // JSON file as it was, imported again at the next start. The JSON is kept beside it.
     const backup = `${file}.v1.json`
-    const temporary = `${file}.${process.pid}.import`
-    rmSync(temporary, {force: true})
+    const temporary = temporaryName(file, 'import')
     closeSync(openSync(temporary, 'w', 0o600))
     const count = importLegacy(Driver, data, temporary)
     copyFileSync(file, backup)
     renameSync(temporary, file)
     notices.push({code: 'json_imported', file, count, backup})
   }
+  if (existed) checkComplete(file)
   const db = openDatabase(Driver, file)
   const store = new SqliteStore(db, Driver, file, existed)
   store.notices.push(...notices)
+  store.checkCommits(existed)
   return store
 }

@@ -6,7 +6,7 @@
  * binary. Builds the binary when it is missing or was built from another dist/ (dist-bin/svc.build).
  */
 import {spawn, spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -74,6 +74,33 @@ describe('the svc binary, with no node on PATH', () => {
     expect(statSync(unpacked).mode & 0o077).toBe(0)
     const again = await svc(['--version'])
     expect(again.stdout).toBe(first.stdout)
+  })
+
+  it('a first call killed (kill -9) mid-unpack: the next call removes its partial unpack and runs', async () => {
+    // Staging directories under <cache>/binary: `<archive id>.<pid>.tmp`.
+    const staged = (cache: string) => {
+      try {
+        return readdirSync(join(cache, 'binary')).filter((name) => name.endsWith('.tmp'))
+      } catch {
+        return []
+      }
+    }
+    let cache = ''
+    // Killed as soon as its staging directory appears (a few tries: a fast unpack may finish first).
+    for (let attempt = 0; attempt < 5 && staged(cache).length === 0; attempt++) {
+      cache = join(work, `cache-killed-${attempt}`)
+      const child = spawn(BINARY, ['--version'], {env: {...env, SVC_CACHE_DIR: cache}, stdio: 'ignore'})
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+      let done = false
+      void exited.then(() => (done = true))
+      while (!done && staged(cache).length === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+      child.kill('SIGKILL')
+      await exited
+    }
+    expect(staged(cache).length, 'a kill landed mid-unpack').toBeGreaterThan(0)
+    const next = await svc(['--version'], {SVC_CACHE_DIR: cache})
+    expect(next.exitCode, next.stderr).toBe(0)
+    expect(staged(cache)).toEqual([])
   })
 
   it('--help and a command\'s help (oclif reads its manifest from the unpacked install)', async () => {

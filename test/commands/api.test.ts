@@ -7,6 +7,7 @@ import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {parseField} from '../../src/lib/raw/request.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -98,6 +99,94 @@ describe('svc api', () => {
     const verbose = await cli(['api', 'POST', '/v1/invoices', '-d', JSON.stringify(invoice), '--verbose'])
     expect(verbose.exitCode, verbose.stderr).toBe(0)
     expect(verbose.stderr).toMatch(/idempotency-key: [0-9a-f-]{36}/i)
+  })
+})
+
+describe('svc api as gh api', () => {
+  it('-F typing: true, false, null, numbers, @FILE; -f: the text as written', () => {
+    const readFile = (path: string) => `text of ${path}`
+    expect(parseField('a=true', {readFile})).toEqual(['a', true])
+    expect(parseField('a=false', {readFile})).toEqual(['a', false])
+    expect(parseField('a=null', {readFile})).toEqual(['a', null])
+    expect(parseField('a=1250', {readFile})).toEqual(['a', 1250])
+    expect(parseField('a=@notes.txt', {readFile})).toEqual(['a', 'text of notes.txt'])
+    expect(parseField('a=@notes.txt', {raw: true})).toEqual(['a', '@notes.txt'])
+    expect(parseField('a=true', {raw: true})).toEqual(['a', 'true'])
+  })
+
+  it('svc api PATH is a GET; fields switch it to POST as in gh, -X GET makes them the query', async () => {
+    const list = await inProcess(['api', '/v1/payments'])
+    expect(list.exitCode, list.stderr).toBe(0)
+    expect(Array.isArray(JSON.parse(list.stdout).data)).toBe(true)
+    const query = await inProcess(['api', '/v1/payments', '-X', 'GET', '-F', 'limit=1'])
+    expect(JSON.parse(query.stdout)).toMatchObject({limit: 1})
+    const created = await inProcess(['api', '/v1/payments', '-F', 'amount=1700', '-f', 'phone_number=237670000001', '-f', 'operator=MTN'])
+    expect(created.exitCode, created.stderr).toBe(0)
+    expect(JSON.parse(created.stdout)).toMatchObject({status: 'PENDING', amount: 1700})
+    const lower = await inProcess(['api', '/v1/payments', '--method', 'get', '-f', 'limit=2'])
+    expect(JSON.parse(lower.stdout)).toMatchObject({limit: 2})
+  })
+
+  it('-F types true, false, null and numbers, and reads @FILE; -f keeps the text as written', async () => {
+    const file = join(temp.dir, '..', 'name.txt')
+    writeFileSync(file, 'Awa Bakery')
+    const invoice = join(temp.dir, '..', 'invoice.json')
+    writeFileSync(invoice, JSON.stringify({customer_name: 'x', due_date: '2099-12-31', items: [{name: 'Bread', price: 500, quantity: 2}]}))
+    const fromFile = await cli(['api', '/v1/invoices', '--input', invoice, '--verbose'])
+    expect(fromFile.exitCode, fromFile.stderr).toBe(0)
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({status: 'DRAFT', total_amount: 1000})
+    const fields = await inProcess(['api', '/v1/invoices', '-F', `customer_name=@${file}`, '-f', 'due_date=2099-12-31', '-F', 'discount_percent=10', '-F', 'items=null'])
+    // Typed as gh types them: the service names the field it refuses (items null), not the others.
+    expect(fields.exitCode).toBe(2)
+    expect(fields.stderr).toMatch(/items/)
+    expect(fromFile.stderr).toMatch(/idempotency-key: [0-9a-f-]{36}/i)
+    const typed = await cli(['api', '/v1/payments', '-F', 'amount=1800', '-F', `phone_number=@${file}`, '-f', 'operator=MTN'])
+    // The file's text is the value: not a phone number, so the service answers 400 naming it.
+    expect(typed.exitCode).toBe(2)
+    expect(typed.stderr).toMatch(/phone/i)
+  })
+
+  it('--input - reads the body from stdin; a missing --input file is named', async () => {
+    const body = {amount: 1900, phone_number: '237670000001', operator: 'MTN'}
+    const stdin = await cli(['api', '/v1/payments', '--input', '-'], sandbox.env(), JSON.stringify(body))
+    expect(stdin.exitCode, stdin.stderr).toBe(0)
+    expect(JSON.parse(stdin.stdout)).toMatchObject({amount: 1900})
+    const missing = await inProcess(['api', '/v1/payments', '--input', 'nope.json'])
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toMatch(/nope\.json.*--input.*no such file/)
+  })
+
+  it('-H sends a header (an Idempotency-Key given so is the one used); --include shows the status line', async () => {
+    const invoice = {customer_name: 'Awa', due_date: '2099-01-31', items: [{name: 'Bread', price: 500, quantity: 1}]}
+    const args = ['api', '/v1/invoices', '-d', JSON.stringify(invoice), '-H', 'Idempotency-Key: i30a-header-key', '--include']
+    const first = await inProcess(args)
+    const again = await inProcess(args)
+    expect(first.exitCode, first.stderr).toBe(0)
+    expect(first.stdout).toMatch(/^HTTP 201\n/)
+    const id = (r: {stdout: string}) => JSON.parse(r.stdout.slice(r.stdout.indexOf('\n\n') + 2)).id
+    expect(id(again)).toBe(id(first))
+    const bad = await inProcess(['api', '/v1/payments', '-H', 'no colon'])
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toMatch(/-H/)
+  })
+
+  it('--paginate follows the envelopes (offset for payments, page for invoices) into one array; --jq filters it', async () => {
+    for (let i = 0; i < 3; i++) await inProcess(['api', '/v1/payments', '-F', `amount=${2000 + i}`, '-f', 'phone_number=237670000001', '-f', 'operator=MTN'])
+    const all = JSON.parse((await inProcess(['api', '/v1/payments', '-X', 'GET', '-F', 'limit=100'])).stdout).data
+    const paged = await inProcess(['api', '/v1/payments', '-X', 'GET', '-F', 'limit=2', '--paginate'])
+    expect(paged.exitCode, paged.stderr).toBe(0)
+    expect(JSON.parse(paged.stdout).map((p: {id: string}) => p.id)).toEqual(all.map((p: {id: string}) => p.id))
+    const invoices = await inProcess(['api', '/v1/invoices', '-X', 'GET', '-F', 'page_size=1', '--paginate', '--jq', 'length'])
+    expect(invoices.exitCode, invoices.stderr).toBe(0)
+    expect(Number(invoices.stdout.trim())).toBeGreaterThanOrEqual(2)
+    expect((await inProcess(['api', '/v1/payments', '-X', 'POST', '--paginate'])).exitCode).toBe(2)
+  })
+
+  it('the METHOD PATH form keeps working; a method given twice is refused', async () => {
+    expect((await inProcess(['api', 'GET', '/v1/payments'])).exitCode).toBe(0)
+    const twice = await inProcess(['api', 'GET', '/v1/payments', '-X', 'POST'])
+    expect(twice.exitCode).toBe(2)
+    expect(twice.stderr).toMatch(/twice/)
   })
 })
 

@@ -68,7 +68,7 @@ describe('svc sandbox business set --name --logo', {timeout: 120_000}, () => {
     expect(text).not.toContain('Sandbox Business')
 
     const outbox = JSON.parse((await cli(['sandbox', 'outbox', '--invoice', invoice.id, '--json'])).stdout)
-    expect(outbox.data[0].text).toContain('Boulangerie Awa')
+    expect(outbox[0].text).toContain('Boulangerie Awa')
 
     browser = await launchChromium()
     const tab = await browser.newPage({viewport: {width: 420, height: 900}})

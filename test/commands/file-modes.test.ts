@@ -1,14 +1,17 @@
 /**
- * Files the CLI writes with customers' data (names, emails, phones) are 0600 (issue 18): the
- * import results file (CSV, JSON lines, JSON), a PDF, and the webhooks event log.
+ * File modes. Files the user asks for (an invoice PDF, an import's results file) are created as
+ * any tool creates them, with the umask: under umask 022 they are 0644, so the accountant sharing
+ * the folder can open them; under 077, 0600. What svc keeps for itself (config, caches, journals,
+ * event logs) stays 0600 in 0700 directories whatever the umask.
  */
-import {mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {spawn} from 'node:child_process'
+import {mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {BIN, baseEnv, type CliResult} from '../helpers/cli.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sandbox: TestSandbox
@@ -23,28 +26,73 @@ afterAll(async () => {
 })
 
 const mode = (path: string) => statSync(path).mode & 0o777
-const cli = (args: string[]) => runCli(args, {configDir: join(dir, 'config'), env: {...sandbox.env(), SVC_RATE_LIMIT: '0'}})
+const configDir = () => join(dir, 'config')
 
-describe('files with customer data: 0600', () => {
+/** The built CLI under a given umask, as a shell that set it would start it. */
+function cli(args: string[], umask = '022'): Promise<CliResult> {
+  const env = {...baseEnv(configDir()), ...sandbox.env(), SVC_RATE_LIMIT: '0'}
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, BIN, ...args], {env, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+    child.on('error', reject)
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer)
+      resolve({stdout, stderr, exitCode, signal})
+    })
+  })
+}
+
+/** Every file and directory under `root`, with its mode. */
+function walk(root: string): Array<{path: string; dir: boolean; mode: number}> {
+  const out: Array<{path: string; dir: boolean; mode: number}> = []
+  for (const entry of readdirSync(root, {withFileTypes: true})) {
+    const path = join(root, entry.name)
+    out.push({path, dir: entry.isDirectory(), mode: mode(path)})
+    if (entry.isDirectory()) out.push(...walk(path))
+  }
+  return out
+}
+
+describe('files the user asks for: created with the umask', () => {
   for (const format of ['csv', 'jsonl', 'json']) {
-    it(`invoice import results file (${format}), also when it already existed 0644`, async () => {
+    it(`invoice import results file (${format}): 0644 under umask 022, 0600 under 077`, async () => {
       const source = join(dir, `rows-${format}.csv`)
       writeFileSync(source, `customer_name,customer_email,due_date,items\r\nAwa ${format},awa@example.com,2099-12-31,Bread:500:3\r\n`)
       const results = join(dir, `results.${format}`)
-      writeFileSync(results, 'old', {mode: 0o644})
       const r = await cli(['invoice', 'import', source, '--results', results])
       expect(r.exitCode, r.stderr).toBe(0)
-      expect(mode(results)).toBe(0o600)
+      expect(mode(results).toString(8)).toBe('644')
+      rmSync(results)
+      const strict = await cli(['invoice', 'import', source, '--results', results, '--recheck'], '077')
+      expect(strict.exitCode, strict.stderr).toBe(0)
+      expect(mode(results).toString(8)).toBe('600')
     })
   }
 
-  it('invoice pdf', async () => {
+  it('invoice pdf: 0644 under umask 022', async () => {
     const created = await cli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--publish', '--json'])
     expect(created.exitCode, created.stderr).toBe(0)
     const id = JSON.parse(created.stdout).id
     const target = join(dir, 'out.pdf')
     const r = await cli(['invoice', 'pdf', id, '-o', target])
     expect(r.exitCode, r.stderr).toBe(0)
-    expect(mode(target)).toBe(0o600)
+    expect(mode(target).toString(8)).toBe('644')
+  })
+})
+
+describe('what svc keeps for itself: 0600 files in 0700 directories, whatever the umask', () => {
+  it('config, caches, journals and event logs after runs under umask 022', async () => {
+    // A profile (config), the service description cache (any API call), the reminder journal.
+    expect((await cli(['invoice', 'list'])).exitCode).toBe(0)
+    const remind = await cli(['invoice', 'remind', '--overdue', '--yes'])
+    expect(remind.exitCode === 0 || remind.exitCode === 1, remind.stderr).toBe(true)
+    const entries = [{path: configDir(), dir: true, mode: mode(configDir())}, ...walk(configDir())]
+    expect(entries.length).toBeGreaterThan(0)
+    const loose = entries.filter((e) => (e.dir ? e.mode !== 0o700 : e.mode !== 0o600))
+    expect(loose.map((e) => `${e.path} ${e.mode.toString(8)}`)).toEqual([])
   })
 })

@@ -1,4 +1,4 @@
-import {existsSync, readFileSync, statSync} from 'node:fs'
+import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -35,7 +35,7 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
     expect(info.live_key).toMatch(/^svc_sk_live_/)
     const profiles = await json(['profiles', 'list'])
     expect(profiles).toEqual([expect.objectContaining({name: 'local', environment: 'SANDBOX', base_url: info.base_url, current: true})])
-    expect(statSync(join(temp.dir, 'sandbox.json')).mode & 0o777).toBe(0o600)
+    expect(statSync(join(temp.dir, 'sandboxes.json')).mode & 0o777).toBe(0o600)
     const payment = await json(['--profile', 'local', 'pay', 'create', '--amount', '1000', '--phone', '670000001', '--watch', '--interval', '250ms'])
     expect(payment.status).toBe('SUCCESS')
   })
@@ -66,18 +66,18 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
     await json(['sandbox', 'allowlist', 'remove', '::ffff:127.0.0.1/128'])
     expect((await cli(['--profile', 'local', 'pay', 'list'])).exitCode).toBe(3)
     await json(['sandbox', 'allowlist', 'remove', '10.0.0.0/8'])
-    expect((await json(['sandbox', 'allowlist', 'list'])).data).toEqual([])
+    expect((await json(['sandbox', 'allowlist', 'list']))).toEqual([])
     expect((await cli(['--profile', 'local', 'pay', 'list'])).exitCode).toBe(0)
     const bad = await cli(['sandbox', 'allowlist', 'add', '300.1.2.3/8'])
     expect(bad.exitCode).toBe(2)
   })
 
   it('fees and balance: a fixed fee absorbed by the business is taken from the balance', async () => {
-    const before = (await json(['sandbox', 'balance', '--env', 'sandbox'])).data[0]
+    const before = (await json(['sandbox', 'balance', '--env', 'sandbox']))[0]
     await json(['sandbox', 'fees', 'set', '--fixed', '50', '--absorb'])
     expect(await json(['sandbox', 'fees', 'show'])).toMatchObject({mode: 'fixed', value: 50, absorb_fees: true})
     await json(['--profile', 'local', 'pay', 'create', '--amount', '1000', '--phone', '670000002', '--watch', '--interval', '250ms'])
-    const after = (await json(['sandbox', 'balance', '--env', 'sandbox'])).data[0]
+    const after = (await json(['sandbox', 'balance', '--env', 'sandbox']))[0]
     expect(after.balance - before.balance).toBe(950)
     expect(after.fees_total - before.fees_total).toBe(50)
     const human = await cli(['sandbox', 'balance'])
@@ -120,11 +120,11 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
     const invoice = await json(['--profile', 'local', 'api', 'POST', '/v1/invoices', '-d',
       JSON.stringify({customer_name: 'Awa', customer_email: 'awa@example.com', due_date: '2027-01-31', items: [{name: 'Mangoes', price: 200, quantity: 5}]})])
     await json(['--profile', 'local', 'api', 'POST', `/v1/invoices/${invoice.id}/publish`, '-d', '{"channel":"EMAIL"}'])
-    const items = (await json(['sandbox', 'inventory', 'list'])).data
+    const items = (await json(['sandbox', 'inventory', 'list']))
     expect(items).toContainEqual(expect.objectContaining({name: 'Mangoes', quantity: 40, reserved_quantity: 5, available_quantity: 35}))
-    const reservations = (await json(['sandbox', 'inventory', 'reservations', '--invoice', invoice.id])).data
+    const reservations = (await json(['sandbox', 'inventory', 'reservations', '--invoice', invoice.id]))
     expect(reservations[0]).toMatchObject({invoice_id: invoice.id, status: 'active'})
-    const outbox = (await json(['sandbox', 'outbox', '--invoice', invoice.id])).data
+    const outbox = (await json(['sandbox', 'outbox', '--invoice', invoice.id]))
     expect(outbox[0]).toMatchObject({invoice_id: invoice.id, channel: 'EMAIL', recipient: 'awa@example.com', trigger: 'publish'})
     const table = await cli(['sandbox', 'outbox'])
     expect(table.stdout).toMatch(/EMAIL\s+awa@example\.com/)
@@ -135,7 +135,8 @@ describe('after Ctrl-C', () => {
   it('exits 130 and removes its admin address; the commands then say no sandbox is running', async () => {
     const result = await (stopped ??= served.stop())
     expect(result.exitCode, `${result.signal} ${result.stderr}`).toBe(130)
-    expect(existsSync(join(temp.dir, 'sandbox.json'))).toBe(false)
+    // Its own entry is gone from the registry of running sandboxes.
+    expect(JSON.parse(readFileSync(join(temp.dir, 'sandboxes.json'), 'utf8')).sandboxes).toEqual([])
     const r = await cli(['sandbox', 'balance'])
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/svc sandbox serve/)

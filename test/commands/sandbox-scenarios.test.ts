@@ -58,14 +58,14 @@ describe('scripted numbers', () => {
     expect(again.failure_code).toBe('INSUFFICIENT_FUNDS')
 
     const listed = await json(['sandbox', 'numbers', 'list'])
-    expect(listed.data.filter((n: any) => !n.scripted)).toHaveLength(10)
-    expect(listed.data.filter((n: any) => n.scripted)).toEqual([expect.objectContaining({phone_number: '237670112233', outcome: 'FAILED'})])
+    expect(listed.filter((n: any) => !n.scripted)).toHaveLength(10)
+    expect(listed.filter((n: any) => n.scripted)).toEqual([expect.objectContaining({phone_number: '237670112233', outcome: 'FAILED'})])
     const table = await cli(['sandbox', 'numbers', 'list'])
     expect(table.stdout).toMatch(/237670112233\s+FAILED\s+INSUFFICIENT_FUNDS\s+scripted/)
     expect(table.stdout).toMatch(/237670000001\s+SUCCESS\s+spec test number/)
 
     expect(await json(['sandbox', 'numbers', 'remove', '670112233'])).toEqual({phone_number: '237670112233', deleted: true})
-    expect((await json(['sandbox', 'numbers', 'list'])).data.filter((n: any) => n.scripted)).toEqual([])
+    expect((await json(['sandbox', 'numbers', 'list'])).filter((n: any) => n.scripted)).toEqual([])
     const gone = await cli(['sandbox', 'numbers', 'remove', '670112233'])
     expect(gone.exitCode).not.toBe(0)
     expect(gone.stderr).toContain('237670112233')
@@ -186,7 +186,7 @@ describe('faults on the API', () => {
     // Reads are untouched by a fault on one route.
     expect((await cli(['pay', 'list'])).exitCode).toBe(0)
     const listed = await json(['sandbox', 'faults', 'list'])
-    expect(listed.data).toEqual([expect.objectContaining({id: fault.id, injected: 1})])
+    expect(listed).toEqual([expect.objectContaining({id: fault.id, injected: 1})])
     expect(logs.filter((line) => line.startsWith(`injected fault ${fault.id} `))).toEqual([
       expect.stringContaining('on POST /v1/payments'),
     ])
@@ -229,7 +229,7 @@ describe('faults on the API', () => {
     expect((await get()).status).toBe(500)
     await h.admin('POST', '/clock/advance', {ms: 5 * 60_000})
     expect((await get()).status).toBe(200)
-    expect((await json(['sandbox', 'faults', 'list'])).data).toEqual([])
+    expect((await json(['sandbox', 'faults', 'list']))).toEqual([])
 
     for (const [args, flag] of [
       [['--error', '503', '--rate', '2'], '--rate'],
@@ -328,7 +328,7 @@ describe('a sandbox in another container: serve --admin-token, SVC_SANDBOX_URL a
       const set = await runCli(['sandbox', 'faults', 'set', '--error', '503', '--json'], {configDir: otherDir.dir, env})
       expect(set.exitCode, set.stderr).toBe(0)
       const listed = await runCli(['sandbox', 'faults', 'list', '--json'], {configDir: otherDir.dir, env: {...env, SVC_SANDBOX_URL: `${served.info.base_url}/`}})
-      expect(JSON.parse(listed.stdout).data).toHaveLength(1)
+      expect(JSON.parse(listed.stdout)).toHaveLength(1)
 
       const wrong = await runCli(['sandbox', 'faults', 'list'], {configDir: otherDir.dir, env: {...env, SVC_SANDBOX_ADMIN_TOKEN: 'not-the-token-at-all'}})
       expect(wrong.exitCode).toBe(3)

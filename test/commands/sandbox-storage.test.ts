@@ -58,7 +58,7 @@ describe.each([
       expect(listed.stdout).toMatch(/NAME\s+CREATED\s+BYTES/)
       expect(listed.stdout).toContain('two-payments')
       expect(listed.stdout).not.toMatch(ANSI)
-      expect((await json(['sandbox', 'snapshot', 'list'])).data.map((s: {name: string}) => s.name).sort()).toEqual(['again', 'two-payments'])
+      expect((await json(['sandbox', 'snapshot', 'list'])).map((s: {name: string}) => s.name).sort()).toEqual(['again', 'two-payments'])
 
       expect(await json(['sandbox', 'snapshot', 'restore', 'two-payments'])).toMatchObject({name: 'two-payments', restored: true})
       expect(await paymentTotal(served)).toBe(2)
@@ -98,12 +98,12 @@ describe.each([
       expect(reset.stdout).toBe('')
       expect(reset.stderr).toContain('Keys, webhook endpoints and settings are kept.')
       expect(await paymentTotal(served)).toBe(0)
-      expect((await json(['sandbox', 'webhooks', 'list'])).data).toHaveLength(1)
+      expect((await json(['sandbox', 'webhooks', 'list']))).toHaveLength(1)
       expect(await json(['--profile', 'local', 'pay', 'list'])).toEqual([])
 
       const all = await json(['sandbox', 'reset', '--all'])
       expect(all).toMatchObject({reset: true, all: true, profile_updated: true, keys: {sandbox: expect.stringMatching(/^svc_sk_test_/), live: expect.stringMatching(/^svc_sk_live_/)}})
-      expect((await json(['sandbox', 'webhooks', 'list'])).data).toEqual([])
+      expect((await json(['sandbox', 'webhooks', 'list']))).toEqual([])
       // The key serve printed is gone; the profile has the new one.
       const old = await fetch(`${served.info.base_url}/v1/payments`, {headers: {'x-api-key': served.info.sandbox_key}})
       expect(old.status).toBe(401)

@@ -57,6 +57,8 @@ export interface FaultProxy {
   url: string
   /** Requests seen, in order: "METHOD /path". */
   seen: string[]
+  /** The statuses the server answered to forwarded requests, in order (e.g. to count its 429s). */
+  answered: number[]
   /** How many times a fault was used. */
   injected(): number
   /** Rules whose faults are still waiting for a matching request. */
@@ -72,6 +74,7 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
   const upstream = new URL(target)
   const waiting: LiveRule[] = rules.map((rule) => ({...rule, matched: 0}))
   const seen: string[] = []
+  const answered: number[] = []
   const sockets = new Set<Socket>()
   let injected = 0
 
@@ -117,6 +120,7 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
         return res.end(fault.body ?? '')
       }
       const answer = await forward(req, body)
+      answered.push(answer.status)
       if (fault?.kind === 'reset-after-forward') return req.socket.destroy()
       if (fault?.kind === 'rst-after-answer') return req.socket.resetAndDestroy()
       if (fault?.kind === 'status-after-forward') {
@@ -161,6 +165,7 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    answered,
     injected: () => injected,
     pending: () => waiting.map(({matched: _matched, ...rule}) => rule),
     close: () =>

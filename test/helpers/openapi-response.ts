@@ -64,16 +64,38 @@ export class OpenApiResponses {
       this.checked++
       return
     }
-    let validate = this.compiled.get(schema)
-    if (!validate) {
-      validate = this.ajv.compile(schema)
-      this.compiled.set(schema, validate)
-    }
+    const validate = this.validator(schema)
     if (!validate(body))
       throw new Error(
         `${method} ${operation.template} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
       )
     this.checked++
+  }
+
+  /**
+   * Throws when a delivered event (its parsed body and its headers) does not match what the
+   * document's `webhooks` entry for `type` says: the payload schema and the webhook-* headers.
+   */
+  checkEvent(type: string, body: unknown, headers: Record<string, string | string[] | undefined>): void {
+    const operation = (this.document.webhooks as Json | undefined)?.[type]?.post as Json | undefined
+    if (!operation) throw new Error(`event ${type} is not in the document's webhooks`)
+    for (const parameter of operation.parameters ?? []) {
+      const value = headers[parameter.name]
+      if (typeof value !== 'string') throw new Error(`event ${type}: header ${parameter.name} missing`)
+      if (!this.validator(parameter.schema)(value)) throw new Error(`event ${type}: header ${parameter.name} "${value}" does not match the document`)
+    }
+    const validate = this.validator(operation.requestBody.content['application/json'].schema)
+    if (!validate(body)) throw new Error(`event ${type}: body does not match the document: ${this.ajv.errorsText(validate.errors)}`)
+    this.checked++
+  }
+
+  private validator(schema: object): ValidateFunction {
+    let validate = this.compiled.get(schema)
+    if (!validate) {
+      validate = this.ajv.compile(schema)
+      this.compiled.set(schema, validate)
+    }
+    return validate
   }
 
   private rateLimited(headers: Headers): boolean {

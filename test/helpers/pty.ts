@@ -23,11 +23,11 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI_SEQUENCE, '')
 }
 
-export function runInPty(args: string[], options: {configDir: string; env?: Record<string, string>}): PtySession {
+export function runInPty(args: string[], options: {configDir: string; env?: Record<string, string>; cols?: number; rows?: number}): PtySession {
   const env: Record<string, string> = {...baseEnv(options.configDir), TERM: 'xterm-256color', ...options.env}
   // A person at a terminal: no CI variable at all.
   delete env.CI
-  const pty: IPty = spawn(process.execPath, [BIN, ...args], {cols: 120, rows: 40, env, name: 'xterm-256color'})
+  const pty: IPty = spawn(process.execPath, [BIN, ...args], {cols: options.cols ?? 120, rows: options.rows ?? 40, env, name: 'xterm-256color'})
   let output = ''
   const waiters: (() => void)[] = []
   pty.onData((data) => {

@@ -8,7 +8,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
 import {launchChromium, pdfText} from '../helpers/documents.js'
 import {harness, type Harness} from './helpers.js'
-import {pay, publishInvoice, submitCheckout} from './invoices-helpers.js'
+import {getInvoice, pay, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
 let h: Harness
 beforeAll(async () => {
@@ -198,7 +198,7 @@ describe('PDF and deliveries in the business’s language', () => {
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
     const invoice = await publishInvoice(h)
     await pay(h, invoice)
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect((await getInvoice(h, invoice.id)).body.status).toBe('PAID')
     expect(await fetchPdf(invoice.id)).toMatch(/Entièrement payée le \d{2}\/\d{2}\/\d{4}\. Merci\./)
   })
 

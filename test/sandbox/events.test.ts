@@ -43,6 +43,9 @@ describe('events and webhook deliveries', () => {
     expect(verified.id).toMatch(/^evt_/)
     expect(verified.id).toBe(delivery.headers['webhook-id'])
     expect(Object.keys(verified).sort()).toEqual(['created_at', 'data', 'environment', 'id', 'type'])
+    // As the document's webhooks section describes it: payload and webhook-* headers.
+    h.spec.checkEvent(type, verified, delivery.headers)
+    expect(() => h!.spec.checkEvent(type, {...verified, data: {...verified.data, status: 'PENDING'}}, delivery.headers)).toThrow(/does not match/)
     // Wrong secret: refused by the independent verifier.
     expect(() => new Webhook(h!.sb.webhookSecrets[1].secret).verify(delivery.body, headersOf(delivery))).toThrow()
     // A sandbox event never reaches a live endpoint.

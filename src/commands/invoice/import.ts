@@ -10,12 +10,13 @@ export default class InvoiceImport extends SvcCommand<typeof InvoiceImport> {
     'CSV: a header row, then one invoice per row. Columns (any order): customer_name, due_date, items (required); ' +
     'customer_email, customer_phone, discount_percent, notes, external_reference, cover_image_url, currency. items holds ' +
     'NAME:PRICE:QTY entries separated by ";" ("Bread:500:3; Cake:2500:1"); the last two fields of each are price and ' +
-    'quantity, so a name may contain colons. Quoted fields, "" escapes, CRLF and a BOM are fine. Example: examples/invoices.csv.\n' +
+    'quantity, so a name may contain colons. Quoted fields, "" escapes, CRLF and a BOM are fine; fields may be separated by "," ";" or tab ' +
+    '(found from the header), in UTF-8, UTF-16 (with a BOM) or Windows-1252 (said with a warning; --encoding to choose). Example: examples/invoices.csv.\n' +
     'JSON lines (.jsonl, or .json): one create body per line, as `invoice create --from-file` takes; a .json file may also be ' +
     'one array of bodies.\n\n' +
     'Each row has its own Idempotency-Key, derived from the row (its body, and which occurrence of that body it is), so ' +
     'running the same import again after a crash or Ctrl-C creates only the rows still missing, and fixing a bad row then ' +
-    're-running creates only that row. Requests are paced to the rate limit (SVC_RATE_LIMIT or --rate, per minute; 429s are ' +
+    're-running creates only that row. A re-run skips, without a request, the rows its results file records as done (--recheck asks the service). Requests are paced to the rate limit (SVC_RATE_LIMIT or --rate, per minute; 429s are ' +
     'retried with the same key). A progress bar shows on a terminal; a summary goes to stderr; the results (row → invoice id ' +
     'and checkout_url, or the error) go to NAME.results.csv next to NAME.csv (FILE.results.csv for other names), or --results PATH (.csv, .json or .jsonl).'
   static override examples = [
@@ -32,6 +33,8 @@ export default class InvoiceImport extends SvcCommand<typeof InvoiceImport> {
     'dry-run': Flags.boolean({description: 'Check every row and show what would be created; send nothing, write no results file.'}),
     rate: Flags.integer({description: 'Requests per minute to pace to (default SVC_RATE_LIMIT, else 100; 0 = no pacing).'}),
     concurrency: Flags.integer({description: 'Requests in flight at once (1–16).', default: 4}),
+    encoding: Flags.string({description: "The file's encoding: utf-8, utf-16le, utf-16be or windows-1252 (default: read from its BOM; UTF-8, else Windows-1252 with a warning)."}),
+    recheck: Flags.boolean({description: 'Ask the service about every row, even those the results file records as done.'}),
   }
 
   protected override async onInterrupt(): Promise<void> {

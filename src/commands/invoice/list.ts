@@ -11,18 +11,20 @@ export default class InvoiceList extends SvcCommand<typeof InvoiceList> {
     '<%= config.bin %> invoice list',
     '<%= config.bin %> invoice list --status UNPAID --page-size 50',
     '<%= config.bin %> invoice list --all --json',
+    '<%= config.bin %> invoice list --all --csv > invoices.csv',
     '<%= config.bin %> invoice list --overdue --all',
     '<%= config.bin %> invoice list --customer awa --due-after 2026-11-30 --due-before 2027-01-01',
   ]
   static override flags = {
     status: Flags.option({options: ['DRAFT', 'UNPAID', 'PAST_DUE', 'PAID', 'CANCELLED'] as const, description: 'Only invoices in this status.'})(),
     page: Flags.integer({description: 'Page number, from 1.'}),
-    'page-size': Flags.integer({description: 'Invoices per page (1–100).'}),
+    'page-size': Flags.integer({description: 'Invoices per page (1–100).', aliases: ['limit']}),
     all: Flags.boolean({description: 'Follow every page.', exclusive: ['page']}),
     customer: Flags.string({description: 'Only invoices whose customer name, email or phone contains this text (any case). Filtered by the CLI.', exclusive: ['page']}),
     'due-before': Flags.string({description: 'Only invoices due before this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
     'due-after': Flags.string({description: 'Only invoices due after this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
     overdue: Flags.boolean({description: "Only unpaid invoices past their due date (the service's today). Filtered by the CLI.", exclusive: ['page']}),
+    csv: Flags.boolean({description: 'Print CSV (RFC 4180, a header row) instead of a table: for a spreadsheet.', exclusive: ['json']}),
   }
 
   async run(): Promise<void> {

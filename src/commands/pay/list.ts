@@ -9,12 +9,14 @@ export default class PayList extends SvcCommand<typeof PayList> {
     '<%= config.bin %> pay list',
     '<%= config.bin %> pay list --status FAILED --limit 50',
     '<%= config.bin %> pay list --all --json',
+    '<%= config.bin %> pay list --all --csv > payments.csv',
   ]
   static override flags = {
     status: Flags.option({options: ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'] as const, description: 'Only payments in this status.'})(),
-    limit: Flags.integer({description: 'Payments per page (1–100).', default: 20}),
+    limit: Flags.integer({description: 'Payments per page (1–100).', default: 20, aliases: ['page-size']}),
     offset: Flags.integer({description: 'Skip this many payments.', min: 0}),
     all: Flags.boolean({description: 'Follow every page.', exclusive: ['offset']}),
+    csv: Flags.boolean({description: 'Print CSV (RFC 4180, a header row) instead of a table: for a spreadsheet.', exclusive: ['json']}),
   }
 
   async run(): Promise<void> {

@@ -11,7 +11,7 @@ export default class PayWatch extends SvcCommand<typeof PayWatch> {
   static override args = {id: Args.string({description: 'Payment id.', required: true})}
   static override flags = {
     interval: Flags.string({description: 'Time between status checks (backs off on errors).', default: '3s'}),
-    timeout: Flags.string({description: 'Give up after this long (exit 8).', default: '5m'}),
+    timeout: Flags.string({description: 'Give up after this long (exit 8; exit 7 when the service could not be reached).', default: '5m'}),
   }
 
   async run(): Promise<void> {

@@ -1,5 +1,5 @@
 import {SvcCommand} from '../../lib/command.js'
-import {t} from '../../lib/i18n/index.js'
+import {statusLabel, t} from '../../lib/i18n/index.js'
 import {TEST_NUMBERS} from '../../contract/test-numbers.js'
 
 export default class SandboxNumbers extends SvcCommand<typeof SandboxNumbers> {
@@ -23,8 +23,9 @@ export default class SandboxNumbers extends SvcCommand<typeof SandboxNumbers> {
             row.operator,
             row.phone,
             row.phone.slice(3),
-            row.outcome === 'SUCCESS' ? paint.green(row.outcome) : paint.red(row.outcome),
+            row.outcome === 'SUCCESS' ? paint.green(statusLabel(row.outcome)) : paint.red(statusLabel(row.outcome)),
           ]),
+          [{priority: 1}, {kind: 'id'}, {priority: 3}, {priority: 2}],
         ),
       )
       io.err(t('local.numbers.footer'))

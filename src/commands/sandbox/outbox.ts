@@ -10,7 +10,8 @@ export default class SandboxOutbox extends SvcCommand<typeof SandboxOutbox> {
     env: Flags.option({options: ['sandbox', 'live'] as const, description: 'Environment.'})(),
     invoice: Flags.string({description: 'Only this invoice.'}),
     channel: Flags.option({options: ['EMAIL', 'WHATSAPP'] as const, description: 'Only this channel.'})(),
-    limit: Flags.integer({description: 'How many (1–100).', default: 20, min: 1, max: 100}),
+    limit: Flags.integer({description: 'How many (1–100).', default: 20, min: 1, max: 100, aliases: ['page-size']}),
+    offset: Flags.integer({description: 'Skip this many deliveries.', min: 0}),
   }
 
   async run(): Promise<void> {

@@ -15,7 +15,7 @@ export default class WebhooksEvents extends SvcCommand<typeof WebhooksEvents> {
   ]
   static override flags = {
     status: Flags.option({options: ['delivered', 'pending', 'failed'] as const, description: 'Only events in this status.'})(),
-    limit: Flags.integer({default: 20, description: 'The newest N events (1–10000).'}),
+    limit: Flags.integer({default: 20, description: 'The newest N events (1–10000).', aliases: ['page-size']}),
   }
 
   async run(): Promise<void> {

@@ -7,7 +7,7 @@
  * SvcError for an unreadable 2xx), every trace line with the API key masked.
  */
 import type {Dispatcher} from 'undici'
-import {ExitCode, SvcError} from '../errors.js'
+import {ApiError, ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {Pacer, realSleep, type HeaderBag} from './pacer.js'
 import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
@@ -33,7 +33,9 @@ export interface ClientOptions {
    * Told before the client waits a second or more on its own: pacing under the rate limit, or
    * before a retry (a 429's Retry-After, a 5xx backoff). Not told of waits for the network.
    */
-  onWait?: (wait: {ms: number; reason: 'pacing' | 'retry'}) => void
+  onWait?: (wait: {ms: number; reason: 'pacing' | 'retry'; status?: number}) => void
+  /** The key's pace shared with other svc processes (shared-pace.ts). */
+  shared?: {take(now: number): number}
   random?: () => number
   now?: () => number
   /**
@@ -132,7 +134,7 @@ export function createClient(options: ClientOptions): ApiClient {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? realSleep
   const random = options.random ?? Math.random
-  const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, now, sleep, onWait: (ms) => options.onWait?.({ms, reason: 'pacing'})})
+  const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, now, sleep, onWait: (ms) => options.onWait?.({ms, reason: 'pacing'}), shared: options.shared})
   const redact = createRedactor(apiKey)
   const tracer = new Tracer(options.trace, redact)
   const transport = chooseTransport(options.dispatcher)
@@ -308,7 +310,7 @@ export function createClient(options: ClientOptions): ApiClient {
         signal: request.signal,
         onRetry: ({retry, maxRetries: max, delayMs, error}) => {
           tracer.line(t('api.trace.retry', {n: retry, max, delay: delayMs, reason: describeFailure(error)}))
-          if (delayMs >= 1000) options.onWait?.({ms: delayMs, reason: 'retry'})
+          if (delayMs >= 1000) options.onWait?.({ms: delayMs, reason: 'retry', status: error instanceof ApiError ? error.status : undefined})
         },
         onNoRetry: ({reason}) => tracer.line(t('api.trace.noRetry', {reason})),
       })

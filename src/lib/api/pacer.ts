@@ -18,6 +18,8 @@ export interface PacerOptions {
   maxServerWaitMs?: number
   /** Told before each wait of a second or more, so a person knows why nothing happens. */
   onWait?: (ms: number) => void
+  /** The key's budget shared with other svc processes (shared-pace.ts), asked after this one's own. */
+  shared?: {take(now: number): number}
 }
 
 export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -53,6 +55,7 @@ export class Pacer {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
   private readonly onWait?: (ms: number) => void
   private readonly maxServerWaitMs: number
+  private readonly shared?: {take(now: number): number}
   /** Start times of the requests in the current window, oldest first. */
   private stamps: number[] = []
   private blockedUntil = 0
@@ -66,6 +69,7 @@ export class Pacer {
     this.sleep = options.sleep ?? realSleep
     this.onWait = options.onWait
     this.maxServerWaitMs = options.maxServerWaitMs ?? 120_000
+    this.shared = options.shared
   }
 
   /** Wait for a slot and take it. Resolves with the time waited, in ms. */
@@ -79,7 +83,9 @@ export class Pacer {
     let waited = 0
     for (;;) {
       const now = this.now()
-      const wait = this.waitAt(now)
+      let wait = this.waitAt(now)
+      // This process may go: so may the key, if the other processes using it left a slot.
+      if (wait <= 0 && this.shared) wait = this.shared.take(now)
       if (wait <= 0) {
         if (this.ratePerMinute > 0) this.stamps.push(now)
         return waited

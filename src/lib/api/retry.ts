@@ -105,8 +105,8 @@ export function isRetryableFailure(error: unknown, retryClass: RetryClass): bool
   if (!(error instanceof ApiError) || error.status === undefined) return false
   const status = error.status
   if (status === 429) return true
-  // 501 and 505 will not change on a second try.
-  if (status >= 500 && status <= 599 && status !== 501 && status !== 505) return true
+  // 501 and 505 will not change on a second try, nor 507 (no space left) within its backoff.
+  if (status >= 500 && status <= 599 && status !== 501 && status !== 505 && status !== 507) return true
   // The same key is still being processed: wait, then ask again and get the replay.
   if (status === 409 && error.code === 'idempotency_in_progress' && retryClass === 'idempotency-key') return true
   return false

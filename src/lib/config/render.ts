@@ -6,6 +6,7 @@ export async function renderProfiles(io: IO, profiles: ProfileView[]): Promise<s
   return io.table(
     [t('core.table.current'), t('core.table.name'), t('core.table.environment'), t('core.table.key'), t('core.table.baseUrl')],
     profiles.map((p) => [p.current ? '*' : '', p.name, p.environment ?? '', p.api_key ?? t('core.none'), p.base_url]),
+    [{priority: 1}, {kind: 'id'}, {priority: 2}, {kind: 'id'}, {kind: 'text', priority: 3}],
   )
 }
 

@@ -18,6 +18,7 @@ import {basename, extname, join} from 'node:path'
 
 import type {ApiClient, ServiceDescription} from '../api/index.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
+import {readReason} from '../io/read-reason.js'
 import {t} from '../i18n/index.js'
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -51,7 +52,7 @@ export async function checkUploadFile(path: string, field = 'file'): Promise<Che
     if (error instanceof InputError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') throw new InputError(t('files.notFound', {field, path}), {field})
-    throw new InputError(t('files.unreadable', {field, path, reason: code ?? String(error)}), {field})
+    throw new InputError(t('files.unreadable', {field, path, reason: readReason(error)}), {field})
   }
   const kind = EXTENSIONS[extname(path).toLowerCase()]
   if (!kind) throw new InputError(t('files.badExtension', {field, path, ext: extname(path) || '(none)'}), {field})

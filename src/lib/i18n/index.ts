@@ -26,6 +26,20 @@ export function getLocale(): Locale {
   return current
 }
 
+let input: Locale | undefined
+
+/**
+ * The person's language for what they type (dates such as `31/12/2026`): the same as the output's,
+ * except under --json, whose output speaks English while the person still writes French.
+ */
+export function setInputLocale(locale: Locale | undefined): void {
+  input = locale
+}
+
+export function getInputLocale(): Locale {
+  return input ?? current
+}
+
 /** Whether `key` is a message of the catalogue (for labels derived from data, e.g. a field name). */
 export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(en, key)
@@ -44,4 +58,10 @@ export function t(key: MessageKey, params?: Params, locale: Locale = current): s
 export function statusLabel(status: string): string {
   const key = `domain.status.${status}` as MessageKey
   return key in en ? t(key) : status
+}
+
+/** What a payment's failure_code means and what to do next, in the current language (any code, known or not). */
+export function failureSentence(code: string): string {
+  const key = `domain.failure.${code}` as MessageKey
+  return key in en && /^[A-Z_]+$/.test(code) ? t(key) : t('domain.failure.unknown')
 }

@@ -6,8 +6,9 @@ import {readFile} from 'node:fs/promises'
 
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
-import {getLocale, t} from '../i18n/index.js'
-import {formatDate} from '../time/date.js'
+import {readReason} from '../io/read-reason.js'
+import {getLocale, statusLabel, t} from '../i18n/index.js'
+import {formatDate, isRelativeDate} from '../time/date.js'
 import {readCover, coverUrl} from '../files/cli.js'
 import {checkStorageUrl} from '../files/upload.js'
 import {formatXaf} from '../payments/amount.js'
@@ -27,7 +28,8 @@ import {
 } from './flows.js'
 import {draftFromFlags, draftFromJson, finishDraft, parseChannel, type DraftFlags} from './input.js'
 import {missingFlags} from './guided-form.js'
-import {isFiltering, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
+import {filterNeedsToday, isFiltering, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
+import {serviceNow} from '../api/service-clock.js'
 import {renderInvoice, renderInvoiceTable, renderSend, renderTotals} from './render.js'
 import type {Delivery, Invoice} from './types.js'
 
@@ -84,6 +86,7 @@ export function checkId(id: string): string {
 
 export interface CreateFlags extends DraftFlags {
   'from-file'?: string
+  from?: string
   cover?: string
   'idempotency-key'?: string
   publish: boolean
@@ -96,7 +99,7 @@ async function readBodyFile(path: string): Promise<InvoiceDraft> {
   try {
     text = path === '-' ? await readStdin() : await readFile(path, 'utf8')
   } catch (error) {
-    throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {field: 'from-file'})
+    throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path: quoteInput(path), reason: readReason(error)}), {field: 'from-file'})
   }
   let value: unknown
   try {
@@ -107,6 +110,25 @@ async function readBodyFile(path: string): Promise<InvoiceDraft> {
   return draftFromJson(value, 'from-file')
 }
 
+/**
+ * `--from INV_ID`: a new draft starting from an invoice's customer (name, email, phone), items,
+ * discount and notes; flags given with it replace those. Not its due date (a new invoice is due
+ * anew), reference, cover or anything of its life: it is a new invoice, with its own
+ * Idempotency-Key.
+ */
+async function draftFromInvoice(ctx: Context, id: string): Promise<Partial<InvoiceDraft>> {
+  const source = await getInvoice(await api(ctx), checkId(id))
+  const draft: Partial<InvoiceDraft> = {
+    customer_name: source.customer_name,
+    items: (source.items ?? []).map(({name, description, price, quantity}) => ({name, ...(description ? {description} : {}), price, quantity})),
+  }
+  if (source.customer_email) draft.customer_email = source.customer_email
+  if (source.customer_phone) draft.customer_phone = source.customer_phone
+  if (source.discount_percent) draft.discount_percent = source.discount_percent
+  if (source.notes) draft.notes = source.notes
+  return draft
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
@@ -115,8 +137,10 @@ async function readStdin(): Promise<string> {
 
 export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<void> {
   // Everything local first: nothing is sent if any of it is wrong.
-  const base = flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
+  const base = flags.from ? await draftFromInvoice(ctx, flags.from) : flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
   let start = draftFromFlags(flags, base)
+  // `--due-date 30d` counts from the service's today: checked above, then one small read.
+  if (isRelativeDate(flags['due-date'])) start = draftFromFlags(flags, base, {today: await serviceNow((await api(ctx)).client)})
   let channel = parseChannel(flags.channel)
   let publish = flags.publish
   const missing = missingFlags(start)
@@ -131,6 +155,9 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   }
   const {draft, totals} = finishDraft(start)
   if (channel && !publish) throw new InputError(t('invoice.error.channelNeedsPublish'), {field: 'channel'})
+  // Knowable here, so refused before anything is sent (--dry-run too): a delivery needs its address.
+  if (publish && channel === 'EMAIL' && !draft.customer_email) throw new InputError(t('invoice.error.channelNeedsEmail'), {field: 'email'})
+  if (publish && channel === 'WHATSAPP' && !draft.customer_phone) throw new InputError(t('invoice.error.channelNeedsPhone'), {field: 'phone'})
   const cover = flags.cover !== undefined ? await readCover(ctx, flags.cover) : undefined
   if (!cover && draft.cover_image_url) {
     draft.cover_image_url = await checkStorageUrl(draft.cover_image_url, {configDir: ctx.configDir, baseUrl: ctx.credentials().baseUrl, field: 'from-file'})
@@ -157,18 +184,34 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
-      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailed', {id: invoice.id}))
+      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailedFinish', {id: invoice.id, command: finishCommand(invoice.id, channel)}))
       throw error
     }
   }
   await show(ctx, invoice, () => {
-    ctx.io.err(t(publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: invoice.status}))
+    ctx.io.err(t(publish ? 'invoice.create.createdPublished' : 'invoice.create.created', {id: invoice.id, status: statusLabel(invoice.status)}))
     if (channel) ctx.io.err(t('invoice.publish.delivered', {channel}))
     if (!publish) ctx.io.err(t('invoice.create.next', {id: invoice.id}))
   })
 }
 
 // ---------------------------------------------------------------------------------------------
+/**
+ * The command that publishes (and delivers) an invoice whose create succeeded and publish failed,
+ * with the connection flags of this run (a key given by flag stays `"$SVC_API_KEY"`).
+ */
+function finishCommand(id: string, channel: string | undefined, argv = process.argv.slice(2)): string {
+  const out = ['svc', 'invoice', 'publish', id]
+  if (channel) out.push('--channel', channel)
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i]!.split('=', 2) as [string, string | undefined]
+    if (!['--profile', '--base-url', '--api-key'].includes(name)) continue
+    const value = inline ?? argv[++i] ?? ''
+    out.push(name, name === '--api-key' ? '"$SVC_API_KEY"' : /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`)
+  }
+  return out.join(' ')
+}
+
 /** `--dry-run`: the checked body, its totals and what would be delivered; nothing sent, exit 0. */
 async function showDryRun(
   ctx: Context,
@@ -186,7 +229,7 @@ async function showDryRun(
   }
   await ctx.io.result(report, () => {
     ctx.io.out(t('invoice.dryRun.heading'))
-    ctx.io.out(t('invoice.dryRun.customer', {customer: plan.draft.customer_name, due: plan.draft.due_date}))
+    ctx.io.out(t('invoice.dryRun.customer', {customer: plan.draft.customer_name, due: formatDate(plan.draft.due_date, getLocale())}))
     for (const item of plan.draft.items) ctx.io.out(t('invoice.dryRun.item', {name: item.name, quantity: item.quantity, price: formatXaf(item.price, getLocale())}))
     ctx.io.out(t(plan.publish ? (plan.channel ? 'invoice.dryRun.publishSend' : 'invoice.dryRun.publish') : 'invoice.dryRun.draft', {channel: plan.channel ?? '', recipient: recipient ?? '—'}))
   })
@@ -208,12 +251,13 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
 
 export async function invoiceList(
   ctx: Context,
-  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean} & FilterFlags,
+  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
 ): Promise<void> {
   checkListPaging(flags)
   const pageSize = flags['page-size']
-  const filter = readFilter(flags)
+  let filter = readFilter(flags)
   const invoices = await api(ctx)
+  if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(invoices.client))
   if (isFiltering(filter)) {
     // The service cannot filter these: read its pages here, and stop at --page-size matches
     // unless --all (newest first says nothing of due dates, so no earlier stop is sound).
@@ -226,6 +270,7 @@ export async function invoiceList(
       }),
     )
     await ctx.io.result(found.items, async () => {
+      if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(found.items))
       if (found.items.length === 0) return ctx.io.err(t('invoice.filter.none'))
       ctx.io.out(await renderInvoiceTable(ctx.io, found.items))
     })
@@ -239,6 +284,7 @@ export async function invoiceList(
     ? await ctx.io.withSpinner(t('invoice.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('invoice.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
   })
@@ -260,7 +306,7 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
   const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await show(ctx, invoice, () => {
-    ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: invoice.status}))
+    ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: statusLabel(invoice.status)}))
     if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
   })
 }
@@ -309,8 +355,8 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
   const {writeFile, rename} = await import('node:fs/promises')
   const temporary = `${target}.${process.pid}.tmp`
   try {
-    // An invoice names its customer: 0600, like every file the CLI writes with customer data.
-    await writeFile(temporary, bytes, {mode: 0o600})
+    // A file the user asked for: created with the umask (0644 under 022), like any tool's download.
+    await writeFile(temporary, bytes)
     await rename(temporary, target)
   } catch (error) {
     throw new SvcError(t('invoice.pdf.writeFailed', {path: target, reason: (error as NodeJS.ErrnoException).code ?? String(error)}), {

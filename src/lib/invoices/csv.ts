@@ -2,7 +2,7 @@
  * A small RFC 4180 CSV reader and writer (no dependency: the format needed here is small, and a
  * parser we own reports line numbers the way the import's error list needs them).
  *
- * Reading: a UTF-8 BOM is dropped; records end at LF, CRLF or CR; a field in double quotes may hold
+ * Reading: a UTF-8 BOM is dropped; fields are separated by `,` unless told (`;`, tab); records end at LF, CRLF or CR; a field in double quotes may hold
  * commas, line breaks and `""` (one quote). Each record carries the 1-based line on which it
  * starts. Blank lines are skipped. A quote inside an unquoted field is kept as is (lenient, like
  * most spreadsheets); an unterminated quoted field is an error naming its line.
@@ -24,7 +24,7 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-export function parseCsv(input: string): CsvRecord[] {
+export function parseCsv(input: string, delimiter = ','): CsvRecord[] {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input
   const records: CsvRecord[] = []
   let fields: string[] = []
@@ -82,7 +82,7 @@ export function parseCsv(input: string): CsvRecord[] {
       i += 1
       continue
     }
-    if (c === ',') {
+    if (c === delimiter) {
       endField()
       i += 1
       continue
@@ -103,12 +103,27 @@ export function parseCsv(input: string): CsvRecord[] {
   return records
 }
 
-/** One CSV field, quoted when it must be. */
-export function csvField(value: unknown): string {
-  const text = value === undefined || value === null ? '' : String(value)
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
+// The writer is shared by every CSV svc writes (reports, lists, import results): io/csv-writer.ts.
+export {csvField, csvLine} from '../io/csv-writer.js'
 
-export function csvLine(values: unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`
+/**
+ * The separator a spreadsheet used, from the header line: of `,` `;` and tab, the one that splits
+ * it into the most names from `known` (Excel in a French locale writes `;`, "Unicode text" tabs);
+ * when none does, the one found most often; `,` when the header has none of them.
+ */
+export function detectDelimiter(text: string, known: readonly string[]): string {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  const header = body.split(/\r\n|\n|\r/, 1)[0] ?? ''
+  let best = ','
+  let bestScore = -1
+  for (const candidate of [',', ';', '\t']) {
+    const parts = header.split(candidate)
+    const names = parts.filter((part) => known.includes(part.trim().replace(/^"|"$/g, '').trim().toLowerCase())).length
+    const score = names * 1000 + (parts.length - 1)
+    if (score > bestScore) {
+      best = candidate
+      bestScore = score
+    }
+  }
+  return bestScore <= 0 ? ',' : best
 }

@@ -8,10 +8,12 @@
 import {computeTotals} from '../../contract/totals.js'
 import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
-import {getLocale, t} from '../i18n/index.js'
+import {getLocale, t, type MessageKey} from '../i18n/index.js'
+import {serviceNow} from '../api/service-clock.js'
+import {inQuestionTerms} from '../io/prompt.js'
 import {formatXaf, parseWholeXaf} from '../payments/amount.js'
 import {normalisePhone} from '../payments/phone.js'
-import {parseDueDate} from '../time/date.js'
+import {formatDate, parseDueDate} from '../time/date.js'
 import type {InvoiceDraft} from './draft.js'
 import {parseDiscount} from './input.js'
 import type {LineItem} from './items.js'
@@ -26,15 +28,19 @@ export function missingFlags(draft: Partial<InvoiceDraft>): string[] {
   return missing
 }
 
-/** A prompt validator from a parser that throws InputError: its message, or true. */
-function check(parse: (value: string) => unknown): (value: string) => true | string {
+/**
+ * A prompt validator from a parser that throws InputError: true, or its message in the terms of
+ * the question: the parsers' messages name the flag (`--due-date`), which the person answering a
+ * question never typed, so the flag becomes what was asked for ("Invalid due date …").
+ */
+function check(parse: (value: string) => unknown, subject: MessageKey): (value: string) => true | string {
   return (value) => {
     try {
       parse(value)
       return true
     } catch (error) {
-      if (error instanceof InputError) return error.message
-      throw error
+      if (!(error instanceof InputError)) throw error
+      return inQuestionTerms(error, t(subject))
     }
   }
 }
@@ -59,7 +65,7 @@ export async function guidedDraft(ctx: Context, start: Partial<InvoiceDraft>, fl
       if (email !== '') draft.customer_email = email
     }
     if (draft.customer_phone === undefined) {
-      const phone = (await prompt.input(t('invoice.form.phone'), {validate: (v) => (v.trim() === '' ? true : check((x) => normalisePhone(x, 'phone'))(v))})).trim()
+      const phone = (await prompt.input(t('invoice.form.phone'), {validate: (v) => (v.trim() === '' ? true : check((x) => normalisePhone(x, 'phone'), 'invoice.form.subject.phone')(v))})).trim()
       if (phone !== '') draft.customer_phone = phone
     }
   }
@@ -74,9 +80,9 @@ export async function guidedDraft(ctx: Context, start: Partial<InvoiceDraft>, fl
         })
       ).trim()
       if (name === '') break
-      const price = parseWholeXaf(await prompt.input(t('invoice.form.price', {name}), {validate: check((v) => parseWholeXaf(v, {min: 0, field: 'item'}))}), {min: 0, field: 'item'})
+      const price = parseWholeXaf(await prompt.input(t('invoice.form.price', {name}), {validate: check((v) => parseWholeXaf(v, {min: 0, field: 'item'}), 'invoice.form.subject.price')}), {min: 0, field: 'item'})
       const quantity = parseWholeXaf(
-        await prompt.input(t('invoice.form.quantity', {name}), {default: '1', validate: check((v) => parseWholeXaf(v, {min: 1, field: 'item', unit: false}))}),
+        await prompt.input(t('invoice.form.quantity', {name}), {default: '1', validate: check((v) => parseWholeXaf(v, {min: 1, field: 'item', unit: false}), 'invoice.form.subject.quantity')}),
         {min: 1, field: 'item', unit: false},
       )
       items.push({name, price, quantity})
@@ -87,13 +93,15 @@ export async function guidedDraft(ctx: Context, start: Partial<InvoiceDraft>, fl
   }
 
   if (!flags.discountGiven) {
-    draft.discount_percent = parseDiscount(await prompt.input(t('invoice.form.discount'), {default: '0', validate: check((v) => parseDiscount(v))}))
+    draft.discount_percent = parseDiscount(await prompt.input(t('invoice.form.discount'), {default: '0', validate: check((v) => parseDiscount(v), 'invoice.form.subject.discount')}))
   }
 
   if (draft.due_date === undefined || draft.due_date === '') {
-    const today = (await ctx.client()).serviceNow() ?? new Date()
-    const suggestion = new Date(today.getTime() + 30 * 86_400_000).toISOString().slice(0, 10)
-    draft.due_date = parseDueDate(await prompt.input(t('invoice.form.due'), {default: suggestion, validate: check((v) => parseDueDate(v))}))
+    // In the person's own form (31/12/2026 in French), 30j / 30d from the service's today too.
+    const today = await serviceNow(await ctx.client())
+    const suggestion = formatDate(parseDueDate('30d', 'due-date', {today}), locale)
+    const read = (v: string) => parseDueDate(v, 'due-date', {today, locale})
+    draft.due_date = read(await prompt.input(t('invoice.form.due'), {default: suggestion, validate: check(read, 'invoice.form.subject.due')}))
   }
 
   // The summary, then the one decision that matters.
@@ -102,7 +110,7 @@ export async function guidedDraft(ctx: Context, start: Partial<InvoiceDraft>, fl
   ctx.io.err(t('invoice.form.summaryCustomer', {customer: draft.customer_name ?? '', contact: [draft.customer_email, draft.customer_phone].filter(Boolean).join(', ') || '—'}))
   for (const item of draft.items ?? []) ctx.io.err(t('invoice.form.summaryItem', {name: item.name, quantity: item.quantity, price: money(item.price), total: money(item.price * item.quantity)}))
   if (draft.discount_percent) ctx.io.err(t('invoice.form.summaryDiscount', {percent: draft.discount_percent, amount: money(totals.discount_amount)}))
-  ctx.io.err(t('invoice.form.summaryTotal', {total: money(totals.total_amount), due: draft.due_date ?? ''}))
+  ctx.io.err(t('invoice.form.summaryTotal', {total: money(totals.total_amount), due: draft.due_date ? formatDate(draft.due_date, locale) : ''}))
   if (!(await prompt.confirm(t('invoice.form.confirm'), {default: true}))) {
     throw new SvcError(t('core.live.declined'), {exitCode: ExitCode.USAGE, code: 'cancelled'})
   }

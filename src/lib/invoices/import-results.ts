@@ -3,10 +3,10 @@
  * error), appended as rows finish so a killed run leaves what it did, then rewritten in row order
  * at the end; and the summary counts.
  */
-import {csvLine} from './csv.js'
+import {csvLine} from '../io/csv-writer.js'
 import type {RowResult, RowStatus} from './import-run.js'
 
-export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error'] as const
+export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error', 'channel'] as const
 
 export function resultsFormat(path: string): 'csv' | 'json' | 'jsonl' {
   const lower = path.toLowerCase()
@@ -33,12 +33,12 @@ export class ResultsWriter {
   /** Appends one finished row (CSV and JSON lines; a .json file is written whole at the end). */
   async append(result: RowResult): Promise<void> {
     if (this.format === 'json') return
-    const {appendFile, chmod, writeFile} = await import('node:fs/promises')
+    const {appendFile, writeFile} = await import('node:fs/promises')
     if (!this.started) {
       this.started = true
-      // Customers' names, emails and phones: 0600 (mode applies on creation; tighten an old file).
-      await writeFile(this.path, this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '', {mode: 0o600})
-      await chmod(this.path, 0o600)
+      // A file the user asked for: created with the umask, as any tool creates it (0644 under 022),
+      // so that whoever shares the folder can open it; a stricter umask keeps it private.
+      await writeFile(this.path, this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '')
     }
     await appendFile(this.path, this.encodeOne(result))
   }
@@ -56,7 +56,7 @@ export class ResultsWriter {
     if (this.format === 'json') text = `${JSON.stringify(sorted.map(resultRecord), null, 2)}\n`
     else text = (this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '') + sorted.map((r) => this.encodeOne(r)).join('')
     const temporary = `${this.path}.${process.pid}.tmp`
-    await writeFile(temporary, text, {mode: 0o600})
+    await writeFile(temporary, text)
     await rename(temporary, this.path)
   }
 }
@@ -72,12 +72,16 @@ export interface ImportSummary {
   invalid: number
   failed: number
   not_attempted: number
+  /** Recorded as done by an earlier run's results file: no request. */
+  skipped: number
 }
 
-export function summarise(results: RowResult[]): ImportSummary {
+export function summarise(all: RowResult[]): ImportSummary {
+  const results = all.filter((r) => !r.skipped)
   const count = (status: RowStatus) => results.filter((r) => r.status === status).length
   return {
-    rows: results.length,
+    rows: all.length,
+    skipped: all.length - results.length,
     created: count('created'),
     existing: count('existing'),
     published: results.filter((r) => r.published === true && !r.already_published).length,

@@ -13,7 +13,7 @@ import {createHash} from 'node:crypto'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
-import {parseCsv, CsvSyntaxError} from './csv.js'
+import {detectDelimiter, parseCsv, CsvSyntaxError} from './csv.js'
 import type {InvoiceDraft} from './draft.js'
 import {DRAFT_FIELDS, draftFromJson, finishDraft} from './input.js'
 import {parseItemSpec} from './items.js'
@@ -65,7 +65,7 @@ export function readSourceRows(path: string, text: string): {format: ImportForma
 function csvRows(text: string): SourceRow[] {
   let records
   try {
-    records = parseCsv(text)
+    records = parseCsv(text, detectDelimiter(text, DRAFT_FIELDS))
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw new InputError(t('invoice.import.csvSyntax', {line: error.line, reason: error.message}), {field: 'file'})
     throw error
@@ -95,8 +95,10 @@ function csvRows(text: string): SourceRow[] {
         if (cell === '') return
         if (column === 'items') body.items = parseItemsCell(cell)
         else if (column === 'discount_percent') {
-          if (!/^\d+(\.\d+)?$/.test(cell)) throw new InputError(t('domain.draft.discount', {field: 'discount', value: quoteInput(cell)}), {field: 'discount'})
-          body.discount_percent = Number(cell)
+          // A French spreadsheet writes 12,5.
+          const decimal = cell.replace(/\s*%$/, '').replace(',', '.')
+          if (!/^\d+(\.\d+)?$/.test(decimal)) throw new InputError(t('domain.draft.discount', {field: 'discount', value: quoteInput(cell)}), {field: 'discount'})
+          body.discount_percent = Number(decimal)
         } else body[column] = cell
       })
       return draftFromJson(body, 'file')

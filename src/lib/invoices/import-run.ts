@@ -27,6 +27,10 @@ export interface RowResult {
   published?: boolean
   /** A row an earlier run created AND published: this run published nothing. */
   already_published?: boolean
+  /** The channel it was delivered by, when this run published with one. */
+  channel?: string
+  /** Recorded as done in the results file of an earlier run: skipped without a request. */
+  skipped?: boolean
 }
 
 export interface RunOptions {
@@ -88,7 +92,7 @@ async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onF
     }
     if (options.publish) {
       const published = await publishInvoice(api, invoice.id, options.publish, options.signal)
-      result = {...result, invoice_status: published.status, checkout_url: published.checkout_url ?? result.checkout_url, published: true}
+      result = {...result, invoice_status: published.status, checkout_url: published.checkout_url ?? result.checkout_url, published: true, channel: options.publish.channel}
     }
     return result
   } catch (error) {

@@ -58,6 +58,7 @@ export function draftFromJson(value: unknown, field = 'from-file'): InvoiceDraft
   if (unknown.length > 0) {
     throw new InputError(t('invoice.error.unknownFields', {field, fields: unknown.map((k) => quoteInput(k, 30)).join(', '), allowed: DRAFT_FIELDS.join(', ')}), {field})
   }
+  checkShapes(record, field)
   if (Array.isArray(record.items)) {
     record.items.forEach((item, i) => {
       if (typeof item !== 'object' || item === null) return
@@ -75,6 +76,49 @@ export function draftFromJson(value: unknown, field = 'from-file'): InvoiceDraft
   return draft as unknown as InvoiceDraft
 }
 
+type Shape = 'string' | 'list' | 'number' | 'object'
+
+function shapeOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return t('invoice.shape.list')
+  if (typeof value === 'object') return t('invoice.shape.object')
+  if (typeof value === 'boolean') return t('invoice.shape.boolean')
+  return t(typeof value === 'number' ? 'invoice.shape.number' : 'invoice.shape.string')
+}
+
+/** Shapes in the contract's create body, so that a field of the wrong shape says what it needs ("items must be a list"). */
+const FIELD_SHAPES: Record<string, Shape> = {
+  customer_name: 'string',
+  due_date: 'string',
+  items: 'list',
+  discount_percent: 'number',
+  customer_email: 'string',
+  notes: 'string',
+  currency: 'string',
+  cover_image_url: 'string',
+  external_reference: 'string',
+}
+
+function checkShapes(record: Record<string, unknown>, field: string): void {
+  const fail = (name: string, shape: Shape, value: unknown) => {
+    throw new InputError(t('invoice.error.shape', {field, name, shape: t(`invoice.shape.${shape}`), got: shapeOf(value)}), {field})
+  }
+  for (const [name, shape] of Object.entries(FIELD_SHAPES)) {
+    const value = record[name]
+    if (value === undefined || value === null) continue
+    const ok = shape === 'list' ? Array.isArray(value) : shape === 'number' ? typeof value === 'number' : typeof value === 'string'
+    if (!ok) fail(name, shape, value)
+  }
+  if (Array.isArray(record.items)) {
+    record.items.forEach((item: unknown, i) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) fail(`items[${i + 1}]`, 'object', item)
+      const one = item as Record<string, unknown>
+      if (one.name !== undefined && typeof one.name !== 'string') fail(`items[${i + 1}].name`, 'string', one.name)
+      for (const part of ['price', 'quantity']) if (one[part] !== undefined && typeof one[part] !== 'number') fail(`items[${i + 1}].${part}`, 'number', one[part])
+    })
+  }
+}
+
 export interface DraftFlags {
   'customer-name'?: string
   'due-date'?: string
@@ -90,10 +134,10 @@ export interface DraftFlags {
  * The draft from a base (a --from-file body, or empty) with the flags given on top: a flag
  * replaces the field (`--item`s replace the file's items).
  */
-export function draftFromFlags(flags: DraftFlags, base: Partial<InvoiceDraft> = {}): InvoiceDraft {
+export function draftFromFlags(flags: DraftFlags, base: Partial<InvoiceDraft> = {}, options: {today?: Date} = {}): InvoiceDraft {
   const draft: Partial<InvoiceDraft> = {...base}
   if (flags['customer-name'] !== undefined) draft.customer_name = flags['customer-name'].trim()
-  if (flags['due-date'] !== undefined) draft.due_date = parseDueDate(flags['due-date'], 'due-date')
+  if (flags['due-date'] !== undefined) draft.due_date = parseDueDate(flags['due-date'], 'due-date', {today: options.today})
   if (flags.item && flags.item.length > 0) draft.items = flags.item.map((spec) => parseItemSpec(spec, 'item'))
   if (flags.discount !== undefined) draft.discount_percent = parseDiscount(flags.discount)
   if (flags.email !== undefined) draft.customer_email = flags.email.trim()
@@ -120,7 +164,8 @@ export function finishDraft(draft: InvoiceDraft): {draft: InvoiceDraft; totals: 
   if (out.customer_email === '') delete out.customer_email
   if (typeof out.customer_email === 'string') out.customer_email = out.customer_email.trim()
   const totals = validateInvoiceDraft(out)
-  out.due_date = parseDueDate(out.due_date, 'due-date')
+  // Flags and answers are dates by now; a file's `30d` would be another date on each run.
+  out.due_date = parseDueDate(out.due_date, 'due-date', {relative: false})
   if (out.items) out.items = out.items.map((item: LineItem) => ({...item, name: item.name.trim()}))
   for (const key of ['notes', 'external_reference', 'description'] as const) {
     const value = (out as unknown as Record<string, unknown>)[key]

@@ -8,8 +8,8 @@
  * clock), so `sandbox clock advance 40d` makes invoices overdue here as it does on the service.
  */
 import {InputError} from '../errors.js'
-import {t} from '../i18n/index.js'
-import {parseDueDate} from '../time/date.js'
+import {getLocale, t} from '../i18n/index.js'
+import {formatDate, isRelativeDate, parseDueDate} from '../time/date.js'
 import {DAY, parseDuration} from '../time/duration.js'
 import type {InvoiceApi} from './flows.js'
 import type {Invoice} from './types.js'
@@ -35,28 +35,36 @@ export interface FilterFlags {
   'due-within'?: string
 }
 
-/** Reads and checks the filter flags before any request (InputError naming the flag). */
-export function readFilter(flags: FilterFlags): ReceivableFilter {
+/** Whether a filter flag counts days from today (`--due-before 30d`): the service's today is then needed. */
+export function filterNeedsToday(flags: FilterFlags): boolean {
+  return isRelativeDate(flags['due-before']) || isRelativeDate(flags['due-after'])
+}
+
+/**
+ * Reads and checks the filter flags before any request (InputError naming the flag). `today`
+ * (the service's) is where `30d` counts from.
+ */
+export function readFilter(flags: FilterFlags, today?: Date): ReceivableFilter {
   const filter: ReceivableFilter = {}
   if (flags.customer !== undefined) {
     const text = flags.customer.trim()
     if (text === '') throw new InputError(t('core.error.invalidFlag', {flag: '--customer', reason: t('invoice.filter.customerEmpty')}), {field: 'customer'})
     filter.customer = text
   }
-  if (flags['due-before'] !== undefined) filter.dueBefore = day(flags['due-before'], 'due-before')
-  if (flags['due-after'] !== undefined) filter.dueAfter = day(flags['due-after'], 'due-after')
+  if (flags['due-before'] !== undefined) filter.dueBefore = day(flags['due-before'], 'due-before', today)
+  if (flags['due-after'] !== undefined) filter.dueAfter = day(flags['due-after'], 'due-after', today)
   if (filter.dueBefore && filter.dueAfter && filter.dueAfter >= filter.dueBefore)
-    throw new InputError(t('invoice.filter.emptyRange', {after: filter.dueAfter, before: filter.dueBefore}), {field: 'due-after'})
+    throw new InputError(t('invoice.filter.emptyRange', {after: formatDate(filter.dueAfter, getLocale()), before: formatDate(filter.dueBefore, getLocale())}), {field: 'due-after'})
   if (flags.overdue) filter.overdue = true
   if (flags['due-within'] !== undefined) {
-    const ms = parseDuration(flags['due-within'], 'due-within', {min: DAY})
+    const ms = parseDuration(flags['due-within'], 'due-within', {min: DAY, unit: 'd'})
     filter.dueWithinDays = Math.floor(ms / DAY)
   }
   return filter
 }
 
-function day(input: string, field: string): string {
-  return parseDueDate(input, field).slice(0, 10)
+function day(input: string, field: string, today?: Date): string {
+  return parseDueDate(input, field, {today}).slice(0, 10)
 }
 
 export function isFiltering(filter: ReceivableFilter): boolean {

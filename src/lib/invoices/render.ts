@@ -29,6 +29,8 @@ export async function renderInvoiceTable(io: IO, invoices: Invoice[]): Promise<s
       i.due_date ? formatDate(i.due_date, getLocale()) : '',
       money(i.amount_paid ?? 0),
     ]),
+    // The customer's name is cut first; then the amount paid, then the due date go.
+    [{kind: 'id'}, {priority: 1}, {kind: 'text', priority: 2}, {kind: 'amount'}, {priority: 3}, {priority: 4}],
   )
 }
 

@@ -15,7 +15,7 @@
  *   full: EAGAIN) goes through the stream from then on, which queues it; a reader gone away
  *   (EPIPE: `svc … | head -1`) silently ends the output to that descriptor, not the command, as
  *   oclif's own listener does for stdout.
- * README "Start-up" has the measured figures.
+ * docs/startup.md has the measured figures.
  */
 import {fstatSync, statSync, writeSync} from 'node:fs'
 

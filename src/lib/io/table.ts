@@ -46,21 +46,112 @@ function isWide(code: number): boolean {
   )
 }
 
-/** Rows of cells (a cell may span lines) under a header, as plain aligned text. */
-export function plainTable(head: string[], rows: string[][]): string {
+/**
+ * How a column behaves when the table must fit a terminal's width. `id` and `amount` columns are
+ * never cut nor dropped (a person copies ids, reads amounts); `text` (names, descriptions) is
+ * truncated with `…` first; then `fixed` and `text` columns are dropped, the highest `priority`
+ * number first (1 = most important; the rightmost first among equals).
+ */
+export interface Column {
+  kind?: 'id' | 'amount' | 'text' | 'fixed'
+  priority?: number
+}
+
+export interface TableOptions {
+  /** Per column, in order; a column without one is `fixed`, with its position as its priority. */
+  columns?: Column[]
+  /** Fit into this many display columns; undefined: every value in full. */
+  width?: number
+  /** Applied to the header cells once laid out (bold, in colour). */
+  paintHead?: (text: string) => string
+}
+
+/** The narrowest a text column is cut to (its header's width when wider). */
+const MIN_TEXT = 8
+const NARROW_GAP = '  '
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g
+
+/** Display width of a cell that may carry our colour codes. */
+function cellWidth(text: string): number {
+  return displayWidth(text.includes('\u001b') ? text.replace(SGR, '') : text)
+}
+
+/** `text` cut to `width` display columns, ending in `…` (its colour dropped: a cut value is plain). */
+export function truncate(text: string, width: number): string {
+  if (cellWidth(text) <= width) return text
+  const plain = text.replace(SGR, '')
+  let out = ''
+  let used = 0
+  for (const char of plain) {
+    const w = displayWidth(char)
+    if (used + w > width - 1) break
+    out += char
+    used += w
+  }
+  return `${out}…`
+}
+
+interface Layout {
+  visible: number[]
+  widths: number[]
+  gap: string
+}
+
+/** Which columns to show, how wide, and the gap between them, for `width` (cli.md, Output). */
+function layout(cells: string[][][], columns: Array<Required<Column>>, width: number | undefined): Layout {
+  const count = columns.length
+  const natural = Array.from({length: count}, (_, c) => Math.max(0, ...cells.flatMap((row) => (row[c] ?? []).map(cellWidth))))
+  let visible = Array.from({length: count}, (_, c) => c)
+  if (width === undefined) return {visible, widths: natural, gap: GAP}
+  const total = (widths: number[], gap: string) => visible.reduce((sum, c) => sum + widths[c]!, 0) + gap.length * Math.max(0, visible.length - 1)
+  if (total(natural, GAP) <= width) return {visible, widths: natural, gap: GAP}
+  for (;;) {
+    const widths = [...natural]
+    let excess = total(widths, NARROW_GAP) - width
+    if (excess <= 0) return {visible, widths, gap: NARROW_GAP}
+    // Free text first: the widest text column gives a column at a time, down to its minimum.
+    const texts = visible.filter((c) => columns[c]!.kind === 'text')
+    const floor = (c: number) => Math.min(natural[c]!, Math.max(MIN_TEXT, cellWidth(cells[0]![c]?.[0] ?? '')))
+    while (excess > 0) {
+      const widest = texts.filter((c) => widths[c]! > floor(c)).sort((a, b) => widths[b]! - widths[a]!)[0]
+      if (widest === undefined) break
+      widths[widest]!--
+      excess--
+    }
+    if (excess <= 0) return {visible, widths, gap: NARROW_GAP}
+    // Then the least important column that may go.
+    const droppable = visible.filter((c) => columns[c]!.kind !== 'id' && columns[c]!.kind !== 'amount')
+    if (droppable.length === 0) return {visible, widths, gap: NARROW_GAP}
+    const drop = droppable.reduce((a, b) => (columns[b]!.priority >= columns[a]!.priority ? b : a))
+    visible = visible.filter((c) => c !== drop)
+  }
+}
+
+/**
+ * Rows of cells (a cell may span lines) under a header, as aligned text: four spaces between
+ * columns, no borders, no trailing spaces. With `width`, fitted to it (see Column).
+ */
+export function plainTable(head: string[], rows: string[][], options: TableOptions = {}): string {
   const all = [head, ...rows].map((row) => row.map((cell) => String(cell ?? '').split('\n')))
-  const columns = Math.max(0, ...all.map((row) => row.length))
-  const widths = Array.from({length: columns}, (_, c) => Math.max(0, ...all.flatMap((row) => (row[c] ?? []).map(displayWidth))))
+  const count = Math.max(0, ...all.map((row) => row.length))
+  const columns: Array<Required<Column>> = Array.from({length: count}, (_, c) => ({
+    kind: options.columns?.[c]?.kind ?? 'fixed',
+    priority: options.columns?.[c]?.priority ?? c + 1,
+  }))
+  const {visible, widths, gap} = layout(all, columns, options.width)
   const lines: string[] = []
-  for (const row of all) {
+  all.forEach((row, r) => {
     const height = Math.max(1, ...row.map((cell) => cell.length))
     for (let l = 0; l < height; l++) {
-      const cells = widths.map((width, c) => {
-        const text = row[c]?.[l] ?? ''
-        return text + ' '.repeat(width - displayWidth(text))
+      const cells = visible.map((c) => {
+        const width = widths[c]!
+        const text = truncate(row[c]?.[l] ?? '', width)
+        const padded = text + ' '.repeat(Math.max(0, width - cellWidth(text)))
+        return r === 0 && options.paintHead ? options.paintHead(padded.trimEnd()) + padded.slice(padded.trimEnd().length) : padded
       })
-      lines.push(cells.join(GAP).trimEnd())
+      lines.push(cells.join(gap).trimEnd())
     }
-  }
+  })
   return lines.join('\n')
 }

@@ -6,7 +6,7 @@ import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {JqFilter} from './jq.js'
 import {ProcessStreams, type StreamsLike} from './process-streams.js'
-import {plainTable} from './table.js'
+import {plainTable, type Column} from './table.js'
 import {escapeForTerminal} from './terminal-text.js'
 
 export type {StreamsLike} from './process-streams.js'
@@ -19,6 +19,19 @@ export function isInteractive(env: NodeJS.ProcessEnv, streams: StreamsLike): boo
 /** Whether one of the streams is a terminal (the process's own are asked without being created). */
 export function isTerminal(streams: StreamsLike, name: keyof StreamsLike): boolean {
   return streams instanceof ProcessStreams ? streams.isTerminal(name) : Boolean(streams[name].isTTY)
+}
+
+/**
+ * The width tables fit into (cli.md, Output): none with --wide; `COLUMNS` when set (piped too,
+ * for whoever asks for it); the terminal's on a TTY; none when piped (scripts get every value).
+ */
+export function tableWidth(wide: boolean | undefined, env: NodeJS.ProcessEnv, streams: StreamsLike): number | undefined {
+  if (wide) return undefined
+  const fromEnv = Number(env.COLUMNS)
+  if (env.COLUMNS && Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv
+  if (!isTerminal(streams, 'stdout')) return undefined
+  const columns = (streams.stdout as {columns?: number}).columns
+  return columns && columns > 0 ? columns : 80
 }
 
 /** Colour only when interactive, not `--no-color`, and `NO_COLOR` unset or empty. */
@@ -59,15 +72,20 @@ export class IO {
 
   constructor(
     readonly streams: StreamsLike,
-    options: {interactive: boolean; color: boolean; json: boolean},
+    options: {interactive: boolean; color: boolean; json: boolean; tableWidth?: number},
   ) {
     this.interactive = options.interactive
     this.color = options.color
     this.json = options.json
+    this.tableWidth = options.tableWidth
   }
 
-  /** Width for tables and charts: the terminal's, or 80 when not a TTY. */
+  /** The width tables fit into (tableWidth()), or undefined: every value in full. */
+  readonly tableWidth: number | undefined
+
+  /** Width for charts: the one tables fit (COLUMNS when set), the terminal's, or 80 when not a TTY. */
   get columns(): number {
+    if (this.tableWidth !== undefined) return this.tableWidth
     if (this.streams instanceof ProcessStreams && !this.streams.isTerminal('stdout')) return 80
     const columns = (this.streams.stdout as {columns?: number}).columns
     return columns && columns > 0 ? columns : 80
@@ -162,7 +180,11 @@ export class IO {
     return isTerminal(this.streams, name)
   }
 
+  /** How many times stderr was written to (so that a signal's clean-up knows whether it said something). */
+  stderrWrites = 0
+
   private write(name: 'stdout' | 'stderr', text: string): void {
+    if (name === 'stderr') this.stderrWrites++
     if (this.streams instanceof ProcessStreams) this.streams.write(name, text)
     else this.streams[name].write(text)
   }
@@ -197,14 +219,15 @@ export class IO {
     return this.painter ?? plain
   }
 
-  /** A table: cli-table3 with grey borders in colour; plain aligned columns otherwise (io/table.ts). */
-  async table(head: string[], rows: string[][]): Promise<string> {
-    if (!this.color) return plainTable(head, rows)
-    const {default: Table} = await import('cli-table3')
+  /**
+   * A table: aligned columns, no borders, the header bold in colour; fitted to tableWidth by the
+   * columns' kinds and priorities (io/table.ts). Cells are escaped first, so that what is
+   * measured is what the terminal shows.
+   */
+  async table(head: string[], rows: string[][], columns?: Column[]): Promise<string> {
     const paint = await this.paint()
-    const table = new Table({head: head.map((h) => paint.bold(h)), style: {head: [], border: ['grey']}})
-    table.push(...rows)
-    return table.toString()
+    const safe = (cells: string[]) => cells.map((cell) => this.forTerminal(String(cell ?? '')))
+    return plainTable(safe(head), rows.map(safe), {columns, width: this.tableWidth, paintHead: this.color ? paint.bold : undefined})
   }
 
   private note_?: string
@@ -235,7 +258,7 @@ export class IO {
     const {default: ora} = await import('ora')
     // ora hides the cursor and, by default, takes stdin (discardStdin) which stops Ctrl-C reaching
     // the process on some terminals: leave stdin alone.
-    const spinner = ora({text: this.forTerminal(text), stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false}).start()
+    const spinner = ora({text: this.forTerminal(text), stream: this.streams.stderr as NodeJS.WriteStream, color: this.color ? 'cyan' : false, discardStdin: false}).start()
     const handle: Spinner = {
       update: (next) => {
         spinner.text = this.forTerminal(next)

@@ -24,6 +24,8 @@ const PLAIN_DIGITS = /^\d+$/
 const GROUPED_BY_COMMA = /^[1-9]\d{0,2}(?:,\d{3})+$/
 const GROUPED_BY_SPACE = new RegExp(`^[1-9]\\d{0,2}(?:${SPACE_CLASS}\\d{3})+$`)
 const UNIT_SUFFIX = /\s*(?:XAF|FCFA)$/i
+/** `5.000`, `1.250.000`: thousands grouped by dots. */
+const DOTTED_THOUSANDS = /^[1-9]\d{0,2}(?:\.\d{3})+$/
 const LOOKS_DECIMAL = /^[\d,\s]*\d[.,]\d*$|^\d[\d\s,]*\.\d*$|^\.\d+$|^[\d.]+e[+-]?\d+$/i
 const MINUS = /^[-\u2212]/
 
@@ -68,7 +70,11 @@ export function parseWholeXaf(input: string, options: WholeXafOptions): number {
   let digits: string
   if (PLAIN_DIGITS.test(text)) digits = text
   else if (GROUPED_BY_COMMA.test(text) || GROUPED_BY_SPACE.test(text)) digits = text.replace(/[^\d]/g, '')
-  else if (LOOKS_DECIMAL.test(text)) {
+  else if (DOTTED_THOUSANDS.test(text)) {
+    // "5.000" is five thousand as many French speakers write it; francs have no decimals anyway.
+    const whole = text.replace(/\./g, '')
+    return fail('domain.amount.dottedThousands', {plain: whole, spaced: formatNumber(Number(whole))})
+  } else if (LOOKS_DECIMAL.test(text)) {
     // "50,5" and "5,00" are bad grouping (or a French decimal); "50.5" and "1e3" are not whole.
     return text.includes('.') || /e/i.test(text) ? fail('domain.amount.notWhole') : fail('domain.amount.grouping')
   } else if (/^[\d,\s]+$/.test(text) && /\d/.test(text)) return fail('domain.amount.grouping')
@@ -76,7 +82,8 @@ export function parseWholeXaf(input: string, options: WholeXafOptions): number {
 
   const significant = digits.replace(/^0+(?=\d)/, '')
   const value = Number(significant)
-  if (significant.length > 16 || !Number.isSafeInteger(value)) fail('domain.amount.tooLarge', {max: formatNumber(Number.MAX_SAFE_INTEGER)})
+  // One maximum whatever the size of the number: the caller's bound when it has one.
+  if (significant.length > 16 || !Number.isSafeInteger(value)) fail('domain.amount.tooLarge', {max: formatNumber(options.max ?? Number.MAX_SAFE_INTEGER)})
   if (options.max !== undefined && value > options.max) fail('domain.amount.tooLarge', {max: formatNumber(options.max)})
   if (value < min) fail('domain.amount.belowMin')
   return value

@@ -3,13 +3,13 @@
  * TTY), validated before any request, sent, rendered. Commands only hand over their flags.
  */
 import type {Context} from '../context.js'
-import {ExitCode, SvcError} from '../errors.js'
-import {getLocale, t} from '../i18n/index.js'
-import {missingValue} from '../io/prompt.js'
+import {ExitCode, InputError, SvcError} from '../errors.js'
+import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
+import {inQuestionTerms, missingValue} from '../io/prompt.js'
 import {formatXaf, parseAmount} from './amount.js'
 import {resolveOperator} from './operator.js'
 import {normalisePhone} from './phone.js'
-import {createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
+import {clockTime, createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
 import {renderPayment, renderPaymentTable} from './render.js'
 import type {Payment, PaymentInput} from './types.js'
 import {parseDuration} from '../time/duration.js'
@@ -19,7 +19,7 @@ async function valueOrPrompt<T>(
   ctx: Context,
   given: string | undefined,
   parse: (raw: string) => T,
-  prompt: {message: string; what: string; flag: string},
+  prompt: {message: string; what: string; flag: string; subject: string},
 ): Promise<T> {
   if (given !== undefined) return parse(given)
   if (!ctx.io.interactive) throw missingValue(prompt.what, prompt.flag)
@@ -29,7 +29,8 @@ async function valueOrPrompt<T>(
         parse(value)
         return true
       } catch (error) {
-        return (error as Error).message
+        // Refused in the question's terms: the person answered "Amount", not --amount.
+        return error instanceof InputError ? inQuestionTerms(error, prompt.subject) : (error as Error).message
       }
     },
   })
@@ -41,11 +42,13 @@ export async function readPaymentInput(ctx: Context, flags: {amount?: string; ph
     message: t('pay.prompt.amount'),
     what: t('pay.what.amount'),
     flag: '--amount',
+    subject: t('pay.subject.amount'),
   })
   const phone = await valueOrPrompt(ctx, flags.phone, (raw) => normalisePhone(raw), {
     message: t('pay.prompt.phone'),
     what: t('pay.what.phone'),
     flag: '--phone',
+    subject: t('pay.subject.phone'),
   })
   const {operator, warnings} = resolveOperator(phone, flags.operator)
   for (const warning of warnings) ctx.io.warn(warning)
@@ -76,7 +79,7 @@ export async function payCreate(ctx: Context, flags: {amount?: string; phone?: s
   if (recovered) ctx.io.warn(t('pay.create.recovered', {id: payment.id}))
   if (watchTiming) return followPayment(ctx, payment.id, watchTiming, payment)
   await ctx.io.result(payment, async () => {
-    ctx.io.out(await renderPayment(ctx.io, payment))
+    ctx.io.out(await renderPayment(ctx.io, payment, {operator: input.operator}))
     ctx.io.err(t('pay.create.created', {id: payment.id}))
     ctx.io.err(t('pay.create.next', {id: payment.id}))
   })
@@ -95,10 +98,12 @@ async function followPayment(ctx: Context, id: string, timing: {intervalMs: numb
   const client = await ctx.client()
   // Stopped while waiting (Ctrl-C, SIGTERM): the id was only in the spinner, which is erased.
   ctx.io.setInterruptNote(t('pay.watch.interrupted', {id}))
-  const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: first?.status ?? 'PENDING'}), (spinner) =>
+  const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: statusLabel(first?.status ?? 'PENDING')}), (spinner) =>
     watchPayment(client, id, {
       ...timing,
-      onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: p.status})),
+      onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: statusLabel(p.status)})),
+      onUnreachable: (since, last) =>
+        spinner.update(t('pay.watch.unreachable', {id, status: statusLabel(last?.status ?? first?.status ?? 'PENDING'), since: clockTime(since)})),
     }),
   )
   ctx.io.setInterruptNote(undefined)
@@ -127,7 +132,7 @@ export function checkListLimit(limit: number | undefined): void {
   }
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean}): Promise<void> {
+export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean; csv?: boolean}): Promise<void> {
   checkListLimit(flags.limit)
   const client = await ctx.client()
   const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
@@ -136,8 +141,13 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
     ? await ctx.io.withSpinner(t('pay.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('pay.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     ctx.io.out(await renderPaymentTable(ctx.io, result.items))
+    // What each failure code of the page means, once per code, under the table.
+    for (const code of new Set(result.items.map((p) => p.failure_code).filter((c): c is string => Boolean(c)))) {
+      ctx.io.err(t('domain.failure.line', {code, sentence: failureSentence(code)}))
+    }
   })
   // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
   if (result.hasMore && !flags.all) ctx.io.err(t('pay.list.more', {next: (flags.offset ?? 0) + result.items.length}))

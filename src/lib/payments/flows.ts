@@ -6,7 +6,8 @@
 import type {ApiClient, ListShape} from '../api/index.js'
 import {headerValue} from '../api/response-errors.js'
 import {ApiError, ExitCode, NetworkError, OutcomeError, SvcError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
+import {formatDateTime} from '../time/date.js'
 import {isFinal, type Payment, type PaymentInput} from './types.js'
 
 /**
@@ -98,7 +99,7 @@ export async function createPayment(
     if (!candidates?.length) {
       throw new SvcError(t('pay.create.unknown', {reason}), {exitCode: ExitCode.UNAVAILABLE, code: 'outcome_unknown', hint: check, cause: error})
     }
-    const listed = candidates.map((p) => t('pay.create.candidate', {id: p.id, status: p.status, created: p.created_at})).join('\n')
+    const listed = candidates.map((p) => t('pay.create.candidate', {id: p.id, status: statusLabel(p.status), created: formatDateTime(p.created_at, getLocale())})).join('\n')
     throw new SvcError(t('pay.create.ambiguous', {reason, count: candidates.length, candidates: listed}), {
       exitCode: ExitCode.UNAVAILABLE,
       code: 'outcome_unknown',
@@ -161,13 +162,17 @@ export interface WatchOptions {
   intervalMs: number
   timeoutMs: number
   onUpdate?: (payment: Payment) => void
+  /** The service could not be read (network, 5xx, 429) since `since`; the watch retries. */
+  onUnreachable?: (since: Date, last: Payment | undefined) => void
   sleep?: (ms: number) => Promise<void>
   now?: () => number
 }
 
 /**
  * Polls the status until SUCCESS or FAILED. Transient errors (network, 429, 5xx) back off and
- * carry on; anything else (401, 404) stops. Past the deadline: exit 8, still PENDING.
+ * carry on (told through `onUnreachable`); anything else (401, 404) stops. Past the deadline:
+ * exit 8 when the last read said PENDING, exit 7 "status unknown" when the last read failed (a
+ * status the watch never read is never reported as PENDING).
  */
 export async function watchPayment(client: ApiClient, id: string, options: WatchOptions): Promise<Payment> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
@@ -175,19 +180,34 @@ export async function watchPayment(client: ApiClient, id: string, options: Watch
   const deadline = now() + options.timeoutMs
   let delay = options.intervalMs
   let last: Payment | undefined
+  let unreachableSince: number | undefined
+  let lastError: unknown
   for (;;) {
     try {
-      last = await getPayment(client, id)
+      // One attempt per read: the watch is the retry loop, so it can say at once that it retries.
+      last = await readStatus(client, id)
+      unreachableSince = undefined
       options.onUpdate?.(last)
       if (isFinal(last.status)) return last
       delay = options.intervalMs
     } catch (error) {
       const transient = error instanceof NetworkError || (error instanceof ApiError && ((error.status ?? 0) >= 500 || error.status === 429))
       if (!transient) throw error
-      delay = Math.min(delay * 2, 30_000)
+      lastError = error
+      unreachableSince ??= now()
+      options.onUnreachable?.(new Date(unreachableSince), last)
+      delay = Math.min(delay * 2, 30_000, Math.max(options.intervalMs, 5000))
     }
     const left = deadline - now()
     if (left <= 0) {
+      if (unreachableSince !== undefined) {
+        throw new SvcError(t('pay.watch.statusUnknown', {id, since: clockTime(new Date(unreachableSince))}), {
+          exitCode: ExitCode.UNAVAILABLE,
+          code: 'status_unknown',
+          hint: t('pay.watch.statusUnknownHint', {id}),
+          cause: lastError,
+        })
+      }
       throw new SvcError(t('pay.watch.timeout', {id, status: last?.status ?? 'PENDING'}), {
         exitCode: ExitCode.WATCH_TIMEOUT,
         code: 'watch_timeout',
@@ -198,7 +218,18 @@ export async function watchPayment(client: ApiClient, id: string, options: Watch
   }
 }
 
+async function readStatus(client: ApiClient, id: string): Promise<Payment> {
+  const response = await client.request<Payment>({method: 'GET', path: `/v1/payments/${encodeURIComponent(id)}/status`, maxRetries: 0})
+  return response.data
+}
+
+/** HH:MM:SS, local time: when the service was last out of reach. */
+export function clockTime(date: Date): string {
+  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':')
+}
+
 /** A FAILED payment is the operation's failure: exit 1, with its failure_code. */
 export function failedOutcome(payment: Payment): OutcomeError {
-  return new OutcomeError(t('pay.failed', {id: payment.id, code: payment.failure_code ?? 'UNKNOWN'}), {code: 'payment_failed'})
+  const code = payment.failure_code ?? 'UNKNOWN'
+  return new OutcomeError(t('pay.failedExplained', {id: payment.id, code, sentence: failureSentence(code)}), {code: 'payment_failed'})
 }

@@ -1,8 +1,9 @@
 /** How payments look in a terminal: tables, statuses coloured, amounts as `12 500 XAF`. */
-import {getLocale, statusLabel, t} from '../i18n/index.js'
+import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatDateTime} from '../time/date.js'
 import {formatXaf} from './amount.js'
+import {inferOperator} from './operator.js'
 import type {Payment} from './types.js'
 
 export function paintStatus(paint: Painter, status: string): string {
@@ -25,21 +26,43 @@ export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<s
       p.failure_code ?? '',
       formatDateTime(p.created_at, getLocale()),
     ]),
+    // At 80 columns the failure code goes first, then the creation time; id, status, amount and phone stay.
+    [{kind: 'id'}, {priority: 1}, {kind: 'amount'}, {priority: 2}, {priority: 4}, {priority: 3}],
   )
 }
 
-export async function renderPayment(io: IO, payment: Payment): Promise<string> {
+/**
+ * The operator of a payment as people read it: the one the payment was asked of when known (pay
+ * create), the service's `operator` field if it ever sends one, else the one the number says (the
+ * Payment object has no operator field), marked as such.
+ */
+function operatorText(payment: Payment, given: string | undefined): string {
+  if (given) return given
+  if (typeof payment.operator === 'string' && payment.operator !== '') return payment.operator
+  try {
+    return t('pay.operator.inferred', {operator: inferOperator(payment.phone_number).operator})
+  } catch {
+    return ''
+  }
+}
+
+export async function renderPayment(io: IO, payment: Payment, options: {operator?: string} = {}): Promise<string> {
   const paint = await io.paint()
+  const operator = operatorText(payment, options.operator)
   const rows: [string, string][] = [
     [t('pay.table.id'), payment.id],
     [t('pay.table.status'), paintStatus(paint, payment.status)],
     [t('pay.table.amount'), formatXaf(payment.amount, getLocale())],
     [t('pay.table.phone'), payment.phone_number],
+    ...(operator ? [[t('pay.table.operator'), operator] as [string, string]] : []),
     [t('pay.table.environment'), payment.environment ?? ''],
     [t('pay.table.created'), formatDateTime(payment.created_at, getLocale())],
   ]
   if (payment.internal_transaction_id) rows.push([t('pay.table.transaction'), payment.internal_transaction_id])
-  if (payment.failure_code) rows.push([t('pay.table.failure'), paint.red(payment.failure_code)])
+  if (payment.failure_code) {
+    rows.push([t('pay.table.failure'), paint.red(payment.failure_code)])
+    rows.push([t('pay.table.failureMeaning'), failureSentence(payment.failure_code)])
+  }
   const width = Math.max(...rows.map(([label]) => label.length))
   return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')
 }

@@ -33,6 +33,7 @@ export async function showOpenApi(ctx: Context, options: {operations: boolean}):
       await ctx.io.table(
         [t('raw.ops.method'), t('raw.ops.path'), t('raw.ops.operation'), t('raw.ops.summary')],
         rows.map((r) => [r.method, r.path, r.operation_id ?? '', r.summary ?? '']),
+        [{kind: 'id'}, {kind: 'id'}, {priority: 2}, {kind: 'text', priority: 1}],
       ),
     ),
   )

@@ -6,7 +6,8 @@ import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {parseDueDate, parseSince} from '../time/date.js'
+import {isDayFirstDate, parseDueDate, parseSince} from '../time/date.js'
+import {serviceNow} from '../api/service-clock.js'
 import {aggregateCollections, type CollectionsReport, type GroupBy} from './collections.js'
 import {collectionsCsv, receivablesCsv} from './csv.js'
 import {dayOf} from './days.js'
@@ -41,10 +42,10 @@ export function parseAsOf(input: string | undefined, now: Date = new Date()): st
 export function parseUntil(input: string | undefined, now: Date = new Date()): Date {
   if (input === undefined) return now
   const text = input.trim()
-  if (/^\d{4}-/.test(text)) {
+  if (/^\d{4}-/.test(text) || isDayFirstDate(text)) {
     // A date is never compared with now here: give parseSince a "now" no date can pass.
     const at = parseSince(text, new Date(8.64e15), 'until')
-    return /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(at.getFullYear(), at.getMonth(), at.getDate() + 1) : at
+    return /^\d{4}-\d{2}-\d{2}$/.test(text) || isDayFirstDate(text) ? new Date(at.getFullYear(), at.getMonth(), at.getDate() + 1) : at
   }
   return parseSince(text, now, 'until')
 }
@@ -87,7 +88,7 @@ export async function collectionsReport(
   const client = await ctx.client()
   const service = await ctx.service()
   // "Last 30 days" by the service's clock (the local sandbox's can be moved on).
-  const {since, until} = windowAt(await serviceNow(client))
+  const {since, until} = windowAt(await serviceNow(client, '/v1/payments'))
   const payments = await fetchPaymentsSince(client, service, since, {pageSize, onPage})
   return aggregateCollections(payments, {since, until, by: flags.by})
 }
@@ -99,8 +100,4 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
   await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report)) : ctx.io.out(await renderCollections(ctx.io, report))))
 }
 
-/** The service's time, asking it once (one small read) when no answer has told it yet. */
-async function serviceNow(client: ApiClient): Promise<Date> {
-  if (!client.serviceNow()) await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}}).catch(() => undefined)
-  return client.serviceNow() ?? new Date()
-}
+

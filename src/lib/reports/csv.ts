@@ -3,7 +3,7 @@
  * One table per report, with a `row_type` column so that the totals row cannot be mistaken for a
  * customer, a day or an operator. Integers for XAF; never colour.
  */
-import {csvLine} from '../invoices/csv.js'
+import {csvLine} from '../io/csv-writer.js'
 import {REPORT_STATUSES, type CollectionsReport, type DayRow, type Figures, type OperatorRow} from './collections.js'
 import {BUCKETS, type ReceivablesReport} from './receivables.js'
 

@@ -2,7 +2,8 @@
  * The reports for people: a headline, a chart fitted to the terminal, tables, and the caveats.
  * Every figure is printed as text, so nothing depends on colour.
  */
-import {getLocale, t, type MessageKey} from '../i18n/index.js'
+import {getLocale, statusLabel, t, type MessageKey} from '../i18n/index.js'
+import type {Column} from '../io/table.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatXaf} from '../payments/amount.js'
 import {formatDate} from '../time/date.js'
@@ -22,7 +23,10 @@ const xaf = (n: number) => formatXaf(n, getLocale())
 const day = (d: string) => formatDate(d, getLocale())
 
 export function formatRate(rate: number | null): string {
-  return rate === null ? t('report.none') : t('report.rate', {rate: (rate * 100).toFixed(1)})
+  if (rate === null) return t('report.none')
+  // 66.7 % in English, 66,7 % in French.
+  const figure = (rate * 100).toFixed(1)
+  return t('report.rate', {rate: getLocale() === 'fr' ? figure.replace('.', ',') : figure})
 }
 
 /** The ageing chart alone (pure, for the given width and painter). */
@@ -60,9 +64,16 @@ export async function renderReceivables(io: IO, report: ReceivablesReport): Prom
       ]),
       [paint.bold(t('report.table.total')), String(report.totals.count), xaf(report.totals.amount_due), oldest ? day(oldest) : '', String(maxDays)],
     ],
+    [{kind: 'text', priority: 0}, {priority: 1}, {kind: 'amount'}, {priority: 3}, {priority: 2}],
   )
   return [head, '', paint.bold(t('report.receivables.byAge')), chart, '', paint.bold(t('report.receivables.byCustomer')), table].join('\n')
 }
+
+/**
+ * How the figure columns fit a narrow terminal: amounts stay; the per-status counts go first
+ * (UNSPECIFIED, then PENDING, FAILED, SUCCESS), then the count of payments, then the rate.
+ */
+const FIGURE_COLUMNS: Column[] = [{priority: 3}, {kind: 'amount'}, {priority: 4}, {priority: 5}, {priority: 6}, {priority: 7}, {priority: 2}, {kind: 'amount'}]
 
 function figureCells(f: Figures): string[] {
   return [
@@ -115,7 +126,7 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
   const heads = [
     t('report.table.payments'),
     t('report.table.amount'),
-    ...REPORT_STATUSES,
+    ...REPORT_STATUSES.map(statusLabel),
     t('report.table.rate'),
     t('report.table.collected'),
   ]
@@ -129,6 +140,7 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
         ...(report.rows as DayRow[]).map((r) => [day(r.date), ...figureCells(r)]),
         [paint.bold(t('report.table.total')), ...figureCells(report.totals)],
       ],
+      [{kind: 'id'}, ...FIGURE_COLUMNS],
     )
   } else {
     title = t('report.collections.byOperator')
@@ -139,6 +151,7 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
         ...(report.rows as OperatorRow[]).map((r) => [r.operator, ...figureCells(r), sparkline(r.daily_success_amount, {maxWidth: sparkWidth, paint})]),
         [paint.bold(t('report.table.total')), ...figureCells(report.totals), sparkline(report.daily_success_amount, {maxWidth: sparkWidth, paint})],
       ],
+      [{kind: 'id'}, ...FIGURE_COLUMNS, {priority: 9}],
     )
   }
 
@@ -148,6 +161,7 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
       : await io.table(
           [t('report.table.code'), t('report.table.count'), t('report.table.amount')],
           report.failure_codes.map((f) => [f.code, String(f.count), xaf(f.amount)]),
+          [{kind: 'id'}, {priority: 1}, {kind: 'amount'}],
         )
 
   return [

@@ -5,11 +5,12 @@
  */
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
-import {getLocale, isMessageKey, t, type MessageKey} from '../i18n/index.js'
+import {getLocale, isMessageKey, statusLabel, t, type MessageKey} from '../i18n/index.js'
+import type {Column} from '../io/table.js'
 import {formatXaf} from '../payments/amount.js'
 import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
-import {formatDuration, parseDuration} from '../time/duration.js'
+import {formatDurationForPeople, parseDuration} from '../time/duration.js'
 import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
 import {localAdmin} from './admin.js'
 
@@ -23,12 +24,55 @@ interface ClockView {
   pending_tasks: number
 }
 
-/** A value as people read it: times in the locale's form (as `pay status` shows them), objects as JSON. */
+/**
+ * A value as people read it: times in the locale's form (as `pay status` shows them); lists as
+ * `a, b, c`; a stored file (a logo) as its type, size and address; any other object as
+ * `key value` pairs. Never raw JSON: that is what --json is for (docs/conventions.md).
+ */
 function cell(value: unknown): string {
   if (value === undefined || value === null) return ''
-  if (typeof value === 'object') return JSON.stringify(value)
+  if (Array.isArray(value)) return value.map(cell).join(', ')
+  if (typeof value === 'object') {
+    const record = value as Row
+    if (typeof record.content_type === 'string' && typeof record.size === 'number') {
+      return [record.content_type, formatBytes(record.size), record.url].filter(Boolean).join(', ')
+    }
+    return Object.entries(record)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => `${k} ${cell(v)}`)
+      .join(', ')
+  }
   if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value, getLocale())
   return String(value)
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} kB`
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+}
+
+/**
+ * How each field's column fits a narrow terminal (io/table.ts): ids, keys and amounts whole;
+ * free text (addresses, names, scopes) cut first; the rest dropped by priority, the later
+ * columns of a view first.
+ */
+const COLUMN_KINDS: Record<string, Column['kind']> = {
+  id: 'id',
+  invoice_id: 'id',
+  key: 'id',
+  secret: 'id',
+  cidr: 'id',
+  sku: 'id',
+  phone_number: 'id',
+  balance: 'amount',
+  fees_total: 'amount',
+  url: 'text',
+  pay_url: 'text',
+  recipient: 'text',
+  name: 'text',
+  scopes: 'text',
+  lines: 'text',
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
@@ -39,17 +83,26 @@ function label(field: string): string {
   return isMessageKey(key) ? t(key) : field.toUpperCase().replaceAll('_', ' ')
 }
 
+/** Fields whose value is a payment or invoice status: shown in the person's language. */
+const STATUS_FIELDS = new Set(['status', 'outcome', 'then'])
+
+/** A field's value as people read it: a status translated, everything else by `cell`. */
+function fieldCell(field: string, value: unknown): string {
+  return STATUS_FIELDS.has(field) && typeof value === 'string' ? statusLabel(value) : cell(value)
+}
+
 /** A table of the given columns (header from the catalogue key `local.col.<column>`). */
 export async function renderRows(ctx: Context, rows: Row[], columns: string[]): Promise<string> {
   return ctx.io.table(
     columns.map(label),
-    rows.map((row) => columns.map((c) => cell(row[c]))),
+    rows.map((row) => columns.map((c) => fieldCell(c, row[c]))),
+    columns.map((c) => ({kind: COLUMN_KINDS[c] ?? 'fixed'})),
   )
 }
 
 /** One record as a detail view: labels from the catalogue, aligned, values as people read them. */
 export function renderObject(value: Row): string {
-  return renderDetails(Object.entries(value).flatMap(([field, v]) => (v === undefined ? [] : [[label(field), cell(v)] as [string, string]])))
+  return renderDetails(Object.entries(value).flatMap(([field, v]) => (v === undefined ? [] : [[label(field), fieldCell(field, v)] as [string, string]])))
 }
 
 /** A detail view as `invoice get` and `pay status` print them: catalogue labels, aligned. */
@@ -61,20 +114,28 @@ function renderDetails(rows: Array<[string, string]>): string {
 function renderClock(state: ClockView): string {
   return renderDetails([
     [t('local.clock.now'), formatDateTime(state.now, getLocale())],
-    [t('local.clock.offset'), formatDuration(state.offset_ms)],
+    [t('local.clock.offset'), formatDurationForPeople(state.offset_ms)],
     [t('local.clock.pending'), String(state.pending_tasks)],
   ])
 }
 
+/**
+ * An admin answer for a person or, with --json, a script. A list (`columns` given) is, as every
+ * list of svc, a bare array under --json, and a next-page hint on stderr when the sandbox has
+ * more (docs/conventions.md); any other answer is its object.
+ */
 export async function show(ctx: Context, body: unknown, columns?: string[], emptyKey?: MessageKey): Promise<void> {
-  await ctx.io.result(body, async () => {
-    const data = (body as {data?: Row[]})?.data
-    if (columns && Array.isArray(data)) {
+  const page = body as {data?: Row[]; offset?: number; has_more?: boolean}
+  const data = page?.data
+  if (columns && Array.isArray(data)) {
+    await ctx.io.result(data, async () => {
       if (data.length === 0 && emptyKey) return ctx.io.err(t(emptyKey))
-      return ctx.io.out(await renderRows(ctx, data, columns))
-    }
-    ctx.io.out(renderObject(body as Row))
-  })
+      ctx.io.out(await renderRows(ctx, data, columns))
+    })
+    if (page.has_more) ctx.io.err(t('local.list.more', {next: (page.offset ?? 0) + data.length}))
+    return
+  }
+  await ctx.io.result(body, () => ctx.io.out(renderObject(body as Row)))
 }
 
 function environment(value: string | undefined): string | undefined {
@@ -166,7 +227,7 @@ export async function feesShow(ctx: Context): Promise<void> {
 
 export async function balance(ctx: Context, flags: {env?: string}): Promise<void> {
   const body = await (await localAdmin(ctx)).request<{data: Row[]}>('GET', '/balance', undefined, {environment: environment(flags.env)})
-  await ctx.io.result(body, async () => {
+  await ctx.io.result(body.data, async () => {
     const rows = body.data.map((b) => ({
       ...b,
       balance: formatXaf(Number(b.balance), getLocale()),
@@ -193,23 +254,26 @@ export async function clockAdvance(ctx: Context, by: string): Promise<void> {
 /**
  * `svc sandbox reset [--all]`: empty the data, keeping keys, endpoints and settings; `--all`
  * empties those too, and the sandbox mints a new key per environment: the sandbox key goes into
- * the `local` profile (when it points at this sandbox), both are shown once, like `keys create`.
+ * the profile this sandbox owns (`local`, when it points at this sandbox), both are shown once, like `keys create`.
  */
 export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> {
   const admin = await localAdmin(ctx)
   const body = await admin.request<{reset: boolean; all: boolean; keys?: {sandbox: string; live: string}}>('POST', '/reset', {all: flags.all})
   let profileUpdated = false
+  let profileName: string | undefined
   if (body.keys) {
-    const [{readSandboxState, LOCAL_PROFILE}, {readConfig}, {saveProfile}] = await Promise.all([
-      import('./state.js'),
+    const [{findRunningSandbox}, {readConfig}, {saveProfile}] = await Promise.all([
+      import('./running.js'),
       import('../config/store.js'),
       import('../config/profiles.js'),
     ])
-    const state = readSandboxState(ctx.configDir)
-    const local = readConfig(ctx.configDir).profiles[LOCAL_PROFILE]
-    if (state && local?.base_url === state.base_url) {
-      await saveProfile(ctx.configDir, LOCAL_PROFILE, {...local, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
+    // The profile this sandbox saved and owns (`local`, `local-PORT`…), when it still points here.
+    const entry = findRunningSandbox(ctx)?.entry
+    const owned = entry ? readConfig(ctx.configDir).profiles[entry.profile] : undefined
+    if (entry && owned?.base_url === entry.base_url) {
+      await saveProfile(ctx.configDir, entry.profile, {...owned, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
       profileUpdated = true
+      profileName = entry.profile
     }
   }
   const keys = body.keys
@@ -217,7 +281,7 @@ export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> 
     if (!keys) return ctx.io.note(t('local.reset.data'))
     ctx.io.out(renderObject({sandbox_key: keys.sandbox, live_key: keys.live}))
     ctx.io.note(t('local.reset.all'))
-    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: 'local'}))
+    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: profileName ?? 'local'}))
   })
 }
 
@@ -269,12 +333,13 @@ export async function inventoryReservations(ctx: Context, flags: {env?: string; 
   await show(ctx, body, ['id', 'invoice_id', 'lines', 'status', 'expires_at'], 'local.inventory.noReservations')
 }
 
-export async function outbox(ctx: Context, flags: {env?: string; invoice?: string; channel?: string; limit: number}): Promise<void> {
+export async function outbox(ctx: Context, flags: {env?: string; invoice?: string; channel?: string; limit: number; offset?: number}): Promise<void> {
   const body = await (await localAdmin(ctx)).request('GET', '/outbox', undefined, {
     environment: environment(flags.env),
     invoice_id: flags.invoice,
     channel: flags.channel,
     limit: flags.limit,
+    offset: flags.offset,
   })
   await show(ctx, body, ['created_at', 'channel', 'recipient', 'invoice_id', 'trigger', 'pay_url'], 'local.outbox.none')
 }

@@ -1,11 +1,15 @@
 /**
  * Dates as typed on the command line and as shown in tables.
  *
- * - `parseDueDate`: `YYYY-MM-DD` (kept exactly so, which is what the service's `due_date` takes),
- *   or a full ISO 8601 / RFC 3339 time with its offset (`2026-12-31T17:00:00Z`,
- *   `2026-12-31T17:00+01:00`), returned as UTC (`2026-12-31T16:00:00.000Z`). The calendar is
- *   checked (2026-02-30, 2026-13-01, 25:00 refused; 2028-02-29 accepted). A time without an
- *   offset is refused, since it would mean different instants on different machines.
+ * - `parseDueDate`: a date as the user writes it, in flags, prompts and files alike: `YYYY-MM-DD`
+ *   (kept exactly so, which is what the service's `due_date` takes) in every language; the
+ *   language's own form, `31/12/2026` (also `1/2/2027`, `31.12.2026`) in French, returned as
+ *   `YYYY-MM-DD`; a number of days from today (`30d`, in French also `30j`), today being the
+ *   service's day when the caller has it; or a full ISO 8601 / RFC 3339 time with its offset
+ *   (`2026-12-31T17:00:00Z`, `2026-12-31T17:00+01:00`), returned as UTC
+ *   (`2026-12-31T16:00:00.000Z`). The calendar is checked (2026-02-30, 31/02/2027, 2026-13-01,
+ *   25:00 refused; 2028-02-29 accepted). A time without an offset is refused, since it would mean
+ *   different instants on different machines. English refuses `31/12/2026` (is it 12/31?).
  * - `parseSince`: how far back from `now` (`7d`, `24h`, `30m`, any `parseDuration` form) or a
  *   date; a bare date means local midnight at its start, as `git log --since` does. The future is
  *   refused.
@@ -14,11 +18,15 @@
  *   returned unchanged (rendering never throws).
  */
 import {InputError} from '../errors.js'
-import {t, type Locale, type MessageKey} from '../i18n/index.js'
+import {getInputLocale, t, type Locale, type MessageKey} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
 import {parseDuration} from './duration.js'
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
+/** French order: day, month, year (`31/12/2026`, `1/2/2027`, `31.12.2026`). */
+const DAY_FIRST = /^(\d{1,2})([/.])(\d{1,2})\2(\d{4})$/
+/** Days from today: `30d`, `+30d`, `30 days`; in French also `30j`, `30 jours`. */
+const RELATIVE = /^\+?(\d{1,5})\s*(d|days?|j|jours?)$/i
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/
 
@@ -37,12 +45,39 @@ export function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31
 }
 
+export interface DueDateOptions {
+  /** The language whose form is accepted besides ISO (default: the current one). */
+  locale?: Locale
+  /** "Today" for `30d`: the service's day when the caller has it (default: this machine's). */
+  today?: Date
+  /** `false` where a number of days must not be taken (a file re-run on another day). */
+  relative?: boolean
+}
+
+/** Whether `text` is a date in the current language's day-first form (`31/12/2026` in French). */
+export function isDayFirstDate(text: string, locale: Locale = getInputLocale()): boolean {
+  return locale === 'fr' && DAY_FIRST.test(text.trim())
+}
+
+/** Whether `input` is a number of days from today (`30d`), the one form that needs today. */
+export function isRelativeDate(input: unknown): boolean {
+  return typeof input === 'string' && RELATIVE.test(input.trim())
+}
+
 /**
- * The due date as the API takes it: `YYYY-MM-DD` unchanged, or a time with offset as UTC ISO.
- * Throws InputError (exit 2) naming `field`.
+ * The due date as the API takes it: `YYYY-MM-DD`, or a time with offset as UTC ISO, from any form
+ * the module comment lists. Throws InputError (exit 2) naming `field`.
  */
-export function parseDueDate(input: string, field = 'due-date'): string {
-  const parsed = parseDateInput(input, field)
+export function parseDueDate(input: string, field = 'due-date', options: DueDateOptions = {}): string {
+  const text = typeof input === 'string' ? input.trim() : ''
+  const relative = RELATIVE.exec(text)
+  if (relative) {
+    if (options.relative === false) throw new InputError(t('domain.date.relativeHere', {field, input: quoteInput(input)}), {field})
+    const base = options.today ?? new Date()
+    const day = new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate() + Number(relative[1])))
+    return day.toISOString().slice(0, 10)
+  }
+  const parsed = parseDateInput(input, field, options.locale ?? getInputLocale())
   return parsed.dateOnly ? parsed.text : parsed.date.toISOString()
 }
 
@@ -53,8 +88,8 @@ export function parseDueDate(input: string, field = 'due-date'): string {
 export function parseSince(input: string, now: Date = new Date(), field = 'since'): Date {
   const text = typeof input === 'string' ? input.trim() : ''
   let result: Date
-  if (/^\d{4}-/.test(text)) {
-    const parsed = parseDateInput(text, field)
+  if (/^\d{4}-/.test(text) || isDayFirstDate(text)) {
+    const parsed = parseDateInput(text, field, getInputLocale())
     result = parsed.dateOnly ? new Date(parsed.year, parsed.month - 1, parsed.day) : parsed.date
   } else {
     let ms: number
@@ -122,13 +157,24 @@ export function formatDateTime(iso: string, locale: Locale = 'en'): string {
 
 type ParsedDate = (Parts & {dateOnly: true; text: string}) | (Parts & {dateOnly: false; date: Date})
 
-function parseDateInput(input: string, field: string): ParsedDate {
+function parseDateInput(input: string, field: string, locale: Locale = 'en'): ParsedDate {
   const fail = (key: MessageKey, extra: Record<string, string | number> = {}): never => {
     throw new InputError(t(key, {field, input: quoteInput(input), ...extra}), {field})
   }
   const text = typeof input === 'string' ? input.trim() : ''
   if (text === '') fail('domain.date.missing')
 
+  const dayFirst = locale === 'fr' ? DAY_FIRST.exec(text) : null
+  if (dayFirst) {
+    // 31/12/2026 → 2026-12-31, checked as the same calendar, its errors in the form typed.
+    const [year, month, day] = [Number(dayFirst[4]), Number(dayFirst[3]), Number(dayFirst[1])]
+    if (year < 1000) fail('domain.date.outOfRange')
+    if (month < 1 || month > 12) fail('domain.date.badMonth')
+    const days = daysInMonth(year, month)
+    const mm = String(month).padStart(2, '0')
+    if (day < 1 || day > days) fail('domain.date.noSuchDay', {yearMonth: `${mm}/${dayFirst[4]}`, days})
+    return {dateOnly: true, text: `${dayFirst[4]}-${mm}-${String(day).padStart(2, '0')}`, year, month, day}
+  }
   const only = DATE_ONLY.exec(text)
   const full = only ? undefined : DATE_TIME.exec(text)
   const match = only ?? full

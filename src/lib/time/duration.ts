@@ -36,6 +36,8 @@ export interface DurationBounds {
   min?: number
   /** Largest accepted value in ms (inclusive). */
   max?: number
+  /** The unit a bare number most likely meant, suggested when the unit is missing (`3` → `3d` for a due window). */
+  unit?: string
 }
 
 /** Milliseconds of a duration such as `250ms`, `2s`, `1.5s`, `5m`, `1h30m`, `7d` or `0`. */
@@ -51,7 +53,7 @@ export function parseDuration(input: string, field: string, bounds: DurationBoun
   if (/^0+(?:\.0+)?$/.test(text)) {
     total = 0n
   } else if (/^\d+(?:\.\d+)?$/.test(text)) {
-    return fail('domain.duration.noUnit')
+    return bounds.unit ? fail('domain.duration.noUnitSuggest', {unit: bounds.unit}) : fail('domain.duration.noUnit')
   } else {
     total = 0n
     let lastUnit = Infinity
@@ -119,4 +121,16 @@ export function formatDuration(ms: number): string {
     parts.push(millis === 0 ? `${seconds}s` : `${seconds}.${String(millis).padStart(3, '0').replace(/0+$/, '')}s`)
   }
   return sign + parts.join('')
+}
+
+/**
+ * A duration for people to read, not to type back: its two largest units, rounded (9d23h59m59.999s
+ * is `10d`, 1h29m31s is `1h30m`, 2.4567s is `2.5s`). `formatDuration` stays exact, for messages
+ * that quote a limit.
+ */
+export function formatDurationForPeople(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms)
+  const abs = Math.abs(ms)
+  const step = abs >= DAY ? HOUR : abs >= HOUR ? MINUTE : abs >= MINUTE ? SECOND : abs >= 10 * SECOND ? SECOND : abs >= SECOND ? 100 : 1
+  return formatDuration(Math.round(ms / step) * step)
 }

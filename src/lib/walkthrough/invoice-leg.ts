@@ -7,7 +7,7 @@ import {randomUUID} from 'node:crypto'
 
 import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
-import {getLocale, t, type MessageKey} from '../i18n/index.js'
+import {getLocale, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import {formatXaf} from '../payments/amount.js'
 
 export interface InvoiceLeg {
@@ -82,7 +82,7 @@ export async function payInvoiceOnCheckout(ctx: Context, client: ApiClient, io: 
   })
   const invoice = created.data
   const total = formatXaf(invoice.total_amount, getLocale())
-  io.record('walk.step.invoiceCreated', `DRAFT, ${formatXaf(3600, getLocale())}`, `${invoice.status}, ${total} ${invoice.id}`, invoice.status === 'DRAFT' && invoice.total_amount === 3600)
+  io.record('walk.step.invoiceCreated', `${statusLabel('DRAFT')}, ${formatXaf(3600, getLocale())}`, `${statusLabel(invoice.status)}, ${total} ${invoice.id}`, invoice.status === 'DRAFT' && invoice.total_amount === 3600)
 
   io.say('walk.invoice.publish')
   const published = await client.request<Invoice>({
@@ -91,7 +91,7 @@ export async function payInvoiceOnCheckout(ctx: Context, client: ApiClient, io: 
     operation: 'invoice.publish',
     body: {},
   })
-  io.record('walk.step.invoicePublished', 'UNPAID', published.data.status, published.data.status === 'UNPAID')
+  io.record('walk.step.invoicePublished', statusLabel('UNPAID'), statusLabel(published.data.status), published.data.status === 'UNPAID')
 
   io.say('walk.invoice.checkout', {url: invoice.checkout_url})
   const page = await fetch(invoice.checkout_url)
@@ -123,6 +123,6 @@ export async function payInvoiceOnCheckout(ctx: Context, client: ApiClient, io: 
       await client.request<Invoice>({method: op['invoice.get'].method, path: fillPath(op['invoice.get'].path, invoice.id), operation: 'invoice.get'})
     ).data
   }
-  io.record('walk.invoice.paid', 'PAID', current.status, current.status === 'PAID')
+  io.record('walk.invoice.paid', statusLabel('PAID'), statusLabel(current.status), current.status === 'PAID')
   return {skipped: false}
 }

@@ -12,9 +12,9 @@ import type {ApiClient} from '../api/index.js'
 import {eventTypeForStatus} from '../../contract/events.js'
 import type {Context} from '../context.js'
 import {ExitCode, Failure} from '../errors.js'
-import {t, type MessageKey} from '../i18n/index.js'
+import {failureSentence, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import {adminClientFor, type AdminClient} from '../sandbox/admin.js'
-import {readSandboxState} from '../sandbox/state.js'
+import {findRunningSandbox} from '../sandbox/running.js'
 import {formatXaf} from '../payments/amount.js'
 import {createPayment, watchPayment} from '../payments/flows.js'
 import type {Payment} from '../payments/types.js'
@@ -34,6 +34,8 @@ interface Target {
   baseUrl: string
   apiKey: string
   admin?: AdminClient
+  /** In process because the profile's local sandbox is not running (its address and profile). */
+  stopped?: {url: string; profile: string}
   close(): Promise<void>
 }
 
@@ -45,15 +47,21 @@ export interface WalkthroughOptions {
 
 async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<Target> {
   const creds = ctx.credentials()
+  let stopped: Target['stopped']
   const {createClient, userAgent} = await import('../api/index.js')
   if (creds.apiKey && creds.environment === 'SANDBOX') {
-    const state = readSandboxState(ctx.configDir)
+    const state = findRunningSandbox(ctx, {sameAsCredentials: true})
     let admin: AdminClient | undefined
-    if (state && state.base_url === creds.baseUrl) {
+    if (state) {
       const client = createClient({baseUrl: state.base_url, userAgent: userAgent(ctx.version), ratePerMinute: 0})
       admin = adminClientFor(client, state.admin_token)
     }
-    return {kind: 'profile', baseUrl: creds.baseUrl, apiKey: creds.apiKey, admin, close: async () => {}}
+    // A profile left by a `serve` that has stopped: a tour of a dead address would only report
+    // "spec violations". Say so and tour a sandbox of our own instead.
+    if (state || !(await isStoppedLocalSandbox(ctx, creds.baseUrl))) {
+      return {kind: 'profile', baseUrl: creds.baseUrl, apiKey: creds.apiKey, admin, close: async () => {}}
+    }
+    stopped = {url: creds.baseUrl, profile: creds.profileName ?? '-'}
   }
   const {startSandbox} = await import('../../sandbox/index.js')
   const sandbox = await startSandbox({port: 0, settleAfterMs: options.settleAfterMs, seed: 2026})
@@ -63,7 +71,24 @@ async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<
     baseUrl: sandbox.url,
     apiKey: sandbox.keys.sandbox,
     admin: adminClientFor(client, sandbox.adminToken),
+    stopped,
     close: () => sandbox.close(),
+  }
+}
+
+/**
+ * Whether the credentials point at a local sandbox that is not running: the profile was saved by
+ * `svc sandbox serve` (or the address is this machine's) and nothing answers there.
+ */
+async function isStoppedLocalSandbox(ctx: Context, baseUrl: string): Promise<boolean> {
+  const savedByServe = ctx.credentials().profile?.local_sandbox !== undefined
+  const host = new URL(baseUrl).hostname
+  if (!savedByServe && !['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) return false
+  try {
+    await fetch(`${baseUrl}/v1/openapi.json`, {signal: AbortSignal.timeout(5000)})
+    return false
+  } catch {
+    return true
   }
 }
 
@@ -78,7 +103,8 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
 
   say('walk.intro')
   const target = await chooseTarget(ctx, options)
-  say(target.kind === 'in-process' ? 'walk.target.inProcess' : 'walk.target.profile', {url: target.baseUrl})
+  if (target.stopped) say('walk.target.stopped', {url: target.baseUrl, stopped: target.stopped.url, profile: target.stopped.profile})
+  else say(target.kind === 'in-process' ? 'walk.target.inProcess' : 'walk.target.profile', {url: target.baseUrl})
   const {createClient, userAgent} = await import('../api/index.js')
   const client: ApiClient = createClient({
     baseUrl: target.baseUrl,
@@ -113,22 +139,25 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
       say(narration, {phone, operator, amount: formatXaf(amount, getLocale())})
       try {
         const {payment} = await createPayment(client, {amount, phone, operator})
-        record('walk.check.created', 'PENDING', `${payment.status} ${payment.id}`, payment.status === 'PENDING')
+        record('walk.check.created', statusLabel('PENDING'), `${statusLabel(payment.status)} ${payment.id}`, payment.status === 'PENDING')
         const final: Payment = await watchPayment(client, payment.id, watch)
-        const got = final.failure_code ? `${final.status} (${final.failure_code})` : final.status
+        const got = final.failure_code ? `${statusLabel(final.status)} (${final.failure_code})` : statusLabel(final.status)
         const ok = final.status === expected && (expected === 'SUCCESS' || Boolean(final.failure_code))
-        record(step, expected === 'FAILED' ? 'FAILED (failure_code)' : expected, got, ok)
+        record(step, expected === 'FAILED' ? `${statusLabel('FAILED')} (failure_code)` : statusLabel(expected), got, ok)
         return final
       } catch (error) {
         // A step that errs is a step that did not behave: say so and go on with the tour.
-        record(step, expected, ctx.redact((error as Error).message), false)
+        record(step, statusLabel(expected), ctx.redact((error as Error).message), false)
         return undefined
       }
     }
 
     const success = await follow('walk.pay.success', 'walk.step.success', '237670000001', 'MTN', 5000, 'SUCCESS')
     const failed = await follow('walk.pay.failed', 'walk.step.failed', '237650000099', 'ORANGE', 2500, 'FAILED')
-    if (failed?.failure_code) say('walk.pay.failureCode', {code: failed.failure_code})
+    if (failed?.failure_code) {
+      say('walk.pay.failureCode', {code: failed.failure_code})
+      say('walk.pay.failureMeaning', {sentence: failureSentence(failed.failure_code)})
+    }
 
     if (receiver && success && failed) {
       say('walk.events.waiting')
@@ -170,6 +199,8 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
       await io.table(
         [t('walk.col.step'), t('walk.col.expected'), t('walk.col.got'), t('walk.col.ok')],
         results.map((r) => [r.step, r.expected, r.got, r.ok ? '✓' : '✗']),
+        // What came back holds the ids: whole. The step and what was expected are cut; then what was expected goes.
+        [{kind: 'text', priority: 1}, {kind: 'text', priority: 3}, {priority: 2}, {priority: 0}],
       ),
     )
     say(ok ? 'walk.done.ok' : 'walk.done.failed')

@@ -6,12 +6,15 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
-import {readSandboxState} from '../sandbox/state.js'
+import {findRunningSandbox} from '../sandbox/running.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
 import {formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
-import type {ListenSession, ListenSource} from './listen-session.js'
+import type {ListenSession, ListenSource, SandboxConnection} from './listen-session.js'
+import type {PendingDelivery} from './listener.js'
+import type {ListShape} from '../api/index.js'
+import {clockTime} from '../payments/flows.js'
 import {forwardJson, pendingJson, receivedJson, rejectedJson} from './report-json.js'
 import {parseListenRouting, type ForwardRoutes, type ListenRouting} from './routes.js'
 import {webhookScope, type SavedRoutes, type WebhookScope} from './scope.js'
@@ -85,6 +88,19 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
       const message = ctx.redact((error as Error).message)
       io.warn(t('webhooks.poll.failed', {message, interval: formatDuration(pollIntervalMs)}))
     },
+    onSandboxLost: ({since, reason}) => {
+      if (io.json) io.outJsonLine({kind: 'sandbox_lost', since: since.toISOString(), reason})
+      io.err(paint.yellow(t('webhooks.listen.sandboxLost', {time: clockTime(new Date()), since: clockTime(since), reason: t(`webhooks.listen.lostReason.${reason}`)})))
+    },
+    onSandboxBack: (gap, endpointId) => {
+      if (io.json) io.outJsonLine({kind: 'sandbox_back', endpoint_id: endpointId, from: gap.from.toISOString(), to: gap.to.toISOString(), recovered: gap.recovered, covered_from: gap.coveredFrom.toISOString(), uncovered: gap.uncovered ?? null})
+      const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
+      io.err(
+        gap.uncovered === undefined
+          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date()), id: endpointId, count: gap.recovered, ...window, coveredFrom: clockTime(gap.coveredFrom)})
+          : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date()), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
+      )
+    },
   })
   scope.saveRoutes({routes: routing.routes, events: routing.events, headers: routing.headers} satisfies SavedRoutes)
 
@@ -97,8 +113,10 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
   return {
     done,
     async interrupt() {
+      const gaps = session.gaps()
       const pending = await session.stop()
-      io.err(formatPendingSummary(pending))
+      // Never "every event reached your app" over a time the listener was not connected.
+      io.err(gaps.closed.length > 0 || gaps.open ? formatGapSummary(pending, gaps) : formatPendingSummary(pending))
       if (io.json) io.outJsonLine({kind: 'stopped', pending: pending.map(pendingJson)})
       settle()
     },
@@ -114,19 +132,9 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
-/**
- * The local sandbox is the one `svc sandbox serve` runs at the credentials' base URL: the one
- * SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN name when set (a CI container), else the saved one.
- */
+/** The local sandbox at the credentials' base URL, by running.ts's one rule. */
 function localSandboxFor(ctx: Context): {base_url: string; admin_url: string} | undefined {
-  const fromEnv = ctx.env.SVC_SANDBOX_URL && ctx.env.SVC_SANDBOX_ADMIN_TOKEN ? ctx.env.SVC_SANDBOX_URL.trim().replace(/\/+$/, '').replace(/\/_admin$/, '') : undefined
-  const state = fromEnv ? {base_url: fromEnv, admin_url: `${fromEnv}/_admin`} : readSandboxState(ctx.configDir)
-  if (!state) return undefined
-  try {
-    return normaliseBaseUrl(state.base_url) === ctx.credentials().baseUrl ? state : undefined
-  } catch {
-    return undefined
-  }
+  return findRunningSandbox(ctx, {sameAsCredentials: true})
 }
 
 async function resolveSource(
@@ -140,7 +148,17 @@ async function resolveSource(
   const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
   if (local) {
     const {localAdmin} = await import('../sandbox/admin.js')
-    return {kind: 'sandbox', admin: await localAdmin(ctx), adminUrl: local.admin_url, environment: ctx.credentials().environment ?? 'SANDBOX'}
+    const client = ctx.credentials().apiKey ? await ctx.client() : undefined
+    const listShape = client ? (await ctx.service()).lists.payments : undefined
+    return {
+      kind: 'sandbox',
+      admin: await localAdmin(ctx),
+      adminUrl: local.admin_url,
+      environment: ctx.credentials().environment ?? 'SANDBOX',
+      client,
+      listShape,
+      reconnect: () => reconnectLocal(ctx, listShape),
+    }
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
     if (!endpointSecret) {
@@ -154,6 +172,36 @@ async function resolveSource(
   const client = await ctx.client()
   const listShape = (await ctx.service()).lists.payments
   return {kind: 'poll', client, listShape, intervalMs: pollIntervalMs}
+}
+
+/**
+ * The local sandbox again, after it restarted: the profile and the sandbox's saved state read
+ * afresh from disk (an in-memory sandbox comes back with new keys and a new admin token, and
+ * saves them), so a listen on `--profile local` follows the new sandbox.
+ */
+async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): Promise<SandboxConnection> {
+  const {readConfig} = await import('../config/store.js')
+  const {resolveCredentials} = await import('../config/resolve.js')
+  const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox/admin.js'), import('../sandbox/running.js')])
+  const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
+  const state = requireRunningSandbox(ctx)
+  const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl) : undefined
+  return {admin: await localAdmin(ctx), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', client, listShape}
+}
+
+/** Ctrl-C after the sandbox was out of reach: what is pending, and the windows it was disconnected. */
+function formatGapSummary(pending: readonly PendingDelivery[], gaps: ReturnType<ListenSession['gaps']>): string {
+  const lines = [pending.length > 0 ? formatPendingSummary(pending) : t('webhooks.listen.nonePendingReceived')]
+  for (const gap of gaps.closed) {
+    const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
+    lines.push(
+      gap.uncovered === undefined
+        ? t('webhooks.listen.gapCovered', {...window, count: gap.recovered, coveredFrom: clockTime(gap.coveredFrom)})
+        : t('webhooks.listen.gapUncovered', window),
+    )
+  }
+  if (gaps.open) lines.push(t('webhooks.listen.gapOpen', {since: clockTime(gaps.open.since)}))
+  return lines.join('\n')
 }
 
 function routeTargets(routes: ForwardRoutes): Record<string, string> {

@@ -29,9 +29,19 @@ import {createPollSource, type PollSource} from './poll-source.js'
 import type {ListenRouting} from './routes.js'
 import type {WebhookScope} from './scope.js'
 import {generateSecret} from '../../contract/signature.js'
+import {watchSandbox, type Gap, type SandboxLink, type SandboxWatch} from './sandbox-watch.js'
+
+/** What talks to the local sandbox: its admin surface and the public API with the profile's key. */
+export interface SandboxConnection {
+  admin: AdminClient
+  adminUrl: string
+  environment: 'SANDBOX' | 'LIVE'
+  client?: ApiClient
+  listShape?: ListShape
+}
 
 export type ListenSource =
-  | {kind: 'sandbox'; admin: AdminClient; adminUrl: string; environment: 'SANDBOX' | 'LIVE'}
+  | ({kind: 'sandbox'; reconnect?: () => Promise<SandboxConnection>} & SandboxConnection)
   | {kind: 'inbound'; secret: string}
   | {kind: 'poll'; client: ApiClient; listShape?: ListShape; intervalMs: number}
 
@@ -46,12 +56,18 @@ export interface ListenSessionOptions {
   onReceived(report: ReceivedReport): void
   onRejected(report: RejectedReport): void
   onPollError(error: unknown): void
+  /** The sandbox went away or lost this listener's endpoint (sandbox source, with `reconnect`). */
+  onSandboxLost?(info: {since: Date; reason: Gap['reason']}): void
+  /** Registered again after a loss; the gap's events recovered. */
+  onSandboxBack?(gap: Gap, endpointId: string): void
 }
 
 export interface ListenSession {
   listener: Listener
   /** The endpoint registered with the local sandbox (sandbox source). */
   endpointId?: string
+  /** Times the sandbox was out of reach (sandbox source): closed gaps, and the one still open. */
+  gaps(): {closed: Gap[]; open?: {since: Date; reason: Gap['reason']}}
   /** Stop the source, remove the endpoint, close the listener: what is still pending. */
   stop(): Promise<PendingDelivery[]>
 }
@@ -83,6 +99,9 @@ export async function startListenSession(options: ListenSessionOptions): Promise
 
   let endpointId: string | undefined
   let poll: PollSource | undefined
+  let watch: SandboxWatch | undefined
+  // The sandbox connection in use (a new one after a restart: its admin token changes).
+  let adminNow: SandboxConnection = source.kind === 'sandbox' ? source : ({} as SandboxConnection)
   try {
     if (source.kind === 'sandbox') {
       const endpoint = await source.admin.request<{id: string; secret: string}>('POST', '/webhook-endpoints', {
@@ -92,6 +111,28 @@ export async function startListenSession(options: ListenSessionOptions): Promise
       endpointId = endpoint.id
       listener.setInboundSecret(endpoint.secret)
       scope.saveSession({endpoint_id: endpoint.id, admin_url: source.adminUrl, pid: process.pid})
+      if (source.reconnect) {
+        const receiverUrl = `${listener.url}/`
+        const reconnect = source.reconnect
+        const l = listener
+        watch = watchSandbox({
+          endpointId: endpoint.id,
+          link: sandboxLink(source, receiverUrl),
+          connect: async () => {
+            const fresh = await reconnect()
+            adminNow = fresh
+            return sandboxLink(fresh, receiverUrl)
+          },
+          onRegistered: (registered) => {
+            endpointId = registered.id
+            if (registered.secret) l.setInboundSecret(registered.secret)
+            scope.saveSession({endpoint_id: registered.id, admin_url: adminNow.adminUrl, pid: process.pid})
+          },
+          ingest: (event) => l.ingest(event, 'poll').outcome !== 'duplicate',
+          onLost: (info) => options.onSandboxLost?.(info),
+          onBack: (gap) => options.onSandboxBack?.(gap, endpointId ?? ''),
+        })
+      }
     } else if (source.kind === 'poll') {
       poll = createPollSource({
         statePath: scope.pollStatePath(),
@@ -119,11 +160,13 @@ export async function startListenSession(options: ListenSessionOptions): Promise
   return {
     listener,
     endpointId,
+    gaps: () => watch?.gaps() ?? {closed: []},
     stop() {
       stopping ??= (async () => {
         await poll?.stop()
+        await watch?.stop()
         if (source.kind === 'sandbox' && endpointId) {
-          await source.admin.request('DELETE', `/webhook-endpoints/${encodeURIComponent(endpointId)}`).catch(() => undefined)
+          await adminNow.admin.request('DELETE', `/webhook-endpoints/${encodeURIComponent(endpointId)}`).catch(() => undefined)
           scope.saveSession(undefined)
         }
         const {pending} = await listener.close({graceMs: 1000})
@@ -150,5 +193,22 @@ function isAlive(pid: number): boolean {
     return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The watch's view of a sandbox connection: is the receiver registered, register it, list payments. */
+function sandboxLink(connection: SandboxConnection, receiverUrl: string): SandboxLink {
+  const {admin, environment} = connection
+  return {
+    async isRegistered(id) {
+      const answer = await admin.request<{data?: Array<{id: string; url: string}>}>('GET', '/webhook-endpoints', undefined, {environment})
+      return (answer.data ?? []).some((endpoint) => endpoint.id === id && endpoint.url === receiverUrl)
+    },
+    register: () => admin.request<{id: string; secret: string}>('POST', '/webhook-endpoints', {url: receiverUrl, environment}),
+    async listPayments({limit, offset}) {
+      if (!connection.client) throw new Error('no API key for the payments list')
+      const page = await listPayments(connection.client, {limit, offset, listShape: connection.listShape})
+      return {data: page.items as PaymentLike[], hasMore: page.hasMore}
+    },
   }
 }

@@ -13,7 +13,7 @@
  *   and the events left undelivered by a previous run are resumed.
  */
 import type {EventLog, EventSource} from './event-log.js'
-import {asWebhookEvent, type EventType, type WebhookEvent} from '../../contract/events.js'
+import {asWebhookEvent, isSettlementEvent, type EventType, type WebhookEvent} from '../../contract/events.js'
 import {createForwarder, type Forwarder} from './forwarder.js'
 import {routeFor, type ForwardRoutes} from './routes.js'
 import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
@@ -125,11 +125,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       options.onReceived?.({at, eventId: event.id, webhookId, type: event.type, source, outcome})
       return {outcome}
     }
-    if (seen.has(webhookId) || queue.has(event.id)) {
+    // The same settlement under another id (the sandbox's delivery, and the same one recovered
+    // from the payments list after a restart) is the same event for the app.
+    const settlement = settlementKey(event)
+    if (seen.has(webhookId) || queue.has(event.id) || (settlement !== undefined && seen.has(settlement))) {
       stats.duplicates++
       return report('duplicate')
     }
     seen.remember(webhookId)
+    if (settlement !== undefined) seen.remember(settlement)
     stats.received++
     log?.appendEvent({id: event.id, type: event.type, received_at: at.toISOString(), source, payload: event}, body)
     const routed = route(event.type)
@@ -152,7 +156,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const resumable: WebhookEvent[] = []
   if (log) {
     const history = await log.history()
-    for (const entry of history.slice(-dedupeWindow)) seen.remember(entry.id)
+    for (const entry of history.slice(-dedupeWindow)) {
+      seen.remember(entry.id)
+      const settlement = settlementKey(asWebhookEvent(entry.payload))
+      if (settlement !== undefined) seen.remember(settlement)
+    }
     if (options.resume !== false) {
       for (const entry of history) {
         const event = asWebhookEvent(entry.payload)
@@ -223,4 +231,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     stats,
     close,
   }
+}
+
+/** `settlement:PAYMENT_ID:STATUS` for a payment.success / payment.failed event, else undefined. */
+function settlementKey(event: WebhookEvent | undefined): string | undefined {
+  if (!event || !isSettlementEvent(event.type)) return undefined
+  const data = event.data as {id?: unknown; status?: unknown} | undefined
+  return typeof data?.id === 'string' && typeof data.status === 'string' ? `settlement:${data.id}:${data.status}` : undefined
 }

@@ -1,7 +1,7 @@
 // The work of `svc webhooks trigger`: a real sandbox payment whose outcome makes the wanted event.
 import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
-import {getLocale, t} from '../i18n/index.js'
+import {getLocale, statusLabel, t} from '../i18n/index.js'
 import {maskSecret} from '../../contract/keys.js'
 import {EVENT_TYPES, EVENTS, isEventType, type EventType} from '../../contract/events.js'
 
@@ -53,7 +53,7 @@ export async function webhooksTrigger(ctx: Context, type: string, flags: Trigger
     const {renderPayment} = await import('../payments/render.js')
     io.out(await renderPayment(io, payment))
     const params = {id: payment.id, type: eventType, phone: number.phone, operator, outcome, amount: formatXaf(TRIGGER_AMOUNT, getLocale())}
-    io.err(t(payment.status === 'PENDING' || payment.status === 'UNSPECIFIED' ? 'webhooks.trigger.created' : 'webhooks.trigger.settled', {...params, status: payment.status}))
+    io.err(t(payment.status === 'PENDING' || payment.status === 'UNSPECIFIED' ? 'webhooks.trigger.created' : 'webhooks.trigger.settled', {...params, status: statusLabel(payment.status)}))
     if (listening !== true) io.err(t('webhooks.trigger.listenHint'))
   })
 }

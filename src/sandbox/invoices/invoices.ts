@@ -275,7 +275,11 @@ export class Invoices {
       }
       const rendering = (cover ? this.pdfCover(cover) : Promise.resolve(undefined))
         .then((coverBytes) => this.deps.documents.run({kind: 'pdf', input: {invoice, businessName: name, cover: coverBytes && Buffer.from(coverBytes), logo: logo?.bytes, locale}}))
-        .then((pdf) => Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength))
+        .then(({bytes: pdf, missing}) => {
+          // Said once per rendering (the bytes are cached): a name the document cannot show as written.
+          if (missing.length > 0) this.ctx.log(t('sandboxInvoices.pdf.missingGlyphs', {id: invoice.id, chars: missing.join(' ')}))
+          return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
+        })
       rendering.catch(() => this.pdfCache.delete(etag))
       this.pdfCache.set(etag, rendering)
       while (this.pdfCache.size > PDF_CACHE_SIZE) this.pdfCache.delete(this.pdfCache.keys().next().value!)

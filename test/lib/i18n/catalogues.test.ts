@@ -30,6 +30,7 @@ const SAME_IN_BOTH = new Set<string>([
   'local.col.cidr',
   'local.col.logo',
   'local.col.mode',
+  'local.list.pid',
   'local.numbers.national',
   'walk.col.ok',
   'walk.next.pay',

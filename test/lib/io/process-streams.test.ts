@@ -3,7 +3,7 @@
  * process's stdin, stdout and stderr): lines reach their descriptor whole and in order, whether or
  * not the stream exists yet; a reader that goes away ends the output quietly; /dev/null and pipes
  * are not terminals; and the built CLI, run as a user runs it, makes no stream for a call that
- * only prints (the start-up this saves is in README "Start-up").
+ * only prints (the start-up this saves is in docs/startup.md).
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {mkdtempSync, openSync, readFileSync, rmSync, writeFileSync} from 'node:fs'

@@ -69,9 +69,22 @@ export const core = {
   'core.help.invoice': 'Invoice a customer and send it by email',
   'core.help.forward': 'Forward signed events to your app',
   'core.help.login': 'Use your own key',
+
+  // A person's terminal: environment variables named as the person set them, with what is accepted
+  'core.env.invalid': 'Invalid {name}={value}: {accepted}.',
+  'core.env.retries': 'give a whole number from 0 to 4 (retries after the first attempt; 4 is the most)',
+  'core.env.rate': 'give a whole number of requests per minute, 0 or more (0: no pacing)',
+  'core.fs.ENOENT': 'no such file ({code})',
+  'core.fs.EACCES': 'permission denied ({code})',
+  'core.fs.EISDIR': 'it is a directory ({code})',
+  'core.flag.suggest': 'Unknown flag {flag}: did you mean {suggestion}?',
+  'core.flag.unknown': 'Unknown flag {flag}: `{command} --help` lists the flags it takes.',
   // --jq bounded (time and memory limits)
   'core.jq.timeLimit': 'The --jq expression ran past its time limit ({seconds} s; SVC_JQ_TIMEOUT) and was stopped.',
   'core.jq.memoryLimit': 'The --jq expression went past its memory limit ({mb} MB) and was stopped.',
   'core.jq.badTimeout': 'Invalid SVC_JQ_TIMEOUT {value}: give the --jq time limit in seconds, a number greater than 0 (e.g. 10 or 2.5).',
   'core.jq.outputLimit': 'The --jq expression printed more than its output limit ({mb} MB) and was stopped.',
+  // Config readable by others (a warning, as ssh gives for keys)
+  'core.config.exposedFile': '{path} is readable by others (mode {mode}) and holds API keys: run `chmod 600 {path}`.',
+  'core.config.exposedDir': 'The config directory {path} is readable by others (mode {mode}): run `chmod 700 {path}`.',
 } as const

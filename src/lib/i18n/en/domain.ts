@@ -56,9 +56,9 @@ export const domain = {
   'domain.duration.tooSmall': 'Invalid --{field} "{input}": it must be at least {min}.',
   'domain.duration.tooLarge': 'Invalid --{field} "{input}": it must be at most {max}.',
 
-  'domain.date.missing': 'Missing --{field}: give a date as YYYY-MM-DD, e.g. 2026-12-31.',
+  'domain.date.missing': 'Missing --{field}: give a date as YYYY-MM-DD (e.g. 2026-12-31) or a number of days from today (e.g. 30d).',
   'domain.date.invalid':
-    'Invalid --{field} "{input}": give a date as YYYY-MM-DD (e.g. 2026-12-31) or an ISO 8601 time with its offset (e.g. 2026-12-31T17:00:00Z).',
+    'Invalid --{field} "{input}": give a date as YYYY-MM-DD (e.g. 2026-12-31), a number of days from today (e.g. 30d) or an ISO 8601 time with its offset (e.g. 2026-12-31T17:00:00Z).',
   'domain.date.noSuchDay': 'Invalid --{field} "{input}": {yearMonth} has {days} days.',
   'domain.date.badMonth': 'Invalid --{field} "{input}": the month must be 01 to 12.',
   'domain.date.badTime': 'Invalid --{field} "{input}": not a time of day (00:00:00 to 23:59:59, offset up to ±23:59).',
@@ -92,4 +92,20 @@ export const domain = {
   'domain.draft.itemTooLong': 'Invalid --{field} number {index}: its {part} has {length} characters; at most {max} are accepted.',
   'domain.draft.control': 'Invalid --{field}: it contains a control character (only tab and line breaks are allowed).',
   'domain.draft.totalTooLarge': 'The invoice {field} ({subtotal} before discount) is too large (at most {max}).',
+
+  // A person's terminal: dates as the user writes them, failure codes in words
+  'domain.date.relativeHere':
+    'Invalid --{field} "{input}": here, write the date itself (e.g. 2026-12-31): a number of days would give another date, and another invoice, on each run.',
+  'domain.failure.INSUFFICIENT_FUNDS': 'The customer’s mobile money wallet lacks the funds: ask them to top up, then try again.',
+  'domain.failure.CUSTOMER_DECLINED': 'The customer declined the request on their phone: check the amount with them, then try again.',
+  'domain.failure.EXPIRED': 'The customer did not approve in time: tell them a request is coming and to approve it on their phone, then try again.',
+  'domain.failure.PAYER_NOT_FOUND': 'This number has no mobile money account with this operator: check the number and the operator, then try again.',
+  'domain.failure.LIMIT_EXCEEDED': 'The amount is over the customer’s wallet limit (per payment or per day): ask for less, or try again tomorrow.',
+  'domain.failure.ACCOUNT_INACTIVE': 'The customer’s mobile money account is blocked or inactive: they must see their operator before paying this way.',
+  'domain.failure.PROVIDER_UNAVAILABLE': 'The operator’s service was unavailable and the customer was not charged: try again in a few minutes.',
+  'domain.failure.PROVIDER_ERROR': 'The operator reported an error and the customer was not charged: try again; if it keeps failing, contact support with the payment id.',
+  'domain.failure.unknown': 'The operator gave a reason this version of svc does not know: check the payment with the customer before trying again.',
+  'domain.failure.line': '{code}: {sentence}',
+  'domain.duration.noUnitSuggest': 'Invalid --{field} "{input}": add a unit, e.g. {input}{unit}.',
+  'domain.amount.dottedThousands': 'Invalid --{field} "{input}": did you mean {spaced}? XAF has no decimals and a dot does not group thousands: write {plain} or "{spaced}".',
 } as const

@@ -31,7 +31,7 @@ export const fixtures = {
   'fixtures.override.field': '--override "{override}": {path} cannot be set; set method, path, query.NAME or body.FIELD….',
   'fixtures.override.through': '--override "{override}": {path} cannot be set inside "{at}", which is not an object.',
   'fixtures.live': 'run the {count} {count|step|steps} of {file} (requests that may move money or reach customers)',
-  'fixtures.failed': 'Step "{step}" ({method} {path}) failed; {done} of {total} steps were done before it: {message}',
+  'fixtures.failed': 'Step "{step}" ({method} {path}) failed; {done} of {total} {total|step was|steps were} done before it: {message}',
   'fixtures.hint.payment': 'A payment is never retried: its outcome may be unknown. Check with `svc pay list` before running the file again (a re-run makes a new payment).',
   'fixtures.hint.rerun': 'Running the same file again is safe for this step: its Idempotency-Key ({key}) replays the first answer instead of creating twice.',
   'fixtures.done': '{count} {count|step|steps} done.',

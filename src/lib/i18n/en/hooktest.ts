@@ -76,8 +76,8 @@ export const hooktest = {
   'hooktest.verdict.warn': 'slow',
   'hooktest.verdict.fail': 'FAIL',
   'hooktest.line': '{name}: {text}',
-  'hooktest.summary': '{passed} of {total} cases passed, {failed} failed.',
-  'hooktest.summarySlow': '{passed} of {total} cases passed ({warned} slow), {failed} failed.',
+  'hooktest.summary': '{passed} of {total} {total|case|cases} passed, {failed} failed.',
+  'hooktest.summarySlow': '{passed} of {total} {total|case|cases} passed ({warned} slow), {failed} failed.',
 
   // Before sending (stderr).
   'hooktest.intro': 'Testing {url}: {count} {count|case|cases} of signed test deliveries (SANDBOX environment, ids evt_test_…), timeout {timeout}.',

@@ -30,9 +30,24 @@ export const pay = {
   'pay.watch.success': 'Payment {id} succeeded: {amount} collected.',
   'pay.watch.timeout': 'Payment {id} is still {status} after the watch timeout.',
   'pay.watch.timeoutHint': 'Run `svc pay watch {id}` again later, or wait for its webhook event.',
-  'pay.failed': 'Payment {id} failed: {code}.',
   'pay.list.none': 'No payments.',
   'pay.list.limitRange': 'a whole number from 1 to 100',
   'pay.list.more': 'More payments: use --offset {next} or --all.',
-  'pay.list.progress': 'Fetched {count} payments…',
+  'pay.list.progress': 'Fetched {count} {count|payment|payments}…',
+
+  // A person's terminal: failure codes in words
+  'pay.table.failureMeaning': 'WHAT TO DO',
+  'pay.failedExplained': 'Payment {id} failed ({code}): {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'amount',
+  'pay.subject.phone': 'mobile money number',
+
+  // pay watch: a service out of reach
+  'pay.watch.unreachable': 'Payment {id}: last read {status}; the service could not be reached since {since}, retrying…',
+  'pay.watch.statusUnknown': 'Payment {id}: status unknown: the service could not be reached (since {since}).',
+  'pay.watch.statusUnknownHint': 'The payment may have settled meanwhile. Check it once the service answers: svc pay status {id}',
+  // The operator shown with a payment (pay create, status, watch).
+  'pay.table.operator': 'OPERATOR',
+  'pay.operator.inferred': '{operator} (from the number)',
 } as const

@@ -39,4 +39,9 @@ export const walk = {
   'walk.next.invoice': 'svc --profile local invoice create --customer-name "Awa Bakery" --due-date 2026-12-31 --item "Bread:500:3" --publish',
   'walk.next.listen': 'svc --profile local webhooks listen --forward-to http://localhost:3000/webhooks',
   'walk.next.login': 'svc login                              # your own sandbox or live key',
+
+  // A person's terminal: failure codes in words
+  'walk.pay.failureMeaning': '   For a person: {sentence}',
+  // walkthrough after a stopped `serve`
+  'walk.target.stopped': 'The local sandbox of profile "{profile}" at {stopped} is not running, so this tour runs its own sandbox inside this command at {url} instead (no key, no network).',
 } as const

@@ -116,5 +116,17 @@ export const webhooks = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
-  'webhooks.duration.d': '{n} days',
+  'webhooks.duration.d': '{n} {n|day|days}',
+  // listen across sandbox restarts (sandbox-watch.ts)
+  'webhooks.listen.sandboxLost': '{time}  The sandbox went away: {reason} (last seen at {since}). Waiting for it to come back; the events in between will be recovered from the payments list.',
+  'webhooks.listen.lostReason.unreachable': 'it cannot be reached',
+  'webhooks.listen.lostReason.unregistered': 'it no longer has this listener registered (it restarted)',
+  'webhooks.listen.sandboxBack': '{time}  The sandbox is back: registered again as endpoint {id}; {count} {count|event|events} of the gap {from}–{to} recovered from the payments list (payments created since {coveredFrom}).',
+  'webhooks.listen.sandboxBackUncovered': '{time}  The sandbox is back: registered again as endpoint {id}, but the payments list could not be read ({reason}): events between {from} and {to} may not have reached your app.',
+  'webhooks.listen.nonePendingReceived': 'Nothing pending: every event the listener received reached your app.',
+  'webhooks.listen.gapCovered': 'Disconnected from the sandbox {from}–{to}: {count} {count|event|events} recovered from the payments list; settlements in that window of payments created before {coveredFrom} were not looked for.',
+  'webhooks.listen.gapUncovered': 'Disconnected from the sandbox {from}–{to}: the payments list could not be read, so events of that window may not have reached your app.',
+  'webhooks.listen.gapOpen': 'Disconnected from the sandbox since {since}: events since then have not reached your app. Run listen again once the sandbox is back.',
+  // One convention for lists: the hint that there are more.
+  'webhooks.events.more': 'More events: these are the newest {limit}; use a larger --limit (at most 10000).',
 } as const

@@ -71,9 +71,22 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.help.invoice': 'Facturer un client et lui envoyer la facture par e-mail',
   'core.help.forward': 'Transférer les événements signés vers votre application',
   'core.help.login': 'Utiliser votre propre clé',
+
+  // A person's terminal: environment variables named as the person set them, with what is accepted
+  'core.env.invalid': '{name}={value} invalide : {accepted}.',
+  'core.env.retries': 'donnez un nombre entier de 0 à 4 (nouvelles tentatives après la première ; 4 au plus)',
+  'core.env.rate': 'donnez un nombre entier de requêtes par minute, 0 ou plus (0 : sans cadence)',
+  'core.fs.ENOENT': 'ce fichier n’existe pas ({code})',
+  'core.fs.EACCES': 'accès refusé ({code})',
+  'core.fs.EISDIR': 'c’est un dossier ({code})',
+  'core.flag.suggest': 'Option {flag} inconnue : vouliez-vous dire {suggestion} ?',
+  'core.flag.unknown': 'Option {flag} inconnue : `{command} --help` liste les options acceptées.',
   // --jq bounded (time and memory limits)
   'core.jq.timeLimit': 'L’expression --jq a dépassé sa limite de temps ({seconds} s ; SVC_JQ_TIMEOUT) et a été arrêtée.',
   'core.jq.memoryLimit': 'L’expression --jq a dépassé sa limite de mémoire ({mb} Mo) et a été arrêtée.',
   'core.jq.badTimeout': 'SVC_JQ_TIMEOUT {value} invalide : donnez la limite de temps de --jq en secondes, un nombre supérieur à 0 (par ex. 10 ou 2.5).',
   'core.jq.outputLimit': 'L’expression --jq a produit plus que sa limite de sortie ({mb} Mo) et a été arrêtée.',
+  // Config readable by others (a warning, as ssh gives for keys)
+  'core.config.exposedFile': '{path} est lisible par d’autres utilisateurs (mode {mode}) et contient des clés d’API : lancez `chmod 600 {path}`.',
+  'core.config.exposedDir': 'Le répertoire de configuration {path} est lisible par d’autres utilisateurs (mode {mode}) : lancez `chmod 700 {path}`.',
 }

@@ -40,7 +40,7 @@ export const domain: {[K in keyof typeof en]: string} = {
   'domain.operator.warn.contradictsPrefix':
     '{phone} a un préfixe {expected} ({prefix}) mais --operator vaut {given} : envoi en tant que {given}, car un numéro peut changer d’opérateur.',
   'domain.operator.warn.testNumberOther':
-    '{phone} est un numéro de test {expected} de la sandbox ; avec --operator {given}, c’est un numéro ordinaire, dont le résultat dans la sandbox est aléatoire (SUCCESS ou FAILED).',
+    '{phone} est un numéro de test {expected} de la sandbox ; avec --operator {given}, c’est un numéro ordinaire, dont le résultat dans la sandbox est aléatoire (RÉUSSI ou ÉCHOUÉ).',
   'domain.operator.warn.unknownPrefix':
     'Le préfixe {prefix} de {phone} n’est pas un préfixe MTN ou ORANGE connu : envoi en tant que {given}, comme demandé.',
 
@@ -56,9 +56,9 @@ export const domain: {[K in keyof typeof en]: string} = {
   'domain.duration.tooSmall': '--{field} « {input} » invalide : il faut au moins {min}.',
   'domain.duration.tooLarge': '--{field} « {input} » invalide : il faut au plus {max}.',
 
-  'domain.date.missing': 'Il manque --{field} : donnez une date au format AAAA-MM-JJ, par exemple 2026-12-31.',
+  'domain.date.missing': 'Il manque --{field} : donnez une date JJ/MM/AAAA (par exemple 31/12/2026) ou AAAA-MM-JJ, ou un nombre de jours à partir d’aujourd’hui (par exemple 30j).',
   'domain.date.invalid':
-    '--{field} « {input} » invalide : donnez une date au format AAAA-MM-JJ (par exemple 2026-12-31) ou une heure ISO 8601 avec son décalage (par exemple 2026-12-31T17:00:00Z).',
+    '--{field} « {input} » invalide : donnez une date JJ/MM/AAAA (par exemple 31/12/2026) ou AAAA-MM-JJ, un nombre de jours à partir d’aujourd’hui (par exemple 30j) ou une heure ISO 8601 avec son décalage (par exemple 2026-12-31T17:00:00Z).',
   'domain.date.noSuchDay': '--{field} « {input} » invalide : {yearMonth} compte {days} jours.',
   'domain.date.badMonth': '--{field} « {input} » invalide : le mois doit aller de 01 à 12.',
   'domain.date.badTime': '--{field} « {input} » invalide : ce n’est pas une heure valide (00:00:00 à 23:59:59, décalage jusqu’à ±23:59).',
@@ -66,7 +66,7 @@ export const domain: {[K in keyof typeof en]: string} = {
     '--{field} « {input} » invalide : une heure doit indiquer son décalage, par exemple Z (UTC) ou +01:00 ; sinon donnez seulement la date (AAAA-MM-JJ).',
   'domain.date.outOfRange': '--{field} « {input} » invalide : l’année doit être comprise entre 1000 et 9999.',
   'domain.since.invalid':
-    '--{field} « {input} » invalide : indiquez une durée depuis maintenant (par exemple 7d, 24h, 30m) ou une date (2026-01-31, ou une heure ISO 8601 avec son décalage).',
+    '--{field} « {input} » invalide : indiquez une durée depuis maintenant (par exemple 7d, 24h, 30m) ou une date (31/01/2026, 2026-01-31, ou une heure ISO 8601 avec son décalage).',
   'domain.since.future': '--{field} « {input} » invalide : c’est dans le futur.',
 
   'domain.item.invalid':
@@ -92,4 +92,20 @@ export const domain: {[K in keyof typeof en]: string} = {
   'domain.draft.itemTooLong': '--{field} numéro {index} invalide : son {part} compte {length} caractères ; {max} au plus sont acceptés.',
   'domain.draft.control': '--{field} invalide : il contient un caractère de contrôle (seuls la tabulation et les sauts de ligne sont permis).',
   'domain.draft.totalTooLarge': 'Le {field} de la facture ({subtotal} avant remise) est trop élevé ({max} au plus).',
+
+  // A person's terminal: dates as the user writes them, failure codes in words
+  'domain.date.relativeHere':
+    '--{field} « {input} » invalide : ici, écrivez la date elle-même (par exemple 31/12/2026) : un nombre de jours donnerait une autre date, et une autre facture, à chaque exécution.',
+  'domain.failure.INSUFFICIENT_FUNDS': 'Le portefeuille mobile money du client n’a pas assez d’argent : demandez-lui de le recharger, puis réessayez.',
+  'domain.failure.CUSTOMER_DECLINED': 'Le client a refusé la demande sur son téléphone : vérifiez le montant avec lui, puis réessayez.',
+  'domain.failure.EXPIRED': 'Le client n’a pas validé à temps : prévenez-le qu’une demande arrive et qu’il doit la valider sur son téléphone, puis réessayez.',
+  'domain.failure.PAYER_NOT_FOUND': 'Ce numéro n’a pas de compte mobile money chez cet opérateur : vérifiez le numéro et l’opérateur, puis réessayez.',
+  'domain.failure.LIMIT_EXCEEDED': 'Le montant dépasse le plafond du portefeuille du client (par paiement ou par jour) : demandez moins, ou réessayez demain.',
+  'domain.failure.ACCOUNT_INACTIVE': 'Le compte mobile money du client est bloqué ou inactif : il doit voir son opérateur avant de payer ainsi.',
+  'domain.failure.PROVIDER_UNAVAILABLE': 'Le service de l’opérateur était indisponible et le client n’a pas été débité : réessayez dans quelques minutes.',
+  'domain.failure.PROVIDER_ERROR': 'L’opérateur a signalé une erreur et le client n’a pas été débité : réessayez ; si l’échec se répète, contactez le support avec l’identifiant du paiement.',
+  'domain.failure.unknown': 'L’opérateur a donné une raison que cette version de svc ne connaît pas : vérifiez le paiement avec le client avant de réessayer.',
+  'domain.failure.line': '{code} : {sentence}',
+  'domain.duration.noUnitSuggest': '--{field} « {input} » invalide : ajoutez une unité, par exemple {input}{unit}.',
+  'domain.amount.dottedThousands': '--{field} « {input} » invalide : vouliez-vous dire {spaced} ? Le franc CFA n’a pas de décimales et le point ne sépare pas les milliers : écrivez {plain} ou « {spaced} ».',
 }

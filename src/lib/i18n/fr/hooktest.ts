@@ -78,8 +78,8 @@ export const hooktest: {[K in keyof typeof en]: string} = {
   'hooktest.verdict.warn': 'lent',
   'hooktest.verdict.fail': 'ÉCHEC',
   'hooktest.line': '{name} : {text}',
-  'hooktest.summary': '{passed} cas réussis sur {total}, {failed} en échec.',
-  'hooktest.summarySlow': '{passed} cas réussis sur {total} ({warned} lents), {failed} en échec.',
+  'hooktest.summary': '{passed} {passed|cas réussi|cas réussis} sur {total}, {failed} en échec.',
+  'hooktest.summarySlow': '{passed} {passed|cas réussi|cas réussis} sur {total} ({warned} {warned|lent|lents}), {failed} en échec.',
 
   // Avant l’envoi (stderr).
   'hooktest.intro': 'Test de {url} : {count} cas de livraisons de test signées (environnement SANDBOX, identifiants evt_test_…), délai {timeout}.',

@@ -7,18 +7,18 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.numbers.national': 'NATIONAL',
   'local.numbers.outcome': 'RÉSULTAT',
   'local.numbers.footer':
-    'Tout autre numéro aboutit au hasard à SUCCESS ou FAILED (reproductible avec --seed). Un numéro de test donné avec l’autre opérateur compte comme un numéro quelconque.',
+    'Tout autre numéro aboutit au hasard à RÉUSSI ou ÉCHOUÉ (reproductible avec --seed). Un numéro de test donné avec l’autre opérateur compte comme un numéro quelconque.',
   'local.notRunning': 'Aucune sandbox locale ne tourne pour cette configuration : lancez-en une avec `svc sandbox serve` (dans un autre terminal).',
   'local.unreachable': 'La sandbox locale de {url} ne répond pas : `svc sandbox serve` tourne-t-il toujours ?',
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
   'local.serve.portBusy': 'Le port {port} sur {host} est déjà utilisé (une autre sandbox ?). Arrêtez-la, ou choisissez un autre port : --port 8788 (ou --port 0 pour n’importe quel port libre).',
   'local.serve.portDenied': 'Écoute interdite sur le port {port} de {host} (les ports sous 1024 demandent des privilèges) : choisissez-en un autre avec --port 8788.',
-  'local.serve.baseUrl': 'URL de base',
-  'local.serve.sandboxKey': 'Clé sandbox',
-  'local.serve.liveKey': 'Clé live',
-  'local.serve.payUrl': 'Pages de paiement',
-  'local.serve.admin': 'Surface d’administration',
-  'local.serve.secret': 'Secret webhook ({url})',
+  'local.serve.baseUrl': 'URL DE BASE',
+  'local.serve.sandboxKey': 'CLÉ SANDBOX',
+  'local.serve.liveKey': 'CLÉ LIVE',
+  'local.serve.payUrl': 'PAGES DE PAIEMENT',
+  'local.serve.admin': 'SURFACE D’ADMINISTRATION',
+  'local.serve.secret': 'SECRET WEBHOOK ({url})',
   'local.serve.ready':
     'Sandbox locale démarrée ; enregistrée comme profil « {profile} » : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal. Ctrl-C l’arrête.',
   'local.keys.shownOnce': 'Le secret n’est affiché qu’une fois : conservez-le maintenant.',
@@ -44,7 +44,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.snapshot.deleted': 'Instantané « {name} » supprimé.',
   'local.snapshot.none': 'Aucun instantané : enregistrez-en un avec `svc sandbox snapshot save NOM`.',
   'local.serve.noSqlite': '--data a besoin du module better-sqlite3, qui n’a pas pu être chargé ({reason}). Réinstallez svc avec ses dépendances optionnelles (npm install demande un compilateur C++ là où aucun binaire précompilé n’existe), ou omettez --data pour une sandbox en mémoire.',
-  'local.serve.imported': 'Fichier de données JSON {file} importé ({count} objets) dans la base de la sandbox ; le fichier JSON est conservé sous {backup}.',
+  'local.serve.imported': 'Fichier de données JSON {file} importé ({count} {count|objet|objets}) dans la base de la sandbox ; le fichier JSON est conservé sous {backup}.',
   'local.clock.now': 'HEURE DE LA SANDBOX',
   'local.clock.offset': 'AVANCE SUR L’HEURE RÉELLE',
   'local.clock.pending': 'TÂCHES PRÉVUES',
@@ -105,7 +105,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.numbers.codeOnly': '--failure-code ne vaut que pour --outcome FAILED (ou --then FAILED).',
   'local.numbers.set': '{number} scénarisé : ses paiements suivent ce scénario jusqu’à `svc sandbox numbers remove {number}`.',
   'local.operator.down': '{operator} est en panne : `svc sandbox operator up {operator}` le rétablit.',
-  'local.operator.up': '{operator} est rétabli ; {count} {count|paiement laissé|paiements laissés} UNSPECIFIED par la panne {count|se résout|se résolvent} maintenant.',
+  'local.operator.up': '{operator} est rétabli ; {count} {count|paiement laissé INDÉTERMINÉ|paiements laissés INDÉTERMINÉS} par la panne {count|se résout|se résolvent} maintenant.',
   'local.faults.rate': '--rate doit être une part entre 0 et 1 (0.2 : une requête sur cinq), reçu « {value} ».',
   'local.faults.apiOrDeliveries': '{flag} concerne les pannes de l’API, pas --deliveries : créez deux pannes.',
   'local.faults.delayOnly': '--delay ne vaut que pour --deliveries delay ou reorder.',
@@ -120,4 +120,43 @@ export const local: {[K in keyof typeof en]: string} = {
   // serve beyond loopback: what other machines can reach
   'local.serve.exposed':
     'Lié à {host} : joignable depuis les autres machines de ce réseau à {base} : l’API (avec les clés ci-dessus), les pages de paiement ({pay}), les URL signées des PDF et des paiements de factures, et la surface d’administration ({admin}) pour qui a son jeton. URL de base enregistrée : {base}.',
+  // serve: data behind its commit record (a lost WAL)
+  'local.serve.dataBehind': 'Les données de {file} sont en retard sur ce que la sandbox avait enregistré : {found} transactions sur {committed} (au {at}). Son journal {file}-wal a été perdu ou endommagé, les dernières écritures manquent. Si vous en avez besoin, arrêtez cette sandbox et restaurez un instantané, ou récupérez ce que le fichier contient : sqlite3 {file} .recover',
+
+  // A person's terminal: a key of a restarted in-memory sandbox
+  'local.hint.restarted':
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
+  'local.hint.restartedOverride':
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
+  'local.hint.dropFlag': 'retirez --api-key',
+  'local.hint.unsetEnv': 'lancez `unset SVC_API_KEY`',
+  // Une convention pour les listes (docs/conventions.md) : l’indication de la page suivante des listes de la sandbox.
+  'local.list.more': 'Il y en a d’autres : utilisez --offset {next}.',
+  // Le journal des requêtes et l’inspecteur web (sandbox requests, logs tail, serve --log, sandbox inspector).
+  'local.serve.inspector': 'Inspector:',
+  'local.journal.none': 'Aucune requête ne correspond (le journal garde les 10 000 dernières).',
+  'local.journal.method': '--method « {got} » invalide : donnez une méthode HTTP comme GET ou POST.',
+  'local.journal.path': '--path « {got} » invalide : donnez le début d’un chemin, commençant par /, comme /v1/payments (* remplace n’importe quoi).',
+  'local.journal.status': '--status « {got} » invalide : donnez une classe comme 2xx ou 4xx, un statut comme 429, ou plusieurs séparés par des virgules.',
+  'local.journal.requestHeaders': 'En-têtes de la requête',
+  'local.journal.requestBody': 'Corps de la requête',
+  'local.journal.responseHeaders': 'En-têtes de la réponse',
+  'local.journal.responseBody': 'Corps de la réponse',
+  'local.journal.tailing': 'Les requêtes de {url} s’affichent à mesure ; Ctrl-C arrête.',
+  'local.journal.streamEnded': 'Le sandbox de {url} a cessé d’envoyer (a-t-il été arrêté ?).',
+  // several sandboxes on one machine: data file held, profiles owned, the registry, a stopped sandbox
+  'local.serve.dataInUse': 'Le fichier de données {file} est utilisé par une autre sandbox (PID {pid}, depuis {since}). Une sandbox par fichier de données : arrêtez celle-là, ou donnez un autre fichier à celle-ci (--data AUTRE.db).',
+  'local.serve.profileName': '--profile-name « {name} » invalide : lettres, chiffres, - et _ (40 au plus).',
+  'local.serve.profileTaken': 'Le profil « {profile} » appartient à la sandbox de {url} (PID {pid}), toujours en marche : choisissez un autre --profile-name, ou arrêtez cette sandbox.',
+  'local.serve.ownProfile': 'Le profil « local » appartient à la sandbox de {url} (PID {pid}), toujours en marche : cette sandbox est enregistrée sous le profil « {profile} » (utilisez `svc --profile {profile} …`).',
+  'local.stopped': 'La sandbox locale du profil « {profile} » ({url}) ne tourne pas. Relancez-la avec `{command}` (dans un autre terminal), ou choisissez un autre profil.',
+  'local.list.pid': 'PID',
+  'local.list.data': 'FICHIER DE DONNÉES',
+  'local.list.profile': 'PROFIL',
+  'local.list.since': 'DEPUIS',
+  'local.list.memory': '(en mémoire)',
+  'local.list.none': 'Aucune sandbox locale ne tourne depuis ce répertoire de configuration : lancez-en une avec `svc sandbox serve`.',
+  'local.col.then': 'PUIS',
+  'local.col.after_ms': 'APRÈS (MS)',
+  'local.col.scripted': 'SCÉNARISÉ',
 }

@@ -17,7 +17,7 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.what.phone': 'le numéro de téléphone',
   'pay.live.action': 'encaisser {amount} auprès du {phone}',
   'pay.create.sending': 'Envoi au {phone} ({operator}) d’une demande de paiement de {amount}…',
-  'pay.create.created': 'Paiement {id} créé : PENDING jusqu’à ce que le client l’approuve sur son téléphone.',
+  'pay.create.created': 'Paiement {id} créé : EN ATTENTE jusqu’à ce que le client l’approuve sur son téléphone.',
   'pay.create.unknown':
     'La demande de paiement a été envoyée mais son résultat est inconnu ({reason}), et aucun paiement correspondant n’a été trouvé dans la liste.',
   'pay.create.unknownHint':
@@ -35,9 +35,24 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.watch.success': 'Paiement {id} réussi : {amount} encaissés.',
   'pay.watch.timeout': 'Le paiement {id} est toujours {status} à la fin du délai de suivi.',
   'pay.watch.timeoutHint': 'Relancez `svc pay watch {id}` plus tard, ou attendez son événement webhook.',
-  'pay.failed': 'Le paiement {id} a échoué : {code}.',
   'pay.list.none': 'Aucun paiement.',
   'pay.list.limitRange': 'un nombre entier de 1 à 100',
   'pay.list.more': 'Il y a d’autres paiements : utilisez --offset {next} ou --all.',
-  'pay.list.progress': '{count} paiements récupérés…',
+  'pay.list.progress': '{count} {count|paiement récupéré|paiements récupérés}…',
+
+  // A person's terminal: failure codes in words
+  'pay.table.failureMeaning': 'QUE FAIRE',
+  'pay.failedExplained': 'Le paiement {id} a échoué ({code}) : {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'montant',
+  'pay.subject.phone': 'numéro Mobile Money',
+
+  // pay watch: a service out of reach
+  'pay.watch.unreachable': 'Paiement {id} : dernier état lu {status} ; le service est injoignable depuis {since}, nouvel essai…',
+  'pay.watch.statusUnknown': 'Paiement {id} : état inconnu : le service n’a pas pu être joint (depuis {since}).',
+  'pay.watch.statusUnknownHint': 'Le paiement a pu aboutir entre-temps. Vérifiez-le quand le service répond : svc pay status {id}',
+  // L’opérateur affiché avec un paiement (pay create, status, watch).
+  'pay.table.operator': 'OPÉRATEUR',
+  'pay.operator.inferred': '{operator} (d’après le numéro)',
 }

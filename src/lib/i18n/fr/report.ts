@@ -26,21 +26,21 @@ export const report: {[K in keyof typeof en]: string} = {
   'report.table.code': 'CODE D’ÉCHEC',
   'report.table.count': 'NOMBRE',
   'report.receivables.title':
-    'Créances au {asOf} : {count} factures ouvertes, {amount} à encaisser (dont {partly} partiellement payées).',
+    'Créances au {asOf} : {count} {count|facture ouverte|factures ouvertes}, {amount} à encaisser (dont {partly} {partly|partiellement payée|partiellement payées}).',
   'report.receivables.none': 'Aucune facture ouverte au {asOf} : rien n’est dû.',
   'report.receivables.byAge': 'Par ancienneté (jours de retard ; nombre de factures entre parenthèses)',
   'report.receivables.byCustomer': 'Par client',
   'report.receivables.noName': '(sans nom)',
   'report.collections.title':
-    'Encaissements du {since} au {until} : {count} paiements, {amount} demandés, {collected} encaissés.',
+    'Encaissements du {since} au {until} : {count} {count|paiement|paiements}, {amount} {count|demandé|demandés}, {collected} encaissés.',
   'report.collections.none': 'Aucun paiement du {since} au {until}.',
   'report.collections.rate':
-    'Taux de réussite : {rate} des {final} paiements au statut final ({success} SUCCESS, {failed} FAILED) ; pas encore finalisés : {pending} PENDING, {unspecified} UNSPECIFIED.',
+    'Taux de réussite : {rate} des {final} paiements au statut final ({success} {success|RÉUSSI|RÉUSSIS}, {failed} {failed|ÉCHOUÉ|ÉCHOUÉS}) ; pas encore finalisés : {pending} EN ATTENTE, {unspecified} {unspecified|INDÉTERMINÉ|INDÉTERMINÉS}.',
   'report.collections.rateNone':
-    'Taux de réussite : aucun de ces paiements n’a encore de statut final ({pending} PENDING, {unspecified} UNSPECIFIED).',
+    'Taux de réussite : aucun de ces paiements n’a encore de statut final ({pending} EN ATTENTE, {unspecified} {unspecified|INDÉTERMINÉ|INDÉTERMINÉS}).',
   'report.collections.byDay': 'Par jour',
   'report.collections.byOperator': 'Par opérateur (déduit)',
-  'report.collections.sparkline': 'Encaissé par jour (SUCCESS ; maximum {max}) :',
+  'report.collections.sparkline': 'Encaissé par jour (paiements RÉUSSIS ; maximum {max}) :',
   'report.collections.failureCodes': 'Codes d’échec, du plus fréquent au moins fréquent',
   'report.collections.noFailures': 'Aucun paiement en échec.',
   'report.collections.fees':

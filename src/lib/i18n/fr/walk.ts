@@ -17,8 +17,8 @@ export const walk: {[K in keyof typeof en]: string} = {
   'walk.pay.failureCode':
     '   Un paiement en échec porte un failure_code stable ({code}) : basez votre logique sur lui, pas sur les messages.',
   'walk.check.created': 'Paiement créé',
-  'walk.step.success': 'Le numéro toujours SUCCESS aboutit',
-  'walk.step.failed': 'Le numéro toujours FAILED aboutit',
+  'walk.step.success': 'Le numéro toujours RÉUSSI aboutit',
+  'walk.step.failed': 'Le numéro toujours ÉCHOUÉ aboutit',
   'walk.step.invoiceCreated': 'Facture créée',
   'walk.step.invoicePublished': 'Facture publiée',
   'walk.step.checkout': 'Page de paiement',
@@ -45,7 +45,12 @@ export const walk: {[K in keyof typeof en]: string} = {
   'walk.next.serve': 'svc sandbox serve                      # garder une sandbox locale en marche (profil « local »)',
   'walk.next.pay': 'svc --profile local pay create --amount 5000 --phone 670000001 --watch',
   'walk.next.invoice':
-    'svc --profile local invoice create --customer-name "Boulangerie Awa" --due-date 2026-12-31 --item "Pain:500:3" --publish',
+    'svc --profile local invoice create --customer-name "Boulangerie Awa" --due-date 31/12/2026 --item "Pain:500:3" --publish',
   'walk.next.listen': 'svc --profile local webhooks listen --forward-to http://localhost:3000/webhooks',
   'walk.next.login': 'svc login                              # votre propre clé sandbox ou live',
+
+  // A person's terminal: failure codes in words
+  'walk.pay.failureMeaning': '   Pour une personne : {sentence}',
+  // walkthrough after a stopped `serve`
+  'walk.target.stopped': 'La sandbox locale du profil « {profile} » sur {stopped} ne tourne pas : cette visite lance donc sa propre sandbox dans cette commande, sur {url} (sans clé, sans réseau).',
 }

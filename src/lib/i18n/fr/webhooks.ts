@@ -121,5 +121,17 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.duration.s': '{n} s',
   'webhooks.duration.min': '{n} min',
   'webhooks.duration.h': '{n} h',
-  'webhooks.duration.d': '{n} jours',
+  'webhooks.duration.d': '{n} {n|jour|jours}',
+  // listen across sandbox restarts (sandbox-watch.ts)
+  'webhooks.listen.sandboxLost': '{time}  La sandbox a disparu : {reason} (vue pour la dernière fois à {since}). En attente de son retour ; les événements de l’intervalle seront récupérés dans la liste des paiements.',
+  'webhooks.listen.lostReason.unreachable': 'elle est injoignable',
+  'webhooks.listen.lostReason.unregistered': 'elle n’a plus ce listener enregistré (elle a redémarré)',
+  'webhooks.listen.sandboxBack': '{time}  La sandbox est revenue : réenregistré comme point d’accès {id} ; {count} {count|événement|événements} de l’intervalle {from}–{to} {count|récupéré|récupérés} dans la liste des paiements (paiements créés depuis {coveredFrom}).',
+  'webhooks.listen.sandboxBackUncovered': '{time}  La sandbox est revenue : réenregistré comme point d’accès {id}, mais la liste des paiements n’a pas pu être lue ({reason}) : des événements entre {from} et {to} ont pu ne pas atteindre votre application.',
+  'webhooks.listen.nonePendingReceived': 'Rien en attente : chaque événement reçu par le listener a atteint votre application.',
+  'webhooks.listen.gapCovered': 'Déconnecté de la sandbox {from}–{to} : {count} {count|événement récupéré|événements récupérés} dans la liste des paiements ; les règlements de cet intervalle pour des paiements créés avant {coveredFrom} n’ont pas été cherchés.',
+  'webhooks.listen.gapUncovered': 'Déconnecté de la sandbox {from}–{to} : la liste des paiements n’a pas pu être lue, des événements de cet intervalle ont pu ne pas atteindre votre application.',
+  'webhooks.listen.gapOpen': 'Déconnecté de la sandbox depuis {since} : les événements depuis n’ont pas atteint votre application. Relancez listen quand la sandbox sera revenue.',
+  // Une convention pour les listes : l’indication qu’il y en a d’autres.
+  'webhooks.events.more': 'Il y a d’autres événements : voici les {limit} plus récents ; augmentez --limit (10000 au plus).',
 }

@@ -39,6 +39,7 @@ export async function renderReport(io: IO, results: CaseResult[]): Promise<strin
       formatLatency(r.ms),
       verdictText(r),
     ]),
+    [{kind: 'id'}, {priority: 3}, {kind: 'text', priority: 2}, {priority: 4}, {priority: 1}],
   )
   const lines = [table, '']
   for (const r of results.filter((r) => r.verdict === 'fail')) lines.push(t('hooktest.line', {name: paint.red(r.name), text: r.detail ?? ''}))

@@ -79,4 +79,11 @@ export const sandbox = {
   'sandbox.business.logoNotImage': 'The logo must be a PNG or JPEG image (its first bytes are neither).',
   // admin surface: failed authentication rate limited per address
   'sandbox.admin.tooManyFailures': 'Admin surface: {limit} wrong admin tokens from this address within a minute; try again in {seconds} s.',
+  // Data file: no space, damage, read-only (storage-errors.ts)
+  'sandbox.storage.full': 'No space left on the disk of the sandbox’s data file (or its file-size limit reached): this write was not saved. Free some space; the sandbox keeps serving.',
+  'sandbox.storage.fullAtStart': 'No space left for the sandbox data file {file} (or its file-size limit reached): the sandbox could not write to it and did not start. Free some space and start it again.',
+  'sandbox.storage.damaged': 'The sandbox data file {file} is damaged ({reason}). Restore a snapshot (start a sandbox on a new file, then svc sandbox snapshot restore NAME), move the file aside (mv {file} {file}.damaged) to start afresh, or recover what it holds: sqlite3 {file} .recover | sqlite3 recovered.sqlite',
+  'sandbox.storage.directory': '{file} is a directory, not a data file. Give --data a file path, for example {file}/sandbox.sqlite.',
+  'sandbox.storage.readOnly': 'The sandbox data file {file} cannot be written ({reason}): the file, its directory or its file system is read-only. Make it writable, or give --data a file in a writable directory.',
+  'sandbox.storage.truncated': 'the file holds {size} bytes where its header says {expected}',
 } as const

@@ -83,4 +83,11 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.business.logoNotImage': 'Le logo doit être une image PNG ou JPEG (ses premiers octets ne sont ni l’un ni l’autre).',
   // admin surface: failed authentication rate limited per address
   'sandbox.admin.tooManyFailures': 'Surface d’administration : {limit} jetons d’administration erronés depuis cette adresse en une minute ; réessayez dans {seconds} s.',
+  // Data file: no space, damage, read-only (storage-errors.ts)
+  'sandbox.storage.full': 'Plus d’espace sur le disque du fichier de données de la sandbox (ou sa taille limite est atteinte) : cette écriture n’a pas été enregistrée. Libérez de l’espace ; la sandbox continue de répondre.',
+  'sandbox.storage.fullAtStart': 'Plus d’espace pour le fichier de données {file} (ou sa taille limite est atteinte) : la sandbox n’a pas pu y écrire et n’a pas démarré. Libérez de l’espace et relancez-la.',
+  'sandbox.storage.damaged': 'Le fichier de données {file} est endommagé ({reason}). Restaurez un instantané (démarrez une sandbox sur un nouveau fichier, puis svc sandbox snapshot restore NOM), mettez le fichier de côté (mv {file} {file}.damaged) pour repartir de zéro, ou récupérez ce qu’il contient : sqlite3 {file} .recover | sqlite3 recovered.sqlite',
+  'sandbox.storage.directory': '{file} est un répertoire, pas un fichier de données. Donnez à --data le chemin d’un fichier, par exemple {file}/sandbox.sqlite.',
+  'sandbox.storage.readOnly': 'Le fichier de données {file} ne peut pas être écrit ({reason}) : le fichier, son répertoire ou son système de fichiers est en lecture seule. Rendez-le accessible en écriture, ou donnez à --data un fichier dans un répertoire accessible en écriture.',
+  'sandbox.storage.truncated': 'le fichier fait {size} octets là où son en-tête en annonce {expected}',
 }

@@ -1,0 +1,169 @@
+/**
+ * The admin routes the inspector's pages read besides the dashboard stand-in's: payments and
+ * invoices with filters, the customer's handset (the LIVE payments it rings for, the PIN typed on
+ * it), an event delivered again, and an outbox message as the customer reads it (with the QR code
+ * of its pay link). Paths and answers: src/contract/sandbox-inspector.ts.
+ */
+import {
+  HANDSET_MAX_TRIES,
+  HANDSET_PIN,
+  INSPECTOR_ROUTES,
+  type OutboxMessage as OutboxView,
+  type PhoneCall,
+  type PinAnswer,
+} from '../../contract/sandbox-inspector.js'
+import {businessLanguage, businessName} from '../business.js'
+import {notFound, invalidState} from '../errors.js'
+import {t} from '../i18n/index.js'
+import {invoiceDomainOf} from '../invoices/index.js'
+import {PAYMENT_STATUSES, LIVE_APPROVAL_WINDOW_MS} from '../payments.js'
+import type {Schema} from '../schema.js'
+import type {Environment} from '../types.js'
+import type {ResolvedOptions, SandboxContext} from '../context.js'
+import type {SandboxServices} from '../domain.js'
+import type {Journal} from '../journal.js'
+import type {Router} from '../router.js'
+import type {Store} from '../store.js'
+
+const envSchema: Schema = {type: 'string', enum: ['SANDBOX', 'LIVE', 'sandbox', 'live']}
+const pageQuery = {
+  limit: {type: 'integer', minimum: 1, maximum: 100, default: 20},
+  offset: {type: 'integer', minimum: 0, default: 0},
+} satisfies Record<string, Schema>
+const env = (value: unknown): Environment => (typeof value === 'string' ? (value.toUpperCase() as Environment) : 'SANDBOX')
+
+export interface InspectorDependencies {
+  router: Router
+  context: SandboxContext
+  services: SandboxServices
+  journal: Journal
+  store: Store
+  options: ResolvedOptions
+  baseUrl: () => string
+}
+
+export function registerInspectorData(deps: InspectorDependencies): void {
+  const {router, context, services, store, options} = deps
+  const {payments} = services
+  const admin = {auth: 'admin' as const, responses: {200: {description: 'OK'}}}
+  /** Wrong PINs typed so far, per payment. */
+  const wrongPins = new Map<string, number>()
+
+  router.add({
+    ...admin,
+    method: 'GET',
+    path: INSPECTOR_ROUTES.payments,
+    query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', enum: PAYMENT_STATUSES}, ...pageQuery}},
+    handler: (req) => {
+      const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
+      const page = payments.collection(env(req.query.environment)).newestFirst(offset, limit, {status})
+      const data = page.items.map((record) => ({...record.payment, operator: record.operator}))
+      return {status: 200, body: {data, limit, offset, total: page.total, has_more: offset + data.length < page.total}}
+    },
+  })
+  router.add({
+    ...admin,
+    method: 'GET',
+    path: INSPECTOR_ROUTES.invoices,
+    query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', pattern: '^[A-Z_]{1,20}$'}, ...pageQuery}},
+    handler: (req) => {
+      const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
+      const page = invoiceDomainOf(context).invoices.collection(env(req.query.environment)).newestFirst(offset, limit, {status})
+      return {status: 200, body: {data: page.items, limit, offset, total: page.total, has_more: offset + page.items.length < page.total}}
+    },
+  })
+
+  // The customer's handset ----------------------------------------------------------------------
+  const call = (record: ReturnType<typeof payments.get> & {}): PhoneCall => ({
+    payment_id: record.id,
+    operator: record.operator,
+    phone: record.payment.phone_number,
+    amount: record.payment.amount,
+    currency: 'XAF',
+    merchant: businessName(store, options.businessName),
+    created_at: record.payment.created_at,
+    expires_at: new Date(Date.parse(record.payment.created_at) + LIVE_APPROVAL_WINDOW_MS).toISOString(),
+    tries_left: HANDSET_MAX_TRIES - (wrongPins.get(record.id) ?? 0),
+  })
+  router.add({
+    ...admin,
+    method: 'GET',
+    path: INSPECTOR_ROUTES.phone,
+    handler: () => {
+      const ringing = payments.collection('LIVE').newestFirst(0, 20, {status: 'PENDING'}).items
+      // Those the provider has already answered (approved, waiting to settle) no longer ring.
+      return {status: 200, body: {data: ringing.filter((record) => !record.outcome).map(call)}}
+    },
+  })
+  router.add({
+    ...admin,
+    method: 'POST',
+    path: INSPECTOR_ROUTES.phonePin,
+    body: {type: 'object', additionalProperties: false, properties: {pin: {type: 'string', maxLength: 12}, decline: {type: 'boolean'}}},
+    handler: (req) => {
+      const id = req.params.paymentId
+      const record = payments.get('LIVE', id)
+      if (!record) throw notFound('payment', id)
+      if (record.payment.status !== 'PENDING' || record.outcome)
+        throw invalidState(t('sandbox.payment.notPending', {id, status: record.payment.status}))
+      if (req.body.decline === true) {
+        const payment = payments.decide(id, 'decline')
+        return {status: 200, body: {payment_id: id, status: payment.status, tries_left: call(record).tries_left} satisfies PinAnswer}
+      }
+      if (req.body.pin === HANDSET_PIN) {
+        const payment = payments.decide(id, 'approve')
+        wrongPins.delete(id)
+        return {status: 200, body: {payment_id: id, status: payment.status, tries_left: HANDSET_MAX_TRIES} satisfies PinAnswer}
+      }
+      const wrong = (wrongPins.get(id) ?? 0) + 1
+      wrongPins.set(id, wrong)
+      if (wrong < HANDSET_MAX_TRIES) return {status: 200, body: {payment_id: id, status: 'PENDING', tries_left: HANDSET_MAX_TRIES - wrong} satisfies PinAnswer}
+      // A wallet locks after three wrong PINs: the payment fails with a code of the contract.
+      wrongPins.delete(id)
+      const payment = payments.decide(id, 'decline', 'ACCOUNT_INACTIVE')
+      return {status: 200, body: {payment_id: id, status: payment.status, tries_left: 0, failure_code: 'ACCOUNT_INACTIVE'} satisfies PinAnswer}
+    },
+  })
+
+  // Events: deliver again --------------------------------------------------------------------------
+  router.add({
+    ...admin,
+    method: 'POST',
+    path: INSPECTOR_ROUTES.redeliver,
+    handler: (req) => {
+      for (const environment of ['SANDBOX', 'LIVE'] as const) {
+        const queued = context.events.redeliver(environment, req.params.eventId)
+        if (queued) return {status: 201, body: {data: queued}}
+      }
+      throw notFound('event', req.params.eventId)
+    },
+  })
+
+  // The outbox as the customer reads it ------------------------------------------------------------
+  router.add({
+    ...admin,
+    method: 'GET',
+    path: INSPECTOR_ROUTES.outboxMessage,
+    handler: async (req) => {
+      const {outbox} = invoiceDomainOf(context)
+      for (const environment of ['SANDBOX', 'LIVE'] as const) {
+        const message = outbox.collection(environment).get(req.params.messageId)
+        if (!message) continue
+        const {default: QRCode} = await import('qrcode')
+        const view: OutboxView = {
+          id: message.id,
+          channel: message.channel,
+          recipient: message.recipient,
+          language: businessLanguage(store),
+          subject: message.subject,
+          text: message.text,
+          pay_url: message.pay_url,
+          pdf_url: message.pdf_url,
+          qr: message.pay_url ? await QRCode.toDataURL(message.pay_url, {margin: 1, width: 160}) : null,
+        }
+        return {status: 200, body: view}
+      }
+      throw notFound('outbox message', req.params.messageId)
+    },
+  })
+}

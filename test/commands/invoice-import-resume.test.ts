@@ -1,0 +1,136 @@
+/**
+ * `svc invoice import`: a re-run resumes from its results file in seconds (rows recorded as done
+ * are skipped without a request; a changed row is not; --recheck asks the service), and the plan
+ * before the work (--dry-run: requests and time at the rate limit; a long run says its estimate).
+ */
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {parseCsv} from '../../src/lib/invoices/csv.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {startTestSandbox} from '../helpers/sandbox.js'
+import {allInvoices, importCsv} from './invoice-helpers.js'
+
+let temp: ReturnType<typeof tempConfigDir>
+let work: string
+beforeEach(() => {
+  temp = tempConfigDir()
+  work = mkdtempSync(join(tmpdir(), 'svc-resume-'))
+})
+afterEach(() => {
+  temp.cleanup()
+  rmSync(work, {recursive: true, force: true})
+})
+
+function results(path: string) {
+  const [header, ...rows] = parseCsv(readFileSync(path, 'utf8'))
+  return rows.map((r) => Object.fromEntries(header!.fields.map((name, i) => [name, r.fields[i]])))
+}
+
+describe('invoice import: resume from the results file', () => {
+  it('a finished 150-row import run again sends no request and takes seconds; a changed row is sent; --recheck asks the service', async () => {
+    const sb = await startTestSandbox({settleAfterMs: 0})
+    const proxy = await startFaultProxy(sb.sb.url, [])
+    try {
+      const svc = sb.cli(temp.dir)
+      const file = join(work, 'batch.csv')
+      writeFileSync(file, importCsv(150, 'Resume'))
+      const first = await svc(['invoice', 'import', file, '--publish'], {timeoutMs: 60_000})
+      expect(first.exitCode, first.stderr).toBe(0)
+      expect(await allInvoices(sb)).toHaveLength(150)
+
+      // Again, through a proxy that counts requests, at the service's real pace (100/min).
+      const started = Date.now()
+      const again = await svc(['invoice', 'import', file, '--publish'], {env: {SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '100'}, timeoutMs: 60_000})
+      const elapsed = Date.now() - started
+      expect(again.exitCode, again.stderr).toBe(0)
+      expect(proxy.seen).toEqual([])
+      // Under 3 s on a quiet machine (bench/import); 10 s leaves room for a loaded one.
+      expect(elapsed).toBeLessThan(10_000)
+      expect(again.stderr).toMatch(/Skipping 150 rows already done/)
+      const rows = results(file.replace(/\.csv$/, '.results.csv'))
+      expect(rows).toHaveLength(150)
+      expect(rows.every((r) => r.invoice_id!.startsWith('inv_') && r.published === 'true')).toBe(true)
+
+      // Row 3 edited (another price): it is another invoice, sent; the other 149 are skipped.
+      writeFileSync(file, importCsv(150, 'Resume').replace('"Resume 3",2026-12-31,"Bread:103:2', '"Resume 3",2026-12-31,"Bread:999:2'))
+      const edited = await svc(['invoice', 'import', file, '--publish'], {env: {SVC_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      expect(edited.exitCode, edited.stderr).toBe(0)
+      expect(proxy.seen.filter((r) => r === 'POST /v1/invoices')).toHaveLength(1)
+      expect(edited.stderr).toMatch(/Skipping 149 rows/)
+      expect(await allInvoices(sb)).toHaveLength(151)
+
+      // --recheck: every row asks the service (replayed by its key), nothing created twice.
+      const before = proxy.seen.length
+      const recheck = await svc(['invoice', 'import', file, '--publish', '--recheck'], {env: {SVC_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      expect(recheck.exitCode, recheck.stderr).toBe(0)
+      expect(proxy.seen.slice(before).filter((r) => r === 'POST /v1/invoices')).toHaveLength(150)
+      expect(await allInvoices(sb)).toHaveLength(151)
+    } finally {
+      await proxy.close()
+      await sb.close()
+    }
+  }, 120_000)
+
+  it('rows created as drafts are not done for a run that publishes: they are published, not created again', async () => {
+    const sb = await startTestSandbox({settleAfterMs: 0})
+    try {
+      const svc = sb.cli(temp.dir)
+      const file = join(work, 'drafts.csv')
+      writeFileSync(file, importCsv(3, 'Draft'))
+      expect((await svc(['invoice', 'import', file])).exitCode).toBe(0)
+      const published = await svc(['invoice', 'import', file, '--publish'])
+      expect(published.exitCode, published.stderr).toBe(0)
+      expect(published.stderr).not.toMatch(/Skipping/)
+      const invoices = await allInvoices(sb)
+      expect(invoices).toHaveLength(3)
+      expect(invoices.every((i) => i.status === 'UNPAID')).toBe(true)
+      // And now that they are published, a re-run with --publish skips them all.
+      const skipped = await svc(['invoice', 'import', file, '--publish'])
+      expect(skipped.stderr).toMatch(/Skipping 3 rows/)
+    } finally {
+      await sb.close()
+    }
+  }, 60_000)
+})
+
+describe('invoice import: the plan before the work', () => {
+  it('--dry-run prints the requests and the time at the rate limit; a long run says its estimate when it starts', async () => {
+    const sb = await startTestSandbox({settleAfterMs: 0})
+    try {
+      const svc = sb.cli(temp.dir)
+      const file = join(work, 'plan.csv')
+      writeFileSync(file, importCsv(150, 'Plan'))
+      const plan = await svc(['invoice', 'import', file, '--publish', '--dry-run', '--rate', '100'])
+      expect(plan.exitCode, plan.stderr).toBe(0)
+      expect(plan.stderr).toMatch(/150 invoices, 300 requests: about 3 min at 100\/min/)
+      const big = join(work, 'big.csv')
+      writeFileSync(big, importCsv(20_000, 'Big'))
+      const bigPlan = await svc(['invoice', 'import', big, '--dry-run', '--publish', '--rate', '100', '--lang', 'fr'], {timeoutMs: 60_000})
+      expect(bigPlan.stderr).toMatch(/20000 factures, 40000 requêtes : environ 6 h 40 min à 100\/min/)
+      const json = await svc(['invoice', 'import', file, '--dry-run', '--rate', '100', '--json'])
+      expect(JSON.parse(json.stdout).plan).toMatchObject({invoices: 150, requests: 150, rate_per_minute: 100, seconds: 90})
+
+      // A real run over a minute says so as it starts (3 rows at 2 a minute), then is stopped.
+      const slow = join(work, 'slow.csv')
+      writeFileSync(slow, importCsv(3, 'Slow'))
+      let seen = ''
+      const run = await svc(['invoice', 'import', slow, '--rate', '2'], {
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          child.stderr?.on('data', (chunk: Buffer) => {
+            seen += chunk.toString()
+            if (/about \d+ (s|min)/.test(seen)) child.kill('SIGTERM')
+          })
+        },
+      })
+      expect(run.stderr).toMatch(/3 requests: about 2 min at 2\/min/)
+      expect(await allInvoices(sb).then((l) => l.filter((i) => String(i.customer_name).startsWith('Slow')).length)).toBeLessThanOrEqual(3)
+    } finally {
+      await sb.close()
+    }
+  }, 90_000)
+})

@@ -1,0 +1,58 @@
+/**
+ * `pay watch` says what it knows: while the service cannot be reached the spinner says so (since
+ * when, retrying), and a watch that ends without a successful read in its last interval exits 7
+ * "status unknown", never 8 ("still PENDING", a status it did not read).
+ */
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sandbox: TestSandbox | undefined
+let temp: ReturnType<typeof tempConfigDir>
+
+beforeEach(() => {
+  temp = tempConfigDir()
+})
+afterEach(async () => {
+  temp.cleanup()
+  await sandbox?.close().catch(() => {})
+  sandbox = undefined
+})
+
+/** A live payment nobody approves (it stays PENDING), then the sandbox stopped. */
+async function pendingThenStopped(): Promise<{id: string; env: Record<string, string>; stop: () => Promise<void>}> {
+  sandbox = await startTestSandbox()
+  const env = {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}
+  const created = await runCli(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], {configDir: temp.dir, env})
+  expect(created.exitCode).toBe(0)
+  const s = sandbox
+  return {id: JSON.parse(created.stdout).id, env, stop: () => s.close()}
+}
+
+describe('pay watch against a service it cannot reach', () => {
+  it('a stopped service: exit 7 "status unknown", never 8; --json gives the error envelope', async () => {
+    const {id, env, stop} = await pendingThenStopped()
+    await stop()
+    const r = await runCli(['pay', 'watch', id, '--interval', '250ms', '--timeout', '2s'], {configDir: temp.dir, env})
+    expect(r.exitCode).toBe(7)
+    expect(r.stderr).toMatch(/status unknown: the service could not be reached/)
+    expect(r.stderr).not.toMatch(/still PENDING/)
+    const json = await runCli(['pay', 'watch', id, '--interval', '250ms', '--timeout', '1s', '--json'], {configDir: temp.dir, env})
+    expect(json.exitCode).toBe(7)
+    expect(JSON.parse(json.stdout).error.code).toBe('status_unknown')
+  })
+
+  it('a service that goes away mid-watch: the spinner says since when and that it retries, then exit 7', async () => {
+    const {id, env, stop} = await pendingThenStopped()
+    const session = runInPty(['pay', 'watch', id, '--interval', '250ms', '--timeout', '8s'], {configDir: temp.dir, env})
+    await session.waitFor(/PENDING/)
+    await stop()
+    await session.waitFor(/could not be reached since \d{2}:\d{2}:\d{2}.*retrying/)
+    const {exitCode} = await session.exit
+    expect(exitCode).toBe(7)
+    expect(stripAnsi(session.output())).toMatch(/status unknown: the service could not be reached/)
+  }, 30_000)
+})

@@ -1,0 +1,150 @@
+/**
+ * The request journal over real HTTP: `svc sandbox requests [get]` and `svc sandbox logs tail`
+ * against an in-process sandbox (found through SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN),
+ * `svc sandbox serve --log` as a child process, and the journal kept on disk with --data.
+ */
+import {spawn} from 'node:child_process'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {BIN, baseEnv} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+const temp = tempConfigDir()
+let h: TestSandbox
+
+const adminEnv = () => ({SVC_SANDBOX_URL: h.sb.url, SVC_SANDBOX_ADMIN_TOKEN: h.sb.adminToken})
+const cli = (args: string[]) => h.cli(temp.dir)(args, {env: adminEnv()})
+const json = async (args: string[]) => {
+  const r = await cli([...args, '--json'])
+  expect(r.exitCode, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0)
+  return JSON.parse(r.stdout)
+}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${h.sb.url}${path}`, {method: 'POST', headers: {'x-api-key': h.sb.keys.sandbox, 'content-type': 'application/json', ...headers}, body: JSON.stringify(body)})
+
+beforeAll(async () => {
+  h = await startTestSandbox()
+})
+
+afterAll(async () => {
+  await h?.close()
+  temp.cleanup()
+})
+
+describe('svc sandbox requests', () => {
+  it('lists what the app sent, newest first, as a bare array: one POST /v1/payments of 5,000 with its key masked and no secret', async () => {
+    const created = await post('/v1/payments', {amount: 5000, phone_number: '670000001', operator: 'MTN'}, {'idempotency-key': 'idem-journal-1'})
+    expect(created.status).toBe(201)
+    await h.get('/v1/payments?limit=1')
+    const list = await json(['sandbox', 'requests', '--method', 'post', '--path', '/v1/payments'])
+    expect(Array.isArray(list)).toBe(true)
+    expect(list).toHaveLength(1)
+    const [entry] = list
+    expect(entry).toMatchObject({method: 'POST', path: '/v1/payments', status: 201, environment: 'SANDBOX', idempotency_key: 'idem-journal-1'})
+    expect(JSON.parse(entry.request_body)).toMatchObject({amount: 5000})
+    expect(JSON.parse(entry.response_body)).toMatchObject({status: 'PENDING', amount: 5000})
+    expect(entry.key).toMatch(/^svc_sk_test_….{4}$/)
+    const text = JSON.stringify(entry)
+    expect(text).not.toContain(h.sb.keys.sandbox)
+    expect(entry.request_headers['x-api-key']).toBeUndefined()
+
+    const all = await json(['sandbox', 'requests'])
+    expect(all[0]).toMatchObject({method: 'GET', path: '/v1/payments', query: 'limit=1'})
+    expect(all[1].id).toBe(entry.id)
+    // The admin token never appears, nor the journal's own reads.
+    expect(JSON.stringify(all)).not.toContain(h.sb.adminToken)
+    expect(all.some((e: {path: string}) => e.path.startsWith('/_admin/requests'))).toBe(false)
+  })
+
+  it('filters by status class or status and by age; get shows one whole', async () => {
+    const unauthorised = await fetch(`${h.sb.url}/v1/payments`, {headers: {'x-api-key': 'svc_sk_test_notakeyatall'}})
+    expect(unauthorised.status).toBe(401)
+    const fourxx = await json(['sandbox', 'requests', '--status', '4xx'])
+    expect(fourxx.length).toBeGreaterThan(0)
+    expect(fourxx.every((e: {status: number}) => e.status >= 400 && e.status < 500)).toBe(true)
+    expect(await json(['sandbox', 'requests', '--status', '201'])).toSatisfy((l: Array<{status: number}>) => l.every((e) => e.status === 201))
+    expect(await json(['sandbox', 'requests', '--since', '1ms', '--path', '/nothing'])).toEqual([])
+
+    const one = await json(['sandbox', 'requests', 'get', fourxx[0].id])
+    expect(one).toMatchObject({id: fourxx[0].id, status: 401})
+    const human = await cli(['sandbox', 'requests', 'get', fourxx[0].id])
+    expect(human.exitCode).toBe(0)
+    expect(human.stdout).toContain('Response body')
+    expect(human.stdout).toContain('unauthorized')
+    const missing = await cli(['sandbox', 'requests', 'get', 'req_999999'])
+    expect(missing.exitCode).toBe(4)
+  })
+
+  it('refuses a bad filter naming the flag, sending nothing', async () => {
+    const bad = await cli(['sandbox', 'requests', '--status', 'ok'])
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toContain('--status')
+    const path = await cli(['sandbox', 'requests', '--path', 'v1'])
+    expect(path.exitCode).toBe(2)
+    expect(path.stderr).toContain('--path')
+  })
+
+  it('cuts bodies at 64 KiB', async () => {
+    const big = 'x'.repeat(100 * 1024)
+    await post('/v1/payments', {amount: 10, phone_number: '670000001', operator: 'MTN', note: big})
+    const [entry] = await json(['sandbox', 'requests', '--method', 'POST', '--status', '400'])
+    expect(entry.truncated).toBe(true)
+    expect(entry.request_bytes).toBeGreaterThan(100 * 1024)
+    expect(Buffer.byteLength(entry.request_body)).toBeLessThanOrEqual(64 * 1024)
+  })
+})
+
+describe('svc sandbox logs tail', () => {
+  it('streams each request as it happens, filtered, one JSON object per line, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', 'tail', '--method', 'POST', '--json'], {
+      env: {...baseEnv(temp.dir), ...adminEnv()},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d))
+    child.stderr.on('data', (d: Buffer) => (err += d))
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    // Connected once a request shows up: send until one does (the stream starts after the process does).
+    const deadline = Date.now() + 30_000
+    while (!out.includes('\n')) {
+      if (Date.now() > deadline) throw new Error(`no streamed request: ${err}`)
+      await h.get('/v1/payments?limit=1')
+      await post('/v1/payments', {amount: 777, phone_number: '670000001', operator: 'MTN'})
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const lines = out.trim().split('\n').map((line) => JSON.parse(line))
+    expect(lines.every((e) => e.method === 'POST')).toBe(true)
+    expect(lines[0]).toMatchObject({path: '/v1/payments', status: 201})
+    child.kill('SIGTERM')
+    expect(await ended).toBe(143)
+    expect(err).not.toContain('Error:')
+  })
+})
+
+describe('svc sandbox serve --log and --data', () => {
+  it('prints one line per request, and keeps the journal across a restart with --data', async () => {
+    const {startServe} = await import('../helpers/sandbox.js')
+    const file = join(temp.dir, '..', 'journal.db')
+    const served = await startServe(temp.dir, ['--log', '--data', file])
+    const key = served.info.sandbox_key as string
+    expect(served.info.inspector_url).toMatch(/\/_inspector\/login\?code=/)
+    const answer = await fetch(`${served.info.base_url}/v1/payments?limit=2`, {headers: {'x-api-key': key}})
+    expect(answer.status).toBe(200)
+    const stopped = await served.stop()
+    expect(stopped.stderr).toMatch(/GET\s+200\s+[\d.]+ ms\s+SANDBOX\s+\/v1\/payments\?limit=2\s+svc_sk_test_…/)
+    expect(stopped.stderr).not.toContain(key)
+
+    const again = await startServe(temp.dir, ['--data', file])
+    const list = await runList(again.info.base_url, again.info.admin_token)
+    expect(list.some((e: {path: string; query: string}) => e.path === '/v1/payments' && e.query === 'limit=2')).toBe(true)
+    await again.stop()
+  })
+})
+
+async function runList(url: string, token: string) {
+  const response = await fetch(`${url}/_admin/requests?path=/v1`, {headers: {authorization: `Bearer ${token}`}})
+  return ((await response.json()) as {data: Array<{path: string; query: string}>}).data
+}
