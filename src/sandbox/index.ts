@@ -16,6 +16,8 @@
 import {randomBytes, randomInt} from 'node:crypto'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import {networkInterfaces} from 'node:os'
+import {advertisedHost} from './advertised-host.js'
 import {registerAdminRoutes} from './admin.js'
 import {Allowlist, KeyRing} from './auth.js'
 import {SandboxClock, Scheduler, type ClockState} from './clock.js'
@@ -272,8 +274,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     throw error
   }
   const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
-  base = `http://${host}:${address.port}`
+  // Bound to every interface (0.0.0.0): URLs other machines can use, with a real address.
+  base = `http://${advertisedHost(address.address, networkInterfaces())}:${address.port}`
   store.flush()
 
   let closed: Promise<void> | undefined

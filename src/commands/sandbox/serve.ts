@@ -15,7 +15,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
     '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox.db',
-    'SVC_SANDBOX_ADMIN_TOKEN=ci-secret <%= config.bin %> sandbox serve --host 0.0.0.0',
+    'SVC_SANDBOX_ADMIN_TOKEN=ci-sandbox-admin-token <%= config.bin %> sandbox serve --host 0.0.0.0',
     '<%= config.bin %> sandbox serve --port 8788 --profile-name shop-tests',
   ]
   static override flags = {

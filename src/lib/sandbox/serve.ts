@@ -33,10 +33,16 @@ export interface RunningSandbox {
 }
 
 /** A chosen admin token: printable, no spaces (it travels in an Authorization header), long enough to guard the surface. */
-function adminToken(value: string | undefined): string | undefined {
+export function checkAdminToken(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
   if (!/^[\x21-\x7e]{16,256}$/.test(value)) throw new InputError(t('local.serve.adminToken'), {field: 'admin-token'})
   return value
+}
+
+/** Whether an address to bind is reachable from other machines (anything but loopback). */
+function bindsBeyondLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
+  return !(bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1')
 }
 
 /** A profile name given with --profile-name: plain, and not one a running sandbox owns. */
@@ -69,7 +75,7 @@ function profileFor(live: SandboxEntry[], asked: string | undefined, port: strin
 export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<RunningSandbox> {
   const settleAfterMs = parseDuration(flags['settle-after'], 'settle-after')
   if (flags['rate-limit'] < 0) throw new InputError(t('local.serve.rateLimit'), {field: 'rate-limit'})
-  const token = adminToken(flags['admin-token'])
+  const token = checkAdminToken(flags['admin-token'])
   const asked = chosenProfile(ctx, flags['profile-name'])
   // Before the database is opened: a second process on the file would lose the first's updates.
   const hold: DataFileHold | undefined = flags.data ? await holdDataFile(flags.data) : undefined
@@ -184,6 +190,10 @@ async function serveHolding(
     ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
     ctx.io.err(t('local.serve.ready', {profile}))
   })
+  // Bound beyond loopback: say what other machines can now reach (on stderr, --json or not).
+  if (bindsBeyondLoopback(flags.host)) {
+    ctx.io.err(t('local.serve.exposed', {host: flags.host, base: sandbox.url, pay: sandbox.payUrl, admin: sandbox.adminUrl}))
+  }
   if (flags.log) {
     const {requestLine} = await import('./journal.js')
     sandbox.journal.subscribe((request) => ctx.io.err(requestLine(request)))

@@ -113,6 +113,9 @@ export const local = {
   'local.env.missing': '{missing} is not set but {given} is: set both to drive a sandbox by its address, or neither to use the one `svc sandbox serve` saved.',
   'local.env.url': 'SVC_SANDBOX_URL must be the sandbox\'s base URL (http://host:port), got "{url}".',
   'local.serve.adminToken': '--admin-token (or SVC_SANDBOX_ADMIN_TOKEN) must be 16 to 256 printable characters without spaces.',
+  // serve beyond loopback: what other machines can reach
+  'local.serve.exposed':
+    'Bound to {host}: reachable from other machines on this network at {base}: the API (with the keys above), the checkout pages ({pay}), signed invoice PDF and checkout URLs, and the admin surface ({admin}) to anyone with its token. Saved base URL: {base}.',
   // serve: data behind its commit record (a lost WAL)
   'local.serve.dataBehind': 'The data in {file} is behind what the sandbox last committed: {found} of {committed} transactions (as of {at}). Its write-ahead log {file}-wal was lost or damaged, so the last writes are missing. If you need them, stop this sandbox and restore a snapshot, or recover what the file holds: sqlite3 {file} .recover',
 

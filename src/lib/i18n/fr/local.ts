@@ -117,6 +117,9 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.env.missing': '{missing} n’est pas défini mais {given} l’est : définissez les deux pour piloter un sandbox par son adresse, ou aucun pour utiliser celui que `svc sandbox serve` a enregistré.',
   'local.env.url': 'SVC_SANDBOX_URL doit être l’URL de base du sandbox (http://hôte:port), reçu « {url} ».',
   'local.serve.adminToken': '--admin-token (ou SVC_SANDBOX_ADMIN_TOKEN) doit compter de 16 à 256 caractères imprimables, sans espace.',
+  // serve beyond loopback: what other machines can reach
+  'local.serve.exposed':
+    'Lié à {host} : joignable depuis les autres machines de ce réseau à {base} : l’API (avec les clés ci-dessus), les pages de paiement ({pay}), les URL signées des PDF et des paiements de factures, et la surface d’administration ({admin}) pour qui a son jeton. URL de base enregistrée : {base}.',
   // serve: data behind its commit record (a lost WAL)
   'local.serve.dataBehind': 'Les données de {file} sont en retard sur ce que la sandbox avait enregistré : {found} transactions sur {committed} (au {at}). Son journal {file}-wal a été perdu ou endommagé, les dernières écritures manquent. Si vous en avez besoin, arrêtez cette sandbox et restaurez un instantané, ou récupérez ce que le fichier contient : sqlite3 {file} .recover',
 
