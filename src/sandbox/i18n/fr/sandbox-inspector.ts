@@ -4,7 +4,7 @@ import type {sandboxInspector as english} from '../en/sandbox-inspector.js'
 export const sandboxInspector: Record<keyof typeof english, string> = {
   'sandbox.journal.status': '{field} doit être une classe de statuts ou des statuts séparés par des virgules (2xx, 4xx, 429), reçu {got}.',
   'sandbox.journal.truncated': 'La requête {id} a été coupée à 64 Kio dans le journal : elle ne peut pas être renvoyée telle quelle.',
-  'inspector.login.expired': 'Ce lien de connexion a déjà servi ou a expiré. Lancez `svc sandbox inspector` pour en obtenir un autre, ou utilisez le lien affiché par `svc sandbox serve`.',
+  'inspector.login.expired': 'Ce lien de connexion a déjà servi ou a expiré : chaque lien ne connecte qu’une fois. Lancez `svc sandbox inspector` pour en obtenir un autre.',
   'inspector.title': 'Inspecteur du bac à sable svc',
   'inspector.nav': 'Les pages',
   'inspector.nav.requests': 'Requêtes',
