@@ -5,7 +5,7 @@
 # from a registry version. See docs/install.md.
 #
 #   docker build -t svc-sandbox .
-#   docker run --rm -p 8787:8787 -e SVC_SANDBOX_ADMIN_TOKEN=ci-secret svc-sandbox
+#   docker run --rm -p 8787:8787 -e SVC_SANDBOX_ADMIN_TOKEN=change-me-ci-token-0123 svc-sandbox
 #   docker run --rm -p 8787:8787 svc-sandbox --seed 42 --rate-limit 0      # flags after the image name
 #
 # The command is fixed (ENTRYPOINT), as CI service containers cannot override it; settings come

@@ -86,7 +86,7 @@ function watchStdio() {
  */
 function globalFlagsLast(argv) {
   const withValue = new Set(['--profile', '--api-key', '--base-url', '--lang', '--jq'])
-  const booleans = new Set(['--json', '--color', '--no-color', '--yes', '-y', '--verbose'])
+  const booleans = new Set(['--json', '--color', '--no-color', '--yes', '-y', '--verbose', '--wide'])
   const leading = []
   let i = 0
   while (i < argv.length) {

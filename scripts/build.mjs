@@ -22,7 +22,7 @@ import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, isAbsolute, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -305,12 +305,15 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 })
+// The invoice PDF's fonts (DejaVu Sans, src/sandbox/invoices/fonts/LICENSE.txt) beside the sandbox's
+// entries, where pdf.ts looks for them (fontsDir): dist/sandbox/fonts.
+cpSync(join(src, 'sandbox/invoices/fonts'), join(out, 'sandbox/fonts'), {recursive: true})
 // The web inspector's page (HTML, CSS, one script), files the sandbox serves as they are: beside
 // the sandbox's library entry (dist/sandbox/inspector/), where both copies of the sandbox find them
 // (src/sandbox/inspector/index.ts, assetDir). The one-file binary carries dist/ whole.
 const inspectorAssets = join(src, 'sandbox/inspector/assets')
 mkdirSync(join(out, 'sandbox/inspector'), {recursive: true})
-for (const name of readdirSync(inspectorAssets)) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
+for (const name of readdirSync(inspectorAssets).filter((n) => /\.(html|css|js)$/.test(n))) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
 // CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
 // rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS

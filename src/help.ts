@@ -4,6 +4,7 @@
  * come from the catalogue (core.help.*); help runs before a command sets the language, so they
  * print in English, like the rest of oclif's help (docs/languages.md).
  */
+import type {Command} from '@oclif/core'
 import {Help} from '@oclif/core/help'
 
 import {t, type MessageKey} from './lib/i18n/index.js'
@@ -17,6 +18,15 @@ const ROOT_EXAMPLES: Array<[MessageKey, ...string[]]> = [
 ]
 
 export default class SvcHelp extends Help {
+  /**
+   * oclif joins a flag to its exclusive partners once; a flag whose partner is already in another
+   * group (invoice list: --customer with --page, which is with --all) leaves `[--customer | ]`.
+   * The usage drops that residue.
+   */
+  override formatCommand(command: Command.Loadable): string {
+    return super.formatCommand(command).replaceAll(/ \|\s*([\])])/g, '$1')
+  }
+
   protected override async showRootHelp(): Promise<void> {
     await super.showRootHelp()
     const body = ROOT_EXAMPLES.map(([what, ...commands]) => [t(what), ...commands.map((c) => `  $ ${c}`)].join('\n')).join('\n\n')

@@ -23,6 +23,10 @@
  *                                     single-process version of this script)
  *   5,000 events at 500/s, load 8.4-10.6: the listener process falls behind (added p50 1.8 s, p99 4.1 s),
  *                                     still lost 0; listener CPU 420-890 us/event under that contention.
+ * At 2,000/s (--events 16000 --rate 2000, 2026-11-25, load 17-24, nice -15): not measurable, the
+ * load process alone could not send 2,000/s (direct hop p50 2.5-4.5 s); lost 0, listener CPU
+ * 250 us/event. A stall found on the way: the duplicate filter evicted from the front of a Set
+ * (O(n) per event once 10,000 ids were held), now two generations (docs/reliability.md, section 9).
  * Targets: added p99 < 5 ms, loss 0. Loss 0 holds in every run; p99 < 5 ms was met only in the
  * least loaded run under that load; on the idle machine it holds (above).
  */

@@ -2,7 +2,8 @@
  * Benchmark of the local sandbox, in memory and on SQLite (`--data`) in the same run: status
  * reads/s (of one payment, and of random payments among all stored), creates/s, p99 latencies,
  * the first page of the list, the sandbox process's RSS, and for SQLite the restart time on the
- * seeded data. The SQLite file is seeded first with `--stored` payments straight through the store
+ * seeded data; in memory twice, with the request journal on and off, for what the journal costs.
+ * The SQLite file is seeded first with `--stored` payments straight through the store
  * (bench/sandbox/seed.mjs). Rate limit off. Runs the built library: `npm run build` first.
  *
  *   node --import tsx bench/sandbox/run.ts [--duration 10] [--connections 10] [--stored 1000000] [--only memory|sqlite] [--seeded FILE]
@@ -58,8 +59,8 @@ function cannon(options: Record<string, unknown>): Promise<Result> {
   return autocannon({connections, pipelining: 1, ...options}) as Promise<Result>
 }
 
-async function start(dataFile?: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--expose-gc', here('./server.mjs'), ...(dataFile ? ['--data', dataFile] : [])], {
+async function start(dataFile?: string, journal = true): Promise<Server> {
+  const child = spawn(process.execPath, ['--expose-gc', here('./server.mjs'), ...(dataFile ? ['--data', dataFile] : []), ...(journal ? [] : ['--no-journal'])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const first = await new Promise<string>((resolve) => createInterface({input: child.stdout!}).once('line', resolve))
@@ -99,8 +100,8 @@ interface Figures {
   restart?: {open_ms: number; first_answer_ms: number}
 }
 
-async function measure(mode: 'memory' | 'sqlite', dataFile?: string, seededIds: string[] = []): Promise<Figures> {
-  const server = await start(dataFile)
+async function measure(mode: string, dataFile?: string, seededIds: string[] = [], journal = true): Promise<Figures> {
+  const server = await start(dataFile, journal)
   try {
     const headers = {'x-api-key': server.key, 'content-type': 'application/json'}
     const one = (await fetch(`${server.url}/v1/payments`, {method: 'POST', headers, body: createBody}).then((r) => r.json())) as {id: string}
@@ -164,7 +165,10 @@ async function measure(mode: 'memory' | 'sqlite', dataFile?: string, seededIds: 
 }
 
 const results: Figures[] = []
-if (only !== 'sqlite') results.push(await measure('memory'))
+if (only !== 'sqlite') {
+  results.push(await measure('memory'))
+  results.push(await measure('memory, journal off', undefined, [], false))
+}
 if (only !== 'memory') {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
   const dataFile = seededFile ?? join(dir, 'sandbox.db')
@@ -198,8 +202,14 @@ row('list, first page of FAILED', rate('listFailed'))
 row('RSS after the runs / after a full GC', (r) => `${r.rss} MB / ${r.rssAfterGc} MB`)
 row('start (store opened, listening)', (r) => `${r.open_ms} ms`)
 row('restart: sandbox started / first answer, from spawning the process', (r) => (r.restart ? `${r.restart.open_ms} ms / ${r.restart.first_answer_ms} ms` : ''))
-if (results.length === 2) {
-  const [memory, sqlite] = results
+const [withJournal, withoutJournal] = results
+if (withoutJournal?.mode === 'memory, journal off') {
+  const cost = (key: 'readsOne' | 'creates' | 'readsRandom') => `${((1 - withJournal[key].requests.average / withoutJournal[key].requests.average) * 100).toFixed(1)} %`
+  console.log(`\nRequest journal's cost (in memory, on vs off): status reads (one) ${cost('readsOne')}, status reads (random) ${cost('readsRandom')}, creates ${cost('creates')}`)
+}
+const sqliteRun = results.find((r) => r.mode === 'sqlite')
+if (sqliteRun && results[0].mode === 'memory') {
+  const [memory, sqlite] = [results[0], sqliteRun]
   console.log(
     `\nSQLite / memory: status reads (one) ${(sqlite.readsOne.requests.average / memory.readsOne.requests.average).toFixed(2)}×, ` +
       `status reads (random) ${(sqlite.readsRandom.requests.average / memory.readsRandom.requests.average).toFixed(2)}×, ` +

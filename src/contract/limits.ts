@@ -25,6 +25,11 @@ export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 export const MAX_JSON_DEPTH = 32
 /** Largest width and height of an uploaded image, pixels. */
 export const MAX_IMAGE_SIDE = 10_000
+/**
+ * Most pixels (width × height) of an uploaded image: an A4 page at 300 dpi (2480 × 3508, 8.7 Mpx,
+ * ~35 MB decoded as RGBA), more than a PDF ever shows; 10 000 × 10 000 would be 400 MB decoded.
+ */
+export const MAX_IMAGE_PIXELS = 2480 * 3508
 
 /** Longest strings, in UTF-16 code units as JavaScript counts them. */
 export const MAX_LENGTH = {

@@ -97,6 +97,8 @@ export interface JournalQuery {
   since_ms?: number
   /** At most this many (1–10000, default 100). */
   limit?: number
+  /** Only each entry's line: no headers, no bodies (the inspector's list). */
+  summary?: boolean
 }
 
 export interface JournalList {

@@ -140,14 +140,30 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     io.stopSpinner()
     // Whatever had the terminal in raw mode (a prompt) is not coming back to restore it.
     io.restoreTerminal()
+    // One message on a signal: the command's own (what is pending, how to resume), else "Interrupted.".
+    const before = io.stderrWrites
     try {
       await this.onInterrupt()
     } finally {
       // What the person needs to carry on (e.g. the payment id and `svc pay watch ID`).
       const note = io.interruptNote()
       if (note) io.note(`\n${note}`)
-      io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
+      if (io.stderrWrites === before) io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
       process.exit(signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
+    }
+  }
+
+  /**
+   * "Could not connect" to the address of a profile `svc sandbox serve` saved, with no sandbox
+   * running there: say that the local sandbox is not running and how to start it (still exit 7).
+   */
+  private async explainStoppedSandbox<E extends Error>(error: E): Promise<E | SvcError> {
+    if (!this.ctx || !(error instanceof SvcError) || error.code !== 'not_connected') return error
+    try {
+      const {stoppedSandboxError} = await import('./sandbox/running.js')
+      return stoppedSandboxError(this.ctx) ?? error
+    } catch {
+      return error
     }
   }
 
@@ -179,7 +195,8 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
       .join('\n')
   }
 
-  public override async catch(error: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+  public override async catch(caught: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
+    const error = await this.explainStoppedSandbox(caught)
     const exitCode = exitCodeFor(error)
     process.exitCode = exitCode
     // No context when parsing the flags failed: plain streams, no colour, --json as argv says.

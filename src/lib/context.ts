@@ -12,7 +12,7 @@ import {ProcessStreams} from './io/process-streams.js'
 import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
-import {configDir, readConfig, type ConfigData} from './config/store.js'
+import {configDir, configExposure, readConfig, type ConfigData} from './config/store.js'
 import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
 import {quoteInput} from './io/quote.js'
@@ -117,7 +117,22 @@ export function createContext(options: ContextOptions): Context {
   let service: Promise<ServiceDescription> | undefined
   let waitListener: ((wait: ClientWait) => void) | undefined
 
-  const readConfigOnce = () => (config ??= readConfig(dir))
+  // Keys readable by other users: said once per invocation, on stderr (like ssh), in the user's
+  // language: so not before the locale is known (the profile's language is read from the config).
+  let localeKnown = false
+  let exposureChecked = false
+  const checkExposure = () => {
+    if (exposureChecked || !localeKnown || !config) return
+    exposureChecked = true
+    const exposed = configExposure(dir)
+    if (exposed) io.warn(exposed)
+  }
+  const readConfigOnce = () => {
+    if (config) return config
+    config = readConfig(dir)
+    checkExposure()
+    return config
+  }
   const profileLang = () => {
     try {
       const data = readConfigOnce()
@@ -130,6 +145,8 @@ export function createContext(options: ContextOptions): Context {
   const locale = options.locale ?? resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
   const clock = options.clock ?? Date.now
   setLocale(locale)
+  localeKnown = true
+  checkExposure()
 
   const context: Context = {
     io,
@@ -180,7 +197,14 @@ export function createContext(options: ContextOptions): Context {
         // A wait of a second or more is said on stderr (or in the spinner), never a silent pause.
         onWait: (wait) => {
           if (waitListener) waitListener(wait)
-          else io.status(t(wait.reason === 'pacing' ? 'api.wait.pacing' : 'api.wait.retry', {seconds: Math.ceil(wait.ms / 1000)}))
+          else {
+            // A 429 and a 5xx told apart: one asks to slow down, the other failed for a moment.
+            const seconds = Math.ceil(wait.ms / 1000)
+            if (wait.reason === 'pacing') io.status(t('api.wait.pacing', {seconds}))
+            else if (wait.status === 429) io.status(t('api.wait.retry429', {seconds}))
+            else if (wait.status !== undefined) io.status(t('api.wait.retryStatus', {status: wait.status, seconds}))
+            else io.status(t('api.wait.retry', {seconds}))
+          }
         },
         ...(options.clock ? {now: options.clock} : {}),
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.

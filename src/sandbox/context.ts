@@ -69,4 +69,6 @@ export interface SandboxContext {
   baseUrl(): string
   /** Run `release` when the sandbox closes (a domain's worker thread, say). */
   onClose(release: () => void | Promise<void>): void
+  /** A line in the sandbox's log (StartOptions.log; stderr by default). */
+  log(line: string): void
 }

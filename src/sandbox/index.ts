@@ -16,6 +16,8 @@
 import {randomBytes, randomInt} from 'node:crypto'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import {networkInterfaces} from 'node:os'
+import {advertisedHost} from './advertised-host.js'
 import {registerAdminRoutes} from './admin/index.js'
 import {Allowlist, KeyRing} from './auth.js'
 import {SandboxClock, Scheduler, type ClockState} from './clock.js'
@@ -168,6 +170,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     random: (environment) => randoms[environment],
     baseUrl: () => base,
     onClose: (release) => void releases.push(release),
+    log,
   }
   const keys = new KeyRing(store, clock)
   const allowlist = new Allowlist(store, clock)
@@ -192,6 +195,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   })
   registerScenarioRoutes(router, scenarios, payments)
   const journal = new Journal(store)
+  // Its last entries go to the database before the store closes (releases run before store.close).
+  context.onClose(() => journal.close())
   const replays = new ReplayKeys()
   registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base})
   const inspector = registerInspector({router, context, services, journal, store, options: resolved, baseUrl: () => base})
@@ -271,8 +276,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     throw error
   }
   const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
-  base = `http://${host}:${address.port}`
+  // Bound to every interface (0.0.0.0): URLs other machines can use, with a real address.
+  base = `http://${advertisedHost(address.address, networkInterfaces())}:${address.port}`
   store.flush()
 
   let closed: Promise<void> | undefined

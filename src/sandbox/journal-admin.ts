@@ -25,6 +25,7 @@ export const journalQuery: Schema = {
     status: {type: 'string', pattern: STATUS_FILTER.source, 'x-pattern-message': 'sandbox.journal.status'},
     since_ms: {type: 'integer', minimum: 0},
     limit: {type: 'integer', minimum: 1, maximum: JOURNAL_SIZE, default: 100},
+    summary: {type: 'boolean'},
   },
 }
 
@@ -67,9 +68,15 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
 
   addAdminRoute(router, 'GET /_admin/requests', {
     query: journalQuery,
-    handler: (req) => ({status: 200, body: {data: journal.list(req.query as JournalQuery)}}),
+    handler: (req) => {
+      const list = journal.list(req.query as JournalQuery)
+      if (!req.query.summary) return {status: 200, body: {data: list}}
+      const data = list.map(({request_headers: _a, response_headers: _b, request_body: _c, response_body: _d, ...line}) => ({...line, request_headers: {}, response_headers: {}, request_body: null, response_body: null}))
+      return {status: 200, body: {data}}
+    },
   })
   addAdminRoute(router, 'GET /_admin/requests/stream', {
+    eventStream: true,
     query: journalQuery,
     handler: (req) => {
       const test = journalFilter(req.query as JournalQuery, Date.now())

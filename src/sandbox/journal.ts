@@ -2,7 +2,8 @@
  * The request journal: every request the sandbox answers, newest first, for `svc sandbox requests`,
  * `logs tail`, `serve --log` and the inspector. A bounded ring in memory (JOURNAL_SIZE); with
  * `--data`, also in the database (a business collection of its own, pruned to the same bound) and
- * read back at start.
+ * read back at start. On disk it is written a batch a second (at most 100 entries a batch: under
+ * a flood the database keeps a sample of the last second, the ring all of it) and at close.
  *
  * Cheap on the hot path: the HTTP layer hands over what it already holds (the request's headers,
  * the body it read, the text it sent) and the ring keeps those references; the entry clients read
@@ -43,6 +44,8 @@ export interface Capture {
 
 interface Raw extends Capture {
   seq: number
+  /** Bytes of body this entry holds (counted once, when recorded). */
+  held?: number
   /** Made once, when first read. */
   entry?: JournalEntry
 }
@@ -74,6 +77,11 @@ function bodyText(body: string | Buffer | undefined, contentType: unknown, whole
 
 function one(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null
+}
+
+function held(raw: Raw): number {
+  raw.held ??= sizeOf(raw.requestBody) + sizeOf(raw.responseBody) + (raw.entry ? (raw.entry.request_body?.length ?? 0) + (raw.entry.response_body?.length ?? 0) : 0)
+  return raw.held
 }
 
 export function toEntry(raw: Raw): JournalEntry {
@@ -119,6 +127,18 @@ export function journalFilter(query: JournalQuery, now: number): (item: {method:
 
 type Stored = JournalEntry & {seq: number}
 
+/**
+ * Bodies the ring holds at most, bytes: past it, the oldest entries lose their bodies (their
+ * method, path, status… stay). 10,000 answers of a list page would hold ~50 MB otherwise.
+ */
+export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024
+
+const sizeOf = (body: string | Buffer | undefined) => (body === undefined ? 0 : typeof body === 'string' ? body.length : body.length)
+
+/** How often the journal goes to the database (--data), and the most entries one write takes. */
+const FLUSH_EVERY_MS = 1000
+const FLUSH_MOST = 100
+
 /** Entries over the bound on disk before they are deleted (one delete a request would cost more). */
 const PRUNE_BATCH = 500
 
@@ -128,8 +148,14 @@ export class Journal {
   private head = 0
   private count = 0
   private seq = 0
+  /** Bytes of bodies held in the ring (JOURNAL_BODY_BUDGET), and the oldest seq that may still hold some. */
+  private bodyBytes = 0
+  private strippedUpTo = 0
   private readonly listeners = new Set<(entry: JournalEntry) => void>()
   private readonly disk?: Collection<Stored>
+  private timer?: NodeJS.Timeout
+  /** The newest seq written to disk. */
+  private flushed = 0
 
   constructor(
     store: Store,
@@ -138,6 +164,9 @@ export class Journal {
     this.ring = new Array(size)
     if (store.kind !== 'sqlite') return
     this.disk = store.business.collection<Stored>('request_journal')
+    // Written a batch at a time, off the requests' path (flush).
+    this.timer = setInterval(() => this.flush(), FLUSH_EVERY_MS)
+    this.timer.unref()
     // The newest entries back in the ring, oldest first, and the numbering goes on after them.
     const {items} = this.disk.newestFirst(0, size)
     for (const stored of items.reverse()) {
@@ -145,9 +174,36 @@ export class Journal {
       this.push({...fromEntry(entry), seq, entry})
       this.seq = Math.max(this.seq, seq)
     }
+    this.flushed = this.seq
+  }
+
+  /**
+   * Write what was recorded since the last flush to the database: at most FLUSH_MOST, the newest
+   * (under a flood the database keeps a sample; the ring in memory keeps them all), then prune it
+   * to the bound. Every FLUSH_EVERY_MS, and at close.
+   */
+  flush(): void {
+    if (!this.disk || this.flushed === this.seq) return
+    const from = Math.max(this.flushed + 1, this.seq - Math.min(this.count, FLUSH_MOST) + 1)
+    for (let seq = from; seq <= this.seq; seq++) {
+      const raw = this.raw(`req_${seq}`)
+      if (raw) this.disk.insert({...toEntry(raw), seq})
+    }
+    this.flushed = this.seq
+    if (this.disk.size > this.size + PRUNE_BATCH) {
+      for (const old of this.disk.newestFirst(this.size, this.disk.size - this.size).items) this.disk.delete(old.id)
+    }
+  }
+
+  /** The last flush (the sandbox is closing). */
+  close(): void {
+    clearInterval(this.timer)
+    this.flush()
   }
 
   private push(raw: Raw): void {
+    const old = this.ring[this.head]
+    if (old) this.bodyBytes -= held(old)
     this.ring[this.head] = raw
     this.head = (this.head + 1) % this.size
     if (this.count < this.size) this.count++
@@ -158,18 +214,29 @@ export class Journal {
     raw.sink = undefined
     raw.seq = ++this.seq
     this.push(raw)
-    if (this.disk) {
-      const entry = toEntry(raw)
-      this.disk.insert({...entry, seq: raw.seq})
-      // Pruned to the bound as it grows, a batch at a time: the oldest go.
-      if (this.disk.size > this.size + PRUNE_BATCH) {
-        for (const old of this.disk.newestFirst(this.size, this.disk.size - this.size).items) this.disk.delete(old.id)
-      }
-    }
+    this.bodyBytes += held(raw)
+    if (this.bodyBytes > JOURNAL_BODY_BUDGET) this.strip()
     if (this.listeners.size > 0) {
       const entry = toEntry(raw)
       for (const listener of this.listeners) listener(entry)
     }
+  }
+
+  /** Drop the bodies of the oldest entries until the ring is within its budget again. */
+  private strip(): void {
+    let seq = Math.max(this.strippedUpTo + 1, this.seq - this.count + 1)
+    while (this.bodyBytes > JOURNAL_BODY_BUDGET * 0.9 && seq < this.seq) {
+      const raw = this.ring[(this.head - 1 - (this.seq - seq) + this.size * 2) % this.size]
+      if (raw) {
+        this.bodyBytes -= held(raw)
+        raw.requestBody = undefined
+        raw.responseBody = undefined
+        if (raw.entry) raw.entry = {...raw.entry, request_body: null, response_body: null, truncated: raw.entry.request_bytes + raw.entry.response_bytes > 0}
+        raw.held = 0
+      }
+      seq++
+    }
+    this.strippedUpTo = seq - 1
   }
 
   /** Newest first, filtered, at most `limit`. */

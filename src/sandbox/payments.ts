@@ -94,6 +94,11 @@ export class Payments {
     return counts
   }
 
+  /** How many payments of the environment have this status (kept up to date: no scan). */
+  countOf(environment: Environment, status: PaymentStatus): number {
+    return this.counts(environment)[status]
+  }
+
   collection(environment: Environment): Collection<PaymentRecord> {
     return this.ctx.store.env(environment).collection<PaymentRecord>('payments')
   }

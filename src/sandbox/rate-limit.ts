@@ -22,7 +22,16 @@ export class RateLimiter {
     return this.limit > 0
   }
 
+  /** Where `bucket` stands, without counting a request (allowed: one more would be). */
+  check(bucket: string): RateDecision {
+    return this.decide(bucket, false)
+  }
+
   hit(bucket: string): RateDecision {
+    return this.decide(bucket, true)
+  }
+
+  private decide(bucket: string, count: boolean): RateDecision {
     const now = this.now()
     let stamps = this.windows.get(bucket)
     if (!stamps) {
@@ -34,7 +43,7 @@ export class RateLimiter {
     while (drop < stamps.length && stamps[drop] <= now - WINDOW_MS) drop++
     if (drop > 0) stamps.splice(0, drop)
     const allowed = stamps.length < this.limit
-    if (allowed) stamps.push(now)
+    if (allowed && count) stamps.push(now)
     const oldest = stamps[0] ?? now
     return {
       allowed,

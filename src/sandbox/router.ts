@@ -96,6 +96,8 @@ export interface RouteDefinition<B extends Schema | 'raw' | undefined = Schema |
   bodyOptional?: boolean
   /** Count requests per source address against the rate limit (keyless routes a stranger can reach: checkout form, signed URLs). */
   limitByAddress?: boolean
+  /** Answers with a stream that stays open (server-sent events) rather than one answer. */
+  eventStream?: boolean
   /** Largest body accepted, bytes; default 1 MiB. */
   maxBodyBytes?: number
   /** Success responses by status; error statuses are listed in `errors` and share the Error schema. */

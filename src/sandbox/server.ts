@@ -18,7 +18,7 @@ import {hasIdShape, idEnvironment} from './ids.js'
 import {readJson} from './json.js'
 import type {Capture} from './journal.js'
 import type {Fault} from './scenarios.js'
-import type {RateLimiter} from './rate-limit.js'
+import {RateLimiter} from './rate-limit.js'
 import type {HandlerResult, Method, RequestContext, RouteDefinition, Router} from './router.js'
 import {validate} from './schema.js'
 import {isNoSpace} from './storage-errors.js'
@@ -47,6 +47,9 @@ export interface HttpDependencies {
     replayKey(secret: string | undefined): ApiKeyRecord | undefined
   }
 }
+
+/** Wrong admin tokens one address may send in a rolling minute (of the sandbox clock) before 429s. */
+export const ADMIN_FAILURES_PER_MINUTE = 10
 
 /** What is known of a request by the time it is answered (journal.ts), or undefined when the journal is off. */
 type Cap = Capture | undefined
@@ -172,6 +175,10 @@ function sameSecret(given: string, expected: string): boolean {
 
 export function createRequestHandler(deps: HttpDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   const {router, keys, allowlist, limiter, adminToken, log} = deps
+  // Failed admin authentication, per source address, whatever --rate-limit says: the admin token
+  // cannot be guessed at network speed. While limited, every admin request from that address gets
+  // 429, the right token's too (its answer must not tell a right guess apart).
+  const adminFailures = new RateLimiter(ADMIN_FAILURES_PER_MINUTE, deps.now ?? Date.now)
 
   /** Count one request against `bucket`; a 429 when over (every limited response carries the RateLimit headers). */
   function limit(bucket: string, headers: Record<string, string | number>): void {
@@ -248,7 +255,15 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     if (route.auth === 'admin') {
       const authorization = req.headers.authorization ?? ''
       const token = authorization.startsWith('Bearer ') ? authorization.slice(7).trim() : ''
-      if (token ? !sameSecret(token, adminToken) : !deps.inspector?.admits(req, method)) throw new ApiError(401, 'unauthorized', t('sandbox.admin.unauthorized'))
+      const failures = adminFailures.check(`admin:${ip}`)
+      if (!failures.allowed) {
+        headers['retry-after'] = failures.resetSeconds
+        throw new ApiError(429, 'rate_limited', t('sandbox.admin.tooManyFailures', {limit: failures.limit, seconds: failures.resetSeconds}))
+      }
+      if (token ? !sameSecret(token, adminToken) : !deps.inspector?.admits(req, method)) {
+        adminFailures.hit(`admin:${ip}`)
+        throw new ApiError(401, 'unauthorized', t('sandbox.admin.unauthorized'))
+      }
       // The inspector's own reads (its pages, their live updates) are not the developer's traffic.
       if (!token && cap) cap.sink = undefined
     } else if (route.auth === 'key') {

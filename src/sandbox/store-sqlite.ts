@@ -20,12 +20,14 @@
  * `update` changes (domains hold a record across a settlement), and hot reads skip JSON.parse.
  */
 import {closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
+import {randomBytes} from 'node:crypto'
 import {createRequire} from 'node:module'
 import {basename, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import {t} from './i18n/index.js'
+import {CommitRecord} from './commit-record.js'
 import {removeLeftovers, temporaryName} from './leftovers.js'
 import {damaged} from './storage-errors.js'
 import {
@@ -517,6 +519,11 @@ export class SqliteStore implements Store {
   private closed = false
   private stopCheckpointer: (() => Promise<void>) | undefined
   private closing: Promise<void> | undefined
+  /** Transactions committed to this file, kept in it (meta) and beside it (commit-record.ts). */
+  private commits = 0
+  private instance = ''
+  private readonly record: CommitRecord
+  private readonly setMeta: Statement
 
   constructor(
     readonly db: Db,
@@ -525,6 +532,8 @@ export class SqliteStore implements Store {
     restored: boolean,
   ) {
     this.restored = restored
+    this.record = new CommitRecord(file)
+    this.setMeta = db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value')
     this.statements = {
       getSetting: db.prepare('SELECT value FROM settings WHERE scope = @scope AND name = @name').pluck(),
       setSetting: db.prepare('INSERT INTO settings (scope, name, value) VALUES (@scope, @name, @value) ON CONFLICT (scope, name) DO UPDATE SET value = excluded.value'),
@@ -596,7 +605,10 @@ export class SqliteStore implements Store {
         this.statements.setExtra.run(name, value)
         this.written.set(name, value)
       }
+      this.setMeta.run('commits', String(this.commits + 1))
       this.statements.commit.run()
+      this.commits += 1
+      this.record.write(this.instance, this.commits)
     } catch (error) {
       // Not committed (disk full…): nothing of it was acknowledged; the objects cached may hold
       // what was rolled back, so they are read again.
@@ -667,7 +679,28 @@ export class SqliteStore implements Store {
     return join(this.snapshotDir, `${name}.sqlite`)
   }
 
-  async saveSnapshot(name: string): Promise<SnapshotInfo> {
+  /**
+   * One snapshot operation at a time: SQLite's online backups of one connection running at once
+   * left some destinations empty (a 201 for a 0-byte snapshot). In turn, the last save to complete
+   * is the last asked.
+   */
+  private snapshotTurn: Promise<unknown> = Promise.resolve()
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.snapshotTurn.then(work, work)
+    this.snapshotTurn = run.catch(() => undefined)
+    return run
+  }
+
+  saveSnapshot(name: string): Promise<SnapshotInfo> {
+    return this.inTurn(() => this.saveSnapshotNow(name))
+  }
+
+  restoreSnapshot(name: string): Promise<boolean> {
+    return this.inTurn(() => this.restoreSnapshotNow(name))
+  }
+
+  private async saveSnapshotNow(name: string): Promise<SnapshotInfo> {
     const target = this.snapshotFile(name)
     mkdirSync(this.snapshotDir, {recursive: true, mode: 0o700})
     this.flush()
@@ -688,7 +721,7 @@ export class SqliteStore implements Store {
     return {name, created_at: stat.mtime.toISOString(), bytes: stat.size}
   }
 
-  async restoreSnapshot(name: string): Promise<boolean> {
+  private async restoreSnapshotNow(name: string): Promise<boolean> {
     const source = this.snapshotFile(name)
     if (!existsSync(source)) return false
     // A snapshot from an older schema is brought up to date first (on a copy: the snapshot stays as saved).
@@ -744,11 +777,32 @@ export class SqliteStore implements Store {
     return true
   }
 
+  /**
+   * The commit count: read from the file, compared with the record beside it (fewer in the file:
+   * its WAL was lost, reported as a notice), then the record follows the file as it is.
+   */
+  checkCommits(existed: boolean): void {
+    const meta = this.db.prepare('SELECT name, value FROM meta WHERE name IN (?, ?)').all('instance', 'commits') as Array<{name: string; value: string}>
+    this.instance = meta.find((row) => row.name === 'instance')?.value ?? ''
+    this.commits = Number(meta.find((row) => row.name === 'commits')?.value ?? 0)
+    if (!this.instance) {
+      this.instance = randomBytes(8).toString('hex')
+      this.setMeta.run('instance', this.instance)
+      // Into the database file itself at once: the identity must outlive a lost WAL.
+      this.db.pragma('wal_checkpoint(PASSIVE)')
+    }
+    const recorded = this.record.read()
+    if (existed && recorded?.instance === this.instance && recorded.commits > this.commits) {
+      this.notices.push({code: 'data_behind', file: this.file, committed: recorded.commits, found: this.commits, at: recorded.at})
+    }
+    this.record.writeNow(this.instance, this.commits)
+  }
+
   close(): Promise<void> {
     if (this.closed) return this.closing ?? Promise.resolve()
     this.flush()
     this.closed = true
-    this.closing = this.stopCheckpointer?.() ?? Promise.resolve()
+    this.closing = Promise.all([this.stopCheckpointer?.(), this.record.settled().then(() => this.record.writeNow(this.instance, this.commits))]).then(() => undefined)
     // Everything into the database file and the WAL emptied, so that the next open does not read a
     // long WAL back (the checkpointer's connection may still be open: the last close would do it).
     try {
@@ -829,5 +883,6 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const db = openDatabase(Driver, file)
   const store = new SqliteStore(db, Driver, file, existed)
   store.notices.push(...notices)
+  store.checkCommits(existed)
   return store
 }

@@ -109,12 +109,10 @@ export interface Store {
 }
 
 /** An old JSON data file was imported into the database (and kept as `backup`). */
-export interface StoreNotice {
-  code: 'json_imported'
-  file: string
-  count: number
-  backup: string
-}
+export type StoreNotice =
+  | {code: 'json_imported'; file: string; count: number; backup: string}
+  /** The file holds fewer commits than the sandbox had made (its WAL lost to damage). */
+  | {code: 'data_behind'; file: string; committed: number; found: number; at: string}
 
 export const SETTLED: Promise<void> = Promise.resolve()
 

@@ -136,6 +136,10 @@ describe('the svc binary, with no node on PATH', () => {
     const jq = await svc(['sandbox', 'numbers', '--jq', '[.[] | select(.outcome == "FAILED") | .phone] | length'])
     expect(jq.exitCode, jq.stderr).toBe(0)
     expect(Number(jq.stdout)).toBeGreaterThan(0)
+    // The filter's worker thread starts from the unpacked dist/jq-worker.js: a filter that never ends meets its time limit.
+    const bounded = await svc(['sandbox', 'numbers', '--jq', 'def f: f; f'], {SVC_JQ_TIMEOUT: '1'})
+    expect(bounded.exitCode, bounded.stderr).toBe(1)
+    expect(bounded.stderr).toContain('time limit (1 s; SVC_JQ_TIMEOUT)')
   })
 
   it('serves the sandbox on SQLite (--data); pay create, invoice create, invoice pdf and the checkout page against it; the state outlives a restart', async () => {

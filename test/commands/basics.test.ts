@@ -56,7 +56,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
       [['pay', 'create', '--amount', '5000', '--phone', '620000001'], /Camtel/],
       [['pay', 'create', '--amount', '5000', '--phone', '670000001', '--operator', 'NEXTTEL'], /--operator/],
       [['pay', 'create', '--amount', '5000'], /--phone/],
-      [['pay', 'list', '--nope'], /Nonexistent flag/],
+      [['pay', 'list', '--nope'], /Unknown flag --nope/],
       [['pay', 'list', '--limit', '500'], /--limit/],
       [['pay', 'create', '--amount', '5000', '--phone', '670000001', '--api-key', 'sk_live_123456789'], /svc_sk_test_/],
     ]
@@ -76,7 +76,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(body.error.message).toMatch(/amount/)
     const parse = await runInProcess(['pay', 'list', '--nope', '--json'], {configDir: temp.dir})
     expect(parse.exitCode).toBe(2)
-    expect(JSON.parse(parse.stdout).error.message).toMatch(/Nonexistent flag/)
+    expect(JSON.parse(parse.stdout).error.message).toMatch(/Unknown flag --nope/)
   })
 
   it('no key: exit 3 naming how to give one', async () => {
@@ -92,7 +92,8 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(none.stderr).toMatch(/svc login/)
     expect(JSON.parse((await runInProcess(['profiles', 'list', '--json'], {configDir: temp.dir})).stdout)).toEqual([])
     const use = await runInProcess(['profiles', 'use', 'ghost'], {configDir: temp.dir})
-    expect(use.exitCode).toBe(4)
+    // An unknown profile is bad input, exit 2, in every command (docs/conventions.md).
+    expect(use.exitCode).toBe(2)
     mkdirSync(temp.dir, {recursive: true})
     writeFileSync(join(temp.dir, 'config.json'), '{oops')
     const corrupt = await runInProcess(['profiles', 'list'], {configDir: temp.dir})

@@ -168,13 +168,63 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
     expect(r.exitCode).toBe(2)
     const {error} = JSON.parse(r.stdout)
     expect(error.code).toBe('invalid_fixtures')
-    expect(error.problems).toEqual([{step: 'first', field: 'method', message: expect.stringMatching(/must be one of/)}])
-    // References are checked once the file is well formed: here the schema problem is reported first.
+    // Every kind at once: the schema's problem and the reference's.
+    expect(error.problems).toEqual([
+      {step: 'first', field: 'method', message: expect.stringMatching(/must be one of/)},
+      {step: 'second', field: 'path', message: expect.stringMatching(/no step is named "third"/)},
+    ])
     const refs = await inProcess(['fixtures', 'run', fixtureFile({steps: [document.steps[1], {...document.steps[1], name: 'third'}]}), '--json'])
     expect(JSON.parse(refs.stdout).error.problems).toEqual([
       {step: 'second', field: 'path', message: expect.stringMatching(/runs later/)},
       {step: 'third', field: 'path', message: expect.stringMatching(/its own answer/)},
     ])
+  })
+
+  describe('hostile files: limits named with the file, the step and the limit; never a stack overflow', () => {
+    const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
+    const hostile: [string, () => string, RegExp][] = [
+      [
+        'a body nested 100,000 deep',
+        () => `{"steps":[{"name":"deep","method":"POST","path":"/v1/invoices","body":${deep(100_000)}}]}`,
+        /step "deep": body\.a\.a\.a.* is nested deeper than 32 levels/,
+      ],
+      [
+        'a file nested 100,000 deep outside the steps',
+        () => `{"steps":[${JSON.stringify(good[0])}],"x":${deep(100_000)}}`,
+        /the file: x\.a\.a.* is nested deeper than 32 levels/,
+      ],
+      [
+        '200,000 references in one step',
+        () => JSON.stringify({steps: [good[0], {name: 'many', method: 'POST', path: '/v1/invoices', body: {...invoiceBody('x'), notes: '${first.id}'.repeat(200_000)}}]}),
+        /step "many": body\.notes brings the file to more than 1000 references/,
+      ],
+      [
+        'a step body over the service’s 1 MB',
+        () => JSON.stringify({steps: [{...good[0], name: 'big', body: {...invoiceBody('x'), notes: 'n'.repeat(1_100_000)}}]}),
+        /step "big": body is \d+ bytes; the service accepts at most 1048576/,
+      ],
+      ['a file over 8 MB', () => JSON.stringify({steps: [good[0]], pad: 'p'.repeat(9 * 1024 * 1024)}), /is \d+ bytes; a fixtures file may have at most 8388608/],
+    ]
+    it.each(hostile)('%s', async (_, text, message) => {
+      const before = await counts()
+      const r = await inProcess(['fixtures', 'run', fixtureFile(text())])
+      expect(r.exitCode, r.stderr).toBe(2)
+      expect(r.stderr).toMatch(message)
+      expect(r.stderr).toMatch(/fixture-\d+-\d+\.json/)
+      expect(r.stderr).not.toMatch(/Maximum call stack|Unexpected error/)
+      expect(await counts()).toEqual(before)
+    })
+
+    it('problems of every kind in one run: a limit, the schema, a duplicate name, a reference', async () => {
+      const document = `{"steps":[${JSON.stringify(good[0])},{"name":"deep","method":"POST","path":"/v1/invoices","body":${deep(50)}},{"name":"first","method":"SEND","path":"/v1/x"},{"name":"late","method":"GET","path":"/v1/invoices/\${nope.id}"}]}`
+      const r = await inProcess(['fixtures', 'run', fixtureFile(document), '--json'])
+      expect(r.exitCode).toBe(2)
+      const messages = JSON.parse(r.stdout).error.problems.map((p: {message: string}) => p.message).join('\n')
+      expect(messages).toMatch(/nested deeper than 32/)
+      expect(messages).toMatch(/must be one of/)
+      expect(messages).toMatch(/already used by step #1/)
+      expect(messages).toMatch(/no step is named "nope"/)
+    })
   })
 
   it('speaks French when asked (same checks, same exit code)', async () => {

@@ -5,14 +5,13 @@
  * question. Against a local sandbox over HTTP; the terminal cases under a real pseudo-terminal
  * (`script`) at 80 and 120 columns.
  */
-import {execFile} from 'node:child_process'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {BIN, baseEnv, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
+import {inTerminal} from '../helpers/script-terminal.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const DAY = 86_400_000
@@ -31,19 +30,6 @@ afterAll(async () => {
 const run = (args: string[], env: Record<string, string> = {}) => sb.cli(temp.dir)(args, {env})
 const fr = (args: string[]) => run([...args, '--lang', 'fr'])
 const sandboxDay = (plusDays: number) => new Date(sb.sb.clock.now() + plusDays * DAY).toISOString().slice(0, 10)
-
-/** A command under a real terminal of `cols` columns (util-linux `script`), its screen as text. */
-export function inTerminal(args: string[], cols: number, env: Record<string, string>): Promise<{screen: string; exitCode: number}> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
-  return new Promise((resolve) => {
-    execFile(
-      'script',
-      ['-qec', `stty cols ${cols} rows 40; ${quoted}`, '/dev/null'],
-      {env: {...baseEnv(temp.dir), TERM: 'xterm-256color', ...env}, timeout: 30_000},
-      (error, stdout) => resolve({screen: stripAnsi(stdout).replace(/\r/g, ''), exitCode: error ? Number((error as {code?: number}).code ?? 1) : 0}),
-    )
-  })
-}
 
 describe('dates as the user writes them', {timeout: 60_000}, () => {
   it('--due-date 31/12/2026 in French creates an invoice due 2026-12-31', async () => {
@@ -94,6 +80,15 @@ describe('dates as the user writes them', {timeout: 60_000}, () => {
     expect((await sb.get('/v1/invoices?limit=100')).data.length).toBe(before)
   })
 
+  it('report collections takes French dates and answers a reversed range with French dates', async () => {
+    const ok = await fr(['report', 'collections', '--since', '01/11/2026', '--until', '31/12/2026'])
+    expect(ok.exitCode, ok.stderr).toBe(0)
+    const reversed = await fr(['report', 'collections', '--since', '01/11/2026', '--until', '01/10/2026'])
+    expect(reversed.exitCode).toBe(2)
+    expect(reversed.stderr).toMatch(/--until \(02\/10\/2026 00:00 UTC\) doit être postérieur à --since \(01\/11\/2026 00:00 UTC\)/)
+    expect(reversed.stderr).not.toMatch(/\d{4}-\d{2}-\d{2}/)
+  })
+
   it('English still refuses 31/12/2026, saying which form to write', async () => {
     const r = await run(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '31/12/2026', '--item', 'Bread:500:3'])
     expect(r.exitCode).toBe(2)
@@ -111,7 +106,7 @@ describe('statuses and plurals in the reader’s language', {timeout: 60_000}, (
 
   it('sandbox numbers in French at 80 and 120 columns: RÉUSSI / ÉCHOUÉ, no SUCCESS or FAILED', async () => {
     for (const cols of [80, 120]) {
-      const {screen, exitCode} = await inTerminal(['sandbox', 'numbers', '--lang', 'fr'], cols, {})
+      const {screen, exitCode} = await inTerminal(['sandbox', 'numbers', '--lang', 'fr'], cols, {configDir: temp.dir})
       expect(exitCode, screen).toBe(0)
       expect(screen).toMatch(/237670000001[\s│|]+670000001[\s│|]+RÉUSSI/)
       expect(screen).toMatch(/237670000099[\s│|]+670000099[\s│|]+ÉCHOUÉ/)

@@ -89,10 +89,12 @@ describe('errors', () => {
     expect(result.stderr).toContain('Aucune clé d’API. Lancez `svc login`')
   })
 
-  it('oclif’s own parse errors stay English (documented in the README)', async () => {
+  it('an unknown flag is answered in French, with the nearest flag when there is one', async () => {
     const result = await inProcess(['pay', 'list', '--lang', 'fr', '--nope'])
     expect(result.exitCode).toBe(2)
-    expect(result.stderr).toContain('Nonexistent flag: --nope')
+    expect(result.stderr).toContain('Option --nope inconnue : `svc pay list --help` liste les options acceptées.')
+    const typo = await inProcess(['pay', 'list', '--lang', 'fr', '--limitt', '5'])
+    expect(typo.stderr).toContain('Option --limitt inconnue : vouliez-vous dire --limit ?')
   })
 })
 
@@ -184,7 +186,7 @@ describe('prompts', () => {
       session.type('5 000\r')
       await session.waitFor('Numéro Mobile Money du client')
       session.type('670000001\r')
-      await session.waitFor(/Paiement \S+ créé : PENDING/)
+      await session.waitFor(/Paiement \S+ créé : EN ATTENTE/)
       const {exitCode} = await session.exit
       expect(exitCode).toBe(0)
       const screen = stripAnsi(session.output())

@@ -101,7 +101,7 @@ describe('invoice create: the guided form on a terminal', {timeout: 60_000}, () 
       s.type(ENTER)
       await s.waitFor('Remise en pourcentage')
       s.type(ENTER)
-      await s.waitFor('Total 2 000 FCFA, échéance 2099-06-30')
+      await s.waitFor('Total 2 000 FCFA, échéance 30/06/2099')
       await s.waitFor('Créer cette facture ?')
       s.type(`n${ENTER}`)
       const {exitCode} = await s.exit

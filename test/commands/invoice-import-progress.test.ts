@@ -83,3 +83,25 @@ for (const lang of ['en', 'fr'] as const) {
     }, 90_000)
   })
 }
+
+describe('invoice import waits off a terminal', () => {
+  it('one line per wait, a 429 and a 503 told apart', async () => {
+    const sb = await startTestSandbox({settleAfterMs: 0})
+    const retry = (status: number) => ({kind: 'status' as const, status, body: JSON.stringify({message: 'wait', code: 'x'}), headers: {'retry-after': '2'}})
+    const proxy = await startFaultProxy(sb.sb.url, [
+      {method: 'POST', path: /^\/v1\/invoices$/, fault: retry(429)},
+      {method: 'POST', path: /^\/v1\/invoices$/, fault: retry(503), every: 2},
+    ])
+    try {
+      const file = join(work, 'lines.csv')
+      writeFileSync(file, importCsv(3, 'Lines'))
+      const r = await sb.cli(temp.dir)(['invoice', 'import', file, '--concurrency', '1'], {env: {SVC_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      expect(r.exitCode, r.stderr).toBe(0)
+      expect(r.stderr).toMatch(/asked to slow down \(429\)[^\n]*retrying in 2 s/)
+      expect(r.stderr).toMatch(/answered 503[^\n]*retrying in 2 s/)
+    } finally {
+      await proxy.close()
+      await sb.close()
+    }
+  }, 60_000)
+})

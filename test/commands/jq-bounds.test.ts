@@ -44,12 +44,19 @@ describe('--jq past its limits: exit 1 naming the limit', () => {
       const elapsed = Date.now() - started
       expect(r.signal, r.stderr).toBeNull()
       expect(r.exitCode, r.stderr).toBe(1)
-      expect(r.stderr).toMatch(/time limit \(2 s; SVC_JQ_TIMEOUT\)|memory limit \(\d+ MB\)/)
+      expect(r.stderr).toMatch(/time limit \(2 s; SVC_JQ_TIMEOUT\)|memory limit \(\d+ MB\)|output limit \(\d+ MB\)/)
       expect(r.stderr).not.toMatch(/Aborted|FATAL|heap out of memory|Unexpected error/)
       // Bounded: the limit, start-up and the worker's end, on a busy machine.
       expect(elapsed).toBeLessThan(30_000)
     }, 60_000)
   }
+
+  it.each(['repeat(.)', 'range(1e9)', '[range(3e7)] | tostring'])('%s with a long time limit: its output meets a limit first, never a Node abort', async (expression) => {
+    const r = await runCli([...ARGS, '--jq', expression], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: '120'}, timeoutMs: 150_000})
+    expect(r.signal, r.stderr).toBeNull()
+    expect(r.exitCode, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/output limit \(\d+ MB\)|memory limit \(\d+ MB\)/)
+  }, 180_000)
 
   it('SVC_JQ_TIMEOUT that is not a number of seconds: exit 2 naming it, what is accepted', async () => {
     for (const value of ['0', 'abc', '-3', '10 minutes']) {

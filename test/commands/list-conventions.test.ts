@@ -4,7 +4,12 @@
  * hint on stderr; `pay list` and `invoice list` take --csv (RFC 4180), and no CSV cell begins
  * like a spreadsheet formula.
  */
+import {createHash} from 'node:crypto'
+import {join} from 'node:path'
+
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {EventLog} from '../../src/lib/webhooks/event-log.js'
 
 import {parseCsv} from '../../src/lib/invoices/csv.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
@@ -73,10 +78,19 @@ describe('--limit and --page-size on every list', () => {
     expect(Array.isArray(JSON.parse(result.stdout))).toBe(true)
   })
 
-  it('webhooks events takes --page-size', async () => {
+  it('webhooks events takes --page-size; when the log holds more, the hint is on stderr', async () => {
     const result = await cli(['webhooks', 'events', '--page-size', '5', '--json'])
     expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toEqual([])
+    const log = await EventLog.open({dir: join(temp.dir, 'webhooks', `key-${createHash('sha256').update(h.sb.keys.sandbox).digest('hex').slice(0, 12)}`)})
+    for (const id of ['evt_1', 'evt_2', 'evt_3']) log.appendEvent({id, type: 'payment.success', received_at: new Date().toISOString(), source: 'inbound', payload: {}})
+    await log.close()
+    const two = await cli(['webhooks', 'events', '--limit', '2', '--json'])
+    expect(JSON.parse(two.stdout).map((e: {id: string}) => e.id)).toEqual(['evt_3', 'evt_2'])
+    expect(two.stderr).toContain('--limit')
+    const all = await cli(['webhooks', 'events', '--limit', '3', '--json'])
+    expect(JSON.parse(all.stdout)).toHaveLength(3)
+    expect(all.stderr).toBe('')
   })
 })
 

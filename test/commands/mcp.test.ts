@@ -148,7 +148,7 @@ describe('svc mcp: payments', () => {
     expect(payment).toMatchObject({status: 'PENDING', amount: 5000, phone_number: '237670000001', environment: 'SANDBOX'})
     expect(created.structuredContent.recovered).toBe(false)
     expect(created.content[0]!.text).toBe(
-      `Payment ${payment.id} created: 5 000 XAF requested from 237670000001 (MTN); PENDING until the customer approves on their phone. Follow it with payments_wait.`,
+      `Payment "${payment.id}" created: 5 000 XAF requested from "237670000001" (MTN); PENDING until the customer approves on their phone. Follow it with payments_wait.`,
     )
     expect(JSON.parse(created.content[1]!.text!).payment.id).toBe(payment.id)
 
@@ -158,7 +158,7 @@ describe('svc mcp: payments', () => {
     })) as ToolResult
     expect(waited.isError).toBeFalsy()
     expect(waited.structuredContent).toMatchObject({final: true, payment: {id: payment.id, status: 'SUCCESS'}})
-    expect(waited.content[0]!.text).toBe(`Payment ${payment.id} succeeded: 5 000 XAF collected from 237670000001.`)
+    expect(waited.content[0]!.text).toBe(`Payment "${payment.id}" succeeded: 5 000 XAF collected from "237670000001".`)
     // Progress while it waits. The SDK's client handles a notification a tick after a response
     // read with it, so the last one may come after the result and be dropped: not asserted.
     expect(progress.length).toBeGreaterThan(0)
@@ -173,7 +173,7 @@ describe('svc mcp: payments', () => {
     const waited = await call(session, 'payments_wait', {id, interval: '250ms'})
     expect(waited.isError).toBeFalsy()
     expect(waited.structuredContent.payment.status).toBe('FAILED')
-    expect(waited.content[0]!.text).toMatch(new RegExp(`^Payment ${id} FAILED \\(\\w+\\): 1 200 XAF from 237670000099 was not collected\\.$`))
+    expect(waited.content[0]!.text).toMatch(new RegExp(`^Payment "${id}" FAILED \\(\\w+\\): 1 200 XAF from "237670000099" was not collected\\.$`))
   })
 
   it('a wait that times out says the payment is still PENDING (call again), not an error', async () => {
@@ -246,7 +246,7 @@ describe('svc mcp: payments', () => {
     const result = await call(session, 'payments_create', {amount: 2222, phone: phone(4001)})
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent.recovered).toBe(true)
-    expect(result.content[0]!.text).toMatch(/^The answer to the payment request was lost; found payment svcpay_test_\w+ .* It was not created again\.$/)
+    expect(result.content[0]!.text).toMatch(/^The answer to the payment request was lost; found payment "svcpay_test_\w+" .* It was not created again\.$/)
     const onServer = (await payments()).filter((p) => p.phone_number === phone(4001))
     expect(onServer).toHaveLength(1)
     expect(result.structuredContent.payment.id).toBe(onServer[0].id)
@@ -293,7 +293,7 @@ describe('svc mcp: invoices', () => {
       {name: 'Cable 2:1 HDMI', price: 2500, quantity: 1},
     ])
     expect(created.content[0]!.text).toBe(
-      `Invoice ${invoice.id} created (DRAFT) for Awa Bakery, total 6 300 XAF, Idempotency-Key ${key}: invisible to the customer until published.`,
+      `Invoice "${invoice.id}" created (DRAFT) for "Awa Bakery", total 6 300 XAF, Idempotency-Key ${key}: invisible to the customer until published.`,
     )
     const again = await call(session, 'invoices_create', {...draft, idempotency_key: key})
     expect(again.structuredContent).toMatchObject({replayed: true, idempotency_key: key, invoice: {id: invoice.id}})
@@ -307,14 +307,14 @@ describe('svc mcp: invoices', () => {
     const published = await call(session, 'invoices_publish', {id})
     expect(published.isError).toBeFalsy()
     expect(published.structuredContent.invoice).toMatchObject({id, status: 'UNPAID'})
-    expect(published.content[0]!.text).toMatch(new RegExp(`^Invoice ${id} published \\(UNPAID\\): payable at http://127\\.0\\.0\\.1:\\d+/`))
+    expect(published.content[0]!.text).toMatch(new RegExp(`^Invoice "${id}" published \\(UNPAID\\): payable at "http://127\\.0\\.0\\.1:\\d+/`))
     expect((await sandbox.get(`/v1/invoices/${id}`)).status).toBe('UNPAID')
     const both = await call(session, 'invoices_create', {...draft, publish: true, channel: 'email'})
     expect(both.structuredContent.invoice.status).toBe('UNPAID')
     const outbox = await sandbox.admin('GET', `/outbox?invoice_id=${both.structuredContent.invoice.id}`)
     expect(outbox.data).toMatchObject([{channel: 'EMAIL'}])
     const got = await call(session, 'invoices_get', {id})
-    expect(got.content[0]!.text).toBe(`Invoice ${id}: UNPAID, Awa Bakery, total 6 300 XAF, 6 300 XAF due by 2026-12-31.`)
+    expect(got.content[0]!.text).toBe(`Invoice "${id}": UNPAID, "Awa Bakery", total 6 300 XAF, 6 300 XAF due by 2026-12-31.`)
   })
 
   it("service text with control characters: escaped in the summary a person reads, kept as is in the object", async () => {
@@ -326,7 +326,7 @@ describe('svc mcp: invoices', () => {
     const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: crafted.url})
     const got = await call(session, 'invoices_get', {id: 'inv_test_crafted'})
     expect(got.isError, got.content[0]!.text).toBeFalsy()
-    expect(got.content[0]!.text).toBe('Invoice inv_test_crafted: UNPAID, Awa \\u001b]0;pwned\\u0007\\u001b[2J Bakery, total 500 XAF, 500 XAF due by 2026-12-31.')
+    expect(got.content[0]!.text).toBe('Invoice "inv_test_crafted": UNPAID, "Awa \\u001b]0;pwned\\u0007\\u001b[2J Bakery", total 500 XAF, 500 XAF due by 2026-12-31.')
     expect(got.structuredContent.summary).toBe(got.content[0]!.text)
     expect(got.structuredContent.invoice.customer_name).toBe(name)
     const local = await call(session, 'invoices_create', {...draft, customer_name: name})
@@ -370,14 +370,14 @@ describe('svc mcp: invoices', () => {
     expect(listed.structuredContent.invoices.map((i: any) => i.id)).toContain(id)
     expect((await call(session, 'invoices_list', {page_size: 500})).structuredContent.error).toMatchObject({field: 'page_size'})
     const sent = await call(session, 'invoices_send', {id, channel: 'EMAIL'})
-    expect(sent.content[0]!.text).toBe(`Invoice ${id} sent by EMAIL to awa@example.com.`)
+    expect(sent.content[0]!.text).toBe(`Invoice "${id}" sent by EMAIL to "awa@example.com".`)
     const pdf = await call(session, 'invoices_pdf', {id})
     const attachment = pdf.content.find((c) => c.type === 'resource')!
     expect(attachment.resource.mimeType).toBe('application/pdf')
     expect(Buffer.from(attachment.resource.blob, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(pdf.structuredContent.bytes).toBe(Buffer.from(attachment.resource.blob, 'base64').length)
     const cancelled = await call(session, 'invoices_cancel', {id})
-    expect(cancelled.content[0]!.text).toBe(`Invoice ${id} is CANCELLED.`)
+    expect(cancelled.content[0]!.text).toBe(`Invoice "${id}" is CANCELLED.`)
     expect((await sandbox.get(`/v1/invoices/${id}`)).status).toBe('CANCELLED')
   })
 })

@@ -8,11 +8,10 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 
 import type {ChildProcess} from 'node:child_process'
 
-import {writeSandboxState} from '../../src/lib/sandbox/state.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {markRunningSandbox, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -219,7 +218,7 @@ describe('3. reports and the walkthrough go by the service clock', () => {
       expect(collections.exitCode, collections.stderr).toBe(0)
       expect(JSON.parse(collections.stdout).totals.count).toBe(4)
       const walk = await runCli(['sandbox', 'walkthrough', '--lang', 'fr'], {configDir: temp.dir, env, timeoutMs: 60_000})
-      expect(walk.stderr + walk.stdout).toMatch(/attendu UNPAID, obtenu UNPAID/)
+      expect(walk.stderr + walk.stdout).toMatch(/attendu À PAYER, obtenu À PAYER/)
       expect(walk.exitCode, walk.stdout + walk.stderr).toBe(0)
     } finally {
       await local.close()
@@ -344,7 +343,8 @@ describe('14. polish', () => {
     expect((await runCli(['invoice', 'import', old, '--results', `${old}.results.csv`], {configDir: temp.dir, env})).exitCode).toBe(0)
     const again = await runCli(['invoice', 'import', old], {configDir: temp.dir, env})
     expect(again.exitCode, again.stderr).toBe(0)
-    expect(again.stderr).toMatch(/0 created, 1 already created by an earlier run/)
+    // The old journal is read: its row is done, so it is skipped without a request.
+    expect(again.stderr).toMatch(/1 row skipped: already done according to the results file/)
     expect(again.stderr).toContain(`${old}.results.csv`)
     expect(existsSync(join(temp.dir, 'old.results.csv'))).toBe(false)
   })
@@ -359,10 +359,16 @@ describe('14. polish', () => {
     const first = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
     expect(first.exitCode, first.stderr).toBe(0)
     expect(first.stderr).toMatch(/3 created, 0 already created by an earlier run, 3 published, /)
+    // A plain re-run skips the rows its results file records as done: nothing counted as published.
     const again = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
     expect(again.exitCode, again.stderr).toBe(0)
-    expect(again.stderr).toMatch(/0 created, 3 already created by an earlier run, 0 published, 3 already published, /)
-    const json = await runCli(['invoice', 'import', file, '--publish', '--json'], {configDir: temp.dir, env})
+    expect(again.stderr).toMatch(/0 created, 0 already created by an earlier run, 0 published, 0 already published, /)
+    expect(again.stderr).toMatch(/3 rows skipped/)
+    // --recheck asks the service: all three exist and are published already, none by this run.
+    const rechecked = await runCli(['invoice', 'import', file, '--publish', '--recheck'], {configDir: temp.dir, env})
+    expect(rechecked.exitCode, rechecked.stderr).toBe(0)
+    expect(rechecked.stderr).toMatch(/0 created, 3 already created by an earlier run, 0 published, 3 already published, /)
+    const json = await runCli(['invoice', 'import', file, '--publish', '--recheck', '--json'], {configDir: temp.dir, env})
     expect(JSON.parse(json.stdout).summary).toMatchObject({published: 0, already_published: 3})
   })
 
@@ -388,14 +394,7 @@ describe('14. polish', () => {
 
   it('webhooks trigger hints at `webhooks listen` only when no listener is registered with the local sandbox', async () => {
     const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
-    writeSandboxState(temp.dir, {
-      base_url: sandbox.sb.url,
-      admin_url: sandbox.sb.adminUrl,
-      admin_token: sandbox.sb.adminToken,
-      pay_url: sandbox.sb.payUrl,
-      pid: process.pid,
-      started_at: new Date().toISOString(),
-    })
+    markRunningSandbox(temp.dir, sandbox.sb)
     const before = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
     expect(before.exitCode, before.stderr).toBe(0)
     expect(before.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
@@ -461,14 +460,7 @@ describe('14. polish', () => {
 
 /** What `svc sandbox serve` leaves behind: the shared sandbox is "the local sandbox" of this config. */
 function markLocal(): void {
-  writeSandboxState(temp.dir, {
-    base_url: sandbox.sb.url,
-    admin_url: sandbox.sb.adminUrl,
-    admin_token: sandbox.sb.adminToken,
-    pay_url: sandbox.sb.payUrl,
-    pid: process.pid,
-    started_at: new Date().toISOString(),
-  })
+  markRunningSandbox(temp.dir, sandbox.sb)
 }
 
 describe('2. statuses in French human output', () => {

@@ -60,7 +60,7 @@ describe('svc pay create', () => {
     const failed = await cli(['pay', 'create', '--amount', '5000', '--phone', '680000099', '--watch', '--interval', '250ms'])
     expect(failed.exitCode).toBe(1)
     expect(failed.stdout).toMatch(/FAILURE CODE\s+CUSTOMER_DECLINED/)
-    expect(failed.stderr).toMatch(/failed: CUSTOMER_DECLINED/)
+    expect(failed.stderr).toMatch(/failed \(CUSTOMER_DECLINED\): The customer declined the request on their phone/)
   })
 
   it('--watch --json: one JSON document, the final payment, and the exit code of its outcome', async () => {

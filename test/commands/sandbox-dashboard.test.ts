@@ -1,4 +1,4 @@
-import {existsSync, readFileSync, statSync} from 'node:fs'
+import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -35,7 +35,7 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
     expect(info.live_key).toMatch(/^svc_sk_live_/)
     const profiles = await json(['profiles', 'list'])
     expect(profiles).toEqual([expect.objectContaining({name: 'local', environment: 'SANDBOX', base_url: info.base_url, current: true})])
-    expect(statSync(join(temp.dir, 'sandbox.json')).mode & 0o777).toBe(0o600)
+    expect(statSync(join(temp.dir, 'sandboxes.json')).mode & 0o777).toBe(0o600)
     const payment = await json(['--profile', 'local', 'pay', 'create', '--amount', '1000', '--phone', '670000001', '--watch', '--interval', '250ms'])
     expect(payment.status).toBe('SUCCESS')
   })
@@ -135,7 +135,8 @@ describe('after Ctrl-C', () => {
   it('exits 130 and removes its admin address; the commands then say no sandbox is running', async () => {
     const result = await (stopped ??= served.stop())
     expect(result.exitCode, `${result.signal} ${result.stderr}`).toBe(130)
-    expect(existsSync(join(temp.dir, 'sandbox.json'))).toBe(false)
+    // Its own entry is gone from the registry of running sandboxes.
+    expect(JSON.parse(readFileSync(join(temp.dir, 'sandboxes.json'), 'utf8')).sandboxes).toEqual([])
     const r = await cli(['sandbox', 'balance'])
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/svc sandbox serve/)

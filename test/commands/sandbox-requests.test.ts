@@ -124,6 +124,31 @@ describe('svc sandbox logs tail', () => {
   })
 })
 
+describe('svc sandbox logs tail when the sandbox stops', () => {
+  it('prints one line per request, then says the sandbox stopped streaming and exits 7', async () => {
+    const other = await startTestSandbox()
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', 'tail', '--path', '/v1'], {
+      env: {...baseEnv(temp.dir), SVC_SANDBOX_URL: other.sb.url, SVC_SANDBOX_ADMIN_TOKEN: other.sb.adminToken},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d))
+    child.stderr.on('data', (d: Buffer) => (err += d))
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    const deadline = Date.now() + 30_000
+    while (!out.includes('\n')) {
+      if (Date.now() > deadline) throw new Error(`no streamed request: ${err}`)
+      await other.get('/v1/payments?limit=3')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(out.split('\n')[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3}  GET\s+200\s+[\d.]+ ms  SANDBOX  \/v1\/payments\?limit=3  svc_sk_test_…/)
+    await other.close()
+    expect(await ended).toBe(7)
+    expect(err).toContain('stopped streaming')
+  })
+})
+
 describe('svc sandbox serve --log and --data', () => {
   it('prints one line per request, and keeps the journal across a restart with --data', async () => {
     const {startServe} = await import('../helpers/sandbox.js')

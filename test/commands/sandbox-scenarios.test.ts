@@ -347,3 +347,27 @@ describe('a sandbox in another container: serve --admin-token, SVC_SANDBOX_URL a
     expect(short.stderr).toContain('--admin-token')
   })
 })
+
+describe('serve on a non-loopback address', () => {
+  // The one test that binds beyond loopback: what it prints and saves is what is under test; port
+  // 0, stopped at once.
+  it('--host 0.0.0.0 says what other machines can reach and saves an address they can use, never 0.0.0.0', async () => {
+    const serveDir = tempConfigDir()
+    const served = await startServe(serveDir.dir, ['--host', '0.0.0.0'], {SVC_SANDBOX_ADMIN_TOKEN: 'ci-admin-token-0123456789'})
+    try {
+      const info = served.info as {base_url: string; pay_url: string; admin_url: string}
+      expect(info.base_url).not.toContain('0.0.0.0')
+      expect(info.pay_url).toBe(`${info.base_url}/pay`)
+      const profile = await runCli(['profiles', 'list', '--json'], {configDir: serveDir.dir})
+      expect(profile.stdout).not.toContain('0.0.0.0')
+      expect(profile.stdout).toContain(info.base_url)
+    } finally {
+      const {stderr} = await served.stop()
+      expect(stderr).toMatch(/reachable from other machines/)
+      expect(stderr).toContain('/pay')
+      expect(stderr).toContain('/_admin')
+      expect(stderr).toMatch(/signed/)
+      serveDir.cleanup()
+    }
+  })
+})

@@ -16,10 +16,9 @@ import {join} from 'node:path'
 import {spawn, type IPty} from '@lydell/node-pty'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {writeSandboxState} from '../../src/lib/sandbox/state.js'
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {stripAnsi} from '../helpers/pty.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {markRunningSandbox, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sandbox: TestSandbox
 let dir: string
@@ -161,14 +160,7 @@ describe('webhooks listen: stopped on a terminal', () => {
       // What `svc sandbox serve` leaves in the config dir: listen registers itself as an endpoint.
       const configDir = join(dir, `config-${name}`)
       mkdirSync(configDir, {recursive: true, mode: 0o700})
-      writeSandboxState(configDir, {
-        base_url: sandbox.sb.url,
-        admin_url: sandbox.sb.adminUrl,
-        admin_token: sandbox.sb.adminToken,
-        pay_url: sandbox.sb.payUrl,
-        pid: process.pid,
-        started_at: new Date().toISOString(),
-      })
+      markRunningSandbox(configDir, sandbox.sb)
       const endpoints = async () => ((await sandbox.admin('GET', '/webhook-endpoints?environment=SANDBOX')) as {data: unknown[]}).data.length
       const before = await endpoints()
       const session = onTerminal(['webhooks', 'listen', '--forward-to', appUrl], sandbox.env(), name)

@@ -66,6 +66,9 @@ beforeAll(async () => {
   const made = await cli(['invoice', 'create', '--customer-name', LONG_NAME, '--due-date', '2026-01-15', '--item', 'Pain de campagne:500:3', '--email', 'awa@example.com', '--publish', '--channel', 'EMAIL', '--json'])
   expect(made.exitCode, made.stderr).toBe(0)
   ids.invoice = JSON.parse(made.stdout).id
+  // A scripted number and a webhook endpoint with a long address, for the sandbox's own lists.
+  await h.admin('PUT', '/numbers/237670112233', {operator: 'MTN', outcome: 'FAILED', failure_code: 'INSUFFICIENT_FUNDS'})
+  await h.admin('POST', '/webhook-endpoints', {url: 'https://hooks.boulangerie-awa.example/api/v2/payments/webhooks/svc?tenant=douala-akwa-nord', environment: 'SANDBOX'})
   // The local event log of profile dev, as `webhooks listen` writes it.
   const log = await EventLog.open({dir: join(temp.dir, 'webhooks', 'dev')})
   const id = 'evt_0VbzlxrcegeGs47f8z2QogYL'
@@ -92,7 +95,10 @@ const COMMANDS: Array<{args: string[]; whole: () => string[]}> = [
   {args: ['sandbox', 'keys', 'list'], whole: () => ['svc_sk_test_…']},
   {args: ['sandbox', 'balance'], whole: () => ['SANDBOX', ' XAF']},
   {args: ['sandbox', 'outbox'], whole: () => [ids.invoice]},
-  {args: ['sandbox', 'inventory'], whole: () => []},
+  {args: ['sandbox', 'inventory', 'list'], whole: () => []},
+  {args: ['sandbox', 'numbers', 'list'], whole: () => ['237670112233', '237650000099']},
+  {args: ['sandbox', 'webhooks', 'list'], whole: () => ['whsec_']},
+  {args: ['sandbox', 'clock', 'show'], whole: () => []},
   {args: ['webhooks', 'events'], whole: () => ['evt_0VbzlxrcegeGs47f8z2QogYL']},
 ]
 

@@ -1,7 +1,7 @@
 /**
  * `svc webhooks listen` and `replay` as a user runs them: the built CLI as a child process, against
- * an in-process sandbox made to look like the one `svc sandbox serve` runs (sandbox.json in the
- * config dir), forwarding to a real local app that verifies with the `standardwebhooks` package
+ * an in-process sandbox made to look like the one `svc sandbox serve` runs (its entry in sandboxes.json, the
+ * registry of running sandboxes), forwarding to a real local app that verifies with the `standardwebhooks` package
  * and the secret `--print-secret` gave.
  */
 import type {ChildProcess} from 'node:child_process'
@@ -9,11 +9,10 @@ import {mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
-import {writeSandboxState} from '../../src/lib/sandbox/state.js'
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {markRunningSandbox, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 
 let sandbox: TestSandbox
@@ -41,14 +40,7 @@ function writeProfile(sb: TestSandbox, key: 'sandbox' | 'live' = 'sandbox'): voi
 
 /** What `svc sandbox serve` leaves behind: this sandbox is "the local sandbox". */
 function markLocalSandbox(sb: TestSandbox): void {
-  writeSandboxState(temp.dir, {
-    base_url: sb.sb.url,
-    admin_url: sb.sb.adminUrl,
-    admin_token: sb.sb.adminToken,
-    pay_url: sb.sb.payUrl,
-    pid: process.pid,
-    started_at: new Date().toISOString(),
-  })
+  markRunningSandbox(temp.dir, sb.sb)
 }
 
 const cli = (args: string[], input?: string) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}, input})

@@ -148,7 +148,7 @@ describe('svc webhooks test: each wrong handler fails exactly its cases', () => 
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/^valid-success\s+accept \(2xx\)\s+200\s+5\.\d s\s+slow$/m)
     expect(result.stdout).toMatch(/^valid-success: Answered in 5\.\d s, over 5 s/m)
-    expect(result.stdout).toMatch(/^1 of 1 cases passed \(1 slow\), 0 failed\.$/m)
+    expect(result.stdout).toMatch(/^1 of 1 case passed \(1 slow\), 0 failed\.$/m)
   })
 
   it('an app that is not running: one line saying nothing listens at that URL, exit 1, no battery', async () => {
@@ -253,7 +253,7 @@ describe('svc webhooks test: secret, flags, languages', () => {
     expect(fr.stdout).toMatch(/^CAS\s+ATTENDU\s+RÉPONSE\s+LATENCE\s+AVIS$/m)
     expect(fr.stdout).toMatch(/^raw-body\s+accepter \(2xx\)\s+401\s+\d+ ms\s+ÉCHEC$/m)
     expect(fr.stdout).toMatch(/^raw-body : Votre gestionnaire a refusé un corps correctement signé/m)
-    expect(fr.stdout).toMatch(/^1 cas réussis sur 2, 1 en échec\.$/m)
+    expect(fr.stdout).toMatch(/^1 cas réussi sur 2, 1 en échec\.$/m)
     const en = report(await grade([handler.url, '--secret', secret, '--only', 'valid-success,raw-body', '--json']))
     const frJson = report(await grade([handler.url, '--secret', secret, '--only', 'valid-success,raw-body', '--json', '--lang', 'fr']))
     const strip = (r: JsonReport) => ({...r, cases: r.cases.map((c) => ({...c, ms: 0}))})

@@ -37,7 +37,8 @@ it('two new identical payments after a lost answer: exit 7, both listed, nothing
   expect(payments).toHaveLength(2)
   expect(r.exitCode, r.stderr).toBe(7)
   expect(r.stdout).toBe('')
-  for (const p of payments) expect(r.stderr).toContain(`${p.id}  ${p.status}  created ${p.created_at}`)
+  // Each candidate with its status and creation time, as a person reads a time (to the minute, UTC).
+  for (const p of payments) expect(r.stderr).toContain(`${p.id}  ${p.status}  created ${p.created_at.slice(0, 10)} ${p.created_at.slice(11, 16)} UTC`)
   expect(r.stderr).toMatch(/cannot be told apart: 2 payments/)
   expect(r.stderr).toMatch(/svc pay status svcpay_/)
   expect(r.stderr).not.toMatch(/Not created again/)

@@ -3,7 +3,7 @@
  * webhook endpoint secret run through every command family, with --verbose traces, --json, errors
  * (404, 409, 401 with a revoked canary, a 500 whose body echoes the key) and the files commands
  * write (results, PDFs, event logs, caches in the config dir). The canaries must never appear
- * whole anywhere except config.json and sandbox.json (0600, where keys are meant to be).
+ * whole anywhere except config.json and sandboxes.json (0600, where keys are meant to be).
  */
 import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -123,7 +123,7 @@ describe('secrets never appear whole', () => {
     expect(verbose).toContain(`svc_sk_test_…${canary.slice(-4)}`)
 
     // Every file written (results, PDFs, caches, event logs), but the two files meant for keys.
-    const written = [...filesUnder(dir)].filter((path) => !/\/config\/(config|sandbox)\.json$/.test(path))
+    const written = [...filesUnder(dir)].filter((path) => !/\/config\/(config|sandboxes)\.json$/.test(path))
     expect(written.length).toBeGreaterThan(5)
     for (const path of written) {
       const content = readFileSync(path).toString('latin1')

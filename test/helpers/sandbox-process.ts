@@ -9,6 +9,8 @@ export interface SandboxProcess {
   url: string
   keys: {sandbox: string; live: string}
   adminToken: string
+  /** The process id (to read its memory from /proc). */
+  pid: number
   /** How the process ended, once it has (undefined while it runs). */
   exited(): {code: number | null; signal: NodeJS.Signals | null} | undefined
   stderr(): string
@@ -39,6 +41,7 @@ export async function startSandboxProcess(options: Record<string, unknown> = {})
   })
   return {
     ...info,
+    pid: child.pid!,
     exited: () => ended,
     stderr: () => stderr,
     async stop() {

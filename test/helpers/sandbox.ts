@@ -9,6 +9,8 @@
  *   find it through the state file it writes.
  */
 import type {ChildProcess} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 
 import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
 import {runCli, type CliOptions, type CliResult} from './cli.js'
@@ -60,6 +62,8 @@ export interface ServedSandbox {
   info: any
   /** Sends SIGINT and resolves with how the process ended. */
   stop(): Promise<CliResult>
+  /** Sends this signal (e.g. SIGKILL: a crash) and resolves with how the process ended. */
+  kill(signal: NodeJS.Signals): Promise<CliResult>
 }
 
 export async function startServe(configDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServedSandbox> {
@@ -78,7 +82,9 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
       spawned.stdout!.on('data', (d: Buffer) => {
         out += d.toString()
         try {
-          started(JSON.parse(out))
+          const document = JSON.parse(out)
+          // An error envelope (--json) is a serve that failed: it ends, and `ended` says how.
+          if (!document.error) started(document)
         } catch {
           // Not the whole document yet.
         }
@@ -86,12 +92,36 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
     },
   })
   // A serve that dies before printing (e.g. a broken build) fails the test instead of hanging it.
-  const info = await Promise.race([ready, ended.then((r) => Promise.reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}`)))])
+  const info = await Promise.race([ready, ended.then((r) => Promise.reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}${r.stdout}`)))])
   return {
     info,
     stop() {
       child.kill('SIGINT')
       return ended
     },
+    kill(signal) {
+      child.kill(signal)
+      return ended
+    },
   }
+}
+
+/**
+ * What a running `svc sandbox serve` leaves in a config dir (its entry in `sandboxes.json`), for
+ * an in-process sandbox: the commands then take it for "the running sandbox". The entry names
+ * this test process, which is alive while the test runs.
+ */
+export function markRunningSandbox(configDir: string, sb: Sandbox, profile = 'local'): void {
+  mkdirSync(configDir, {recursive: true, mode: 0o700})
+  const entry = {
+    base_url: sb.url,
+    admin_url: sb.adminUrl,
+    admin_token: sb.adminToken,
+    pay_url: sb.payUrl,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    data_file: null,
+    profile,
+  }
+  writeFileSync(join(configDir, 'sandboxes.json'), JSON.stringify({version: 1, sandboxes: [entry]}), {mode: 0o600})
 }

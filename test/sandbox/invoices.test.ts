@@ -158,7 +158,9 @@ describe('invoices', () => {
   describe('reading by id', () => {
     it.each([
       ['an unknown sandbox id', 'inv_test_doesnotexist', 404, 'not_found'],
-      ['a live id with a sandbox key', 'inv_doesnotexist', 401, 'unauthorized'],
+      ['a live id with a sandbox key', 'inv_0VbzsukXDVabcdefghijklmn', 401, 'unauthorized'],
+      // Shaped as no id the service makes: a typo, not the other environment's.
+      ['a mistyped id with the live prefix', 'inv_doesnotexist', 404, 'not_found'],
       ['no invoice id at all', 'svcpay_test_abc', 404, 'not_found'],
     ])('%s → %d', async (_label, id, status, code) => {
       const reply = await getInvoice(h, id)

@@ -55,7 +55,7 @@ describe('persistence with dataFile (SQLite)', () => {
     const first = await harness({dataFile, settleAfterMs: 60_000})
     try {
       expect(first.sb.notices).toEqual([{code: 'json_imported', file: dataFile, count: expect.any(Number), backup: `${dataFile}.v1.json`}])
-      expect(first.sb.notices[0].count).toBeGreaterThan(5)
+      expect((first.sb.notices[0] as {count: number}).count).toBeGreaterThan(5)
       expect(existsSync(`${dataFile}.v1.json`)).toBe(true)
       expect((await first.api('GET', `/v1/payments/${ids.settled}/status`, {key: ids.key})).body.status).toBe('SUCCESS')
       expect((await first.api('GET', `/v1/invoices/${ids.invoice}`, {key: ids.key})).body.id).toBe(ids.invoice)

@@ -12,6 +12,9 @@ import {fileURLToPath} from 'node:url'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {startSandbox} from '../../src/sandbox/index.js'
+import {runCli} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startServe} from '../helpers/sandbox.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-snapshots-'))
 afterAll(() => rmSync(dir, {recursive: true, force: true}))
@@ -46,7 +49,7 @@ async function seeded(file: string, count: number): Promise<void> {
 /** What the data file may have beside it: its WAL files, the snapshot directory and whole snapshots. */
 function leftovers(file: string): string[] {
   const base = file.split('/').pop()!
-  const allowed = new Set([base, `${base}-wal`, `${base}-shm`, `${base}.snapshots`])
+  const allowed = new Set([base, `${base}-wal`, `${base}-shm`, `${base}.snapshots`, `${base}.committed`, `${base}.owner`])
   const stray = readdirSync(dir).filter((name) => name.startsWith(base) && !allowed.has(name) && !/\.lock$/.test(name))
   const snapshots = `${file}.snapshots`
   if (existsSync(snapshots)) stray.push(...readdirSync(snapshots).filter((name) => !/^[\w-]+\.sqlite$/.test(name)).map((name) => `snapshots/${name}`))
@@ -118,6 +121,21 @@ describe('snapshots: concurrency and leftovers', () => {
       await sb.close()
     }
   }, 60_000)
+
+  it('10 concurrent `svc sandbox snapshot save same` against `sandbox serve --data`: every one exits 0', async () => {
+    const file = join(dir, 'cli.sqlite')
+    await seeded(file, 2000)
+    const config = tempConfigDir()
+    const served = await startServe(config.dir, ['--data', file, '--rate-limit', '0'])
+    try {
+      const runs = await Promise.all(Array.from({length: 10}, () => runCli(['sandbox', 'snapshot', 'save', 'same', '--json'], {configDir: config.dir, timeoutMs: 60_000})))
+      expect(runs.map((r) => r.exitCode), runs.map((r) => r.stdout + r.stderr).join('\n')).toEqual(Array(10).fill(0))
+      expect(leftovers(file)).toEqual([])
+    } finally {
+      await served.stop()
+      config.cleanup()
+    }
+  }, 120_000)
 
   it('kill -9 during snapshot save, restore and reset × 20: 0 leftovers after the next start', async () => {
     const file = join(dir, 'killed.sqlite')

@@ -15,6 +15,8 @@ export default class InvoiceCreate extends SvcCommand<typeof InvoiceCreate> {
     '--from-file takes the create body as JSON (customer_name, due_date, items [{name, description?, price, quantity}], ' +
     'discount_percent, customer_email, customer_phone, notes, currency, cover_image_url, external_reference); flags given ' +
     'with it replace its fields (--item replaces its items). "-" reads stdin.\n\n' +
+    '--from INV_ID starts a new invoice from an existing one: its customer (name, email, phone), items, discount and notes; ' +
+    'flags given with it replace those. The due date is not copied (give --due-date); the new invoice has its own Idempotency-Key.\n\n' +
     '--cover FILE uploads a PNG, JPEG or WebP image (at most 5 MB) first and uses its file_url. --cover URL must already be a ' +
     'file_url of the storage host: the base URL\'s own origin, or a host that `svc files upload` has received from the service ' +
     'for this base URL; any other host is refused locally.\n\n' +
@@ -25,12 +27,14 @@ export default class InvoiceCreate extends SvcCommand<typeof InvoiceCreate> {
     '<%= config.bin %> invoice create --customer-name "Awa Bakery" --due-date 2026-12-31 --item "Bread:500:3" --item "Cake:2500:1"',
     '<%= config.bin %> invoice create --customer-name "Awa Bakery" --due-date 2026-12-31 --item "Bread:500:3" --discount 10 --email awa@example.com --publish --channel EMAIL',
     '<%= config.bin %> invoice create --from-file invoice.json --cover ./logo.png --json',
+    '<%= config.bin %> invoice create --from inv_test_3k2 --due-date 2027-01-31',
   ]
   static override flags = {
     'customer-name': Flags.string({description: 'Customer name shown on the invoice.'}),
     'due-date': Flags.string({description: 'Due date: YYYY-MM-DD, or an ISO 8601 time with its offset.'}),
     item: Flags.string({char: 'i', description: 'A line item NAME:PRICE:QTY (repeatable); the last two fields are price and quantity.', multiple: true}),
-    'from-file': Flags.string({char: 'f', description: 'The create body as a JSON file ("-": stdin).'}),
+    'from-file': Flags.string({char: 'f', description: 'The create body as a JSON file ("-": stdin).', exclusive: ['from']}),
+    from: Flags.string({description: "Start from this invoice's customer, items, discount and notes (flags override; a new invoice, due when --due-date says).", exclusive: ['from-file']}),
     discount: Flags.string({description: 'Discount in percent, 0–100 (10 = 10 %, not 10 XAF).'}),
     email: Flags.string({description: "Customer's email (needed to send by EMAIL)."}),
     phone: Flags.string({description: "Customer's phone (needed to send by WHATSAPP)."}),

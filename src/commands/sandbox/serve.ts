@@ -8,12 +8,15 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
   static override description =
     'A faithful, stateful local implementation of the service: payments, invoices, keys, limits, events, checkout. ' +
     'Prints its base URL, a sandbox key and a live key, and saves the profile "local" so that ' +
-    '`svc --profile local …` and the `svc sandbox …` dashboard commands work from another terminal.'
+    '`svc --profile local …` and the `svc sandbox …` dashboard commands work from another terminal. ' +
+    'While another sandbox of this config directory runs and owns "local", it saves "local-PORT" instead (or --profile-name) ' +
+    'and says so; `svc sandbox list` shows the running ones. With --data, the file is held while it runs: a second serve on it exits 2.'
   static override examples = [
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
     '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox.db',
-    'SVC_SANDBOX_ADMIN_TOKEN=ci-secret <%= config.bin %> sandbox serve --host 0.0.0.0',
+    'SVC_SANDBOX_ADMIN_TOKEN=ci-sandbox-admin-token <%= config.bin %> sandbox serve --host 0.0.0.0',
+    '<%= config.bin %> sandbox serve --port 8788 --profile-name shop-tests',
   ]
   static override flags = {
     port: Flags.integer({description: 'Port to listen on (0: any free port).', default: 8787, min: 0, max: 65535}),
@@ -25,6 +28,9 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
       description:
         'The admin token to accept (default: a random one), so that another machine or container can drive this sandbox with SVC_SANDBOX_URL and SVC_SANDBOX_ADMIN_TOKEN.',
       env: 'SVC_SANDBOX_ADMIN_TOKEN',
+    }),
+    'profile-name': Flags.string({
+      description: 'The profile to save this sandbox as (default: "local", or "local-PORT" while another running sandbox owns "local").',
     }),
     log: Flags.boolean({description: 'Print one line per request on stderr (the request journal; `svc sandbox requests` lists them).'}),
     data: Flags.string({

@@ -5,7 +5,10 @@
  *
  * A lock left by a process that died (SIGKILL, power cut) is taken over once it is older than
  * `staleMs`; the holder refreshes its time while it works, so a slow but live holder is never
- * taken for dead. A process that exits while holding it (an exception, process.exit) removes it.
+ * taken for dead. A lock whose time is in the future (a clock set back, a copied directory) never
+ * grows older: it is taken over once its time has not changed for `staleMs` while we waited, the
+ * same wait (a live holder changes it every staleMs/3). A process that exits while holding it (an
+ * exception, process.exit) removes it.
  */
 import {mkdirSync, rmSync, statSync, utimesSync} from 'node:fs'
 
@@ -30,7 +33,13 @@ function releaseAllOnExit(): void {
   })
 }
 
-function tryAcquire(path: string, staleMs: number): boolean {
+/** The lock's time as we last saw it, and since when (our clock) it has not changed. */
+interface Seen {
+  mtimeMs: number
+  since: number
+}
+
+function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}): boolean {
   try {
     mkdirSync(path)
     return true
@@ -38,7 +47,14 @@ function tryAcquire(path: string, staleMs: number): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
   try {
-    if (Date.now() - statSync(path).mtimeMs > staleMs) rmSync(path, {recursive: true, force: true})
+    const now = Date.now()
+    const {mtimeMs} = statSync(path)
+    if (seen.last?.mtimeMs !== mtimeMs) seen.last = {mtimeMs, since: now}
+    const unchangedFor = now - seen.last.since
+    if (now - mtimeMs > staleMs || (mtimeMs > now && unchangedFor > staleMs)) {
+      rmSync(path, {recursive: true, force: true})
+      seen.last = undefined
+    }
   } catch {
     // Released between our mkdir and stat: try again.
   }
@@ -54,7 +70,8 @@ export async function withFileLock<T>(file: string, work: () => Promise<T> | T, 
   // Long: a hundred processes writing at once on a loaded machine queue here for tens of seconds;
   // a holder that died is taken over after staleMs anyway.
   const deadline = Date.now() + (options.waitMs ?? 120_000)
-  while (!tryAcquire(path, staleMs)) {
+  const seen: {last?: Seen} = {}
+  while (!tryAcquire(path, staleMs, seen)) {
     if (Date.now() > deadline) {
       throw new SvcError(t('core.config.locked', {path}), {exitCode: ExitCode.FAILURE, code: 'config_locked'})
     }

@@ -39,7 +39,8 @@ export function listProfiles(dir: string): ProfileView[] {
 
 function requireProfile(config: ConfigData, name: string): ProfileRecord {
   const record = config.profiles[name]
-  if (!record) throw new SvcError(t('core.profile.notFound', {name}), {exitCode: ExitCode.NOT_FOUND, code: 'profile_not_found'})
+  // Exit 2 as for --profile/SVC_PROFILE naming no profile: a local name mistyped, not a 404 of the service.
+  if (!record) throw new SvcError(t('core.profile.notFound', {name}), {exitCode: ExitCode.USAGE, code: 'profile_not_found', field: 'profile'})
   return record
 }
 

@@ -20,6 +20,8 @@ export interface ProfileRecord {
   /** The local secret `webhooks listen` re-signs forwarded events with; stable per profile. */
   local_secret?: string
   lang?: Locale
+  /** Set by `svc sandbox serve` on the profile it saves: how to start that sandbox again. */
+  local_sandbox?: {data_file: string | null}
 }
 
 export interface ConfigData {
@@ -110,6 +112,31 @@ export async function updateConfig(dir: string, change: (data: ConfigData) => vo
     chmodSync(join(dir, CONFIG_FILE), 0o600)
     return data
   })
+}
+
+/**
+ * The config file or, failing that, its directory when other users may read or enter it (any
+ * group or other permission bit): keys would be exposed. A sentence to warn with, or undefined.
+ * The file first (it holds the keys); only one is named, so a user sees one line. Nothing when
+ * there is no config file.
+ */
+export function configExposure(dir: string): string | undefined {
+  const mode = (path: string) => {
+    try {
+      return statSync(path).mode & 0o777
+    } catch {
+      return undefined
+    }
+  }
+  const octal = (value: number) => `0${value.toString(8).padStart(3, '0')}`
+  const file = join(dir, CONFIG_FILE)
+  const fileMode = mode(file)
+  // No config file, no keys to expose (a directory the user made for other files is their business).
+  if (fileMode === undefined) return undefined
+  if ((fileMode & 0o077) !== 0) return t('core.config.exposedFile', {path: file, mode: octal(fileMode)})
+  const dirMode = mode(dir)
+  if (dirMode !== undefined && (dirMode & 0o077) !== 0) return t('core.config.exposedDir', {path: dir, mode: octal(dirMode)})
+  return undefined
 }
 
 /** Profile names are used in paths and shell commands: keep them plain. */

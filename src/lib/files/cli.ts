@@ -1,5 +1,6 @@
 /** `svc files upload PATH`, and the `--cover FILE|URL` of invoice create/import. */
 import type {Context} from '../context.js'
+import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {checkStorageUrl, checkUploadFile, formatBytes, looksLikeUrl, rememberStorageOrigin, uploadFile, type CheckedFile} from './upload.js'
 
@@ -31,7 +32,11 @@ async function upload(ctx: Context, file: CheckedFile) {
 }
 
 export async function filesUpload(ctx: Context, path: string): Promise<void> {
-  const file = await checkUploadFile(path, 'file')
+  const file = await checkUploadFile(path, 'file').catch((error: unknown) => {
+    // PATH is an argument: named as the usage line shows it, not as a --file flag there is not.
+    if (error instanceof InputError) throw new InputError(error.message.split('--file').join('PATH'), {field: 'path'})
+    throw error
+  })
   const answer = await upload(ctx, file)
   await ctx.io.result({file_url: answer.file_url, filename: file.filename, content_type: file.contentType, size: file.size}, () => {
     ctx.io.out(answer.file_url)

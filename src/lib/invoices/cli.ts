@@ -86,6 +86,7 @@ export function checkId(id: string): string {
 
 export interface CreateFlags extends DraftFlags {
   'from-file'?: string
+  from?: string
   cover?: string
   'idempotency-key'?: string
   publish: boolean
@@ -109,6 +110,25 @@ async function readBodyFile(path: string): Promise<InvoiceDraft> {
   return draftFromJson(value, 'from-file')
 }
 
+/**
+ * `--from INV_ID`: a new draft starting from an invoice's customer (name, email, phone), items,
+ * discount and notes; flags given with it replace those. Not its due date (a new invoice is due
+ * anew), reference, cover or anything of its life: it is a new invoice, with its own
+ * Idempotency-Key.
+ */
+async function draftFromInvoice(ctx: Context, id: string): Promise<Partial<InvoiceDraft>> {
+  const source = await getInvoice(await api(ctx), checkId(id))
+  const draft: Partial<InvoiceDraft> = {
+    customer_name: source.customer_name,
+    items: (source.items ?? []).map(({name, description, price, quantity}) => ({name, ...(description ? {description} : {}), price, quantity})),
+  }
+  if (source.customer_email) draft.customer_email = source.customer_email
+  if (source.customer_phone) draft.customer_phone = source.customer_phone
+  if (source.discount_percent) draft.discount_percent = source.discount_percent
+  if (source.notes) draft.notes = source.notes
+  return draft
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
@@ -117,7 +137,7 @@ async function readStdin(): Promise<string> {
 
 export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<void> {
   // Everything local first: nothing is sent if any of it is wrong.
-  const base = flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
+  const base = flags.from ? await draftFromInvoice(ctx, flags.from) : flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
   let start = draftFromFlags(flags, base)
   // `--due-date 30d` counts from the service's today: checked above, then one small read.
   if (isRelativeDate(flags['due-date'])) start = draftFromFlags(flags, base, {today: await serviceNow((await api(ctx)).client)})

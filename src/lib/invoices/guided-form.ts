@@ -10,6 +10,7 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {getLocale, t, type MessageKey} from '../i18n/index.js'
 import {serviceNow} from '../api/service-clock.js'
+import {inQuestionTerms} from '../io/prompt.js'
 import {formatXaf, parseWholeXaf} from '../payments/amount.js'
 import {normalisePhone} from '../payments/phone.js'
 import {formatDate, parseDueDate} from '../time/date.js'
@@ -39,9 +40,7 @@ function check(parse: (value: string) => unknown, subject: MessageKey): (value: 
       return true
     } catch (error) {
       if (!(error instanceof InputError)) throw error
-      const field = error.field ?? ''
-      const text = field === '' ? error.message : error.message.split(`--${field}`).join(t(subject))
-      return text.charAt(0).toUpperCase() + text.slice(1)
+      return inQuestionTerms(error, t(subject))
     }
   }
 }

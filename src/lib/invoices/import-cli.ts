@@ -13,7 +13,7 @@
 import {existsSync} from 'node:fs'
 import {readFile} from 'node:fs/promises'
 
-import type {ClientWait, Context} from '../context.js'
+import type {Context} from '../context.js'
 import {ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {readReason} from '../io/read-reason.js'
 import {quoteInput} from '../io/quote.js'
@@ -28,7 +28,7 @@ import {importPlan, planText, rateOf} from './import-plan.js'
 import type {Delivery} from './types.js'
 import {runImport, type RowResult} from './import-run.js'
 import {ResultsWriter, summarise} from './import-results.js'
-import {progressBar} from './progress.js'
+import {progressBar, waitStatus} from './progress.js'
 import {decodeImportFile, parseEncoding} from './import-text.js'
 
 /**
@@ -44,14 +44,6 @@ export function defaultResultsPath(file: string): string {
     return current
   }
   return legacy
-}
-
-/** The bar's status line for a client's wait, `seconds` left. */
-function waitText(wait: ClientWait, seconds: number): string {
-  if (wait.reason === 'pacing') return t('invoice.import.status.pacing', {seconds})
-  if (wait.status === 429) return t('invoice.import.status.retry429', {seconds})
-  if (wait.status !== undefined) return t('invoice.import.status.retryStatus', {status: wait.status, seconds})
-  return t('invoice.import.status.retryNetwork', {seconds})
 }
 
 export interface ImportFlags {
@@ -180,7 +172,7 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   }
   const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.import.progress', {done, total, failed}))
   // On a terminal the waits go to the bar's own status line, counting down, instead of lines glued to it.
-  const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitText(wait, seconds))) : undefined
+  const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   const controller = new AbortController()
   try {
     if (todo.length > 0) {

@@ -8,7 +8,17 @@
  * Drawing: the cursor rests at the start of the bar's line; a draw writes the bar, and the status
  * line below it, then moves back up. `done()` leaves the bar and clears the status line.
  */
+import type {ClientWait} from '../context.js'
+import {t} from '../i18n/index.js'
 import type {IO} from '../io/terminal.js'
+
+/** The status line for a client's wait, `seconds` left: pacing, a 429, another status, no answer. */
+export function waitStatus(wait: ClientWait, seconds: number): string {
+  if (wait.reason === 'pacing') return t('invoice.import.status.pacing', {seconds})
+  if (wait.status === 429) return t('invoice.import.status.retry429', {seconds})
+  if (wait.status !== undefined) return t('invoice.import.status.retryStatus', {status: wait.status, seconds})
+  return t('invoice.import.status.retryNetwork', {seconds})
+}
 
 export interface Progress {
   /** False when nothing is drawn (not a terminal, --json): waits are then said as lines on stderr. */

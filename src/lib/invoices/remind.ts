@@ -2,7 +2,9 @@
  * `svc invoice remind`: each matching receivable gets its pay link again through the service's
  * send, at most once per service day per invoice (the journal, reminder-journal.ts), one at a
  * time so the client's pacer keeps to the rate limit, with progress on stderr and a summary.
- * `--dry-run` finds, checks and shows the same plan, and sends nothing.
+ * Each invoice is claimed in the journal just before its send, so runs going at the same time
+ * share the work: one reminder per invoice in total, and a run names the invoices another run is
+ * reminding. `--dry-run` finds, checks and shows the same plan, and sends nothing.
  */
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, OutcomeError, SvcError} from '../errors.js'
@@ -11,10 +13,10 @@ import {formatXaf} from '../payments/amount.js'
 import {formatDate} from '../time/date.js'
 import {sendInvoice} from './flows.js'
 import {parseChannel} from './input.js'
-import {progressBar} from './progress.js'
+import {progressBar, waitStatus} from './progress.js'
 import {filterNeedsToday, isFiltering, isReceivable, readFilter, searchInvoices, type FilterFlags} from './receivables.js'
 import {serviceNow} from '../api/service-clock.js'
-import {journalPath, ReminderJournal} from './reminder-journal.js'
+import {journalPath, ReminderJournal, type Standing} from './reminder-journal.js'
 import type {Channel, Invoice} from './types.js'
 
 export interface RemindFlags extends FilterFlags {
@@ -39,6 +41,8 @@ export interface RemindReport {
   sent: Planned[]
   skipped: Array<{id: string; customer: string; reason: 'already_reminded_today'}>
   unknown: Array<{id: string; customer: string}>
+  /** Being reminded by another run going at the same time (its PID): that run says how it went. */
+  elsewhere: Array<{id: string; customer: string; pid: number}>
   failed: Array<{id: string; customer: string; error: string}>
 }
 
@@ -62,25 +66,35 @@ export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<v
   const api = {client, service: await ctx.service()}
   const credentials = ctx.credentials()
   const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials))
+  try {
+    await remindWith(ctx, journal, {filter, channel, dryRun, api})
+  } finally {
+    journal.close()
+  }
+}
 
+async function remindWith(
+  ctx: Context,
+  journal: ReminderJournal,
+  {filter, channel, dryRun, api}: {filter: ReturnType<typeof readFilter>; channel: Channel | undefined; dryRun: boolean; api: Parameters<typeof sendInvoice>[0]},
+): Promise<void> {
   const found = await ctx.io.withSpinner(t('invoice.filter.progress', {scanned: 0, matched: 0}), (spinner) =>
     searchInvoices(api, {filter, onPage: (scanned, matched) => spinner.update(t('invoice.filter.progress', {scanned, matched}))}),
   )
   const day = found.today
-  const report: RemindReport = {dry_run: dryRun, day, sent: [], skipped: [], unknown: [], failed: []}
+  const report: RemindReport = {dry_run: dryRun, day, sent: [], skipped: [], unknown: [], elsewhere: [], failed: []}
+  /** Files an invoice another run has claimed or done; false when it is free. */
+  const taken = (id: string, customer: string, standing: Standing): boolean => {
+    if (standing.kind === 'sent') report.skipped.push({id, customer, reason: 'already_reminded_today'})
+    else if (standing.kind === 'unknown') report.unknown.push({id, customer})
+    else if (standing.kind === 'elsewhere') report.elsewhere.push({id, customer, pid: standing.pid})
+    return standing.kind !== 'free'
+  }
   const todo: Planned[] = []
   // Only what is still owed, whatever the filter: a reminder for a paid invoice is a mistake.
   for (const invoice of found.items.filter(isReceivable)) {
     const customer = invoice.customer_name
-    const entry = journal.today(invoice.id, day)
-    if (entry?.state === 'sent') {
-      report.skipped.push({id: invoice.id, customer, reason: 'already_reminded_today'})
-      continue
-    }
-    if (entry?.state === 'pending') {
-      report.unknown.push({id: invoice.id, customer})
-      continue
-    }
+    if (taken(invoice.id, customer, journal.standing(invoice.id, day))) continue
     const to = target(invoice, channel)
     if ('error' in to) {
       report.failed.push({id: invoice.id, customer, error: to.error})
@@ -99,16 +113,22 @@ export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<v
   }
 
   const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}))
+  // On a terminal the waits go to the bar's own status line (as import's), not glued to the bar.
+  const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   try {
     for (const planned of todo) {
-      // Written before the send: a crash from here on leaves it `pending`, reported as unknown.
-      journal.mark(planned.id, day, 'pending', planned.channel)
+      // Claimed before the send: a crash from here on leaves it `pending`, reported as unknown;
+      // another run may have claimed or sent it since the plan was made.
+      if (taken(planned.id, planned.customer, await journal.claim(planned.id, day, planned.channel))) {
+        progress.tick(false)
+        continue
+      }
       try {
         await sendInvoice(api, planned.id, {channel: planned.channel})
       } catch (error) {
         // A refusal (4xx) certainly sent nothing: it may be tried again. Anything else may have.
         const refused = error instanceof ApiError && error.status !== undefined && error.status < 500
-        if (refused) journal.forget(planned.id, day)
+        if (refused) await journal.forget(planned.id, day)
         if (!(error instanceof SvcError)) throw error
         if (refused) report.failed.push({id: planned.id, customer: planned.customer, error: ctx.redact(error.message)})
         else report.unknown.push({id: planned.id, customer: planned.customer})
@@ -116,12 +136,13 @@ export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<v
         if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineFailed', {id: planned.id, customer: planned.customer, error: ctx.redact(error.message)}))
         continue
       }
-      journal.mark(planned.id, day, 'sent', planned.channel)
+      await journal.confirm(planned.id, day, planned.channel)
       report.sent.push(planned)
       progress.tick(false)
       if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineSent', {id: planned.id, customer: planned.customer, channel: planned.channel, recipient: planned.recipient}))
     }
   } finally {
+    releaseWaits?.()
     progress.done()
   }
   await show(ctx, report, isFiltering(filter))
@@ -144,8 +165,10 @@ async function show(ctx: Context, report: RemindReport, filtered: boolean): Prom
     }
     for (const s of report.skipped) ctx.io.err(t('invoice.remind.skippedLine', {id: s.id, customer: s.customer}))
     for (const u of report.unknown) ctx.io.err(t('invoice.remind.unknownLine', {id: u.id, customer: u.customer}))
+    for (const e of report.elsewhere) ctx.io.err(t('invoice.remind.elsewhereLine', {id: e.id, customer: e.customer, pid: e.pid}))
     for (const f of report.failed) ctx.io.err(t('invoice.remind.failedLine', {id: f.id, customer: f.customer, error: f.error}))
     const counts = {sent: report.sent.length, skipped: report.skipped.length, unknown: report.unknown.length, failed: report.failed.length, day: formatDate(report.day, getLocale())}
     ctx.io.err(t(report.dry_run ? 'invoice.remind.dryRunSummary' : 'invoice.remind.summary', counts))
+    if (report.elsewhere.length > 0) ctx.io.err(t('invoice.remind.elsewhereSummary', {count: report.elsewhere.length, pids: [...new Set(report.elsewhere.map((e) => e.pid))].join(', ')}))
   })
 }

@@ -19,7 +19,7 @@ export interface JqLimits {
   timeoutMs: number
 }
 
-export type JqOutcome = {out: string} | {error: 'jq'; stderr: string} | {error: 'memory'} | {error: 'time'} | {error: 'crashed'; message: string}
+export type JqOutcome = {out: string} | {error: 'jq'; stderr: string} | {error: 'memory'} | {error: 'output'} | {error: 'time'} | {error: 'crashed'; message: string}
 
 /** Where bin/run.cjs leaves the worker it started early (an argv with --jq). */
 const PRESTARTED = Symbol.for('svc.jq.worker')
@@ -124,6 +124,7 @@ function outcomeOf(message: JqJobResult): JqOutcome {
   if ('out' in message) return {out: message.out}
   if (message.error === 'jq') return {error: 'jq', stderr: message.stderr}
   if (message.error === 'memory') return {error: 'memory'}
+  if (message.error === 'output') return {error: 'output'}
   return {error: 'crashed', message: message.message}
 }
 

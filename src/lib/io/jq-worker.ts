@@ -28,11 +28,19 @@ export type JqJobResult =
   | {id: number; out: string}
   | {id: number; error: 'jq'; stderr: string}
   | {id: number; error: 'memory'}
+  | {id: number; error: 'output'}
   | {id: number; error: 'crashed'; message: string}
 export type JqWorkerMessage = {ready: true} | JqJobResult
 
 /** jq's WebAssembly memory, and separately the worker's JS heap (where its output is gathered), in MB. */
 export const JQ_MEMORY_MB = 512
+/**
+ * Most bytes of output one filter run may print. jq-web gathers output in a JS array, a number per
+ * byte (8 bytes each): past ~130 million elements V8 aborts the whole process (an allocation it
+ * cannot make is fatal, not an out-of-memory the worker survives), so the array is capped well
+ * below that and below the heap limit.
+ */
+export const JQ_OUTPUT_MB = 16
 
 /** A worker thread running jq, and when it has loaded jq (rejected if it failed to). */
 export interface StartedJqWorker {
@@ -95,6 +103,7 @@ interface WasmMemory {
 }
 
 function serveJq({entryFile}: JqWorkerData): void {
+  const port = parentPort!
   const wasm = (globalThis as unknown as {WebAssembly: {Memory: {prototype: WasmMemory}; RuntimeError: new () => Error}}).WebAssembly
   const memoryBytes = JQ_MEMORY_MB * 1024 * 1024
   let memoryRefused = false
@@ -106,12 +115,27 @@ function serveJq({entryFile}: JqWorkerData): void {
     }
     return grow.call(this, pages)
   }
+  // jq-web's output and error buffers are arrays it pushes one byte at a time to (a module's own
+  // variables, out of reach): in this thread, where nothing else runs, any array past the output
+  // cap stops the filter (OutputLimit), long before V8's fatal array size.
+  // A throw there does not stop jq (Emscripten turns it into a write error jq ignores): the job is
+  // answered here and the thread ends itself.
+  const maxElements = JQ_OUTPUT_MB * 1024 * 1024
+  let currentJob = 0
+  const push = Array.prototype.push
+  Array.prototype.push = function (this: unknown[], ...items: unknown[]): number {
+    if (this.length + items.length > maxElements) {
+      port.postMessage({id: currentJob, error: 'output'} satisfies JqJobResult)
+      process.exit(1)
+    }
+    return push.apply(this, items)
+  }
   // jq-web prints "Aborted()" through console.error when jq aborts (its allocator failed): the CLI
   // says what happened in its own words. console.warn (jq's `debug` and `stderr`) stays.
   console.error = () => {}
 
-  const port = parentPort!
   const run = (jq: JqWeb, job: JqJob): JqJobResult => {
+    currentJob = job.id
     try {
       // jq-web rewrites the flags array it is given: a copy each call.
       const out = jq.raw(job.json, job.expression, [...job.flags])

@@ -6,13 +6,13 @@
  * service) are shown escaped (io/terminal-text.ts), as in all human output.
  *
  * Bounded: jq runs in a worker thread (jq-run.ts) with a time limit (SVC_JQ_TIMEOUT seconds,
- * default 10) and a memory limit (jq-worker.ts, JQ_MEMORY_MB); a filter past either ends the command with exit
+ * default 10), a memory limit and an output limit (jq-worker.ts, JQ_MEMORY_MB, JQ_OUTPUT_MB); a filter past either ends the command with exit
  * 1 naming the limit, and the main thread stays free for Ctrl-C and SIGTERM.
  */
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {JqRunner, type JqLimits, type JqOutcome} from './jq-run.js'
-import {JQ_MEMORY_MB} from './jq-worker.js'
+import {JQ_MEMORY_MB, JQ_OUTPUT_MB} from './jq-worker.js'
 import {escapeForTerminal} from './terminal-text.js'
 
 export interface JqFilter {
@@ -71,6 +71,8 @@ function outputOf(outcome: JqOutcome, seconds: number): string {
       throw fail(t('core.jq.timeLimit', {seconds: String(seconds)}), 'jq_time_limit')
     case 'memory':
       throw fail(t('core.jq.memoryLimit', {mb: String(JQ_MEMORY_MB)}), 'jq_memory_limit')
+    case 'output':
+      throw fail(t('core.jq.outputLimit', {mb: String(JQ_OUTPUT_MB)}), 'jq_output_limit')
     case 'jq':
       throw fail(t('core.jq.failed', {message: jqMessage(outcome.stderr)}), 'jq_error')
     default:

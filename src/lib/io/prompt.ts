@@ -14,6 +14,17 @@ export interface Prompter {
 }
 
 /** Thrown when a value is missing and we may not prompt for it. */
+/**
+ * A parser's refusal in the terms of the question that was asked: the parsers' messages name the
+ * flag (`Invalid --amount "abc"`), which the person answering a prompt never typed, so the flag
+ * becomes `subject`, what was asked for ("Invalid amount "abc"", « Montant « abc » invalide »).
+ */
+export function inQuestionTerms(error: InputError, subject: string): string {
+  const field = error.field ?? ''
+  const text = field === '' ? error.message : error.message.split(`--${field}`).join(subject)
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
 export function missingValue(what: string, flag: string): InputError {
   return new InputError(t('core.error.missingFlag', {what, flag}), {field: flag.replace(/^-+/, '')})
 }

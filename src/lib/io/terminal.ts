@@ -180,7 +180,11 @@ export class IO {
     return isTerminal(this.streams, name)
   }
 
+  /** How many times stderr was written to (so that a signal's clean-up knows whether it said something). */
+  stderrWrites = 0
+
   private write(name: 'stdout' | 'stderr', text: string): void {
+    if (name === 'stderr') this.stderrWrites++
     if (this.streams instanceof ProcessStreams) this.streams.write(name, text)
     else this.streams[name].write(text)
   }
@@ -254,7 +258,7 @@ export class IO {
     const {default: ora} = await import('ora')
     // ora hides the cursor and, by default, takes stdin (discardStdin) which stops Ctrl-C reaching
     // the process on some terminals: leave stdin alone.
-    const spinner = ora({text: this.forTerminal(text), stream: this.streams.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false}).start()
+    const spinner = ora({text: this.forTerminal(text), stream: this.streams.stderr as NodeJS.WriteStream, color: this.color ? 'cyan' : false, discardStdin: false}).start()
     const handle: Spinner = {
       update: (next) => {
         spinner.text = this.forTerminal(next)

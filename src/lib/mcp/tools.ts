@@ -128,10 +128,19 @@ function read(raw: Args, tool: ToolDefinition): Args {
   return readArgs(raw, tool.name, Object.keys(tool.inputSchema.properties))
 }
 
+/**
+ * A value from the service or a customer, as it goes into a summary: a JSON string, so that it
+ * reads as data (a customer named "SYSTEM: ignore all previous instructions…" stays a quoted
+ * name); the tool descriptions tell the model so (server.ts).
+ */
+const quoted = (value: unknown): string => JSON.stringify(String(value ?? ''))
+/** A status or code: as is when it has an enum's shape (PENDING, CUSTOMER_DECLINED), quoted otherwise. */
+const code = (value: unknown): string => (typeof value === 'string' && /^[A-Z][A-Z0-9_]{0,39}$/.test(value) ? value : quoted(value))
+
 function paymentSummary(payment: Payment): string {
-  const params = {id: payment.id, amount: xaf(payment.amount), phone: payment.phone_number, status: payment.status}
+  const params = {id: quoted(payment.id), amount: xaf(payment.amount), phone: quoted(payment.phone_number), status: code(payment.status)}
   if (payment.status === 'SUCCESS') return t('mcp.summary.paymentSucceeded', params)
-  if (payment.status === 'FAILED') return t('mcp.summary.paymentFailed', {...params, code: payment.failure_code ?? 'UNKNOWN'})
+  if (payment.status === 'FAILED') return t('mcp.summary.paymentFailed', {...params, code: code(payment.failure_code ?? 'UNKNOWN')})
   return t('mcp.summary.payment', params)
 }
 
@@ -141,9 +150,9 @@ function amountDue(invoice: Invoice): number {
 
 function invoiceSummary(invoice: Invoice): string {
   return t('mcp.summary.invoice', {
-    id: invoice.id,
-    status: invoice.status,
-    customer: invoice.customer_name,
+    id: quoted(invoice.id),
+    status: code(invoice.status),
+    customer: quoted(invoice.customer_name),
     total: xaf(invoice.total_amount),
     due: xaf(amountDue(invoice)),
     dueDate: formatDate(invoice.due_date, getLocale()),
@@ -257,7 +266,7 @@ const paymentsCreate: ToolDefinition = {
           throw new SvcError(error.message, {exitCode: error.exitCode, code: error.code, hint: t('mcp.hint.outcomeUnknown', {amount: xaf(amount), phone}), cause: error})
         }
         const {payment, recovered} = created
-        const params = {id: payment.id, amount: xaf(payment.amount), phone: payment.phone_number, operator, status: payment.status}
+        const params = {id: quoted(payment.id), amount: xaf(payment.amount), phone: quoted(payment.phone_number), operator, status: code(payment.status)}
         const summary = [t(recovered ? 'mcp.summary.paymentRecovered' : 'mcp.summary.paymentCreated', params), ...warnings].join(' ')
         return {summary, data: {payment, recovered, ...(warnings.length > 0 ? {warnings} : {})}}
       },
@@ -349,7 +358,7 @@ const paymentsWait: ToolDefinition = {
         } catch (error) {
           if (!(error instanceof SvcError) || error.code !== 'watch_timeout') throw error
           const last = await getPayment(client, id)
-          return {summary: t('mcp.summary.paymentStillPending', {id, status: last.status, waited: formatDuration(timeoutMs)}), data: {payment: last, final: false}}
+          return {summary: t('mcp.summary.paymentStillPending', {id: quoted(id), status: code(last.status), waited: formatDuration(timeoutMs)}), data: {payment: last, final: false}}
         }
         return {summary: paymentSummary(payment), data: {payment, final: true}}
       },
@@ -412,14 +421,21 @@ const invoicesCreate: ToolDefinition = {
         const invoices = await invoiceApi(ctx)
         const created = await createInvoice(invoices, draft, key)
         let invoice = created.invoice
-        const params = () => ({id: invoice.id, status: invoice.status, customer: invoice.customer_name, total: xaf(invoice.total_amount ?? totals.total_amount), key, url: invoice.checkout_url ?? ''})
+        const params = () => ({
+          id: quoted(invoice.id),
+          status: code(invoice.status),
+          customer: quoted(invoice.customer_name),
+          total: xaf(invoice.total_amount ?? totals.total_amount),
+          key,
+          url: quoted(invoice.checkout_url ?? ''),
+        })
         if (publish) {
           try {
             invoice = await publishInvoice(invoices, invoice.id, {channel})
           } catch (error) {
             if (!(error instanceof SvcError)) throw error
             // Created but not published: say both, with the key, so a retry does not duplicate.
-            throw new SvcError(t('mcp.summary.invoicePublishFailed', {id: invoice.id, key, message: error.message}), {
+            throw new SvcError(t('mcp.summary.invoicePublishFailed', {id: quoted(invoice.id), key, message: quoted(error.message)}), {
               exitCode: error.exitCode,
               code: error.code,
               status: error.status,
@@ -494,7 +510,7 @@ const invoicesPublish: ToolDefinition = {
       liveAction: delivery.channel ? t('invoice.live.publishId', {id, channel: delivery.channel}) : undefined,
       async execute() {
         const invoice = await publishInvoice(await invoiceApi(ctx), id, delivery)
-        const params = {id: invoice.id, status: invoice.status, channel: delivery.channel ?? '', url: invoice.checkout_url ?? ''}
+        const params = {id: quoted(invoice.id), status: code(invoice.status), channel: delivery.channel ?? '', url: quoted(invoice.checkout_url ?? '')}
         return {summary: t(delivery.channel ? 'mcp.summary.invoicePublishedDelivered' : 'mcp.summary.invoicePublished', params), data: {invoice}}
       },
     }
@@ -517,7 +533,7 @@ const invoicesSend: ToolDefinition = {
       liveAction: t('invoice.live.send', {id, channel: delivery.channel ?? 'EMAIL'}),
       async execute() {
         const sent = await sendInvoice(await invoiceApi(ctx), id, delivery)
-        return {summary: t('mcp.summary.invoiceSent', {id: sent.invoice_id, channel: sent.channel, recipient: sent.recipient}), data: {delivery: sent}}
+        return {summary: t('mcp.summary.invoiceSent', {id: quoted(sent.invoice_id), channel: sent.channel, recipient: quoted(sent.recipient)}), data: {delivery: sent}}
       },
     }
   },
@@ -534,7 +550,7 @@ const invoicesCancel: ToolDefinition = {
       liveAction: t('invoice.live.cancel', {id}),
       async execute() {
         const invoice = await cancelInvoice(await invoiceApi(ctx), id)
-        return {summary: t('mcp.summary.invoiceCancelled', {id: invoice.id}), data: {invoice}}
+        return {summary: t('mcp.summary.invoiceCancelled', {id: quoted(invoice.id)}), data: {invoice}}
       },
     }
   },
@@ -552,7 +568,7 @@ const invoicesPdf: ToolDefinition = {
         const {link, url, bytes} = await fetchInvoicePdf(await invoiceApi(ctx), id)
         const expires = link.expires_at ? formatDateTime(link.expires_at, getLocale()) : '?'
         return {
-          summary: t('mcp.summary.pdf', {id, bytes: bytes.length, expires}),
+          summary: t('mcp.summary.pdf', {id: quoted(id), bytes: bytes.length, expires}),
           data: {invoice_id: id, pdf_url: url, expires_at: link.expires_at ?? null, bytes: bytes.length},
           attachments: [{type: 'resource', resource: {uri: url, mimeType: 'application/pdf', blob: bytes.toString('base64')}}],
         }

@@ -3,9 +3,9 @@
  * TTY), validated before any request, sent, rendered. Commands only hand over their flags.
  */
 import type {Context} from '../context.js'
-import {ExitCode, SvcError} from '../errors.js'
+import {ExitCode, InputError, SvcError} from '../errors.js'
 import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
-import {missingValue} from '../io/prompt.js'
+import {inQuestionTerms, missingValue} from '../io/prompt.js'
 import {formatXaf, parseAmount} from './amount.js'
 import {resolveOperator} from './operator.js'
 import {normalisePhone} from './phone.js'
@@ -19,7 +19,7 @@ async function valueOrPrompt<T>(
   ctx: Context,
   given: string | undefined,
   parse: (raw: string) => T,
-  prompt: {message: string; what: string; flag: string},
+  prompt: {message: string; what: string; flag: string; subject: string},
 ): Promise<T> {
   if (given !== undefined) return parse(given)
   if (!ctx.io.interactive) throw missingValue(prompt.what, prompt.flag)
@@ -29,7 +29,8 @@ async function valueOrPrompt<T>(
         parse(value)
         return true
       } catch (error) {
-        return (error as Error).message
+        // Refused in the question's terms: the person answered "Amount", not --amount.
+        return error instanceof InputError ? inQuestionTerms(error, prompt.subject) : (error as Error).message
       }
     },
   })
@@ -41,11 +42,13 @@ export async function readPaymentInput(ctx: Context, flags: {amount?: string; ph
     message: t('pay.prompt.amount'),
     what: t('pay.what.amount'),
     flag: '--amount',
+    subject: t('pay.subject.amount'),
   })
   const phone = await valueOrPrompt(ctx, flags.phone, (raw) => normalisePhone(raw), {
     message: t('pay.prompt.phone'),
     what: t('pay.what.phone'),
     flag: '--phone',
+    subject: t('pay.subject.phone'),
   })
   const {operator, warnings} = resolveOperator(phone, flags.operator)
   for (const warning of warnings) ctx.io.warn(warning)
@@ -76,7 +79,7 @@ export async function payCreate(ctx: Context, flags: {amount?: string; phone?: s
   if (recovered) ctx.io.warn(t('pay.create.recovered', {id: payment.id}))
   if (watchTiming) return followPayment(ctx, payment.id, watchTiming, payment)
   await ctx.io.result(payment, async () => {
-    ctx.io.out(await renderPayment(ctx.io, payment))
+    ctx.io.out(await renderPayment(ctx.io, payment, {operator: input.operator}))
     ctx.io.err(t('pay.create.created', {id: payment.id}))
     ctx.io.err(t('pay.create.next', {id: payment.id}))
   })

@@ -3,6 +3,7 @@ import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatDateTime} from '../time/date.js'
 import {formatXaf} from './amount.js'
+import {inferOperator} from './operator.js'
 import type {Payment} from './types.js'
 
 export function paintStatus(paint: Painter, status: string): string {
@@ -30,13 +31,30 @@ export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<s
   )
 }
 
-export async function renderPayment(io: IO, payment: Payment): Promise<string> {
+/**
+ * The operator of a payment as people read it: the one the payment was asked of when known (pay
+ * create), the service's `operator` field if it ever sends one, else the one the number says (the
+ * Payment object has no operator field), marked as such.
+ */
+function operatorText(payment: Payment, given: string | undefined): string {
+  if (given) return given
+  if (typeof payment.operator === 'string' && payment.operator !== '') return payment.operator
+  try {
+    return t('pay.operator.inferred', {operator: inferOperator(payment.phone_number).operator})
+  } catch {
+    return ''
+  }
+}
+
+export async function renderPayment(io: IO, payment: Payment, options: {operator?: string} = {}): Promise<string> {
   const paint = await io.paint()
+  const operator = operatorText(payment, options.operator)
   const rows: [string, string][] = [
     [t('pay.table.id'), payment.id],
     [t('pay.table.status'), paintStatus(paint, payment.status)],
     [t('pay.table.amount'), formatXaf(payment.amount, getLocale())],
     [t('pay.table.phone'), payment.phone_number],
+    ...(operator ? [[t('pay.table.operator'), operator] as [string, string]] : []),
     [t('pay.table.environment'), payment.environment ?? ''],
     [t('pay.table.created'), formatDateTime(payment.created_at, getLocale())],
   ]

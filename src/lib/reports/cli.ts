@@ -5,8 +5,8 @@
 import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
-import {t} from '../i18n/index.js'
-import {isDayFirstDate, parseDueDate, parseSince} from '../time/date.js'
+import {getLocale, t} from '../i18n/index.js'
+import {formatDateTime, isDayFirstDate, parseDueDate, parseSince} from '../time/date.js'
 import {serviceNow} from '../api/service-clock.js'
 import {aggregateCollections, type CollectionsReport, type GroupBy} from './collections.js'
 import {collectionsCsv, receivablesCsv} from './csv.js'
@@ -80,7 +80,7 @@ export async function collectionsReport(
     const since = parseSince(flags.since, now)
     const until = parseUntil(flags.until, now)
     if (until.getTime() <= since.getTime()) {
-      throw new InputError(t('report.error.untilBeforeSince', {since: since.toISOString(), until: until.toISOString()}), {field: 'until'})
+      throw new InputError(t('report.error.untilBeforeSince', {since: formatDateTime(since.toISOString(), getLocale()), until: formatDateTime(until.toISOString(), getLocale())}), {field: 'until'})
     }
     return {since, until}
   }

@@ -2,7 +2,7 @@
  * The reports for people: a headline, a chart fitted to the terminal, tables, and the caveats.
  * Every figure is printed as text, so nothing depends on colour.
  */
-import {getLocale, t, type MessageKey} from '../i18n/index.js'
+import {getLocale, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import type {Column} from '../io/table.js'
 import type {IO, Painter} from '../io/terminal.js'
 import {formatXaf} from '../payments/amount.js'
@@ -23,7 +23,10 @@ const xaf = (n: number) => formatXaf(n, getLocale())
 const day = (d: string) => formatDate(d, getLocale())
 
 export function formatRate(rate: number | null): string {
-  return rate === null ? t('report.none') : t('report.rate', {rate: (rate * 100).toFixed(1)})
+  if (rate === null) return t('report.none')
+  // 66.7 % in English, 66,7 % in French.
+  const figure = (rate * 100).toFixed(1)
+  return t('report.rate', {rate: getLocale() === 'fr' ? figure.replace('.', ',') : figure})
 }
 
 /** The ageing chart alone (pure, for the given width and painter). */
@@ -123,7 +126,7 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
   const heads = [
     t('report.table.payments'),
     t('report.table.amount'),
-    ...REPORT_STATUSES,
+    ...REPORT_STATUSES.map(statusLabel),
     t('report.table.rate'),
     t('report.table.collected'),
   ]

@@ -5,12 +5,12 @@
  */
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
-import {getLocale, isMessageKey, t, type MessageKey} from '../i18n/index.js'
+import {getLocale, isMessageKey, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import type {Column} from '../io/table.js'
 import {formatXaf} from '../payments/amount.js'
 import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
-import {formatDuration, parseDuration} from '../time/duration.js'
+import {formatDurationForPeople, parseDuration} from '../time/duration.js'
 import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
 import type {AdminClockState, AdminEnvironment, AdminLanguage, BusinessUpdate} from '../../contract/sandbox-admin-routes.js'
 import {localAdmin} from './admin.js'
@@ -79,18 +79,26 @@ function label(field: string): string {
   return isMessageKey(key) ? t(key) : field.toUpperCase().replaceAll('_', ' ')
 }
 
+/** Fields whose value is a payment or invoice status: shown in the person's language. */
+const STATUS_FIELDS = new Set(['status', 'outcome', 'then'])
+
+/** A field's value as people read it: a status translated, everything else by `cell`. */
+function fieldCell(field: string, value: unknown): string {
+  return STATUS_FIELDS.has(field) && typeof value === 'string' ? statusLabel(value) : cell(value)
+}
+
 /** A table of the given columns (header from the catalogue key `local.col.<column>`). */
 export async function renderRows(ctx: Context, rows: Row[], columns: string[]): Promise<string> {
   return ctx.io.table(
     columns.map(label),
-    rows.map((row) => columns.map((c) => cell(row[c]))),
+    rows.map((row) => columns.map((c) => fieldCell(c, row[c]))),
     columns.map((c) => ({kind: COLUMN_KINDS[c] ?? 'fixed'})),
   )
 }
 
 /** One record as a detail view: labels from the catalogue, aligned, values as people read them. */
 export function renderObject(value: Row): string {
-  return renderDetails(Object.entries(value).flatMap(([field, v]) => (v === undefined ? [] : [[label(field), cell(v)] as [string, string]])))
+  return renderDetails(Object.entries(value).flatMap(([field, v]) => (v === undefined ? [] : [[label(field), fieldCell(field, v)] as [string, string]])))
 }
 
 /** A detail view as `invoice get` and `pay status` print them: catalogue labels, aligned. */
@@ -102,7 +110,7 @@ function renderDetails(rows: Array<[string, string]>): string {
 function renderClock(state: ClockView): string {
   return renderDetails([
     [t('local.clock.now'), formatDateTime(state.now, getLocale())],
-    [t('local.clock.offset'), formatDuration(state.offset_ms)],
+    [t('local.clock.offset'), formatDurationForPeople(state.offset_ms)],
     [t('local.clock.pending'), String(state.pending_tasks)],
   ])
 }
@@ -240,23 +248,26 @@ export async function clockAdvance(ctx: Context, by: string): Promise<void> {
 /**
  * `svc sandbox reset [--all]`: empty the data, keeping keys, endpoints and settings; `--all`
  * empties those too, and the sandbox mints a new key per environment: the sandbox key goes into
- * the `local` profile (when it points at this sandbox), both are shown once, like `keys create`.
+ * the profile this sandbox owns (`local`, when it points at this sandbox), both are shown once, like `keys create`.
  */
 export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> {
   const admin = await localAdmin(ctx)
   const body = await admin.call('POST /_admin/reset', {body: {all: flags.all}})
   let profileUpdated = false
+  let profileName: string | undefined
   if (body.keys) {
-    const [{readSandboxState, LOCAL_PROFILE}, {readConfig}, {saveProfile}] = await Promise.all([
-      import('./state.js'),
+    const [{findRunningSandbox}, {readConfig}, {saveProfile}] = await Promise.all([
+      import('./running.js'),
       import('../config/store.js'),
       import('../config/profiles.js'),
     ])
-    const state = readSandboxState(ctx.configDir)
-    const local = readConfig(ctx.configDir).profiles[LOCAL_PROFILE]
-    if (state && local?.base_url === state.base_url) {
-      await saveProfile(ctx.configDir, LOCAL_PROFILE, {...local, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
+    // The profile this sandbox saved and owns (`local`, `local-PORT`…), when it still points here.
+    const entry = findRunningSandbox(ctx)?.entry
+    const owned = entry ? readConfig(ctx.configDir).profiles[entry.profile] : undefined
+    if (entry && owned?.base_url === entry.base_url) {
+      await saveProfile(ctx.configDir, entry.profile, {...owned, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
       profileUpdated = true
+      profileName = entry.profile
     }
   }
   const keys = body.keys
@@ -264,7 +275,7 @@ export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> 
     if (!keys) return ctx.io.note(t('local.reset.data'))
     ctx.io.out(renderObject({sandbox_key: keys.sandbox, live_key: keys.live}))
     ctx.io.note(t('local.reset.all'))
-    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: 'local'}))
+    ctx.io.note(t(profileUpdated ? 'local.reset.profileUpdated' : 'local.reset.profileNotUpdated', {profile: profileName ?? 'local'}))
   })
 }
 

@@ -7,7 +7,8 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {parseDuration} from '../time/duration.js'
-import {findSandbox, localAdmin} from './admin.js'
+import {localAdmin} from './admin.js'
+import {requireRunningSandbox} from './running.js'
 import {renderObject} from './dashboard.js'
 
 export interface JournalFlags {
@@ -90,7 +91,7 @@ export async function inspectorLink(ctx: Context): Promise<void> {
  */
 export async function tailRequests(ctx: Context, flags: JournalFlags, signal: AbortSignal): Promise<void> {
   const query = journalQuery(flags)
-  const sandbox = findSandbox(ctx)
+  const sandbox = requireRunningSandbox(ctx)
   const url = new URL(`${sandbox.base_url}${INSPECTOR_ROUTES.requestStream}`)
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value))
   let response: Response

@@ -1,14 +1,15 @@
 /**
  * A 401 from the local sandbox for a key it no longer knows: an in-memory sandbox makes new keys
- * each time `svc sandbox serve` starts, and saves them in the profile `local`. When the key used
- * is a sandbox key other than that one (from --api-key, SVC_API_KEY or another profile) and the
- * base URL is the running local sandbox's, the hint says so and how to carry on.
+ * each time `svc sandbox serve` starts, and saves them in the profile it owns (`local`,
+ * `local-PORT`…). When the key used is a sandbox key other than that one (from --api-key,
+ * SVC_API_KEY or another profile) and the base URL is a running local sandbox's (the registry,
+ * registry.ts), the hint says so and how to carry on.
  */
 import type {Context} from '../context.js'
 import type {SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatDateTime} from '../time/date.js'
-import {LOCAL_PROFILE, readSandboxState} from './state.js'
+import {liveSandboxes} from './registry.js'
 
 function origin(url: string): string | undefined {
   try {
@@ -22,16 +23,18 @@ function origin(url: string): string | undefined {
 
 export function restartedSandboxHint(ctx: Context, error: SvcError): string | undefined {
   if (error.status !== 401) return undefined
-  const state = readSandboxState(ctx.configDir)
-  if (!state?.in_memory) return undefined
   let credentials
   try {
     credentials = ctx.credentials()
   } catch {
     return undefined
   }
-  if (!credentials.apiKey?.startsWith('svc_sk_test_') || origin(credentials.baseUrl) !== origin(state.base_url)) return undefined
-  const saved = ctx.config().profiles[LOCAL_PROFILE]?.api_key
+  const wanted = origin(credentials.baseUrl)
+  const state = liveSandboxes(ctx.configDir).find((entry) => origin(entry.base_url) === wanted)
+  // With --data, keys outlive restarts: a 401 there is not this.
+  if (!state || state.data_file !== null) return undefined
+  if (!credentials.apiKey?.startsWith('svc_sk_test_')) return undefined
+  const saved = ctx.config().profiles[state.profile]?.api_key
   if (!saved || saved === credentials.apiKey) return undefined
   const started = formatDateTime(state.started_at, getLocale())
   if (ctx.flags.apiKey) return t('local.hint.restartedOverride', {started, source: '--api-key', undo: t('local.hint.dropFlag')})

@@ -6,7 +6,7 @@
 import type {FaultRequest, NumberUpdate} from '../../contract/sandbox-admin-routes.js'
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
-import {t} from '../i18n/index.js'
+import {statusLabel, t} from '../i18n/index.js'
 import {parseDuration} from '../time/duration.js'
 import {localAdmin} from './admin.js'
 import {renderObject, renderRows, show} from './dashboard.js'
@@ -26,7 +26,7 @@ export async function numbersList(ctx: Context): Promise<void> {
   await ctx.io.result(body.data, async () => {
     const rows = body.data.map((row) => ({
       ...row,
-      outcome: row.then ? `${row.outcome} → ${row.then} (${Number(row.after_ms) / 1000} s)` : row.outcome,
+      outcome: row.then ? `${statusLabel(String(row.outcome))} → ${statusLabel(String(row.then))} (${Number(row.after_ms) / 1000} s)` : statusLabel(String(row.outcome)),
       kind: t(row.scripted ? 'local.numbers.scripted' : 'local.numbers.fixed'),
     }))
     ctx.io.out(await renderRows(ctx, rows, ['operator', 'phone_number', 'outcome', 'failure_code', 'kind']))

@@ -1,14 +1,19 @@
 /**
  * `svc sandbox serve`: the local sandbox in the foreground. It prints what a developer needs
- * (base URL, keys and webhook secrets whole: handing them over is its job), saves the `local`
- * profile and the admin address, and runs until Ctrl-C.
+ * (base URL, keys and webhook secrets whole: handing them over is its job), saves a profile and
+ * enters itself in the config directory's registry of running sandboxes (registry.ts), and runs
+ * until Ctrl-C. The first running sandbox owns the profile `local`; another one saves its own
+ * (`local-PORT`, or `--profile-name`) and says so, so that no serve repoints a profile a live
+ * sandbox owns. With `--data` it holds the file first (data-lock.ts): one sandbox per data file.
  */
 import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {saveProfile} from '../config/profiles.js'
+import {saveProfile, validateProfileName} from '../config/profiles.js'
 import {parseDuration} from '../time/duration.js'
-import {clearSandboxState, LOCAL_PROFILE, writeSandboxState} from './state.js'
+import {currentOwner} from '../config/process-owner.js'
+import {holdDataFile, type DataFileHold} from './data-lock.js'
+import {liveSandboxes, LOCAL_PROFILE, unregisterSandbox, updateRegistry, type SandboxEntry} from './registry.js'
 
 export interface ServeFlags {
   port: number
@@ -18,6 +23,7 @@ export interface ServeFlags {
   'rate-limit': number
   data?: string
   'admin-token'?: string
+  'profile-name'?: string
   /** One line per request on stderr (the request journal). */
   log?: boolean
 }
@@ -27,15 +33,65 @@ export interface RunningSandbox {
 }
 
 /** A chosen admin token: printable, no spaces (it travels in an Authorization header), long enough to guard the surface. */
-function adminToken(value: string | undefined): string | undefined {
+export function checkAdminToken(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
   if (!/^[\x21-\x7e]{16,256}$/.test(value)) throw new InputError(t('local.serve.adminToken'), {field: 'admin-token'})
   return value
 }
 
+/** Whether an address to bind is reachable from other machines (anything but loopback). */
+function bindsBeyondLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
+  return !(bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1')
+}
+
+/** A profile name given with --profile-name: plain, and not one a running sandbox owns. */
+function chosenProfile(ctx: Context, name: string | undefined): string | undefined {
+  if (name === undefined) return undefined
+  try {
+    validateProfileName(name)
+  } catch {
+    throw new InputError(t('local.serve.profileName', {name}), {field: 'profile-name'})
+  }
+  const owner = liveSandboxes(ctx.configDir).find((entry) => entry.profile === name && entry.pid !== process.pid)
+  if (owner) throw profileTaken(name, owner)
+  return name
+}
+
+function profileTaken(name: string, owner: SandboxEntry): InputError {
+  return new InputError(t('local.serve.profileTaken', {profile: name, url: owner.base_url, pid: owner.pid}), {field: 'profile-name', code: 'profile_in_use'})
+}
+
+/** The profile a new sandbox saves: the one asked for, else `local` when no live sandbox owns it, else `local-PORT`. */
+function profileFor(live: SandboxEntry[], asked: string | undefined, port: string): string {
+  const owned = new Set(live.map((entry) => entry.profile))
+  if (asked) return asked
+  if (!owned.has(LOCAL_PROFILE)) return LOCAL_PROFILE
+  let name = `${LOCAL_PROFILE}-${port}`
+  for (let n = 2; owned.has(name); n++) name = `${LOCAL_PROFILE}-${port}-${n}`
+  return name
+}
+
 export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<RunningSandbox> {
   const settleAfterMs = parseDuration(flags['settle-after'], 'settle-after')
   if (flags['rate-limit'] < 0) throw new InputError(t('local.serve.rateLimit'), {field: 'rate-limit'})
+  const token = checkAdminToken(flags['admin-token'])
+  const asked = chosenProfile(ctx, flags['profile-name'])
+  // Before the database is opened: a second process on the file would lose the first's updates.
+  const hold: DataFileHold | undefined = flags.data ? await holdDataFile(flags.data) : undefined
+  try {
+    return await serveHolding(ctx, flags, {settleAfterMs, token, asked, hold})
+  } catch (error) {
+    hold?.release()
+    throw error
+  }
+}
+
+async function serveHolding(
+  ctx: Context,
+  flags: ServeFlags,
+  {settleAfterMs, token, asked, hold}: {settleAfterMs: number; token: string | undefined; asked: string | undefined; hold: DataFileHold | undefined},
+): Promise<RunningSandbox> {
   const {startSandbox} = await import('../../sandbox/index.js')
   const sandbox = await startSandbox({
     port: flags.port,
@@ -43,8 +99,8 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     settleAfterMs,
     seed: flags.seed,
     rateLimit: flags['rate-limit'],
-    dataFile: flags.data,
-    adminToken: adminToken(flags['admin-token']),
+    dataFile: hold?.file,
+    adminToken: token,
     // A person's first PDF or cover image should not wait for the document worker to boot.
     warmDocuments: true,
   }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
@@ -69,18 +125,39 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     }
     throw error
   })
-  for (const notice of sandbox.notices) ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
-  await saveProfile(ctx.configDir, LOCAL_PROFILE, {api_key: sandbox.keys.sandbox, base_url: sandbox.url}, {makeCurrent: 'if-none'})
-  writeSandboxState(ctx.configDir, {
-    base_url: sandbox.url,
-    admin_url: sandbox.adminUrl,
-    admin_token: sandbox.adminToken,
-    pay_url: sandbox.payUrl,
-    pid: process.pid,
-    started_at: new Date().toISOString(),
-    // In memory, its keys are new at each start: what a stale key's 401 is explained by.
-    in_memory: !flags.data,
-  })
+  for (const notice of sandbox.notices) {
+    if (notice.code === 'json_imported') ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
+    else ctx.io.warn(t('local.serve.dataBehind', {file: notice.file, committed: notice.committed, found: notice.found, at: notice.at}))
+  }
+  let entry: SandboxEntry
+  let localOwner: SandboxEntry | undefined
+  try {
+    // Under the registry's lock: two serves starting at once never both take `local`.
+    entry = await updateRegistry(ctx.configDir, (live) => {
+      const owner = asked ? live.find((e) => e.profile === asked && e.pid !== process.pid) : undefined
+      if (asked && owner) throw profileTaken(asked, owner)
+      localOwner = live.find((e) => e.profile === LOCAL_PROFILE)
+      const mine: SandboxEntry = {
+        base_url: sandbox.url,
+        admin_url: sandbox.adminUrl,
+        admin_token: sandbox.adminToken,
+        pay_url: sandbox.payUrl,
+        ...currentOwner(),
+        started_at: new Date().toISOString(),
+        data_file: hold?.file ?? null,
+        profile: profileFor(live, asked, new URL(sandbox.url).port),
+      }
+      return {sandboxes: [...live, mine], result: mine}
+    })
+  } catch (error) {
+    await sandbox.close()
+    throw error
+  }
+  const profile = entry.profile
+  await saveProfile(ctx.configDir, profile, {api_key: sandbox.keys.sandbox, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file}}, {makeCurrent: 'if-none'})
+  if (!asked && profile !== LOCAL_PROFILE && localOwner) {
+    ctx.io.err(t('local.serve.ownProfile', {profile, url: localOwner.base_url, pid: localOwner.pid}))
+  }
   const inspectorUrl = sandbox.inspectorLink()
   const info = {
     base_url: sandbox.url,
@@ -91,7 +168,9 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     sandbox_key: sandbox.keys.sandbox,
     live_key: sandbox.keys.live,
     webhook_secrets: sandbox.webhookSecrets,
-    profile: LOCAL_PROFILE,
+    profile,
+    pid: process.pid,
+    data_file: entry.data_file,
     settle_after_ms: settleAfterMs,
     rate_limit: flags['rate-limit'],
     persistent: Boolean(flags.data),
@@ -109,16 +188,22 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
-    ctx.io.err(t('local.serve.ready', {profile: LOCAL_PROFILE}))
+    ctx.io.err(t('local.serve.ready', {profile}))
   })
+  // Bound beyond loopback: say what other machines can now reach (on stderr, --json or not).
+  if (bindsBeyondLoopback(flags.host)) {
+    ctx.io.err(t('local.serve.exposed', {host: flags.host, base: sandbox.url, pay: sandbox.payUrl, admin: sandbox.adminUrl}))
+  }
   if (flags.log) {
     const {requestLine} = await import('./journal.js')
-    sandbox.journal.subscribe((entry) => ctx.io.err(requestLine(entry)))
+    sandbox.journal.subscribe((request) => ctx.io.err(requestLine(request)))
   }
   return {
     async close() {
-      clearSandboxState(ctx.configDir, process.pid)
+      // Only what this sandbox owned: its entry (its profile stays, to start it again); other sandboxes keep theirs.
+      await unregisterSandbox(ctx.configDir, entry).catch(() => undefined)
       await sandbox.close()
+      hold?.release()
     },
   }
 }

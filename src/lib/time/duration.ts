@@ -122,3 +122,15 @@ export function formatDuration(ms: number): string {
   }
   return sign + parts.join('')
 }
+
+/**
+ * A duration for people to read, not to type back: its two largest units, rounded (9d23h59m59.999s
+ * is `10d`, 1h29m31s is `1h30m`, 2.4567s is `2.5s`). `formatDuration` stays exact, for messages
+ * that quote a limit.
+ */
+export function formatDurationForPeople(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms)
+  const abs = Math.abs(ms)
+  const step = abs >= DAY ? HOUR : abs >= HOUR ? MINUTE : abs >= MINUTE ? SECOND : abs >= 10 * SECOND ? SECOND : abs >= SECOND ? 100 : 1
+  return formatDuration(Math.round(ms / step) * step)
+}

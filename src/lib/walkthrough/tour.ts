@@ -14,7 +14,7 @@ import type {Context} from '../context.js'
 import {ExitCode, Failure} from '../errors.js'
 import {failureSentence, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import {adminClientFor, type AdminClient} from '../sandbox/admin.js'
-import {readSandboxState} from '../sandbox/state.js'
+import {findRunningSandbox} from '../sandbox/running.js'
 import {formatXaf} from '../payments/amount.js'
 import {createPayment, watchPayment} from '../payments/flows.js'
 import type {Payment} from '../payments/types.js'
@@ -34,6 +34,8 @@ interface Target {
   baseUrl: string
   apiKey: string
   admin?: AdminClient
+  /** In process because the profile's local sandbox is not running (its address and profile). */
+  stopped?: {url: string; profile: string}
   close(): Promise<void>
 }
 
@@ -45,13 +47,19 @@ export interface WalkthroughOptions {
 
 async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<Target> {
   const creds = ctx.credentials()
+  let stopped: Target['stopped']
   if (creds.apiKey && creds.environment === 'SANDBOX') {
-    const state = readSandboxState(ctx.configDir)
+    const state = findRunningSandbox(ctx, {sameAsCredentials: true})
     let admin: AdminClient | undefined
-    if (state && state.base_url === creds.baseUrl) {
+    if (state) {
       admin = adminClientFor(await ctx.clientFor(undefined, state.base_url, {ratePerMinute: 0}), state.admin_token)
     }
-    return {kind: 'profile', baseUrl: creds.baseUrl, apiKey: creds.apiKey, admin, close: async () => {}}
+    // A profile left by a `serve` that has stopped: a tour of a dead address would only report
+    // "spec violations". Say so and tour a sandbox of our own instead.
+    if (state || !(await isStoppedLocalSandbox(ctx, creds.baseUrl))) {
+      return {kind: 'profile', baseUrl: creds.baseUrl, apiKey: creds.apiKey, admin, close: async () => {}}
+    }
+    stopped = {url: creds.baseUrl, profile: creds.profileName ?? '-'}
   }
   const {startSandbox} = await import('../../sandbox/index.js')
   const sandbox = await startSandbox({port: 0, settleAfterMs: options.settleAfterMs, seed: 2026})
@@ -61,7 +69,24 @@ async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<
     baseUrl: sandbox.url,
     apiKey: sandbox.keys.sandbox,
     admin: adminClientFor(client, sandbox.adminToken),
+    stopped,
     close: () => sandbox.close(),
+  }
+}
+
+/**
+ * Whether the credentials point at a local sandbox that is not running: the profile was saved by
+ * `svc sandbox serve` (or the address is this machine's) and nothing answers there.
+ */
+async function isStoppedLocalSandbox(ctx: Context, baseUrl: string): Promise<boolean> {
+  const savedByServe = ctx.credentials().profile?.local_sandbox !== undefined
+  const host = new URL(baseUrl).hostname
+  if (!savedByServe && !['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) return false
+  try {
+    await fetch(`${baseUrl}/v1/openapi.json`, {signal: AbortSignal.timeout(5000)})
+    return false
+  } catch {
+    return true
   }
 }
 
@@ -76,7 +101,8 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
 
   say('walk.intro')
   const target = await chooseTarget(ctx, options)
-  say(target.kind === 'in-process' ? 'walk.target.inProcess' : 'walk.target.profile', {url: target.baseUrl})
+  if (target.stopped) say('walk.target.stopped', {url: target.baseUrl, stopped: target.stopped.url, profile: target.stopped.profile})
+  else say(target.kind === 'in-process' ? 'walk.target.inProcess' : 'walk.target.profile', {url: target.baseUrl})
   const client: ApiClient = await ctx.clientFor(target.apiKey, target.baseUrl)
   let receiver: EventReceiver | undefined
   let endpointId: string | undefined

@@ -21,8 +21,11 @@ export async function webhooksEvents(ctx: Context, flags: EventsFlags): Promise<
     throw new InputError(t('webhooks.events.badLimit', {value: String(flags.limit)}), {field: 'limit'})
   }
   const scope = webhookScope(ctx)
-  const events = await listLoggedEvents(scope.dir, {status: flags.status as EventStatus | undefined, limit: flags.limit})
+  // One more than asked for: whether there are more, for the hint on stderr (as every list gives).
+  const read = await listLoggedEvents(scope.dir, {status: flags.status as EventStatus | undefined, limit: flags.limit + 1})
+  const events = read.slice(0, flags.limit)
   await io.result(events, () => renderEvents(ctx, events, flags.status, scope.name))
+  if (read.length > events.length) io.err(t('webhooks.events.more', {limit: flags.limit}))
 }
 
 async function renderEvents(ctx: Context, events: ListedEvent[], status: string | undefined, scopeName: string): Promise<void> {

@@ -6,7 +6,7 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
-import {readSandboxState} from '../sandbox/state.js'
+import {findRunningSandbox} from '../sandbox/running.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
@@ -132,19 +132,9 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
-/**
- * The local sandbox is the one `svc sandbox serve` runs at the credentials' base URL: the one
- * SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN name when set (a CI container), else the saved one.
- */
+/** The local sandbox at the credentials' base URL, by running.ts's one rule. */
 function localSandboxFor(ctx: Context): {base_url: string; admin_url: string} | undefined {
-  const fromEnv = ctx.env.SVC_SANDBOX_URL && ctx.env.SVC_SANDBOX_ADMIN_TOKEN ? ctx.env.SVC_SANDBOX_URL.trim().replace(/\/+$/, '').replace(/\/_admin$/, '') : undefined
-  const state = fromEnv ? {base_url: fromEnv, admin_url: `${fromEnv}/_admin`} : readSandboxState(ctx.configDir)
-  if (!state) return undefined
-  try {
-    return normaliseBaseUrl(state.base_url) === ctx.credentials().baseUrl ? state : undefined
-  } catch {
-    return undefined
-  }
+  return findRunningSandbox(ctx, {sameAsCredentials: true})
 }
 
 async function resolveSource(
@@ -192,9 +182,9 @@ async function resolveSource(
 async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): Promise<SandboxConnection> {
   const {readConfig} = await import('../config/store.js')
   const {resolveCredentials} = await import('../config/resolve.js')
-  const {findSandbox, localAdmin} = await import('../sandbox/admin.js')
+  const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox/admin.js'), import('../sandbox/running.js')])
   const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
-  const state = findSandbox(ctx)
+  const state = requireRunningSandbox(ctx)
   const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl) : undefined
   return {admin: await localAdmin(ctx), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', client, listShape}
 }

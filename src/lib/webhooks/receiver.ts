@@ -48,12 +48,22 @@ export interface DuplicateFilter {
 }
 
 export function createDuplicateFilter(window: number): DuplicateFilter {
-  const seen = new Set<string>()
+  // Two generations: a full young set becomes the old one. O(1) per id, and the newest `window`
+  // ids are always remembered (up to twice that). Evicting one by one from the front of a Set is
+  // not O(1) in V8: each `values().next()` skips every slot deleted since the last rehash, which
+  // at thousands of events a second stalled the listener once the window was full.
+  const size = Math.max(1, window)
+  let young = new Set<string>()
+  let old = new Set<string>()
   return {
-    has: (id) => seen.has(id),
+    has: (id) => young.has(id) || old.has(id),
     remember(id) {
-      seen.add(id)
-      if (seen.size > window) seen.delete(seen.values().next().value as string)
+      if (young.has(id)) return
+      young.add(id)
+      if (young.size >= size) {
+        old = young
+        young = new Set()
+      }
     },
   }
 }

@@ -8,20 +8,14 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import type {Context} from '../context.js'
-import {normaliseBaseUrl} from '../config/resolve.js'
-import {readSandboxState} from '../sandbox/state.js'
+import {findRunningSandbox} from '../sandbox/running.js'
 import type {SavedSession} from './scope.js'
 
 /** Undefined when the base URL is not the local sandbox (or the sandbox could not be asked). */
 export async function listenerRegistered(ctx: Context): Promise<boolean | undefined> {
-  const state = readSandboxState(ctx.configDir)
+  const state = findRunningSandbox(ctx, {sameAsCredentials: true})
   const creds = ctx.credentials()
   if (!state) return undefined
-  try {
-    if (normaliseBaseUrl(state.base_url) !== creds.baseUrl) return undefined
-  } catch {
-    return undefined
-  }
   const ids = liveSessions(ctx.configDir, state.admin_url).map((session) => session.endpoint_id)
   if (ids.length === 0) return false
   try {

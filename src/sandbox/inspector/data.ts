@@ -16,7 +16,8 @@ import {businessLanguage, businessName} from '../business.js'
 import {notFound, invalidState} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {invoiceDomainOf} from '../invoices/index.js'
-import {PAYMENT_STATUSES, LIVE_APPROVAL_WINDOW_MS} from '../payments.js'
+import {PDF_URL_TTL_MS} from '../invoices/invoices.js'
+import {PAYMENT_STATUSES, LIVE_APPROVAL_WINDOW_MS, type PaymentStatus} from '../payments.js'
 import type {Schema} from '../schema.js'
 import type {Environment} from '../types.js'
 import type {ResolvedOptions, SandboxContext} from '../context.js'
@@ -53,7 +54,10 @@ export function registerInspectorData(deps: InspectorDependencies): void {
     query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', enum: PAYMENT_STATUSES}, ...pageQuery}},
     handler: (req) => {
       const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
-      const page = payments.collection(env(req.query.environment)).newestFirst(offset, limit, {status})
+      const environment = env(req.query.environment)
+      // The total of a status is counted as payments change: a filtered page scans no further than it shows.
+      const known = status ? payments.countOf(environment, status as PaymentStatus) : undefined
+      const page = payments.collection(environment).newestFirst(offset, limit, {status}, known)
       const data = page.items.map((record) => ({...record.payment, operator: record.operator}))
       return {status: 200, body: {data, limit, offset, total: page.total, has_more: offset + data.length < page.total}}
     },
@@ -62,8 +66,11 @@ export function registerInspectorData(deps: InspectorDependencies): void {
     query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', pattern: '^[A-Z_]{1,20}$'}, ...pageQuery}},
     handler: (req) => {
       const {limit, offset, status} = req.query as {limit: number; offset: number; status?: string}
-      const page = invoiceDomainOf(context).invoices.collection(env(req.query.environment)).newestFirst(offset, limit, {status})
-      return {status: 200, body: {data: page.items, limit, offset, total: page.total, has_more: offset + page.items.length < page.total}}
+      const {invoices} = invoiceDomainOf(context)
+      const page = invoices.collection(env(req.query.environment)).newestFirst(offset, limit, {status})
+      // Each with a signed link to its PDF (a draft has none), as the dashboard's would open it.
+      const data = page.items.map((invoice) => ({...invoice, pdf_url: invoice.status === 'DRAFT' ? null : invoices.pdfLink(invoice, PDF_URL_TTL_MS).url}))
+      return {status: 200, body: {data, limit, offset, total: page.total, has_more: offset + data.length < page.total}}
     },
   })
 

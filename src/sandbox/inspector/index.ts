@@ -9,7 +9,8 @@
  * session's CSRF token in a header (which a page of another site can neither read nor send) and,
  * when the browser says where it comes from (Origin), come from this sandbox.
  *
- * This folder imports the sandbox's own files and the contract only.
+ * Like the rest of the sandbox, it imports only the sandbox's own modules and src/contract/ (its
+ * routes' paths and answers: sandbox-inspector.ts); the page's files import nothing at all.
  */
 import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
@@ -151,6 +152,7 @@ export function registerInspector(deps: InspectorDependencies) {
   })
   // What changed, for the pages to read again: each request answered, each event.
   addAdminRoute(router, 'GET /_admin/inspector/changes', {
+    eventStream: true,
     handler: () => ({
       status: 200,
       headers: SSE_HEADERS,

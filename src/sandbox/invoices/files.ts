@@ -10,7 +10,7 @@
  */
 import {t} from '../i18n/index.js'
 import type {SandboxContext} from '../context.js'
-import {MAX_IMAGE_SIDE} from '../../contract/limits.js'
+import {MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE} from '../../contract/limits.js'
 import {ApiError, validationError} from '../errors.js'
 import {idEnvironment, newId} from '../ids.js'
 import type {Collection} from '../store.js'
@@ -156,6 +156,8 @@ export class Files {
           const message =
             verdict.reason === 'dimensions'
               ? t('sandboxInvoices.files.dimensions', {width: verdict.width, height: verdict.height, max: MAX_IMAGE_SIDE})
+              : verdict.reason === 'pixels'
+                ? t('sandboxInvoices.files.pixels', {width: verdict.width, height: verdict.height, pixels: grouped(verdict.width * verdict.height), max: grouped(MAX_IMAGE_PIXELS)})
               : verdict.reason === 'signature'
                 ? t('sandboxInvoices.files.notImage', {expected: file.content_type, got: verdict.got})
                 : t('sandboxInvoices.files.undecodable', {expected: file.content_type})
@@ -186,4 +188,9 @@ export class Files {
       },
     })
   }
+}
+
+/** 8699840 → 8,699,840 (the API's messages are English). */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 }

@@ -1,8 +1,9 @@
 /**
  * What an uploaded image is, checked before it is stored (service-contract.md: "PNG, JPEG or WebP
- * whose content is checked at upload: signature, dimensions at most 10 000 × 10 000, decodable").
+ * whose content is checked at upload: signature, dimensions at most 10 000 × 10 000, decodable",
+ * and a decoded size within the budget: MAX_IMAGE_PIXELS, an A4 page at 300 dpi).
  * Dimensions come from the header (image-size) before anything is decoded, so a header declaring
- * 60 000 × 60 000 is refused without allocating for it; then PNG and JPEG are decoded in full by
+ * 60 000 × 60 000, or 10 000 × 10 000 of zeros, is refused without allocating for it; then PNG and JPEG are decoded in full by
  * pngjs and jpeg-js, so that nothing the renderer later meets in them is a surprise. WebP is
  * checked by its header and dimensions (pdfkit does not embed WebP, so nothing decodes it).
  *
@@ -13,7 +14,7 @@ import {inflateSync} from 'node:zlib'
 import {imageSize} from 'image-size'
 import jpeg from 'jpeg-js'
 import {PNG} from 'pngjs'
-import {MAX_IMAGE_SIDE} from '../../contract/limits.js'
+import {MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE} from '../../contract/limits.js'
 import {IMAGE_SIGNATURES, sniffImage} from './image-signature.js'
 import type {ImageType} from './schemas.js'
 
@@ -21,6 +22,7 @@ export type ImageVerdict =
   | {ok: true; width: number; height: number}
   | {ok: false; reason: 'signature'; got: string}
   | {ok: false; reason: 'dimensions'; width: number; height: number}
+  | {ok: false; reason: 'pixels'; width: number; height: number}
   | {ok: false; reason: 'undecodable'}
 
 export function inspectImage(bytes: Uint8Array, type: ImageType): ImageVerdict {
@@ -36,6 +38,8 @@ export function inspectImage(bytes: Uint8Array, type: ImageType): ImageVerdict {
   }
   if (!width || !height) return {ok: false, reason: 'undecodable'}
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) return {ok: false, reason: 'dimensions', width, height}
+  // The decoded size, from the header: refused before anything allocates for it.
+  if (width * height > MAX_IMAGE_PIXELS) return {ok: false, reason: 'pixels', width, height}
   try {
     if (type === 'image/png') {
       // pngjs's own inflate accepts data that is not zlib at all (and hands back zeros): check the stream first.
@@ -85,4 +89,59 @@ function pngDataInflates(bytes: Uint8Array): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * The box a cover is drawn in on the PDF (pdf.ts: the page's width within its margins × 120 pt)
+ * at 300 dpi: more pixels than that are never seen.
+ */
+export const COVER_BOX = {width: 2146, height: 500}
+
+/**
+ * A cover made small enough for the PDF (COVER_BOX), once per cover file (invoices.ts keeps it):
+ * decoded, averaged down (each output pixel the mean of the source pixels it covers), encoded
+ * again as PNG (JPEG for a JPEG). An image already within the box is returned as it is.
+ */
+export function downscaleCover(bytes: Uint8Array, type: ImageType): Uint8Array {
+  if (type !== 'image/png' && type !== 'image/jpeg') return bytes
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const source = type === 'image/png' ? PNG.sync.read(buffer) : jpeg.decode(buffer, {useTArray: true, formatAsRGBA: true})
+  const {width, height} = source
+  const scale = Math.min(1, COVER_BOX.width / width, COVER_BOX.height / height)
+  if (scale === 1) return bytes
+  const w = Math.max(1, Math.round(width * scale))
+  const h = Math.max(1, Math.round(height * scale))
+  const out = Buffer.alloc(w * h * 4)
+  const data = source.data
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.floor((y * height) / h)
+    const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * height) / h))
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.floor((x * width) / w)
+      const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * width) / w))
+      let r = 0
+      let g = 0
+      let b = 0
+      let a = 0
+      for (let sy = y0; sy < y1; sy++) {
+        for (let sx = x0; sx < x1; sx++) {
+          const i = (sy * width + sx) * 4
+          r += data[i]!
+          g += data[i + 1]!
+          b += data[i + 2]!
+          a += data[i + 3]!
+        }
+      }
+      const n = (y1 - y0) * (x1 - x0)
+      const o = (y * w + x) * 4
+      out[o] = r / n
+      out[o + 1] = g / n
+      out[o + 2] = b / n
+      out[o + 3] = a / n
+    }
+  }
+  if (type === 'image/jpeg') return new Uint8Array(jpeg.encode({data: out, width: w, height: h}, 85).data)
+  const png = new PNG({width: w, height: h})
+  out.copy(png.data)
+  return new Uint8Array(PNG.sync.write(png))
 }

@@ -48,6 +48,8 @@ export const DELIVERED_PDF_TTL_MS = 7 * 24 * 60 * 60 * 1000
 const DAY_MS = 24 * 60 * 60 * 1000
 /** PDF versions kept rendered: about 10 MB for invoices of 100 items. */
 const PDF_CACHE_SIZE = 64
+/** Downscaled covers kept (each at most COVER_BOX: ~4 MB decoded, far less encoded). */
+const COVER_CACHE_SIZE = 16
 
 export interface InvoicePayment {
   /** The payment id. */
@@ -92,6 +94,8 @@ export class Invoices {
   readonly idempotency: IdempotencyKeys
   /** Rendered PDFs by ETag (see `pdf`). */
   private readonly pdfCache = new Map<string, Promise<Buffer>>()
+  /** Covers made small enough for the PDF (images.ts, downscaleCover), by file and upload: once each. */
+  private readonly coverCache = new Map<string, Promise<Uint8Array>>()
   /**
    * Awaited while a create holds its idempotency key, before the invoice is stored: a seam for
    * embedders (and for tests, to hold a request in flight). Throwing aborts the create and frees the key.
@@ -269,16 +273,35 @@ export class Invoices {
         this.pdfCache.set(etag, cached)
         return cached
       }
-      const coverBytes = cover && this.deps.files.bytes(cover)
-      const rendering = this.deps.documents
-        .run({kind: 'pdf', input: {invoice, businessName: name, cover: coverBytes, logo: logo?.bytes, locale}})
-        .then((pdf) => Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength))
+      const rendering = (cover ? this.pdfCover(cover) : Promise.resolve(undefined))
+        .then((coverBytes) => this.deps.documents.run({kind: 'pdf', input: {invoice, businessName: name, cover: coverBytes && Buffer.from(coverBytes), logo: logo?.bytes, locale}}))
+        .then(({bytes: pdf, missing}) => {
+          // Said once per rendering (the bytes are cached): a name the document cannot show as written.
+          if (missing.length > 0) this.ctx.log(t('sandboxInvoices.pdf.missingGlyphs', {id: invoice.id, chars: missing.join(' ')}))
+          return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
+        })
       rendering.catch(() => this.pdfCache.delete(etag))
       this.pdfCache.set(etag, rendering)
       while (this.pdfCache.size > PDF_CACHE_SIZE) this.pdfCache.delete(this.pdfCache.keys().next().value!)
       return rendering
     }
     return {etag, bytes}
+  }
+
+  /** The cover as the PDF draws it: downscaled once per file and upload, shared by every rendering. */
+  private pdfCover(cover: StoredFile): Promise<Uint8Array | undefined> {
+    const key = `${cover.id}:${cover.uploaded_at}`
+    let downscaled = this.coverCache.get(key)
+    if (!downscaled) {
+      const bytes = this.deps.files.bytes(cover)
+      if (!bytes) return Promise.resolve(undefined)
+      downscaled = this.deps.documents.run({kind: 'cover', type: cover.content_type, bytes})
+      downscaled.catch(() => this.coverCache.delete(key))
+      this.coverCache.set(key, downscaled)
+      while (this.coverCache.size > COVER_CACHE_SIZE) this.coverCache.delete(this.coverCache.keys().next().value!)
+    }
+    // A cover that cannot be made smaller is left out, as pdf.ts leaves out one it cannot read.
+    return downscaled.catch(() => undefined)
   }
 
   private checkDelivery(req: RequestContext, body: DeliveryRequest): void {

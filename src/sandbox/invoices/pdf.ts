@@ -1,6 +1,6 @@
 /**
  * The invoice as a PDF, rendered on request from the invoice's current state (spec, Invoice rule
- * 7), with pdfkit's built-in Helvetica so that nothing is downloaded. The same document is linked
+ * 7), with pdfkit (nothing is downloaded). The same document is linked
  * from every delivery in the outbox. Every sentence comes from the catalogue.
  *
  * It is what the shop's customer receives and prints, so: A4 with margins of 1.8 cm on every side
@@ -8,13 +8,20 @@
  * the table's header repeated on each page it runs onto, and a QR code of the checkout_url beside
  * the pay link so a customer holding the paper pays from their phone.
  *
- * A pure function of (invoice, business settings, images) to PDF bytes: no store, no clock, no
- * I/O, so it can run anywhere (a worker thread included).
+ * Every page carries "Invoice INV_ID · Page n/N" at its foot, so a page filed alone still says
+ * what it belongs to; the totals, the pay link and the QR code are kept on one page (a page never
+ * holds the pay block alone). Text is drawn in Helvetica when it can be, else in DejaVu Sans
+ * (pdf-fonts.ts) of the same weight; a character neither can draw (an emoji) prints as a visible
+ * placeholder, never as "?", and is reported to the caller (the sandbox logs it).
+ *
+ * A function of (invoice, business settings, images) to PDF bytes: no store, no clock, no I/O but
+ * reading the fonts once, so it can run anywhere (a worker thread included).
  */
 import PDFDocument from 'pdfkit'
 import QRCode from 'qrcode'
 import {t as translate, type Locale, type MessageKey, type Params} from '../i18n/index.js'
 import {formatDay, formatXaf as formatAmount} from './format.js'
+import {pdfFonts} from './pdf-fonts.js'
 import type {Invoice} from './schemas.js'
 
 export interface PdfInput {
@@ -34,9 +41,41 @@ const TABLE_FONT = 10
 const ROW_GAP = 4
 const QR_SIZE = 96
 
-/** Helvetica's built-in encoding is WinAnsi: characters outside it would print as garbage. */
-function printable(text: string): string {
-  return text.replace(/[\u2212]/g, '-').replace(/[^\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u20ac\n]/g, '?')
+/** fontkit's font object, as pdfkit holds it: reused across documents, asked which glyphs it has. */
+interface FontkitFont {
+  hasGlyphForCodePoint?: (codePoint: number) => boolean
+}
+const parsed: {regular?: FontkitFont; bold?: FontkitFont} = {}
+
+/** Room kept at the foot of each page for "Invoice … · Page n/N". */
+const FOOTER = 16
+
+/** Helvetica's built-in encoding is WinAnsi: what it can draw when DejaVu is not there. */
+const WIN_ANSI = /[\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u20ac]/u
+let graphemes: Intl.Segmenter | undefined
+/** Invisible joiners and variation selectors: part of an emoji sequence, nothing to draw alone. */
+const INVISIBLE = new Set([0x200d, 0xfe0e, 0xfe0f])
+
+/**
+ * `value` with every grapheme the font cannot draw replaced by `placeholder` (one per grapheme, so
+ * an emoji of several code points is one mark), the code points missing added to `missing`.
+ */
+function printable(value: string, canDraw: (codePoint: number) => boolean, placeholder: string, missing: Set<string>): string {
+  let out = ''
+  for (const {segment} of (graphemes ??= new Intl.Segmenter('en', {granularity: 'grapheme'})).segment(value.replace(/\u2212/g, '-'))) {
+    if (/[\r\n]/.test(segment)) {
+      out += '\n'
+      continue
+    }
+    const points = [...segment].map((c) => c.codePointAt(0)!).filter((cp) => !INVISIBLE.has(cp))
+    const absent = points.filter((cp) => !canDraw(cp))
+    if (absent.length === 0) out += String.fromCodePoint(...points)
+    else {
+      out += placeholder
+      for (const cp of absent) missing.add(`U+${cp.toString(16).toUpperCase().padStart(4, '0')}`)
+    }
+  }
+  return out
 }
 
 const STATUS_KEYS: Record<Invoice['status'], MessageKey> = {
@@ -47,7 +86,12 @@ const STATUS_KEYS: Record<Invoice['status'], MessageKey> = {
   CANCELLED: 'sandboxInvoices.pdf.statusName.CANCELLED',
 }
 
-export function renderInvoicePdf({invoice, businessName, cover, logo, locale = 'en'}: PdfInput): Promise<Buffer> {
+export function renderInvoicePdf(input: PdfInput): Promise<Buffer> {
+  return renderInvoice(input).then((rendered) => rendered.pdf)
+}
+
+/** The PDF, and the code points its fonts could not draw (shown as a placeholder), e.g. `U+1F35E`. */
+export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'}: PdfInput): Promise<{pdf: Buffer; missing: string[]}> {
   // Always the document's language, never the process's.
   const t = (key: MessageKey, params?: Params) => translate(key, params, locale)
   const formatXaf = (amount: number) => formatAmount(amount, locale)
@@ -57,16 +101,65 @@ export function renderInvoicePdf({invoice, businessName, cover, logo, locale = '
       margin: MARGIN,
       info: {Title: t('sandboxInvoices.pdf.title', {id: invoice.id}), Author: businessName},
       lang: locale,
+      // Kept until the end, to write "Page n/N" on each once N is known.
+      bufferPages: true,
     })
     const chunks: Buffer[] = []
+    const missing = new Set<string>()
     doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('end', () => resolve({pdf: Buffer.concat(chunks), missing: [...missing]}))
     doc.on('error', reject)
-    const text = (value: string) => printable(value)
+    // Helvetica (built into every PDF reader: nothing embedded, fast) for what it can draw; a string
+    // with a character beyond it is drawn in DejaVu Sans, of the same weight, when the font ships.
+    const REGULAR = 'Helvetica'
+    const BOLD = 'Helvetica-Bold'
+    const helvetica = (cp: number) => WIN_ANSI.test(String.fromCodePoint(cp))
+    let wide: ((cp: number) => boolean) | undefined
+    const current = () => (doc as unknown as {_font?: {name?: string; font?: FontkitFont}})._font
+    /** DejaVu, read and registered on the first string that needs it (most invoices never do). */
+    const useWide = () => {
+      if (!wide) {
+        const fonts = pdfFonts()
+        if (!fonts) return undefined
+        // Parsed once per process, then handed to every document (parsing the files each time cost
+        // most of a rendering): pdfkit takes fontkit's font objects as they are.
+        doc.registerFont('Wide', (parsed.regular ?? fonts.regular) as Buffer)
+        doc.registerFont('Wide-Bold', (parsed.bold ?? fonts.bold) as Buffer)
+        const before = current()?.name ?? REGULAR
+        const size = (doc as unknown as {_fontSize: number})._fontSize
+        doc.font('Wide-Bold')
+        parsed.bold ??= current()?.font
+        doc.font('Wide')
+        parsed.regular ??= current()?.font
+        const face = parsed.regular
+        wide = typeof face?.hasGlyphForCodePoint === 'function' ? (cp) => cp >= 0x20 && face.hasGlyphForCodePoint!(cp) : () => true
+        doc.font(/Bold/.test(before) ? BOLD : REGULAR).fontSize(size)
+      }
+      return wide
+    }
+    /**
+     * `value` ready to draw, with the font switched to the one that draws it (same weight): called
+     * right after `doc.font(…)`, as the argument of the text or measure that follows.
+     */
+    const text = (value: string) => {
+      const bold = /Bold/.test(current()?.name ?? '')
+      const plain = [...value.replace(/\u2212/g, '-')].every((c) => c === '\n' || c === '\r' || helvetica(c.codePointAt(0)!))
+      // The common case: Helvetica draws all of it, as it is.
+      if (plain) {
+        if (current()?.name?.startsWith('DejaVu')) doc.font(bold ? BOLD : REGULAR).fontSize((doc as unknown as {_fontSize: number})._fontSize)
+        return value.replace(/\u2212/g, '-').replace(/\r\n?/g, '\n')
+      }
+      const canDraw = useWide()
+      if (!canDraw) return printable(value, helvetica, '(?)', missing)
+      const size = (doc as unknown as {_fontSize: number})._fontSize
+      doc.font(plain ? (bold ? BOLD : REGULAR) : bold ? 'Wide-Bold' : 'Wide').fontSize(size)
+      // A white square for what even the wide font lacks: visible, and drawn by DejaVu.
+      return printable(value, canDraw, '\u25a1', missing)
+    }
     const left = MARGIN
     const right = doc.page.width - MARGIN
     const width = right - left
-    const bottom = () => doc.page.height - MARGIN
+    const bottom = () => doc.page.height - MARGIN - FOOTER
 
     // Cover (a banner across the top), then the logo beside the business's name.
     if (cover) {
@@ -88,29 +181,32 @@ export function renderInvoicePdf({invoice, businessName, cover, logo, locale = '
       }
     }
     const nameWidth = right - nameLeft - 180
-    doc.font('Helvetica-Bold').fontSize(20).text(text(businessName), nameLeft, headerTop, {width: nameWidth})
-    doc.font('Helvetica').fontSize(11).text(text(t('sandboxInvoices.pdf.heading', {id: invoice.id})), nameLeft, doc.y + 2, {width: nameWidth})
+    doc.font(BOLD).fontSize(20).text(text(businessName), nameLeft, headerTop, {width: nameWidth})
+    doc.font(REGULAR).fontSize(11).text(text(t('sandboxInvoices.pdf.heading', {id: invoice.id})), nameLeft, doc.y + 2, {width: nameWidth})
     const afterName = doc.y
     // The status and dates on the right, as on a paper invoice.
     const side = {x: right - 170, w: 170}
-    doc.font('Helvetica-Bold').fontSize(11).text(text(t('sandboxInvoices.pdf.status', {status: t(STATUS_KEYS[invoice.status])})), side.x, headerTop + 4, {width: side.w, align: 'right'})
-    doc.font('Helvetica').fontSize(10)
+    doc.font(BOLD).fontSize(11).text(text(t('sandboxInvoices.pdf.status', {status: t(STATUS_KEYS[invoice.status])})), side.x, headerTop + 4, {width: side.w, align: 'right'})
+    doc.font(REGULAR).fontSize(10)
     if (invoice.published_at) doc.text(text(t('sandboxInvoices.pdf.issued', {date: formatDay(invoice.published_at, locale)})), side.x, doc.y + 2, {width: side.w, align: 'right'})
     doc.text(text(t('sandboxInvoices.pdf.due', {due: formatDay(invoice.due_date, locale)})), side.x, doc.y + 2, {width: side.w, align: 'right'})
     doc.y = Math.max(afterName, doc.y, logo ? headerTop + 60 : 0) + 8
     if (invoice.environment === 'SANDBOX')
-      doc.font('Helvetica').fontSize(9).fillColor('#a00').text(text(t('sandboxInvoices.pdf.sandbox')), left, doc.y, {width}).fillColor('#000')
+      doc.font(REGULAR).fontSize(9).fillColor('#a00').text(text(t('sandboxInvoices.pdf.sandbox')), left, doc.y, {width}).fillColor('#000')
     doc.moveDown()
 
-    doc.fontSize(11).font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.billTo')), left, doc.y, {width})
-    doc.font('Helvetica').text(text(invoice.customer_name), left, doc.y, {width: width * 0.6})
+    doc.fontSize(11).font(BOLD).text(text(t('sandboxInvoices.pdf.billTo')), left, doc.y, {width})
+    doc.font(REGULAR).text(text(invoice.customer_name), left, doc.y, {width: width * 0.6})
     if (invoice.customer_email) doc.text(text(invoice.customer_email), left, doc.y, {width: width * 0.6})
     if (invoice.customer_phone) doc.text(text(invoice.customer_phone), left, doc.y, {width: width * 0.6})
     doc.moveDown()
 
     // Line items: name (and description), quantity, unit price, line total. The amount columns
-    // take "999 999 999 999 FCFA" at 10 pt (about 100 pt); the name takes what is left.
-    const amountWidth = 112
+    // take "999 999 999 999 FCFA" at 10 pt (about 100 pt in Helvetica), or the widest amount this
+    // invoice has in bold (DejaVu's digits are wider); the name takes what is left.
+    doc.font(BOLD).fontSize(TABLE_FONT)
+    const amounts = [invoice.subtotal_amount, invoice.total_amount, invoice.amount_due, ...invoice.items.flatMap((item) => [item.price, item.price * item.quantity])]
+    const amountWidth = Math.ceil(Math.max(112, ...amounts.map((amount) => doc.widthOfString(text(formatXaf(amount))) + 4)))
     const qtyWidth = 50
     const gap = 8
     const cols = {
@@ -122,7 +218,7 @@ export function renderInvoicePdf({invoice, businessName, cover, logo, locale = '
     cols.price.x = cols.total.x - gap - amountWidth
     cols.qty.x = cols.price.x - gap - qtyWidth
     const rowHeight = (cells: string[], bold: boolean) => {
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(TABLE_FONT)
+      doc.font(bold ? BOLD : REGULAR).fontSize(TABLE_FONT)
       return Math.max(
         doc.heightOfString(text(cells[0]), {width: cols.name.w}),
         ...[cells[1], cells[2], cells[3]].map((c, i) => doc.heightOfString(text(c), {width: [cols.qty, cols.price, cols.total][i].w})),
@@ -168,11 +264,19 @@ export function renderInvoicePdf({invoice, businessName, cover, logo, locale = '
     totals.push([t('sandboxInvoices.pdf.total'), formatXaf(invoice.total_amount), true])
     totals.push([t('sandboxInvoices.pdf.paid'), formatXaf(invoice.amount_paid), false])
     totals.push([t('sandboxInvoices.pdf.due_amount'), formatXaf(invoice.amount_due), true])
-    ensureRoom(totals.length * 16, false)
+    // The totals and the pay block on one page, so that no page holds the pay block alone (and the
+    // notes between them too, when all of it fits on a page).
+    const payable = invoice.status === 'UNPAID' || invoice.status === 'PAST_DUE'
+    const payHeight = payable ? QR_SIZE + 18 : 30
+    doc.font(REGULAR).fontSize(11)
+    const notesHeight = invoice.notes ? doc.heightOfString(text(invoice.notes), {width}) + 34 : 0
+    const totalsHeight = totals.length * 15 + 14
+    const together = totalsHeight + notesHeight + payHeight <= bottom() - MARGIN ? notesHeight : 0
+    ensureRoom(totalsHeight + together + payHeight, false)
     const labelX = cols.qty.x - 60
     for (const [label, value, bold] of totals) {
       const y = doc.y
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(TABLE_FONT)
+      doc.font(bold ? BOLD : REGULAR).fontSize(TABLE_FONT)
       doc.text(text(label), labelX, y, {width: cols.total.x - gap - labelX})
       doc.text(text(value), cols.total.x, y, {width: cols.total.w, align: 'right'})
       doc.x = left
@@ -183,19 +287,19 @@ export function renderInvoicePdf({invoice, businessName, cover, logo, locale = '
     if (invoice.notes) {
       doc.fontSize(11)
       ensureRoom(doc.heightOfString(text(invoice.notes), {width}) + 20, false)
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.notes')), left, doc.y, {width})
-      doc.font('Helvetica').text(text(invoice.notes), left, doc.y, {width})
+      doc.font(BOLD).text(text(t('sandboxInvoices.pdf.notes')), left, doc.y, {width})
+      doc.font(REGULAR).text(text(invoice.notes), left, doc.y, {width})
       doc.moveDown()
     }
     doc.fontSize(11)
-    if (invoice.status === 'UNPAID' || invoice.status === 'PAST_DUE') {
+    if (payable) {
       // The QR code at the right, the words and the link at its left.
       ensureRoom(QR_SIZE + 10, false)
       const top = doc.y
       drawQr(doc, invoice.checkout_url, right - QR_SIZE, top, QR_SIZE)
       const textWidth = width - QR_SIZE - 16
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.payOnline')), left, top, {width: textWidth})
-      doc.font('Helvetica').fontSize(10).text(text(t('sandboxInvoices.pdf.scanToPay')), left, doc.y + 2, {width: textWidth})
+      doc.font(BOLD).text(text(t('sandboxInvoices.pdf.payOnline')), left, top, {width: textWidth})
+      doc.font(REGULAR).fontSize(10).text(text(t('sandboxInvoices.pdf.scanToPay')), left, doc.y + 2, {width: textWidth})
       // The link on one line when it can be (a wrapped URL is hard to copy): a smaller size for a
       // long one, down to 7 pt; past that it wraps.
       const link = text(invoice.checkout_url)
@@ -203,9 +307,16 @@ export function renderInvoicePdf({invoice, businessName, cover, logo, locale = '
       doc.fillColor('#0645ad').text(link, left, doc.y + 4, {width: textWidth, link: invoice.checkout_url}).fillColor('#000')
       doc.y = Math.max(doc.y, top + QR_SIZE) + 8
     } else if (invoice.status === 'PAID') {
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.paidInFull', {date: formatDay(invoice.paid_at, locale)})), left, doc.y, {width})
+      doc.font(BOLD).text(text(t('sandboxInvoices.pdf.paidInFull', {date: formatDay(invoice.paid_at, locale)})), left, doc.y, {width})
     } else if (invoice.status === 'CANCELLED') {
-      doc.font('Helvetica-Bold').text(text(t('sandboxInvoices.pdf.cancelled')), left, doc.y, {width})
+      doc.font(BOLD).text(text(t('sandboxInvoices.pdf.cancelled')), left, doc.y, {width})
+    }
+    // "Invoice INV_ID · Page n/N" at the foot of every page, now that N is known.
+    const pages = doc.bufferedPageRange()
+    for (let i = pages.start; i < pages.start + pages.count; i++) {
+      doc.switchToPage(i)
+      const footer = text(t('sandboxInvoices.pdf.footer', {id: invoice.id, page: i - pages.start + 1, pages: pages.count}))
+      doc.font(REGULAR).fontSize(8).fillColor('#555').text(footer, left, doc.page.height - MARGIN - 10, {width, align: 'right', lineBreak: false}).fillColor('#000')
     }
     doc.end()
   })

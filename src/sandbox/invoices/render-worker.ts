@@ -10,7 +10,10 @@ import {runDocumentJob, type DocumentJob} from './document-jobs.js'
 registerSandboxFrench()
 parentPort!.on('message', (message: {id: number; job: DocumentJob}) => {
   runDocumentJob(message.job).then(
-    (result) => parentPort!.postMessage({id: message.id, result}, result instanceof Uint8Array ? [result.buffer as ArrayBuffer] : []),
+    (result) => {
+      const bytes = result && 'bytes' in result ? result.bytes : undefined
+      parentPort!.postMessage({id: message.id, result}, bytes ? [bytes.buffer as ArrayBuffer] : [])
+    },
     (error: unknown) => parentPort!.postMessage({id: message.id, error: (error as Error)?.stack ?? String(error)}),
   )
 })

@@ -48,3 +48,15 @@ describe('withFileLock', () => {
     })
   })
 })
+
+describe('withFileLock: a lock time in the future', () => {
+  it('is stale once it has not changed for staleMs, as any abandoned lock (a future mtime would otherwise block every write)', async () => {
+    mkdirSync(`${file}.lock`)
+    const future = new Date(Date.now() + 3_600_000)
+    utimesSync(`${file}.lock`, future, future)
+    const started = Date.now()
+    expect(await withFileLock(file, () => 'taken', {staleMs: 300, waitMs: 10_000})).toBe('taken')
+    // Taken after the normal wait (staleMs), not at once: a holder's own refresh is never a future time here.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+  })
+})

@@ -47,7 +47,7 @@ describe('config store', () => {
     ])
     await removeProfile(temp.dir, 'a')
     expect(readConfig(temp.dir).current).toBe('b')
-    await expect(useProfile(temp.dir, 'a')).rejects.toMatchObject({exitCode: 4})
+    await expect(useProfile(temp.dir, 'a')).rejects.toMatchObject({exitCode: 2, code: 'profile_not_found'})
   })
 
   it('reports a corrupt config file instead of crashing', () => {

@@ -30,6 +30,7 @@ const SAME_IN_BOTH = new Set<string>([
   'local.col.cidr',
   'local.col.logo',
   'local.col.mode',
+  'local.list.pid',
   'local.numbers.national',
   'walk.col.ok',
   'walk.next.pay',
@@ -47,6 +48,12 @@ const SAME_IN_BOTH = new Set<string>([
   'report.table.total',
   'report.table.date',
   'sandboxInvoices.pdf.total',
+  // The request journal and the web inspector: codes, and the fixed marker of serve's login line.
+  'local.serve.inspector',
+  'inspector.col.id',
+  'inspector.col.type',
+  'inspector.col.url',
+  'inspector.invoice.pdf',
 ])
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()

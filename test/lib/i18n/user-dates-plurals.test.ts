@@ -7,7 +7,8 @@ import {describe, expect, it} from 'vitest'
 import {fillTemplate} from '../../../src/contract/catalogue.js'
 import {fr} from '../../../src/lib/i18n/fr/index.js'
 import {registerCatalogue, setLocale, t} from '../../../src/lib/i18n/index.js'
-import {formatDate, isRelativeDate, parseDueDate} from '../../../src/lib/time/date.js'
+import {formatDate, isRelativeDate, parseDueDate, parseSince} from '../../../src/lib/time/date.js'
+import {parseUntil} from '../../../src/lib/reports/cli.js'
 
 registerCatalogue('fr', fr)
 
@@ -51,6 +52,20 @@ describe('parseDueDate: the user’s language and durations from today', () => {
   it('formatDate writes back what parseDueDate reads, in both languages', () => {
     for (const locale of ['en', 'fr'] as const) {
       expect(parseDueDate(formatDate('2027-02-01', locale), 'due-date', {locale})).toBe('2027-02-01')
+    }
+  })
+})
+
+describe('report ranges in French', () => {
+  it('--since 01/11/2026 and --until 30/11/2026 are local days, the end of the until day included', () => {
+    setLocale('fr')
+    try {
+      const now = new Date(2026, 11, 15)
+      expect(parseSince('01/11/2026', now, 'since').getTime()).toBe(new Date(2026, 10, 1).getTime())
+      expect(parseUntil('30/11/2026', now).getTime()).toBe(new Date(2026, 11, 1).getTime())
+      expect(() => parseSince('31/11/2026', now, 'since')).toThrow(/--since « 31\/11\/2026 » invalide : 11\/2026 compte 30 jours/)
+    } finally {
+      setLocale('en')
     }
   })
 })

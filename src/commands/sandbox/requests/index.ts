@@ -14,7 +14,7 @@ export default class SandboxRequests extends SvcCommand<typeof SandboxRequests> 
   ]
   static override flags = {
     ...journalFlags,
-    limit: Flags.integer({description: 'How many at most (1–10000).', default: 100, min: 1, max: 10_000}),
+    limit: Flags.integer({description: 'How many at most (1–10000).', default: 100, min: 1, max: 10_000, aliases: ['page-size']}),
   }
 
   async run(): Promise<void> {

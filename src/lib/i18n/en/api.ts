@@ -33,4 +33,8 @@ export const api = {
   'api.trace.pacing': '* pacing: waited {delay} ms to stay under the rate limit',
   'api.trace.redirect': '* following redirect to {url}',
   'api.trace.discovery': '* operations from {source}{detail}',
+
+  // waits before a retry, by what caused them (a 429, another status)
+  'api.wait.retry429': 'The service asked to slow down (429): retrying in {seconds} s…',
+  'api.wait.retryStatus': 'The service answered {status}: retrying in {seconds} s…',
 } as const

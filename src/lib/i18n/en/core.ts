@@ -83,4 +83,8 @@ export const core = {
   'core.jq.timeLimit': 'The --jq expression ran past its time limit ({seconds} s; SVC_JQ_TIMEOUT) and was stopped.',
   'core.jq.memoryLimit': 'The --jq expression went past its memory limit ({mb} MB) and was stopped.',
   'core.jq.badTimeout': 'Invalid SVC_JQ_TIMEOUT {value}: give the --jq time limit in seconds, a number greater than 0 (e.g. 10 or 2.5).',
+  'core.jq.outputLimit': 'The --jq expression printed more than its output limit ({mb} MB) and was stopped.',
+  // Config readable by others (a warning, as ssh gives for keys)
+  'core.config.exposedFile': '{path} is readable by others (mode {mode}) and holds API keys: run `chmod 600 {path}`.',
+  'core.config.exposedDir': 'The config directory {path} is readable by others (mode {mode}): run `chmod 700 {path}`.',
 } as const

@@ -41,4 +41,9 @@ export const fixtures = {
   'fixtures.head.path': 'PATH',
   'fixtures.head.status': 'STATUS',
   'fixtures.head.id': 'ID',
+  // fixtures limits (depth, size, references)
+  'fixtures.limit.file': 'The fixtures file {path} is {size} bytes; a fixtures file may have at most {max} bytes. Nothing was sent.',
+  'fixtures.limit.depth': '{where}: {field} is nested deeper than {max} levels (the service refuses a body nested deeper).',
+  'fixtures.limit.body': '{where}: body is {size} bytes; the service accepts at most {max} bytes in a request body.',
+  'fixtures.limit.references': '{where}: {field} brings the file to more than {max} references; a fixtures file may hold at most {max}.',
 } as const

@@ -10,12 +10,12 @@ export const local = {
   'local.serve.rateLimit': 'Invalid --rate-limit: give requests per minute, 0 for no limit.',
   'local.serve.portBusy': 'Port {port} on {host} is already in use (another sandbox?). Stop it, or pick another port: --port 8788 (or --port 0 for any free one).',
   'local.serve.portDenied': 'Not allowed to listen on port {port} of {host} (ports below 1024 need privileges): pick another with --port 8788.',
-  'local.serve.baseUrl': 'Base URL',
-  'local.serve.sandboxKey': 'Sandbox key',
-  'local.serve.liveKey': 'Live key',
-  'local.serve.payUrl': 'Checkout pages',
-  'local.serve.admin': 'Admin surface',
-  'local.serve.secret': 'Webhook secret ({url})',
+  'local.serve.baseUrl': 'BASE URL',
+  'local.serve.sandboxKey': 'SANDBOX KEY',
+  'local.serve.liveKey': 'LIVE KEY',
+  'local.serve.payUrl': 'CHECKOUT PAGES',
+  'local.serve.admin': 'ADMIN SURFACE',
+  'local.serve.secret': 'WEBHOOK SECRET ({url})',
   'local.serve.ready': 'Local sandbox running; saved as profile "{profile}": try `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` in another terminal. Ctrl-C stops it.',
   'local.keys.shownOnce': 'The secret is shown once: store it now.',
   'local.keys.none': 'No keys.',
@@ -113,12 +113,17 @@ export const local = {
   'local.env.missing': '{missing} is not set but {given} is: set both to drive a sandbox by its address, or neither to use the one `svc sandbox serve` saved.',
   'local.env.url': 'SVC_SANDBOX_URL must be the sandbox\'s base URL (http://host:port), got "{url}".',
   'local.serve.adminToken': '--admin-token (or SVC_SANDBOX_ADMIN_TOKEN) must be 16 to 256 printable characters without spaces.',
+  // serve beyond loopback: what other machines can reach
+  'local.serve.exposed':
+    'Bound to {host}: reachable from other machines on this network at {base}: the API (with the keys above), the checkout pages ({pay}), signed invoice PDF and checkout URLs, and the admin surface ({admin}) to anyone with its token. Saved base URL: {base}.',
+  // serve: data behind its commit record (a lost WAL)
+  'local.serve.dataBehind': 'The data in {file} is behind what the sandbox last committed: {found} of {committed} transactions (as of {at}). Its write-ahead log {file}-wal was lost or damaged, so the last writes are missing. If you need them, stop this sandbox and restore a snapshot, or recover what the file holds: sqlite3 {file} .recover',
 
   // A person's terminal: a key of a restarted in-memory sandbox
   'local.hint.restarted':
-    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
+    'The local sandbox (started {started}) keeps its keys in memory and made new ones when it was restarted (or reset with --all), so the key of the profile {profile} is from before. `svc sandbox serve` saved the new key in the profile local: rerun with --profile local.',
   'local.hint.restartedOverride':
-    'The local sandbox was restarted ({started}) and keeps its keys in memory, so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
+    'The local sandbox (started {started}) keeps its keys in memory and made new ones when it was restarted (or reset with --all), so the key from {source} is from before. `svc sandbox serve` saved the new key in the profile local: {undo}, then rerun with --profile local.',
   'local.hint.dropFlag': 'leave out --api-key',
   'local.hint.unsetEnv': 'run `unset SVC_API_KEY`',
   // One convention for lists (docs/conventions.md): the next-page hint of the sandbox's lists.
@@ -135,4 +140,19 @@ export const local = {
   'local.journal.responseBody': 'Response body',
   'local.journal.tailing': 'Streaming the requests of {url} as they happen; Ctrl-C stops.',
   'local.journal.streamEnded': 'The sandbox at {url} stopped streaming (was it stopped?).',
+  // several sandboxes on one machine: data file held, profiles owned, the registry, a stopped sandbox
+  'local.serve.dataInUse': 'The data file {file} is in use by another sandbox (PID {pid}, since {since}). One sandbox per data file: stop that one, or give this one another file (--data OTHER.db).',
+  'local.serve.profileName': 'Invalid --profile-name "{name}": use letters, digits, - and _ (at most 40).',
+  'local.serve.profileTaken': 'The profile "{profile}" belongs to the sandbox at {url} (PID {pid}), still running: pick another --profile-name, or stop that sandbox.',
+  'local.serve.ownProfile': 'The profile "local" belongs to the sandbox at {url} (PID {pid}), still running: this sandbox is saved as the profile "{profile}" (use `svc --profile {profile} …`).',
+  'local.stopped': 'The local sandbox of the profile "{profile}" ({url}) is not running. Start it again with `{command}` (in another terminal), or pick another profile.',
+  'local.list.pid': 'PID',
+  'local.list.data': 'DATA FILE',
+  'local.list.profile': 'PROFILE',
+  'local.list.since': 'SINCE',
+  'local.list.memory': '(in memory)',
+  'local.list.none': 'No local sandbox is running from this config directory: start one with `svc sandbox serve`.',
+  'local.col.then': 'THEN',
+  'local.col.after_ms': 'AFTER (MS)',
+  'local.col.scripted': 'SCRIPTED',
 } as const

@@ -56,4 +56,8 @@ export const mcp = {
   'mcp.summary.collections': 'Payments from {since} to {until}: {count}, {collected} collected, success rate {rate}.',
   'mcp.summary.noRate': 'none final yet',
   'mcp.summary.testNumbers': '{count} sandbox test numbers, each with the outcome it always gives (with its own operator).',
+  // mcp: JSON-RPC under bad input
+  'mcp.log.tooLarge': 'svc mcp: refused a message of more than {max} bytes ({bytes} bytes read); answered with an error, the session goes on.',
+  'mcp.log.draining': 'svc mcp: the client closed its input; waiting for {count} {count|call|calls} in flight to answer.',
+  'mcp.log.drainTimedOut': 'svc mcp: {count} {count|call|calls} still unanswered after {seconds} s; stopping without their answers.',
 }

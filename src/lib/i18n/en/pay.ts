@@ -38,8 +38,16 @@ export const pay = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'WHAT TO DO',
   'pay.failedExplained': 'Payment {id} failed ({code}): {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'amount',
+  'pay.subject.phone': 'mobile money number',
+
   // pay watch: a service out of reach
   'pay.watch.unreachable': 'Payment {id}: last read {status}; the service could not be reached since {since}, retrying…',
   'pay.watch.statusUnknown': 'Payment {id}: status unknown: the service could not be reached (since {since}).',
   'pay.watch.statusUnknownHint': 'The payment may have settled meanwhile. Check it once the service answers: svc pay status {id}',
+  // The operator shown with a payment (pay create, status, watch).
+  'pay.table.operator': 'OPERATOR',
+  'pay.operator.inferred': '{operator} (from the number)',
 } as const

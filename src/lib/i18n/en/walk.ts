@@ -42,4 +42,6 @@ export const walk = {
 
   // A person's terminal: failure codes in words
   'walk.pay.failureMeaning': '   For a person: {sentence}',
+  // walkthrough after a stopped `serve`
+  'walk.target.stopped': 'The local sandbox of profile "{profile}" at {stopped} is not running, so this tour runs its own sandbox inside this command at {url} instead (no key, no network).',
 } as const

@@ -127,4 +127,6 @@ export const webhooks = {
   'webhooks.listen.gapCovered': 'Disconnected from the sandbox {from}–{to}: {count} {count|event|events} recovered from the payments list; settlements in that window of payments created before {coveredFrom} were not looked for.',
   'webhooks.listen.gapUncovered': 'Disconnected from the sandbox {from}–{to}: the payments list could not be read, so events of that window may not have reached your app.',
   'webhooks.listen.gapOpen': 'Disconnected from the sandbox since {since}: events since then have not reached your app. Run listen again once the sandbox is back.',
+  // One convention for lists: the hint that there are more.
+  'webhooks.events.more': 'More events: these are the newest {limit}; use a larger --limit (at most 10000).',
 } as const

@@ -85,4 +85,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.jq.timeLimit': 'L’expression --jq a dépassé sa limite de temps ({seconds} s ; SVC_JQ_TIMEOUT) et a été arrêtée.',
   'core.jq.memoryLimit': 'L’expression --jq a dépassé sa limite de mémoire ({mb} Mo) et a été arrêtée.',
   'core.jq.badTimeout': 'SVC_JQ_TIMEOUT {value} invalide : donnez la limite de temps de --jq en secondes, un nombre supérieur à 0 (par ex. 10 ou 2.5).',
+  'core.jq.outputLimit': 'L’expression --jq a produit plus que sa limite de sortie ({mb} Mo) et a été arrêtée.',
+  // Config readable by others (a warning, as ssh gives for keys)
+  'core.config.exposedFile': '{path} est lisible par d’autres utilisateurs (mode {mode}) et contient des clés d’API : lancez `chmod 600 {path}`.',
+  'core.config.exposedDir': 'Le répertoire de configuration {path} est lisible par d’autres utilisateurs (mode {mode}) : lancez `chmod 700 {path}`.',
 }

@@ -43,4 +43,9 @@ export const fixtures: {[K in keyof typeof en]: string} = {
   'fixtures.head.path': 'CHEMIN',
   'fixtures.head.status': 'STATUT',
   'fixtures.head.id': 'ID',
+  // fixtures limits (depth, size, references)
+  'fixtures.limit.file': 'Le fichier de fixtures {path} fait {size} octets ; un fichier de fixtures peut en avoir au plus {max}. Rien n’a été envoyé.',
+  'fixtures.limit.depth': '{where} : {field} est imbriqué sur plus de {max} niveaux (le service refuse un corps plus imbriqué).',
+  'fixtures.limit.body': '{where} : body fait {size} octets ; le service accepte au plus {max} octets dans le corps d’une requête.',
+  'fixtures.limit.references': '{where} : {field} porte le fichier à plus de {max} références ; un fichier de fixtures peut en contenir au plus {max}.',
 }

@@ -13,12 +13,12 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
   'local.serve.portBusy': 'Le port {port} sur {host} est déjà utilisé (une autre sandbox ?). Arrêtez-la, ou choisissez un autre port : --port 8788 (ou --port 0 pour n’importe quel port libre).',
   'local.serve.portDenied': 'Écoute interdite sur le port {port} de {host} (les ports sous 1024 demandent des privilèges) : choisissez-en un autre avec --port 8788.',
-  'local.serve.baseUrl': 'URL de base',
-  'local.serve.sandboxKey': 'Clé sandbox',
-  'local.serve.liveKey': 'Clé live',
-  'local.serve.payUrl': 'Pages de paiement',
-  'local.serve.admin': 'Surface d’administration',
-  'local.serve.secret': 'Secret webhook ({url})',
+  'local.serve.baseUrl': 'URL DE BASE',
+  'local.serve.sandboxKey': 'CLÉ SANDBOX',
+  'local.serve.liveKey': 'CLÉ LIVE',
+  'local.serve.payUrl': 'PAGES DE PAIEMENT',
+  'local.serve.admin': 'SURFACE D’ADMINISTRATION',
+  'local.serve.secret': 'SECRET WEBHOOK ({url})',
   'local.serve.ready':
     'Sandbox locale démarrée ; enregistrée comme profil « {profile} » : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal. Ctrl-C l’arrête.',
   'local.keys.shownOnce': 'Le secret n’est affiché qu’une fois : conservez-le maintenant.',
@@ -117,12 +117,17 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.env.missing': '{missing} n’est pas défini mais {given} l’est : définissez les deux pour piloter un sandbox par son adresse, ou aucun pour utiliser celui que `svc sandbox serve` a enregistré.',
   'local.env.url': 'SVC_SANDBOX_URL doit être l’URL de base du sandbox (http://hôte:port), reçu « {url} ».',
   'local.serve.adminToken': '--admin-token (ou SVC_SANDBOX_ADMIN_TOKEN) doit compter de 16 à 256 caractères imprimables, sans espace.',
+  // serve beyond loopback: what other machines can reach
+  'local.serve.exposed':
+    'Lié à {host} : joignable depuis les autres machines de ce réseau à {base} : l’API (avec les clés ci-dessus), les pages de paiement ({pay}), les URL signées des PDF et des paiements de factures, et la surface d’administration ({admin}) pour qui a son jeton. URL de base enregistrée : {base}.',
+  // serve: data behind its commit record (a lost WAL)
+  'local.serve.dataBehind': 'Les données de {file} sont en retard sur ce que la sandbox avait enregistré : {found} transactions sur {committed} (au {at}). Son journal {file}-wal a été perdu ou endommagé, les dernières écritures manquent. Si vous en avez besoin, arrêtez cette sandbox et restaurez un instantané, ou récupérez ce que le fichier contient : sqlite3 {file} .recover',
 
   // A person's terminal: a key of a restarted in-memory sandbox
   'local.hint.restarted':
-    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé du profil {profile} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : relancez avec --profile local.',
   'local.hint.restartedOverride':
-    'La sandbox locale a redémarré ({started}) et garde ses clés en mémoire : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
+    'La sandbox locale (démarrée le {started}) garde ses clés en mémoire et en a créé de nouvelles en redémarrant (ou avec reset --all) : la clé venue de {source} date d’avant. `svc sandbox serve` a enregistré la nouvelle clé dans le profil local : {undo}, puis relancez avec --profile local.',
   'local.hint.dropFlag': 'retirez --api-key',
   'local.hint.unsetEnv': 'lancez `unset SVC_API_KEY`',
   // Une convention pour les listes (docs/conventions.md) : l’indication de la page suivante des listes de la sandbox.
@@ -139,4 +144,19 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.journal.responseBody': 'Corps de la réponse',
   'local.journal.tailing': 'Les requêtes de {url} s’affichent à mesure ; Ctrl-C arrête.',
   'local.journal.streamEnded': 'Le sandbox de {url} a cessé d’envoyer (a-t-il été arrêté ?).',
+  // several sandboxes on one machine: data file held, profiles owned, the registry, a stopped sandbox
+  'local.serve.dataInUse': 'Le fichier de données {file} est utilisé par une autre sandbox (PID {pid}, depuis {since}). Une sandbox par fichier de données : arrêtez celle-là, ou donnez un autre fichier à celle-ci (--data AUTRE.db).',
+  'local.serve.profileName': '--profile-name « {name} » invalide : lettres, chiffres, - et _ (40 au plus).',
+  'local.serve.profileTaken': 'Le profil « {profile} » appartient à la sandbox de {url} (PID {pid}), toujours en marche : choisissez un autre --profile-name, ou arrêtez cette sandbox.',
+  'local.serve.ownProfile': 'Le profil « local » appartient à la sandbox de {url} (PID {pid}), toujours en marche : cette sandbox est enregistrée sous le profil « {profile} » (utilisez `svc --profile {profile} …`).',
+  'local.stopped': 'La sandbox locale du profil « {profile} » ({url}) ne tourne pas. Relancez-la avec `{command}` (dans un autre terminal), ou choisissez un autre profil.',
+  'local.list.pid': 'PID',
+  'local.list.data': 'FICHIER DE DONNÉES',
+  'local.list.profile': 'PROFIL',
+  'local.list.since': 'DEPUIS',
+  'local.list.memory': '(en mémoire)',
+  'local.list.none': 'Aucune sandbox locale ne tourne depuis ce répertoire de configuration : lancez-en une avec `svc sandbox serve`.',
+  'local.col.then': 'PUIS',
+  'local.col.after_ms': 'APRÈS (MS)',
+  'local.col.scripted': 'SCÉNARISÉ',
 }

@@ -56,4 +56,8 @@ export const mcp: {[K in keyof typeof en]: string} = {
   'mcp.summary.collections': 'Paiements du {since} au {until} : {count}, {collected} encaissés, taux de réussite {rate}.',
   'mcp.summary.noRate': 'aucun encore définitif',
   'mcp.summary.testNumbers': '{count} numéros de test du bac à sable, chacun avec le résultat qu’il donne toujours (avec son propre opérateur).',
+  // mcp: JSON-RPC under bad input
+  'mcp.log.tooLarge': 'svc mcp : message de plus de {max} octets refusé ({bytes} octets lus) ; une erreur a été répondue, la session continue.',
+  'mcp.log.draining': 'svc mcp : le client a fermé son entrée ; attente de la réponse de {count} {count|appel|appels} en cours.',
+  'mcp.log.drainTimedOut': 'svc mcp : {count} {count|appel|appels} toujours sans réponse après {seconds} s ; arrêt sans leurs réponses.',
 }

@@ -43,8 +43,16 @@ export const pay: {[K in keyof typeof en]: string} = {
   // A person's terminal: failure codes in words
   'pay.table.failureMeaning': 'QUE FAIRE',
   'pay.failedExplained': 'Le paiement {id} a échoué ({code}) : {sentence}',
+
+  // A person's terminal: prompt errors name the question, not a flag
+  'pay.subject.amount': 'montant',
+  'pay.subject.phone': 'numéro Mobile Money',
+
   // pay watch: a service out of reach
   'pay.watch.unreachable': 'Paiement {id} : dernier état lu {status} ; le service est injoignable depuis {since}, nouvel essai…',
   'pay.watch.statusUnknown': 'Paiement {id} : état inconnu : le service n’a pas pu être joint (depuis {since}).',
   'pay.watch.statusUnknownHint': 'Le paiement a pu aboutir entre-temps. Vérifiez-le quand le service répond : svc pay status {id}',
+  // L’opérateur affiché avec un paiement (pay create, status, watch).
+  'pay.table.operator': 'OPÉRATEUR',
+  'pay.operator.inferred': '{operator} (d’après le numéro)',
 }

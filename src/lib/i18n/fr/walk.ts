@@ -51,4 +51,6 @@ export const walk: {[K in keyof typeof en]: string} = {
 
   // A person's terminal: failure codes in words
   'walk.pay.failureMeaning': '   Pour une personne : {sentence}',
+  // walkthrough after a stopped `serve`
+  'walk.target.stopped': 'La sandbox locale du profil « {profile} » sur {stopped} ne tourne pas : cette visite lance donc sa propre sandbox dans cette commande, sur {url} (sans clé, sans réseau).',
 }

@@ -132,4 +132,6 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.listen.gapCovered': 'Déconnecté de la sandbox {from}–{to} : {count} {count|événement récupéré|événements récupérés} dans la liste des paiements ; les règlements de cet intervalle pour des paiements créés avant {coveredFrom} n’ont pas été cherchés.',
   'webhooks.listen.gapUncovered': 'Déconnecté de la sandbox {from}–{to} : la liste des paiements n’a pas pu être lue, des événements de cet intervalle ont pu ne pas atteindre votre application.',
   'webhooks.listen.gapOpen': 'Déconnecté de la sandbox depuis {since} : les événements depuis n’ont pas atteint votre application. Relancez listen quand la sandbox sera revenue.',
+  // Une convention pour les listes : l’indication qu’il y en a d’autres.
+  'webhooks.events.more': 'Il y a d’autres événements : voici les {limit} plus récents ; augmentez --limit (10000 au plus).',
 }

@@ -2,7 +2,7 @@
 export const sandboxInspector = {
   'sandbox.journal.status': '{field} must be a status class or statuses separated by commas (2xx, 4xx, 429), got {got}.',
   'sandbox.journal.truncated': 'Request {id} was cut to 64 KiB in the journal: it cannot be sent again as it was.',
-  'inspector.login.expired': 'This login link was already used or has expired. Run `svc sandbox inspector` for a new one, or use the link `svc sandbox serve` printed.',
+  'inspector.login.expired': 'This login link was already used or has expired: each link logs in once. Run `svc sandbox inspector` for a new one.',
   'inspector.title': 'svc sandbox inspector',
   'inspector.nav': 'Pages',
   'inspector.nav.requests': 'Requests',
@@ -109,4 +109,9 @@ export const sandboxInspector = {
   'inspector.settings.operators': 'Operators',
   'inspector.settings.faults': 'Faults',
   'inspector.settings.saved': 'Saved.',
+  'inspector.settings.operatorUp': '{operator}: up',
+  'inspector.settings.operatorDown': '{operator}: down',
+  'inspector.settings.takeDown': 'Take down',
+  'inspector.settings.bringUp': 'Bring up',
+  'inspector.settings.numbers': 'Test and scripted numbers',
 } as const

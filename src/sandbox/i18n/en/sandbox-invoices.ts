@@ -105,4 +105,10 @@ export const sandboxInvoices = {
   'sandboxInvoices.checkout.failure.ACCOUNT_INACTIVE': 'the mobile money account is not active.',
   'sandboxInvoices.checkout.failure.PROVIDER_UNAVAILABLE': 'the operator is not available right now.',
   'sandboxInvoices.checkout.failure.PROVIDER_ERROR': 'the operator reported an error.',
+  // images within a pixel budget
+  'sandboxInvoices.files.pixels': 'The image is {width} × {height} pixels ({pixels} pixels); at most {max} pixels are accepted (an A4 page at 300 dpi, 2480 × 3508), read from its header before decoding.',
+
+  // invoice PDF: the page foot, characters the fonts cannot draw
+  'sandboxInvoices.pdf.footer': 'Invoice {id} · Page {page}/{pages}',
+  'sandboxInvoices.pdf.missingGlyphs': 'Invoice {id}: its PDF shows a white square for characters its fonts cannot draw: {chars}.',
 } as const

@@ -77,6 +77,8 @@ export const sandbox = {
   'sandbox.business.logoNotBase64': 'logo_base64 must be the image’s bytes in base64 (not empty).',
   'sandbox.business.logoTooBig': 'The logo is {size} bytes; at most {max} bytes (1 MB) are accepted.',
   'sandbox.business.logoNotImage': 'The logo must be a PNG or JPEG image (its first bytes are neither).',
+  // admin surface: failed authentication rate limited per address
+  'sandbox.admin.tooManyFailures': 'Admin surface: {limit} wrong admin tokens from this address within a minute; try again in {seconds} s.',
   // Data file: no space, damage, read-only (storage-errors.ts)
   'sandbox.storage.full': 'No space left on the disk of the sandbox’s data file (or its file-size limit reached): this write was not saved. Free some space; the sandbox keeps serving.',
   'sandbox.storage.fullAtStart': 'No space left for the sandbox data file {file} (or its file-size limit reached): the sandbox could not write to it and did not start. Free some space and start it again.',

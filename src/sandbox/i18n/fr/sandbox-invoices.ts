@@ -114,4 +114,10 @@ export const sandboxInvoices: {[K in keyof typeof en]: string} = {
   'sandboxInvoices.checkout.failure.ACCOUNT_INACTIVE': 'le compte Mobile Money n’est pas actif.',
   'sandboxInvoices.checkout.failure.PROVIDER_UNAVAILABLE': 'l’opérateur est indisponible pour le moment.',
   'sandboxInvoices.checkout.failure.PROVIDER_ERROR': 'l’opérateur a signalé une erreur.',
+  // images within a pixel budget
+  'sandboxInvoices.files.pixels': 'L’image fait {width} × {height} pixels ({pixels} pixels) ; au plus {max} pixels sont acceptés (une page A4 à 300 dpi, 2480 × 3508), lus dans son en-tête avant tout décodage.',
+
+  // invoice PDF: the page foot, characters the fonts cannot draw
+  'sandboxInvoices.pdf.footer': 'Facture {id} · Page {page}/{pages}',
+  'sandboxInvoices.pdf.missingGlyphs': 'Facture {id} : son PDF montre un carré blanc pour des caractères que ses polices ne savent pas dessiner : {chars}.',
 }

@@ -81,6 +81,8 @@ export const sandbox: {[K in keyof typeof en]: string} = {
   'sandbox.business.logoNotBase64': 'logo_base64 doit contenir les octets de l’image en base64 (non vide).',
   'sandbox.business.logoTooBig': 'Le logo fait {size} octets ; au plus {max} octets (1 Mo) sont acceptés.',
   'sandbox.business.logoNotImage': 'Le logo doit être une image PNG ou JPEG (ses premiers octets ne sont ni l’un ni l’autre).',
+  // admin surface: failed authentication rate limited per address
+  'sandbox.admin.tooManyFailures': 'Surface d’administration : {limit} jetons d’administration erronés depuis cette adresse en une minute ; réessayez dans {seconds} s.',
   // Data file: no space, damage, read-only (storage-errors.ts)
   'sandbox.storage.full': 'Plus d’espace sur le disque du fichier de données de la sandbox (ou sa taille limite est atteinte) : cette écriture n’a pas été enregistrée. Libérez de l’espace ; la sandbox continue de répondre.',
   'sandbox.storage.fullAtStart': 'Plus d’espace pour le fichier de données {file} (ou sa taille limite est atteinte) : la sandbox n’a pas pu y écrire et n’a pas démarré. Libérez de l’espace et relancez-la.',

@@ -1,0 +1,128 @@
+/**
+ * What the request journal costs: status reads/s and creates/s of the sandbox in memory with the
+ * journal on and off, measured in the same run: in each round both sandboxes run at once, each
+ * under its own autocannon, so that the load of a shared machine falls on both alike at the same
+ * moments (with --alternate, one after the other instead); medians of the rounds. Besides
+ * requests/s (which a loaded machine makes noisy), the sandbox process's CPU time per request
+ * (user + system, from process.cpuUsage), which other processes' load hardly moves. Runs the built
+ * library through bench/sandbox/server.mjs (`npm run build` first).
+ *
+ *   node --import tsx bench/sandbox/journal-cost.ts [--rounds 5] [--duration 3] [--connections 10] [--alternate] [--data]
+ *
+ * `--data`: each sandbox on a SQLite file of its own (a new one per round), where the journal is
+ * also written.
+ */
+import {spawn, type ChildProcess} from 'node:child_process'
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {createInterface} from 'node:readline'
+import {fileURLToPath} from 'node:url'
+// @ts-expect-error autocannon ships no types
+import autocannon from 'autocannon'
+
+const args = process.argv.slice(2)
+const arg = (name: string, fallback: number) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : fallback)
+const rounds = arg('rounds', 5)
+const duration = arg('duration', 3)
+const connections = arg('connections', 10)
+const server = fileURLToPath(new URL('./server.mjs', import.meta.url))
+
+const onDisk = args.includes('--data')
+const dir = onDisk ? mkdtempSync(join(tmpdir(), 'svc-journal-cost-')) : undefined
+let files = 0
+
+async function start(journal: boolean): Promise<{child: ChildProcess; url: string; key: string}> {
+  const data = dir ? ['--data', join(dir, `sandbox-${files++}.db`)] : []
+  const child = spawn(process.execPath, [server, ...data, ...(journal ? [] : ['--no-journal'])], {stdio: ['ignore', 'pipe', 'pipe']})
+  const first = await new Promise<string>((resolve) => createInterface({input: child.stdout!}).once('line', resolve))
+  return {child, ...(JSON.parse(first) as {url: string; key: string})}
+}
+
+/** The sandbox process's CPU time so far, µs (server.mjs answers SIGUSR2 on stderr). */
+function cpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const read = (chunk: Buffer) => {
+      const line = chunk.toString().split('\n').find((l) => l.includes('"cpu_us"'))
+      if (!line) return
+      child.stderr!.off('data', read)
+      resolve((JSON.parse(line) as {cpu_us: number}).cpu_us)
+    }
+    child.stderr!.on('data', read)
+    child.kill('SIGUSR2')
+  })
+}
+
+interface Round {
+  reads: number
+  creates: number
+  readCpu: number
+  createCpu: number
+}
+
+async function round(journal: boolean): Promise<Round> {
+  return (await measure([journal]))[0]
+}
+
+/** One round of each sandbox given, all at the same time. */
+async function measure(journals: boolean[]): Promise<Round[]> {
+  const sbs = await Promise.all(journals.map((journal) => start(journal)))
+  try {
+    return await Promise.all(sbs.map((sb) => load(sb)))
+  } finally {
+    await Promise.all(
+      sbs.map(
+        (sb) =>
+          new Promise((resolve) => {
+            sb.child.once('exit', resolve)
+            sb.child.kill('SIGTERM')
+          }),
+      ),
+    )
+  }
+}
+
+async function load(sb: {child: ChildProcess; url: string; key: string}): Promise<Round> {
+  {
+    const headers = {'x-api-key': sb.key, 'content-type': 'application/json'}
+    const body = JSON.stringify({amount: 1500, phone_number: '237670000001', operator: 'MTN'})
+    const one = (await fetch(`${sb.url}/v1/payments`, {method: 'POST', headers, body}).then((r) => r.json())) as {id: string}
+    await autocannon({url: `${sb.url}/v1/payments/${one.id}/status`, headers, connections, duration: 1})
+    const c0 = await cpu(sb.child)
+    const reads = await autocannon({url: `${sb.url}/v1/payments/${one.id}/status`, headers, connections, duration})
+    const c1 = await cpu(sb.child)
+    const creates = await autocannon({url: `${sb.url}/v1/payments`, method: 'POST', headers, body, connections, duration})
+    const c2 = await cpu(sb.child)
+    return {reads: reads.requests.average, creates: creates.requests.average, readCpu: (c1 - c0) / reads.requests.total, createCpu: (c2 - c1) / creates.requests.total}
+  }
+}
+
+const on: Round[] = []
+const off: Round[] = []
+const alternate = args.includes('--alternate')
+for (let i = 0; i < rounds; i++) {
+  if (alternate) {
+    // Which goes first alternates, so that neither always runs on a warmer (or busier) machine.
+    const order = i % 2 === 0 ? [true, false] : [false, true]
+    for (const journal of order) (journal ? on : off).push(await round(journal))
+  } else {
+    const [a, b] = await measure([true, false])
+    on.push(a)
+    off.push(b)
+  }
+  process.stderr.write(`round ${i + 1}/${rounds}: on ${JSON.stringify(on.at(-1))}, off ${JSON.stringify(off.at(-1))}\n`)
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const n = (value: number) => Math.round(value).toLocaleString('en')
+const report = (key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu', name: string) => {
+  const a = median(on.map((r) => r[key]))
+  const b = median(off.map((r) => r[key]))
+  const ca = median(on.map((r) => r[cpuKey]))
+  const cb = median(off.map((r) => r[cpuKey]))
+  console.log(`| ${name} | ${n(a)}/s, ${ca.toFixed(1)} µs CPU | ${n(b)}/s, ${cb.toFixed(1)} µs CPU | ${((1 - a / b) * 100).toFixed(1)} % | ${((ca / cb - 1) * 100).toFixed(1)} % |`)
+}
+if (dir) rmSync(dir, {recursive: true, force: true})
+console.log(`\nNode ${process.version}, ${onDisk ? 'SQLite (--data), ' : 'in memory, '}${connections} connections per sandbox, ${rounds} rounds of ${duration} s, ${alternate ? 'one sandbox after the other' : 'both sandboxes at once'}, medians\n`)
+console.log('| per request | journal on | journal off | requests/s lost | CPU time added |\n| --- | --- | --- | --- | --- |')
+report('reads', 'readCpu', 'status reads, one payment')
+report('creates', 'createCpu', 'creates')

@@ -1,0 +1,163 @@
+/**
+ * `svc invoice remind` started several times at once on one profile (a cron job overlapping a
+ * manual run): each due invoice is reminded once in total, counted in the sandbox's outbox; a run
+ * names the invoices another run is reminding; a run killed with SIGKILL while others go on never
+ * makes any invoice go out twice.
+ */
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {runCli, type CliResult} from '../helpers/cli.js'
+import {tempConfigDir} from '../helpers/config-dir.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+const DAY = 86_400_000
+let sb: TestSandbox
+let temp: ReturnType<typeof tempConfigDir>
+beforeAll(async () => {
+  sb = await startTestSandbox({settleAfterMs: 0})
+  // Each send takes 40 ms at the service, so that runs started together really overlap.
+  await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 40})
+})
+afterAll(() => sb.close())
+beforeEach(() => {
+  temp = tempConfigDir()
+  mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+  const config = {current: 'shop', profiles: {shop: {api_key: sb.sb.keys.sandbox, base_url: sb.sb.url}}}
+  writeFileSync(join(temp.dir, 'config.json'), JSON.stringify(config), {mode: 0o600})
+})
+afterEach(() => temp.cleanup())
+
+async function dueInvoices(customer: string, count: number): Promise<string[]> {
+  const clock = await sb.admin('GET', '/clock')
+  const due = new Date(clock.now_ms + 2 * DAY).toISOString().slice(0, 10)
+  const headers = {'x-api-key': sb.sb.keys.sandbox, 'content-type': 'application/json'}
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) {
+    const body = {customer_name: `${customer} ${i}`, due_date: due, items: [{name: 'Bread', price: 500, quantity: 2}], customer_phone: '670000001'}
+    const created = await fetch(`${sb.sb.url}/v1/invoices`, {method: 'POST', headers, body: JSON.stringify(body)})
+    const {id} = (await created.json()) as {id: string}
+    const published = await fetch(`${sb.sb.url}/v1/invoices/${id}/publish`, {method: 'POST', headers, body: '{}'})
+    expect(published.status).toBe(200)
+    ids.push(id)
+  }
+  return ids
+}
+
+/** Reminders ("send" deliveries) per invoice in the sandbox's outbox. */
+async function sends(): Promise<Map<string, number>> {
+  const counts = new Map<string, number>()
+  for (let offset = 0; ; offset += 100) {
+    const page = await sb.admin('GET', `/outbox?limit=100&offset=${offset}`)
+    for (const m of page.data as Array<{invoice_id: string; trigger: string}>) if (m.trigger === 'send') counts.set(m.invoice_id, (counts.get(m.invoice_id) ?? 0) + 1)
+    if (!page.has_more) return counts
+  }
+}
+
+const remind = (customer: string, json = true) =>
+  runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes', ...(json ? ['--json'] : [])], {
+    configDir: temp.dir,
+    env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
+    timeoutMs: 170_000,
+  })
+
+const idsOf = (list: Array<{id: string}>) => list.map((p) => p.id)
+
+function checkOnce(ids: string[], before: Map<string, number>, after: Map<string, number>): void {
+  for (const id of ids) expect(after.get(id) ?? 0, id).toBe((before.get(id) ?? 0) + 1)
+}
+
+describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
+  for (const runs of [2, 10]) {
+    it(`${runs} runs started together on 40 due invoices: 40 reminders in the outbox, each run accounts for every invoice`, async () => {
+      const customer = `Concurrent ${runs} ${Date.now()}`
+      const ids = await dueInvoices(customer, 40)
+      const before = await sends()
+      const results: CliResult[] = await Promise.all(Array.from({length: runs}, () => remind(customer)))
+      const after = await sends()
+      checkOnce(ids, before, after)
+      const reports = results.map((r) => {
+        expect(r.exitCode, r.stderr).toBe(0)
+        return JSON.parse(r.stdout)
+      })
+      // Together the runs sent each invoice once; each run says what it did with every invoice.
+      expect(reports.flatMap((r) => idsOf(r.sent)).sort()).toEqual([...ids].sort())
+      for (const report of reports) {
+        expect(report.unknown).toEqual([])
+        expect([...idsOf(report.sent), ...idsOf(report.skipped), ...idsOf(report.elsewhere)].sort()).toEqual([...ids].sort())
+        for (const other of report.elsewhere) expect(other.pid).toEqual(expect.any(Number))
+      }
+    })
+  }
+
+  it('the run that meets another one names the invoices that run is reminding, on stderr', async () => {
+    const customer = `Named ${Date.now()}`
+    const ids = await dueInvoices(customer, 40)
+    const before = await sends()
+    // Sends of 150 ms (6 s for the 40), and the second run starts once the first has sent one:
+    // it meets the first mid-way even on a busy machine.
+    await sb.admin('DELETE', '/faults')
+    await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 150})
+    try {
+      let second: Promise<CliResult> | undefined
+      const first = runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
+        configDir: temp.dir,
+        env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
+        timeoutMs: 170_000,
+        onSpawn: (child) => {
+          child.stderr!.on('data', (d: Buffer) => {
+            if (!second && /^sent /m.test(d.toString())) second = remind(customer, false)
+          })
+        },
+      })
+      const a = await first
+      expect(second).toBeDefined()
+      const b = await second!
+      checkOnce(ids, before, await sends())
+      for (const r of [a, b]) expect(r.exitCode, r.stderr).toBe(0)
+      const lines = `${a.stderr}\n${b.stderr}`.split('\n')
+      const named = lines.filter((line) => /being reminded by another run \(PID \d+\)/.test(line))
+      const skipped = lines.filter((line) => /^skipped .*already reminded today/.test(line))
+      const sent = lines.filter((line) => /^sent /.test(line))
+      expect(sent).toHaveLength(40)
+      // Each run accounts for the 40: what it did not send, it names as skipped (sent by then) or being reminded.
+      expect(named.length + skipped.length).toBe(40)
+      expect(named.length).toBeGreaterThan(0)
+      expect(b.stderr).toMatch(/being reminded by another run at the same time \(PID \d+\): not sent twice/)
+    } finally {
+      await sb.admin('DELETE', '/faults')
+      await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 40})
+    }
+  })
+
+  it('one of three runs killed with SIGKILL mid-way: no invoice is reminded twice, the unconfirmed one is named by the next run', async () => {
+    const customer = `Killed ${Date.now()}`
+    const ids = await dueInvoices(customer, 40)
+    const before = await sends()
+    let killedOne = false
+    const victim = runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
+      configDir: temp.dir,
+      env: {SVC_RATE_LIMIT: '0'},
+      timeoutMs: 170_000,
+      onSpawn: (child) => {
+        // Killed right after its first confirmed send: it may hold a claim it never confirms.
+        child.stderr!.on('data', (d: Buffer) => {
+          if (!killedOne && /^sent /m.test(d.toString())) killedOne = child.kill('SIGKILL')
+        })
+      },
+    })
+    const [killed, ...others] = await Promise.all([victim, remind(customer), remind(customer)])
+    expect(killedOne).toBe(true)
+    expect(killed.signal).toBe('SIGKILL')
+    const rerun = await remind(customer)
+    const after = await sends()
+    for (const id of ids) expect(after.get(id) ?? 0, id).toBeLessThanOrEqual((before.get(id) ?? 0) + 1)
+    const report = JSON.parse(rerun.stdout)
+    // Whatever the killed run had claimed and not confirmed is named as unknown, never sent again.
+    for (const u of report.unknown) expect(after.get(u.id) ?? 0).toBeLessThanOrEqual((before.get(u.id) ?? 0) + 1)
+    expect([...idsOf(report.sent), ...idsOf(report.skipped), ...idsOf(report.unknown)].sort()).toEqual([...ids].sort())
+    for (const r of others) expect([0, 1]).toContain(r.exitCode)
+  })
+})

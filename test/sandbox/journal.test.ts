@@ -1,0 +1,71 @@
+/**
+ * The request journal's bounds, in process: the ring keeps the newest N, forgets the rest, drops
+ * secret headers, cuts bodies at 64 KiB, and holds at most its body budget (oldest bodies go).
+ */
+import {describe, expect, it} from 'vitest'
+
+import {Journal, JOURNAL_BODY_BUDGET, type Capture} from '../../src/sandbox/journal.js'
+import {MemoryStore} from '../../src/sandbox/store.js'
+
+const capture = (n: number, body = ''): Capture => ({
+  at: Date.now(),
+  started: 0,
+  method: 'POST',
+  url: `/v1/payments?n=${n}`,
+  ip: '127.0.0.1',
+  headers: {'x-api-key': 'svc_sk_test_secretsecret', authorization: 'Bearer svc_admin_x', cookie: 'svc_inspector=abc', 'x-webhook-token': 't', 'content-type': 'application/json', 'idempotency-key': `k${n}`},
+  requestBody: Buffer.from(body),
+  status: 201,
+  responseHeaders: {'content-type': 'application/json', 'set-cookie': 'svc_inspector=abc'},
+  responseBody: body,
+  durationMs: 1.234,
+})
+
+describe('the request journal', () => {
+  it('keeps the newest entries up to its size, newest first; older ones are gone', () => {
+    const journal = new Journal(new MemoryStore(), 5)
+    for (let n = 1; n <= 8; n++) journal.record(capture(n))
+    const list = journal.list({})
+    expect(list.map((e) => e.query)).toEqual(['n=8', 'n=7', 'n=6', 'n=5', 'n=4'])
+    expect(journal.get('req_3')).toBeUndefined()
+    expect(journal.get('req_4')?.idempotency_key).toBe('k4')
+    expect(journal.get('req_9')).toBeUndefined()
+    expect(journal.get('nonsense')).toBeUndefined()
+  })
+
+  it('keeps no secret header, and cuts a body at 64 KiB', () => {
+    const journal = new Journal(new MemoryStore(), 5)
+    journal.record(capture(1, `"${'é'.repeat(40_000)}"`))
+    const [entry] = journal.list({})
+    expect(Object.keys(entry.request_headers).sort()).toEqual(['content-type', 'idempotency-key'])
+    expect(entry.response_headers['set-cookie']).toBeUndefined()
+    expect(entry.truncated).toBe(true)
+    expect(Buffer.byteLength(entry.request_body!)).toBeLessThanOrEqual(64 * 1024)
+    expect(entry.request_body).not.toContain('\uFFFD')
+    expect(entry.request_bytes).toBe(80_002)
+  })
+
+  it('holds at most its body budget: the oldest entries lose their bodies, not their lines', () => {
+    const journal = new Journal(new MemoryStore(), 2000)
+    const body = 'x'.repeat(60 * 1024)
+    const count = Math.ceil((JOURNAL_BODY_BUDGET * 1.5) / (2 * body.length))
+    for (let n = 1; n <= count; n++) journal.record(capture(n, body))
+    const list = journal.list({}, count)
+    expect(list).toHaveLength(count)
+    const held = list.reduce((sum, e) => sum + (e.request_body?.length ?? 0) + (e.response_body?.length ?? 0), 0)
+    expect(held).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET)
+    expect(list[0].response_body).toBe(body)
+    expect(list.at(-1)!.response_body).toBeNull()
+  })
+
+  it('filters by method, path, status and age', () => {
+    const journal = new Journal(new MemoryStore(), 10)
+    journal.record({...capture(1), method: 'GET', url: '/v1/invoices', status: 429})
+    journal.record(capture(2))
+    expect(journal.list({status: '4xx'}).map((e) => e.path)).toEqual(['/v1/invoices'])
+    expect(journal.list({status: '201,429'})).toHaveLength(2)
+    expect(journal.list({method: 'get'})).toHaveLength(1)
+    expect(journal.list({path: '/v1/*ments'})).toHaveLength(1)
+    expect(journal.list({since_ms: 60_000})).toHaveLength(2)
+  })
+})
