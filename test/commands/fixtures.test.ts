@@ -5,48 +5,42 @@
  */
 import {readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {test} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const EXAMPLES = join(import.meta.dirname, '../../examples/fixtures')
 
-let sandbox: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
-
-const cli = (args: string[], env: Record<string, string> = sandbox.env()) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})
-const inProcess = (args: string[], env: Record<string, string> = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})
-
-/** What the server holds, in both environments. */
-async function counts(): Promise<{invoices: number; payments: number; liveInvoices: number; livePayments: number}> {
-  const [invoices, payments, liveInvoices, livePayments] = await Promise.all([
-    sandbox.get('/v1/invoices?page_size=1'),
-    sandbox.get('/v1/payments?limit=1'),
-    sandbox.get('/v1/invoices?page_size=1', sandbox.sb.keys.live),
-    sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live),
-  ])
-  return {invoices: invoices.total, payments: payments.total, liveInvoices: liveInvoices.total, livePayments: livePayments.total}
-}
+type Run = (args: string[], env?: Record<string, string>) => ReturnType<typeof runCli>
+type Counts = {invoices: number; payments: number; liveInvoices: number; livePayments: number}
 
 let fileCount = 0
-function fixtureFile(document: unknown): string {
-  const path = join(temp.dir, '..', `fixture-${process.pid}-${++fileCount}.json`)
-  writeFileSync(path, typeof document === 'string' ? document : JSON.stringify(document))
-  return path
-}
+// The file's sandbox and a config dir per test (test/helpers/fixtures.ts), and what runs on them.
+const it = test.extend<{cli: Run; inProcess: Run; counts: () => Promise<Counts>; fixtureFile: (document: unknown) => string}>({
+  cli: async ({sandbox, temp}, use) => use((args, env = sandbox.env()) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})),
+  inProcess: async ({sandbox, temp}, use) => use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})),
+  /** What the server holds, in both environments. */
+  counts: async ({sandbox}, use) =>
+    use(async () => {
+      const [invoices, payments, liveInvoices, livePayments] = await Promise.all([
+        sandbox.get('/v1/invoices?page_size=1'),
+        sandbox.get('/v1/payments?limit=1'),
+        sandbox.get('/v1/invoices?page_size=1', sandbox.sb.keys.live),
+        sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live),
+      ])
+      return {invoices: invoices.total, payments: payments.total, liveInvoices: liveInvoices.total, livePayments: livePayments.total}
+    }),
+  fixtureFile: async ({temp}, use) =>
+    use((document) => {
+      const path = join(temp.dir, '..', `fixture-${process.pid}-${++fileCount}.json`)
+      writeFileSync(path, typeof document === 'string' ? document : JSON.stringify(document))
+      return path
+    }),
+})
 
 const invoiceBody = (name: string) => ({customer_name: name, customer_email: 'shop@example.com', due_date: '2030-12-31', items: [{name: 'Bread', price: 500, quantity: 3}]})
 
@@ -57,7 +51,7 @@ describe('svc fixtures run: the examples', () => {
     expect(examples.length).toBeGreaterThan(0)
   })
 
-  it.each(examples)('examples/fixtures/%s runs against the local sandbox', async (name) => {
+  it.for(examples)('examples/fixtures/%s runs against the local sandbox', async (name, {cli, counts}) => {
     const before = await counts()
     const document = JSON.parse((await import('node:fs')).readFileSync(join(EXAMPLES, name), 'utf8'))
     const r = await cli(['fixtures', 'run', join(EXAMPLES, name)])
@@ -70,7 +64,7 @@ describe('svc fixtures run: the examples', () => {
     expect(after.payments - before.payments).toBe(creates('/v1/payments'))
   })
 
-  it('the shop week again, --fresh: new invoices; references resolve into paths and typed values, and the server holds the outcome', async () => {
+  it('the shop week again, --fresh: new invoices; references resolve into paths and typed values, and the server holds the outcome', async ({sandbox, cli, counts}) => {
     const before = await counts()
     const r = await cli(['fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--json', '--fresh'])
     expect(r.exitCode, r.stderr).toBe(0)
@@ -88,7 +82,7 @@ describe('svc fixtures run: the examples', () => {
 })
 
 describe('svc fixtures run: overrides', () => {
-  it('--override STEP.PATH=VALUE sets a body field (typed as the value it replaces) before running', async () => {
+  it('--override STEP.PATH=VALUE sets a body field (typed as the value it replaces) before running', async ({sandbox, cli}) => {
     const r = await cli([
       'fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--json', '--fresh',
       '--override', 'monday_bread.body.customer_name=Awa Bakery',
@@ -102,7 +96,7 @@ describe('svc fixtures run: overrides', () => {
     expect(out.friday_cakes.total_amount).toBe(16000)
   })
 
-  it('a bad override is refused before anything is sent, naming it', async () => {
+  it('a bad override is refused before anything is sent, naming it', async ({inProcess, counts}) => {
     const before = await counts()
     for (const [override, message] of [
       ['nobody.body.amount=5', /no step is named "nobody"/],
@@ -153,7 +147,7 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
     ],
   ]
 
-  it.each(cases)('%s', async (_, document, message) => {
+  it.for(cases)('%s', async ([, document, message], {inProcess, counts, fixtureFile}) => {
     const before = await counts()
     const r = await inProcess(['fixtures', 'run', fixtureFile(document)])
     expect(r.exitCode, r.stderr).toBe(2)
@@ -162,7 +156,7 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
     expect(await counts()).toEqual(before)
   })
 
-  it('lists every problem at once, and --json carries them with their step and field', async () => {
+  it('lists every problem at once, and --json carries them with their step and field', async ({inProcess, fixtureFile}) => {
     const document = {steps: [{name: 'first', method: 'SEND', path: '/v1/invoices'}, {name: 'second', method: 'GET', path: '/v1/invoices/${third.id}'}]}
     const r = await inProcess(['fixtures', 'run', fixtureFile(document), '--json'])
     expect(r.exitCode).toBe(2)
@@ -205,7 +199,7 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
       ],
       ['a file over 8 MB', () => JSON.stringify({steps: [good[0]], pad: 'p'.repeat(9 * 1024 * 1024)}), /is \d+ bytes; a fixtures file may have at most 8388608/],
     ]
-    it.each(hostile)('%s', async (_, text, message) => {
+    it.for(hostile)('%s', async ([, text, message], {inProcess, counts, fixtureFile}) => {
       const before = await counts()
       const r = await inProcess(['fixtures', 'run', fixtureFile(text())])
       expect(r.exitCode, r.stderr).toBe(2)
@@ -215,7 +209,7 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
       expect(await counts()).toEqual(before)
     })
 
-    it('problems of every kind in one run: a limit, the schema, a duplicate name, a reference', async () => {
+    it('problems of every kind in one run: a limit, the schema, a duplicate name, a reference', async ({inProcess, fixtureFile}) => {
       const document = `{"steps":[${JSON.stringify(good[0])},{"name":"deep","method":"POST","path":"/v1/invoices","body":${deep(50)}},{"name":"first","method":"SEND","path":"/v1/x"},{"name":"late","method":"GET","path":"/v1/invoices/\${nope.id}"}]}`
       const r = await inProcess(['fixtures', 'run', fixtureFile(document), '--json'])
       expect(r.exitCode).toBe(2)
@@ -227,7 +221,7 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
     })
   })
 
-  it('speaks French when asked (same checks, same exit code)', async () => {
+  it('speaks French when asked (same checks, same exit code)', async ({inProcess, fixtureFile}) => {
     const r = await inProcess(['fixtures', 'run', fixtureFile({steps: [{name: 'first', path: '/v1/invoices'}]}), '--lang', 'fr'])
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/étape « first » : method manque/)
@@ -235,7 +229,7 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
 })
 
 describe('svc fixtures run: failures and re-runs', () => {
-  it('a failure midway stops the run with what was done; a re-run replays the invoices instead of creating them twice', async () => {
+  it('a failure midway stops the run with what was done; a re-run replays the invoices instead of creating them twice', async ({cli, counts, fixtureFile}) => {
     const document = {
       steps: [
         {name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Rerun A')},
@@ -266,7 +260,7 @@ describe('svc fixtures run: failures and re-runs', () => {
     expect((await counts()).invoices - before.invoices).toBe(3)
   })
 
-  it('--json on a failure: the error names the step, and the answers done before it', async () => {
+  it('--json on a failure: the error names the step, and the answers done before it', async ({cli, fixtureFile}) => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Json fail')}, {name: 'broken', method: 'GET', path: '/v1/invoices/inv_test_missing'}]})
     const r = await cli(['fixtures', 'run', file, '--json'])
     expect(r.exitCode).toBe(4)
@@ -275,7 +269,7 @@ describe('svc fixtures run: failures and re-runs', () => {
     expect(Object.keys(out.done)).toEqual(['first'])
   })
 
-  it('POST /v1/payments is sent once and never retried: a lost answer exits 7 naming the step', async () => {
+  it('POST /v1/payments is sent once and never retried: a lost answer exits 7 naming the step', async ({sandbox, cli, counts, fixtureFile}) => {
     const proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '{"message":"down"}'}}])
     try {
       const before = await counts()
@@ -302,7 +296,7 @@ describe('svc fixtures run: failures and re-runs', () => {
 })
 
 describe('svc fixtures run: what references write into a path', () => {
-  it('is URL-encoded: a value from an answer never adds a segment or a query', async () => {
+  it('is URL-encoded: a value from an answer never adds a segment or a query', async ({sandbox, cli, fixtureFile}) => {
     const proxy = await startFaultProxy(sandbox.sb.url, [])
     try {
       const file = fixtureFile({
@@ -321,7 +315,7 @@ describe('svc fixtures run: what references write into a path', () => {
 })
 
 describe('svc fixtures run: LIVE keys', () => {
-  it('a LIVE key without --yes is refused (exit 2) when not interactive, nothing sent; with --yes it runs', async () => {
+  it('a LIVE key without --yes is refused (exit 2) when not interactive, nothing sent; with --yes it runs', async ({sandbox, cli, counts, fixtureFile}) => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live shop')}]})
     const before = await counts()
     const refused = await cli(['fixtures', 'run', file], sandbox.env('live'))
@@ -334,7 +328,7 @@ describe('svc fixtures run: LIVE keys', () => {
     expect((await counts()).liveInvoices - before.liveInvoices).toBe(1)
   })
 
-  it('on a terminal, a LIVE key asks first: declined, nothing is sent (exit 2); accepted, the steps run', async () => {
+  it('on a terminal, a LIVE key asks first: declined, nothing is sent (exit 2); accepted, the steps run', async ({sandbox, temp, counts, fixtureFile}) => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live terminal')}]})
     const before = await counts()
     const declined = runInPty(['fixtures', 'run', file], {configDir: temp.dir, env: {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}})
