@@ -4,46 +4,35 @@
  */
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import type {ChildProcess} from 'node:child_process'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {it, type CommandFixtures, type TempConfigDir} from '../helpers/fixtures.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {markRunningSandbox, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {markRunningSandbox, startTestSandbox} from '../helpers/sandbox.js'
 
-let sandbox: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
-
-const configFile = () => join(temp.dir, 'config.json')
+const configFile = (temp: TempConfigDir) => join(temp.dir, 'config.json')
 
 describe('1. login and the service address', () => {
-  it('not interactive, with no address configured: says so before any request (exit 2), nothing saved', async () => {
+  it('not interactive, with no address configured: says so before any request (exit 2), nothing saved', async ({sandbox, temp}) => {
     const r = await runCli(['login', '--api-key-stdin'], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/--base-url/)
     expect(r.stderr).toMatch(/SVC_BASE_URL/)
     expect(r.stderr).not.toMatch(/could not connect|ENOTFOUND|api\.svc\.example\/v1/)
-    expect(existsSync(configFile())).toBe(false)
+    expect(existsSync(configFile(temp))).toBe(false)
   })
 
-  it('any command with a key but no address says which flag or variable to set (exit 2)', async () => {
+  it('any command with a key but no address says which flag or variable to set (exit 2)', async ({sandbox, temp}) => {
     const r = await runCli(['pay', 'list'], {configDir: temp.dir, env: {SVC_API_KEY: sandbox.sb.keys.sandbox}})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/--base-url/)
     expect(r.stderr).not.toMatch(/ENOTFOUND/)
   })
 
-  it('a base URL ending in /v1 is read as the service root (no /v1/v1/…)', async () => {
+  it('a base URL ending in /v1 is read as the service root (no /v1/v1/…)', async ({sandbox, temp}) => {
     const r = await runCli(['pay', 'list', '--json', '--base-url', `${sandbox.sb.url}/v1/`], {
       configDir: temp.dir,
       env: {SVC_API_KEY: sandbox.sb.keys.sandbox},
@@ -53,7 +42,7 @@ describe('1. login and the service address', () => {
     expect(Array.isArray(JSON.parse(r.stdout))).toBe(true)
   })
 
-  it('interactive: asks for the address (no usable default), then the key; saves both', async () => {
+  it('interactive: asks for the address (no usable default), then the key; saves both', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
     const session = runInPty(['login'], {configDir: temp.dir})
     await session.waitFor('Profile name')
@@ -67,11 +56,11 @@ describe('1. login and the service address', () => {
     session.type(`${key}\r`)
     const {exitCode} = await session.exit
     expect(exitCode, stripAnsi(session.output())).toBe(0)
-    const saved = JSON.parse(readFileSync(configFile(), 'utf8'))
+    const saved = JSON.parse(readFileSync(configFile(temp), 'utf8'))
     expect(saved.profiles.default).toMatchObject({api_key: key, base_url: sandbox.sb.url})
   })
 
-  it('interactive, re-login to a profile that has an address: offers it as the default', async () => {
+  it('interactive, re-login to a profile that has an address: offers it as the default', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
     const first = await runCli(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
     expect(first.exitCode).toBe(0)
@@ -87,37 +76,37 @@ describe('1. login and the service address', () => {
 })
 
 describe('7. confirmations in French', () => {
-  const livePayments = async () => (await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total as number
+  const livePayments = async ({sandbox}: CommandFixtures) => (await sandbox.get('/v1/payments?limit=1', sandbox.sb.keys.live)).total as number
   /** A LIVE `pay create` in French on a terminal, waiting at its confirmation. */
-  const confirmOnTerminal = async () => {
+  const confirmOnTerminal = async ({sandbox, temp}: CommandFixtures) => {
     const session = runInPty(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--lang', 'fr'], {configDir: temp.dir, env: sandbox.env('live')})
     await session.waitFor('(o/N)')
     return session
   }
 
-  it('shows (o/N) and reads « o » as oui: the LIVE payment is made', async () => {
-    const before = await livePayments()
-    const session = await confirmOnTerminal()
+  it('shows (o/N) and reads « o » as oui: the LIVE payment is made', async ({sandbox, temp}) => {
+    const before = await livePayments({sandbox, temp})
+    const session = await confirmOnTerminal({sandbox, temp})
     session.type('o\r')
     const {exitCode} = await session.exit
     expect(exitCode, stripAnsi(session.output())).toBe(0)
-    expect(await livePayments()).toBe(before + 1)
+    expect(await livePayments({sandbox, temp})).toBe(before + 1)
   })
 
-  it('« non » declines and anything else asks again', async () => {
-    const before = await livePayments()
-    const session = await confirmOnTerminal()
+  it('« non » declines and anything else asks again', async ({sandbox, temp}) => {
+    const before = await livePayments({sandbox, temp})
+    const session = await confirmOnTerminal({sandbox, temp})
     session.type('peut-être\r')
     await session.waitFor('Répondez o (oui) ou n (non).')
     session.type('\u0015non\r')
     const {exitCode} = await session.exit
     expect(exitCode).toBe(2)
-    expect(await livePayments()).toBe(before)
+    expect(await livePayments({sandbox, temp})).toBe(before)
   })
 })
 
 describe('9. enumerated values in any case', () => {
-  it('pay list --status failed and invoice list --status=past_due are accepted; an unknown value still lists the accepted ones (exit 2)', async () => {
+  it('pay list --status failed and invoice list --status=past_due are accepted; an unknown value still lists the accepted ones (exit 2)', async ({sandbox, temp}) => {
     const env = sandbox.env()
     const failed = await runCli(['pay', 'list', '--status', 'failed', '--json'], {configDir: temp.dir, env})
     expect(failed.stderr).toBe('')
@@ -148,7 +137,7 @@ describe('9. enumerated values in any case', () => {
 })
 
 describe('8. a malformed key says what is wrong with it', () => {
-  it('too short, stray characters, or another prefix: three different sentences, exit 2', async () => {
+  it('too short, stray characters, or another prefix: three different sentences, exit 2', async ({sandbox, temp}) => {
     const run = (key: string) => runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
     const short = await run('svc_sk_test_bogus')
     expect(short.exitCode).toBe(2)
@@ -167,7 +156,7 @@ describe('8. a malformed key says what is wrong with it', () => {
 })
 
 describe('11. sandbox serve on a busy port', () => {
-  it('names the port and how to pick another, exit 2', async () => {
+  it('names the port and how to pick another, exit 2', async ({sandbox, temp}) => {
     const port = new URL(sandbox.sb.url).port
     const r = await runCli(['sandbox', 'serve', '--port', port], {configDir: temp.dir})
     expect(r.exitCode).toBe(2)
@@ -178,7 +167,7 @@ describe('11. sandbox serve on a busy port', () => {
 })
 
 describe('12. a due date in the past', () => {
-  it('is allowed, with a warning on stderr', async () => {
+  it('is allowed, with a warning on stderr', async ({sandbox, temp}) => {
     const r = await runCli(
       ['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2020-01-31', '--item', 'Bread:500:3', '--json'],
       {configDir: temp.dir, env: sandbox.env()},
@@ -195,7 +184,7 @@ describe('12. a due date in the past', () => {
 })
 
 describe('3. reports and the walkthrough go by the service clock', () => {
-  it('after the sandbox clock moves on 40 days: receivables age the invoices, collections find the payments, the walkthrough passes', async () => {
+  it('after the sandbox clock moves on 40 days: receivables age the invoices, collections find the payments, the walkthrough passes', async ({sandbox, temp}) => {
     const local = await startTestSandbox()
     try {
       const env = local.env()
@@ -227,7 +216,7 @@ describe('3. reports and the walkthrough go by the service clock', () => {
 })
 
 describe('5. messages in the vocabulary the person used', () => {
-  it('publish with no address names --to-email; an import row names its column; a 404 names the object', async () => {
+  it('publish with no address names --to-email; an import row names its column; a 404 names the object', async ({sandbox, temp}) => {
     const env = sandbox.env()
     const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
     const id = JSON.parse(created.stdout).id as string
@@ -250,7 +239,7 @@ describe('5. messages in the vocabulary the person used', () => {
 })
 
 describe('10. a --json list that stops at a page says so on stderr', () => {
-  it('pay list --limit 1 --json: one payment on stdout, the next offset on stderr; --all: no hint', async () => {
+  it('pay list --limit 1 --json: one payment on stdout, the next offset on stderr; --all: no hint', async ({sandbox, temp}) => {
     const env = sandbox.env()
     for (let i = 0; i < 2; i++) await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
     const page = await runCli(['pay', 'list', '--limit', '1', '--json'], {configDir: temp.dir, env})
@@ -268,7 +257,7 @@ describe('10. a --json list that stops at a page says so on stderr', () => {
 })
 
 describe('13. the PDF link field is read from the service description', () => {
-  it('a service whose PDF operation answers {"url": …} (and says so in its OpenAPI): invoice pdf works', async () => {
+  it('a service whose PDF operation answers {"url": …} (and says so in its OpenAPI): invoice pdf works', async ({sandbox, temp}) => {
     const {createServer} = await import('node:http')
     // The local sandbox, with its PDF answer and its description speaking of `url` instead of `pdf_url`.
     const server = createServer(async (req, res) => {
@@ -302,7 +291,7 @@ describe('13. the PDF link field is read from the service description', () => {
 })
 
 describe('14. polish', () => {
-  it('a cancelled invoice shows no amount still due', async () => {
+  it('a cancelled invoice shows no amount still due', async ({sandbox, temp}) => {
     const env = sandbox.env()
     const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
     const id = JSON.parse(created.stdout).id as string
@@ -322,7 +311,7 @@ describe('14. polish', () => {
     expect(fr['core.table.secret']).toBe('SECRET DE SIGNATURE DU WEBHOOK')
   })
 
-  it('the import results file is batch.results.csv; an old-style batch.csv.results.csv is still the journal', async () => {
+  it('the import results file is batch.results.csv; an old-style batch.csv.results.csv is still the journal', async ({sandbox, temp}) => {
     const env = sandbox.env()
     mkdirSync(temp.dir, {recursive: true})
     const file = join(temp.dir, 'batch.csv')
@@ -349,7 +338,7 @@ describe('14. polish', () => {
     expect(existsSync(join(temp.dir, 'old.results.csv'))).toBe(false)
   })
 
-  it('a re-run import counts as published only what this run published', async () => {
+  it('a re-run import counts as published only what this run published', async ({sandbox, temp}) => {
     const env = sandbox.env()
     mkdirSync(temp.dir, {recursive: true})
     const file = join(temp.dir, 'pub.csv')
@@ -392,7 +381,7 @@ describe('14. polish', () => {
     expect(new Set(msEnd).size, lines.join('\n')).toBe(1)
   })
 
-  it('webhooks trigger hints at `webhooks listen` only when no listener is registered with the local sandbox', async () => {
+  it('webhooks trigger hints at `webhooks listen` only when no listener is registered with the local sandbox', async ({sandbox, temp}) => {
     const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
     markRunningSandbox(temp.dir, sandbox.sb)
     const before = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
@@ -424,9 +413,9 @@ describe('14. polish', () => {
     expect(after.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
   }, 60_000)
 
-  it('sandbox approve, keys create and clock advance render as detail views: catalogue labels, amounts in XAF, dates by locale', async () => {
+  it('sandbox approve, keys create and clock advance render as detail views: catalogue labels, amounts in XAF, dates by locale', async ({sandbox, temp}) => {
     const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
-    markLocal()
+    markLocal({sandbox, temp})
     const created = await fetch(`${sandbox.sb.url}/v1/payments`, {
       method: 'POST',
       headers: {'x-api-key': sandbox.sb.keys.live, 'content-type': 'application/json'},
@@ -459,12 +448,12 @@ describe('14. polish', () => {
 })
 
 /** What `svc sandbox serve` leaves behind: the shared sandbox is "the local sandbox" of this config. */
-function markLocal(): void {
+function markLocal({sandbox, temp}: CommandFixtures): void {
   markRunningSandbox(temp.dir, sandbox.sb)
 }
 
 describe('2. statuses in French human output', () => {
-  it('invoice list and pay status --lang fr translate the status; English and --json keep the service value', async () => {
+  it('invoice list and pay status --lang fr translate the status; English and --json keep the service value', async ({sandbox, temp}) => {
     const env = sandbox.env()
     const created = await runCli(['invoice', 'create', '--customer-name', 'Awa FR', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
     const id = JSON.parse(created.stdout).id as string
@@ -481,7 +470,7 @@ describe('2. statuses in French human output', () => {
 })
 
 describe('14. polish, after the trial on a clean clone', () => {
-  it('a missing file says so in words, not ENOENT', async () => {
+  it('a missing file says so in words, not ENOENT', async ({sandbox, temp}) => {
     const r = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--cover', 'nofile.png'], {
       configDir: temp.dir,
       env: sandbox.env(),
