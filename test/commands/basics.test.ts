@@ -1,25 +1,19 @@
 import {statSync, writeFileSync, mkdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {ANSI, runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {it} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
-
 describe('svc basics, without a TTY (child process for --version, --help, stdin; in-process for the rest)', () => {
-  it('--version is answered fast path, in oclif format', async () => {
+  it('--version is answered fast path, in oclif format', async ({temp}) => {
     const r = await runCli(['--version'], {configDir: temp.dir})
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(/^svc-momo-cli\/\d+\.\d+\.\d+ \w+-\w+ node-v\d+/)
   })
 
-  it('sandbox numbers: the spec table on stdout, the footnote on stderr, no ANSI', async () => {
+  it('sandbox numbers: the spec table on stdout, the footnote on stderr, no ANSI', async ({temp}) => {
     const r = await runInProcess(['sandbox', 'numbers'], {configDir: temp.dir})
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(/ORANGE\s+237650000001\s+650000001\s+SUCCESS/)
@@ -31,7 +25,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(JSON.parse(json.stdout)).toContainEqual({phone: '237650000001', operator: 'ORANGE', outcome: 'SUCCESS'})
   })
 
-  it('every command has examples in its --help', async () => {
+  it('every command has examples in its --help', async ({temp}) => {
     const r = await runCli(['--help'], {configDir: temp.dir})
     expect(r.exitCode).toBe(0)
     // The root page has examples of its own, and each topic its own description.
@@ -46,7 +40,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(help.stdout).toContain('pay create --amount 5000 --phone 670000001')
   })
 
-  it('bad input is exit 2 with a message naming the field, nothing on stdout', async () => {
+  it('bad input is exit 2 with a message naming the field, nothing on stdout', async ({temp}) => {
     const cases: [string[], RegExp][] = [
       [['pay', 'create', '--amount', '50.5', '--phone', '670000001'], /--amount/],
       [['pay', 'create', '--amount', '0', '--phone', '670000001'], /--amount/],
@@ -68,7 +62,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     }
   })
 
-  it('--json errors are an {"error": …} envelope on stdout with the same exit code', async () => {
+  it('--json errors are an {"error": …} envelope on stdout with the same exit code', async ({temp}) => {
     const r = await runInProcess(['pay', 'create', '--amount', '-5', '--phone', '670000001', '--json'], {configDir: temp.dir})
     expect(r.exitCode).toBe(2)
     const body = JSON.parse(r.stdout)
@@ -79,13 +73,13 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(JSON.parse(parse.stdout).error.message).toMatch(/Unknown flag --nope/)
   })
 
-  it('no key: exit 3 naming how to give one', async () => {
+  it('no key: exit 3 naming how to give one', async ({temp}) => {
     const r = await runInProcess(['pay', 'list'], {configDir: temp.dir})
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toMatch(/svc login/)
   })
 
-  it('profiles: none, corrupt config, unknown profile', async () => {
+  it('profiles: none, corrupt config, unknown profile', async ({temp}) => {
     const none = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
     expect(none.exitCode).toBe(0)
     expect(none.stdout).toBe('')
@@ -101,7 +95,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(corrupt.stderr).toMatch(/config\.json cannot be used: it is not valid JSON/)
   })
 
-  it('a live key refuses to move money without --yes when not interactive (before any request)', async () => {
+  it('a live key refuses to move money without --yes when not interactive (before any request)', async ({temp}) => {
     const r = await runInProcess(['pay', 'create', '--amount', '5000', '--phone', '670000001', '--base-url', 'http://127.0.0.1:9'], {
       configDir: temp.dir,
       env: {SVC_API_KEY: 'svc_sk_live_canarycanarycanary0001'},
@@ -112,7 +106,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
     expect(r.stderr).toContain('svc_sk_live_…0001')
   })
 
-  it('login refuses a key of another prefix before writing anything', async () => {
+  it('login refuses a key of another prefix before writing anything', async ({temp}) => {
     const r = await runCli(['login', '--api-key-stdin', '--base-url', 'http://127.0.0.1:9'], {
       configDir: temp.dir,
       input: 'not-a-key',

@@ -3,22 +3,16 @@
  * validation, formatting), the same stdout, stderr and exit code as a child process, in English
  * and French, human and --json; and it leaves the test process as it found it.
  */
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {it} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
-
-let temp: ReturnType<typeof tempConfigDir>
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
 
 const KEY = {SVC_API_KEY: 'svc_sk_test_abcdefghijklmnopqrstuv1234', SVC_BASE_URL: 'http://127.0.0.1:9'}
 
 describe('runInProcess', () => {
-  it.each([
+  it.for<[string, string[], Record<string, string>]>([
     ['a bad amount', ['pay', 'create', '--amount', '50.5', '--phone', '670000001'], KEY],
     ['a bad phone, in French', ['pay', 'create', '--amount', '500', '--phone', '12', '--lang', 'fr'], KEY],
     ['a --json error envelope', ['pay', 'create', '--amount', '-5', '--phone', '670000001', '--json'], KEY],
@@ -26,7 +20,7 @@ describe('runInProcess', () => {
     ['no key', ['pay', 'list'], {}],
     ['a LIVE key without --yes', ['pay', 'create', '--amount', '500', '--phone', '670000001'], {...KEY, SVC_API_KEY: 'svc_sk_live_canarycanarycanary0001'}],
     ['a table', ['sandbox', 'numbers'], {}],
-  ])('%s: the same as a child process', async (_name, args, env) => {
+  ])('%s: the same as a child process', async ([, args, env], {temp}) => {
     const child = await runCli(args, {configDir: temp.dir, env})
     const exitCode = process.exitCode
     const listeners = process.listenerCount('SIGINT')
