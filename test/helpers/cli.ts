@@ -3,6 +3,7 @@
  * a clean environment, a temp SVC_CONFIG_DIR. `npm test` builds first.
  */
 import {spawn} from 'node:child_process'
+import {appendFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 
 export const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
@@ -28,7 +29,17 @@ export function baseEnv(configDir: string): Record<string, string> {
   return {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', SVC_CONFIG_DIR: configDir, LANG: 'C.UTF-8'}
 }
 
+/**
+ * With SVC_TEST_SPAWN_LOG=FILE, each CLI process a test starts (runCli, runInPty) adds a line to
+ * FILE (`wc -l FILE` after a run: how many the suite spawned).
+ */
+export function countSpawn(kind: 'cli' | 'pty', args: string[]): void {
+  const log = process.env.SVC_TEST_SPAWN_LOG
+  if (log) appendFileSync(log, `${kind} ${args.slice(0, 2).join(' ')}\n`)
+}
+
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
+  countSpawn('cli', args)
   const env: Record<string, string> = {...baseEnv(options.configDir)}
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name]

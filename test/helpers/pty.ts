@@ -4,7 +4,7 @@
  */
 import {spawn, type IPty} from '@lydell/node-pty'
 
-import {BIN, baseEnv} from './cli.js'
+import {BIN, baseEnv, countSpawn} from './cli.js'
 
 export interface PtySession {
   /** Everything written to the terminal so far (stdout and stderr together, as a screen shows). */
@@ -27,6 +27,7 @@ export function runInPty(args: string[], options: {configDir: string; env?: Reco
   const env: Record<string, string> = {...baseEnv(options.configDir), TERM: 'xterm-256color', ...options.env}
   // A person at a terminal: no CI variable at all.
   delete env.CI
+  countSpawn('pty', args)
   const pty: IPty = spawn(process.execPath, [BIN, ...args], {cols: options.cols ?? 120, rows: options.rows ?? 40, env, name: 'xterm-256color'})
   let output = ''
   const waiters: (() => void)[] = []
