@@ -133,6 +133,8 @@ export function errorFromResponse(facts: ResponseFacts): ApiError {
 
 function hintFor(status: number, retryAfterSeconds: number | undefined, method: string): string | undefined {
   if (status === 401 || status === 403) return t('api.hint.auth')
+  // The service's 404 message is English whatever the user's language: the hint says it in theirs.
+  if (status === 404) return t('api.hint.notFound')
   if (status === 429) {
     return retryAfterSeconds === undefined ? t('api.hint.rateLimitedNoDelay') : t('api.hint.rateLimited', {seconds: retryAfterSeconds})
   }

@@ -114,4 +114,15 @@ export const sandboxInspector = {
   'inspector.settings.takeDown': 'Take down',
   'inspector.settings.bringUp': 'Bring up',
   'inspector.settings.numbers': 'Test and scripted numbers',
+
+  // Statuses as the CLI writes them in each language
+  'inspector.status.PENDING': 'PENDING',
+  'inspector.status.SUCCESS': 'SUCCESS',
+  'inspector.status.FAILED': 'FAILED',
+  'inspector.status.UNSPECIFIED': 'UNSPECIFIED',
+  'inspector.status.DRAFT': 'DRAFT',
+  'inspector.status.UNPAID': 'UNPAID',
+  'inspector.status.PAST_DUE': 'PAST_DUE',
+  'inspector.status.PAID': 'PAID',
+  'inspector.status.CANCELLED': 'CANCELLED',
 } as const

@@ -116,4 +116,15 @@ export const sandboxInspector: Record<keyof typeof english, string> = {
   'inspector.settings.takeDown': 'Mettre en panne',
   'inspector.settings.bringUp': 'Remettre en service',
   'inspector.settings.numbers': 'Numéros de test et numéros scriptés',
+
+  // Statuses as the CLI writes them in each language
+  'inspector.status.PENDING': 'EN ATTENTE',
+  'inspector.status.SUCCESS': 'RÉUSSI',
+  'inspector.status.FAILED': 'ÉCHOUÉ',
+  'inspector.status.UNSPECIFIED': 'INDÉTERMINÉ',
+  'inspector.status.DRAFT': 'BROUILLON',
+  'inspector.status.UNPAID': 'À PAYER',
+  'inspector.status.PAST_DUE': 'EN RETARD',
+  'inspector.status.PAID': 'PAYÉE',
+  'inspector.status.CANCELLED': 'ANNULÉE',
 }

@@ -17,7 +17,15 @@
   // Amounts as svc writes them everywhere: whole XAF, groups of three with plain spaces (12 500 XAF,
   // 12 500 FCFA in French).
   const xaf = (amount) => `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')} ${state.language === 'fr' ? 'FCFA' : 'XAF'}`
-  const when = (iso) => (iso ? new Date(iso).toLocaleString(locale(), {dateStyle: 'short', timeStyle: 'medium'}) : '')
+  // A status in the page's language (the words the CLI uses); an unknown one as it is.
+  const statusWord = (status) => state.messages[`inspector.status.${status}`] ?? status
+  // Dates as the CLI writes them: 2026-12-31 in English, 31/12/2026 in French; times in UTC.
+  const day = (iso) => (state.language === 'fr' && /^\d{4}-\d{2}-\d{2}/.test(iso ?? '') ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : (iso ?? ''))
+  const when = (iso) => {
+    if (!iso) return ''
+    const utc = new Date(iso).toISOString()
+    return `${day(utc.slice(0, 10))} ${utc.slice(11, 19)} UTC`
+  }
 
   // The DOM, by construction ----------------------------------------------------------------------
   function h(tag, attrs, ...children) {
@@ -213,21 +221,21 @@
         envFilter('payments', f),
         field(
           t('col.status'),
-          h('select', {name: 'status', onchange: (event) => ((filters.payments = {...f, status: event.target.value}), render())}, [['', t('filter.statusAny')], ...['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'].map((s) => [s, s])].map(([v, text]) => h('option', {value: v, selected: v === (f.status ?? '')}, text))),
+          h('select', {name: 'status', onchange: (event) => ((filters.payments = {...f, status: event.target.value}), render())}, [['', t('filter.statusAny')], ...['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'].map((s) => [s, statusWord(s)])].map(([v, text]) => h('option', {value: v, selected: v === (f.status ?? '')}, text))),
         ),
       ),
       state.detail?.payment ? details(state.detail.payment) : null,
       h('h2', {}, t('payments.title'), ` (${payments.total})`),
       table(
         [t('col.id'), t('col.amount'), t('col.phone'), t('col.operator'), t('col.status'), t('col.created')],
-        payments.data.map((p) => h('tr', {}, h('td', {class: 'mono'}, h('button', {type: 'button', class: 'linkish', onclick: () => ((state.detail = {payment: p}), render())}, p.id)), h('td', {class: 'num'}, xaf(p.amount)), h('td', {}, p.phone_number), h('td', {}, p.operator), h('td', {}, p.failure_code ? `${p.status} (${p.failure_code})` : p.status), h('td', {}, when(p.created_at)))),
+        payments.data.map((p) => h('tr', {}, h('td', {class: 'mono'}, h('button', {type: 'button', class: 'linkish', onclick: () => ((state.detail = {payment: p}), render())}, p.id)), h('td', {class: 'num'}, xaf(p.amount)), h('td', {}, p.phone_number), h('td', {}, p.operator), h('td', {}, p.failure_code ? `${statusWord(p.status)} (${p.failure_code})` : statusWord(p.status)), h('td', {}, when(p.created_at)))),
         t('payments.title'),
       ),
       h('h2', {}, t('invoices.title'), ` (${invoices.total})`),
       table(
         [t('col.id'), t('col.customer'), t('col.amount'), t('col.status'), t('col.due'), ''],
         invoices.data.map((i) =>
-          h('tr', {}, h('td', {class: 'mono'}, i.id), h('td', {}, i.customer_name), h('td', {class: 'num'}, xaf(i.total_amount)), h('td', {}, i.status), h('td', {}, i.due_date), h('td', {class: 'links'}, i.pdf_url ? link(i.pdf_url, t('invoice.pdf')) : null, ' ', link(i.checkout_url, t('invoice.checkout')))),
+          h('tr', {}, h('td', {class: 'mono'}, i.id), h('td', {}, i.customer_name), h('td', {class: 'num'}, xaf(i.total_amount)), h('td', {}, statusWord(i.status)), h('td', {}, day(i.due_date)), h('td', {class: 'links'}, i.pdf_url ? link(i.pdf_url, t('invoice.pdf')) : null, ' ', link(i.checkout_url, t('invoice.checkout')))),
         ),
         t('invoices.title'),
       ),
