@@ -6,24 +6,25 @@
 import {chmodSync, mkdirSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {test, type TempConfigDir} from '../helpers/fixtures.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-beforeEach(() => {
-  temp = tempConfigDir()
-  mkdirSync(temp.dir, {mode: 0o700})
-  const profile = {api_key: 'svc_sk_test_0123456789abcdef0123', base_url: 'http://127.0.0.1:9'}
-  writeFileSync(join(temp.dir, 'config.json'), JSON.stringify({current: 'a', profiles: {a: profile, b: profile}}), {mode: 0o600})
+// The config dir of each test (test/helpers/fixtures.ts), with two profiles already saved.
+const it = test.extend<{temp: TempConfigDir}>({
+  temp: async ({temp}, use) => {
+    mkdirSync(temp.dir, {mode: 0o700})
+    const profile = {api_key: 'svc_sk_test_0123456789abcdef0123', base_url: 'http://127.0.0.1:9'}
+    writeFileSync(join(temp.dir, 'config.json'), JSON.stringify({current: 'a', profiles: {a: profile, b: profile}}), {mode: 0o600})
+    await use(temp)
+  },
 })
-afterEach(() => temp.cleanup())
 
 const warnings = (stderr: string) => stderr.split('\n').filter((line) => /readable by others/.test(line))
 
 describe('config lock with a future time', () => {
-  it('`profiles use` goes through after the normal stale wait, not the 120 s give-up', {timeout: 90_000}, async () => {
+  it('`profiles use` goes through after the normal stale wait, not the 120 s give-up', {timeout: 90_000}, async ({temp}) => {
     const lock = join(temp.dir, 'config.json.lock')
     mkdirSync(lock)
     const future = new Date(Date.now() + 3_600_000)
@@ -37,7 +38,7 @@ describe('config lock with a future time', () => {
 })
 
 describe('config readable by others', () => {
-  it('a 0644 config file: one warning line on stderr naming the file and the fix; stdout unchanged', async () => {
+  it('a 0644 config file: one warning line on stderr naming the file and the fix; stdout unchanged', async ({temp}) => {
     chmodSync(join(temp.dir, 'config.json'), 0o644)
     const result = await runCli(['profiles', 'list', '--json'], {configDir: temp.dir})
     expect(result.exitCode, result.stderr).toBe(0)
@@ -48,7 +49,7 @@ describe('config readable by others', () => {
     expect(lines[0]).toContain('chmod 600')
   })
 
-  it('a 0755 config directory: one warning line naming the directory', async () => {
+  it('a 0755 config directory: one warning line naming the directory', async ({temp}) => {
     chmodSync(temp.dir, 0o755)
     const result = await runCli(['profiles', 'list'], {configDir: temp.dir})
     expect(result.exitCode, result.stderr).toBe(0)
@@ -58,7 +59,7 @@ describe('config readable by others', () => {
     expect(lines[0]).toContain('chmod 700')
   })
 
-  it('0600 in 0700: no warning', async () => {
+  it('0600 in 0700: no warning', async ({temp}) => {
     const result = await runCli(['profiles', 'list'], {configDir: temp.dir})
     expect(result.exitCode, result.stderr).toBe(0)
     expect(warnings(result.stderr)).toHaveLength(0)
