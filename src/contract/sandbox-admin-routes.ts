@@ -2,7 +2,7 @@
  * Every route of the local sandbox's admin surface (`/_admin`, Bearer admin token): its method and
  * path, what it takes (path parameters, query, body) and what it answers. The sandbox registers its
  * admin routes through these names (`src/sandbox/admin/route.ts`) and the CLI's stand-ins call them
- * through them (`src/lib/sandbox/admin.ts`), so a changed route, request or answer fails the type
+ * through them (`src/lib/sandbox-admin/admin.ts`), so a changed route, request or answer fails the type
  * check on both sides (`test/structure/admin-contract.test.ts`). docs/sandbox.md documents them.
  * Imports only the contract.
  */

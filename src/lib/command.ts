@@ -1,6 +1,6 @@
 /**
  * The lib room (`src/lib/`): the CLI's domains, one folder each (api, config, io, payments,
- * invoices, files, reports, webhooks, raw, login, walkthrough, time, i18n; `sandbox/` is the CLI
+ * invoices, files, reports, webhooks, raw, login, walkthrough, time, i18n; `sandbox-admin/` is the CLI
  * side of `svc sandbox …`). It may import itself and the contract (`src/contract/`); the sandbox
  * only by `import()` of src/sandbox/index.ts; never a command. No import circles, file by file or
  * folder by folder (test/structure/boundaries.test.ts). Library code throws and returns; it never
@@ -160,7 +160,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   private async explainStoppedSandbox<E extends Error>(error: E): Promise<E | SvcError> {
     if (!this.ctx || !(error instanceof SvcError) || error.code !== 'not_connected') return error
     try {
-      const {stoppedSandboxError} = await import('./sandbox/running.js')
+      const {stoppedSandboxError} = await import('./sandbox-admin/running.js')
       return stoppedSandboxError(this.ctx) ?? error
     } catch {
       return error
@@ -225,7 +225,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     const label = t('core.error.prefix')
     let text = `${paint.red(label)} ${messageOf(error)}`
     // A key the restarted local sandbox no longer knows: say that, rather than "check the key".
-    const restarted = svcError?.status === 401 && this.ctx ? (await import('./sandbox/restarted-hint.js')).restartedSandboxHint(this.ctx, svcError) : undefined
+    const restarted = svcError?.status === 401 && this.ctx ? (await import('./sandbox-admin/restarted-hint.js')).restartedSandboxHint(this.ctx, svcError) : undefined
     const hint = restarted ?? svcError?.hint
     if (hint) text += `\n${t('core.error.hint')} ${hint}`
     io.err(text)

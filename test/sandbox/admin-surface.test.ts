@@ -7,7 +7,7 @@
 import {readFileSync, readdirSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {checkAdminToken} from '../../src/lib/sandbox/serve.js'
+import {checkAdminToken} from '../../src/lib/sandbox-admin/serve.js'
 import {advertisedHost} from '../../src/sandbox/advertised-host.js'
 import {harness, type Harness} from './helpers.js'
 

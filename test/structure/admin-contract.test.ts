@@ -1,7 +1,7 @@
 /**
  * The admin surface is one contract (src/contract/sandbox-admin-routes.ts) shared by the sandbox,
  * which registers its `/_admin` routes through it (src/sandbox/admin/route.ts), and the CLI's
- * stand-ins, which call them through it (src/lib/sandbox/admin.ts): a route renamed, or a request
+ * stand-ins, which call them through it (src/lib/sandbox-admin/admin.ts): a route renamed, or a request
  * or an answer changed, on one side only fails the type check.
  */
 import {readFileSync} from 'node:fs'
@@ -10,7 +10,7 @@ import {fileURLToPath} from 'node:url'
 import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
 import {ADMIN_ROUTES} from '../../src/contract/sandbox-admin-routes.js'
-import type {AdminClient} from '../../src/lib/sandbox/admin.js'
+import type {AdminClient} from '../../src/lib/sandbox-admin/admin.js'
 import {addAdminRoute} from '../../src/sandbox/admin/route.js'
 import type {Router} from '../../src/sandbox/router.js'
 import {startTestSandbox} from '../helpers/sandbox.js'
@@ -56,7 +56,7 @@ function typeErrors(probe: string): Array<{line: number; message: string}> {
 }
 
 const PROBE_HEAD = `
-import type {AdminClient} from '../../src/lib/sandbox/admin.js'
+import type {AdminClient} from '../../src/lib/sandbox-admin/admin.js'
 import {addAdminRoute} from '../../src/sandbox/admin/route.js'
 import type {Router} from '../../src/sandbox/router.js'
 declare const admin: AdminClient
@@ -109,7 +109,7 @@ export async function mismatchesTscRefuses(admin: AdminClient, router: Router): 
 
 describe('the stand-ins reach the admin surface only through the contract', () => {
   it('the admin client has no call by free-form path', () => {
-    const source = readFileSync(join(ROOT, 'src/lib/sandbox/admin.ts'), 'utf8')
+    const source = readFileSync(join(ROOT, 'src/lib/sandbox-admin/admin.ts'), 'utf8')
     const client = source.slice(source.indexOf('export interface AdminClient'), source.indexOf('}', source.indexOf('export interface AdminClient')))
     expect(client).toMatch(/call<R extends AdminRoute>\(route: R/)
     expect(client).not.toMatch(/path: string/)

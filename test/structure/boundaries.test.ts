@@ -31,7 +31,7 @@ function violation(edge: ImportEdge): string | undefined {
     }
   }
   if (from.startsWith('src/commands/') && to.startsWith('src/commands/')) return 'a command never imports another command'
-  if (from.startsWith('src/commands/') && to.startsWith('src/sandbox/')) return 'commands reach the sandbox through src/lib/sandbox'
+  if (from.startsWith('src/commands/') && to.startsWith('src/sandbox/')) return 'commands reach the sandbox through src/lib/sandbox-admin'
   return undefined
 }
 
@@ -95,10 +95,10 @@ describe('the checker sees forbidden imports', () => {
   })
 
   it('the CLI importing sandbox internals statically (import() of the entry is allowed)', () => {
-    expect(probe('src/lib/sandbox/serve.ts', "import {Store} from '../../sandbox/store.js'\n")).toEqual([
+    expect(probe('src/lib/sandbox-admin/serve.ts', "import {Store} from '../../sandbox/store.js'\n")).toEqual([
       'the CLI reaches the sandbox only through import() of src/sandbox/index.ts',
     ])
-    expect(probe('src/lib/sandbox/serve.ts', "const m = await import('../../sandbox/index.js')\n")).toEqual([undefined])
+    expect(probe('src/lib/sandbox-admin/serve.ts', "const m = await import('../../sandbox/index.js')\n")).toEqual([undefined])
   })
 
   it('a circle, by file and by folder', () => {

@@ -8,7 +8,7 @@ export default class SandboxApprove extends SvcCommand<typeof SandboxApprove> {
   static override args = {id: Args.string({description: 'Live payment id.', required: true})}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../lib/sandbox-admin/dashboard.js')
     await dashboard.decide(this.ctx, this.args.id, 'approve')
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxBalance extends SvcCommand<typeof SandboxBalance> {
   static override flags = {env: Flags.option({options: ['sandbox', 'live'] as const, description: 'Only this environment.'})()}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../lib/sandbox-admin/dashboard.js')
     await dashboard.balance(this.ctx, this.flags)
   }
 }

@@ -6,7 +6,7 @@ export default class SandboxInspector extends SvcCommand<typeof SandboxInspector
   static override examples = ['<%= config.bin %> sandbox inspector']
 
   async run(): Promise<void> {
-    const {inspectorLink} = await import('../../lib/sandbox/journal.js')
+    const {inspectorLink} = await import('../../lib/sandbox-admin/journal.js')
     await inspectorLink(this.ctx)
   }
 }

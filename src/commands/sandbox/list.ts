@@ -8,7 +8,7 @@ export default class SandboxList extends SvcCommand<typeof SandboxList> {
   static override examples = ['<%= config.bin %> sandbox list', '<%= config.bin %> sandbox list --json']
 
   async run(): Promise<void> {
-    const {listSandboxes} = await import('../../lib/sandbox/list.js')
+    const {listSandboxes} = await import('../../lib/sandbox-admin/list.js')
     await listSandboxes(this.ctx)
   }
 }

@@ -15,7 +15,7 @@ export default class SandboxOutbox extends SvcCommand<typeof SandboxOutbox> {
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../lib/sandbox-admin/dashboard.js')
     await dashboard.outbox(this.ctx, this.flags)
   }
 }

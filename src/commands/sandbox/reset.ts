@@ -14,7 +14,7 @@ export default class SandboxReset extends SvcCommand<typeof SandboxReset> {
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../lib/sandbox-admin/dashboard.js')
     await dashboard.reset(this.ctx, this.flags)
   }
 }

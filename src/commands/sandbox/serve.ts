@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../lib/command.js'
-import type {RunningSandbox} from '../../lib/sandbox/serve.js'
+import type {RunningSandbox} from '../../lib/sandbox-admin/serve.js'
 
 export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
   static override summary = 'Run the local sandbox in the foreground (Ctrl-C stops it).'
@@ -42,7 +42,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
   private running?: RunningSandbox
 
   async run(): Promise<void> {
-    const {serveSandbox} = await import('../../lib/sandbox/serve.js')
+    const {serveSandbox} = await import('../../lib/sandbox-admin/serve.js')
     this.running = await serveSandbox(this.ctx, this.flags)
     await new Promise<void>(() => {})
   }

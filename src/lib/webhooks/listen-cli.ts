@@ -6,7 +6,7 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
-import {findRunningSandbox} from '../sandbox/running.js'
+import {findRunningSandbox} from '../sandbox-admin/running.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
@@ -147,7 +147,7 @@ async function resolveSource(
   const endpointSecret = givenSecret ?? scope.endpointSecret()
   const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
   if (local) {
-    const {localAdmin} = await import('../sandbox/admin.js')
+    const {localAdmin} = await import('../sandbox-admin/admin.js')
     const client = ctx.credentials().apiKey ? await ctx.client() : undefined
     const listShape = client ? (await ctx.service()).lists.payments : undefined
     return {
@@ -182,7 +182,7 @@ async function resolveSource(
 async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): Promise<SandboxConnection> {
   const {readConfig} = await import('../config/store.js')
   const {resolveCredentials} = await import('../config/resolve.js')
-  const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox/admin.js'), import('../sandbox/running.js')])
+  const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox-admin/admin.js'), import('../sandbox-admin/running.js')])
   const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
   const state = requireRunningSandbox(ctx)
   const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl) : undefined

@@ -12,7 +12,7 @@
  *   settlement ingested as an event.
  */
 import type {ApiClient, ListShape} from '../api/index.js'
-import type {AdminClient} from '../sandbox/admin.js'
+import type {AdminClient} from '../sandbox-admin/admin.js'
 import {listPayments} from '../payments/flows.js'
 import {openEventLog, type EventLog} from './event-log.js'
 import type {PaymentLike} from '../../contract/events.js'

@@ -8,7 +8,7 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import type {Context} from '../context.js'
-import {findRunningSandbox} from '../sandbox/running.js'
+import {findRunningSandbox} from '../sandbox-admin/running.js'
 import type {SavedSession} from './scope.js'
 
 /** Undefined when the base URL is not the local sandbox (or the sandbox could not be asked). */
@@ -19,7 +19,7 @@ export async function listenerRegistered(ctx: Context): Promise<boolean | undefi
   const ids = liveSessions(ctx.configDir, state.admin_url).map((session) => session.endpoint_id)
   if (ids.length === 0) return false
   try {
-    const {localAdmin} = await import('../sandbox/admin.js')
+    const {localAdmin} = await import('../sandbox-admin/admin.js')
     const admin = await localAdmin(ctx)
     const listed = await admin.call('GET /_admin/webhook-endpoints', {query: {environment: creds.environment ?? 'SANDBOX'}})
     return listed.data.some((endpoint) => ids.includes(endpoint.id))

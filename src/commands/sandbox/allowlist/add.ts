@@ -8,7 +8,7 @@ export default class SandboxAllowlistAdd extends SvcCommand<typeof SandboxAllowl
   static override args = {cidr: Args.string({description: 'IPv4 or IPv6 CIDR range.', required: true})}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.allowlistAdd(this.ctx, this.args.cidr)
   }
 }

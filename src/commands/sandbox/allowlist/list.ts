@@ -6,7 +6,7 @@ export default class SandboxAllowlistList extends SvcCommand<typeof SandboxAllow
   static override examples = ['<%= config.bin %> sandbox allowlist list']
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.allowlistList(this.ctx)
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxAllowlistRemove extends SvcCommand<typeof SandboxAll
   static override args = {cidr: Args.string({description: 'The range, as listed.', required: true})}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.allowlistRemove(this.ctx, this.args.cidr)
   }
 }

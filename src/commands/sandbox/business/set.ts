@@ -19,7 +19,7 @@ export default class SandboxBusinessSet extends SvcCommand<typeof SandboxBusines
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.businessSet(this.ctx, this.flags)
   }
 }

@@ -5,7 +5,7 @@ export default class SandboxBusinessShow extends SvcCommand<typeof SandboxBusine
   static override examples = ['<%= config.bin %> sandbox business show']
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.businessShow(this.ctx)
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxClockAdvance extends SvcCommand<typeof SandboxClockA
   static override args = {duration: Args.string({description: 'How far: 250ms, 2s, 5m, 2h, 7d.', required: true})}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.clockAdvance(this.ctx, this.args.duration)
   }
 }

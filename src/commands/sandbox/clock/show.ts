@@ -6,7 +6,7 @@ export default class SandboxClockShow extends SvcCommand<typeof SandboxClockShow
   static override examples = ['<%= config.bin %> sandbox clock show']
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.clockShow(this.ctx)
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxFaultsClear extends SvcCommand<typeof SandboxFaultsC
   static override args = {id: Args.string({description: 'The fault id (flt_…); without it, every fault.'})}
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.faultsClear(this.ctx, this.args.id)
   }
 }

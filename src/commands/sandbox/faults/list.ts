@@ -5,7 +5,7 @@ export default class SandboxFaultsList extends SvcCommand<typeof SandboxFaultsLi
   static override examples = ['<%= config.bin %> sandbox faults list', '<%= config.bin %> sandbox faults list --json']
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.faultsList(this.ctx)
   }
 }

@@ -29,7 +29,7 @@ export default class SandboxFaultsSet extends SvcCommand<typeof SandboxFaultsSet
   }
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.faultsSet(this.ctx, this.flags)
   }
 }

@@ -12,7 +12,7 @@ export default class SandboxFeesSet extends SvcCommand<typeof SandboxFeesSet> {
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.feesSet(this.ctx, this.flags)
   }
 }

@@ -6,7 +6,7 @@ export default class SandboxFeesShow extends SvcCommand<typeof SandboxFeesShow> 
   static override examples = ['<%= config.bin %> sandbox fees show']
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.feesShow(this.ctx)
   }
 }

@@ -11,7 +11,7 @@ export default class SandboxInventoryReservations extends SvcCommand<typeof Sand
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.inventoryReservations(this.ctx, this.flags)
   }
 }

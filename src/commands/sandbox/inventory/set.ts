@@ -12,7 +12,7 @@ export default class SandboxInventorySet extends SvcCommand<typeof SandboxInvent
   static override flags = {env: Flags.option({options: ['sandbox', 'live'] as const, description: 'Environment.'})()}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.inventorySet(this.ctx, this.args.item, this.args.quantity, this.flags)
   }
 }

@@ -11,7 +11,7 @@ export default class SandboxKeysCreate extends SvcCommand<typeof SandboxKeysCrea
   }
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.keysCreate(this.ctx, this.flags)
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxKeysList extends SvcCommand<typeof SandboxKeysList> 
   static override flags = {env: Flags.option({options: ['sandbox', 'live'] as const, description: 'Environment.'})()}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.keysList(this.ctx, this.flags)
   }
 }

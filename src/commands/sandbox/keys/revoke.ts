@@ -8,7 +8,7 @@ export default class SandboxKeysRevoke extends SvcCommand<typeof SandboxKeysRevo
   static override args = {id: Args.string({description: 'Key id (from keys list).', required: true})}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.keysRevoke(this.ctx, this.args.id)
   }
 }

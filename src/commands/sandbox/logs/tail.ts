@@ -1,5 +1,5 @@
 import {SvcCommand} from '../../../lib/command.js'
-import {journalFlags} from '../../../lib/sandbox/journal-flags.js'
+import {journalFlags} from '../../../lib/sandbox-admin/journal-flags.js'
 
 export default class SandboxLogsTail extends SvcCommand<typeof SandboxLogsTail> {
   static override summary = 'Stream the requests the local sandbox answers, as they happen, until Ctrl-C.'
@@ -10,7 +10,7 @@ export default class SandboxLogsTail extends SvcCommand<typeof SandboxLogsTail> 
   private readonly stop = new AbortController()
 
   async run(): Promise<void> {
-    const {tailRequests} = await import('../../../lib/sandbox/journal.js')
+    const {tailRequests} = await import('../../../lib/sandbox-admin/journal.js')
     await tailRequests(this.ctx, this.flags, this.stop.signal)
   }
 

@@ -5,7 +5,7 @@ export default class SandboxNumbersList extends SvcCommand<typeof SandboxNumbers
   static override examples = ['<%= config.bin %> sandbox numbers list', '<%= config.bin %> sandbox numbers list --json']
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.numbersList(this.ctx)
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxNumbersRemove extends SvcCommand<typeof SandboxNumbe
   static override args = {number: Args.string({description: 'The scripted number.', required: true})}
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.numbersRemove(this.ctx, this.args.number)
   }
 }

@@ -29,7 +29,7 @@ export default class SandboxNumbersSet extends SvcCommand<typeof SandboxNumbersS
   }
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.numbersSet(this.ctx, this.args.number, this.flags)
   }
 }

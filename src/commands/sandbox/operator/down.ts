@@ -17,7 +17,7 @@ export default class SandboxOperatorDown extends SvcCommand<typeof SandboxOperat
   }
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.operatorDown(this.ctx, this.args.operator, this.flags)
   }
 }

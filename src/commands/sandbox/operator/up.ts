@@ -8,7 +8,7 @@ export default class SandboxOperatorUp extends SvcCommand<typeof SandboxOperator
   static override args = {operator: Args.string({options: ['MTN', 'ORANGE'], description: 'MTN or ORANGE.', required: true})}
 
   async run(): Promise<void> {
-    const scenarios = await import('../../../lib/sandbox/scenarios.js')
+    const scenarios = await import('../../../lib/sandbox-admin/scenarios.js')
     await scenarios.operatorUp(this.ctx, this.args.operator)
   }
 }

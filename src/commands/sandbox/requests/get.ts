@@ -8,7 +8,7 @@ export default class SandboxRequestsGet extends SvcCommand<typeof SandboxRequest
   static override args = {id: Args.string({description: 'The request id (req_…), from `svc sandbox requests`.', required: true})}
 
   async run(): Promise<void> {
-    const {getRequest} = await import('../../../lib/sandbox/journal.js')
+    const {getRequest} = await import('../../../lib/sandbox-admin/journal.js')
     await getRequest(this.ctx, this.args.id)
   }
 }

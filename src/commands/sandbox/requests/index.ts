@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../../lib/command.js'
-import {journalFlags} from '../../../lib/sandbox/journal-flags.js'
+import {journalFlags} from '../../../lib/sandbox-admin/journal-flags.js'
 
 
 export default class SandboxRequests extends SvcCommand<typeof SandboxRequests> {
@@ -18,7 +18,7 @@ export default class SandboxRequests extends SvcCommand<typeof SandboxRequests> 
   }
 
   async run(): Promise<void> {
-    const {listRequests} = await import('../../../lib/sandbox/journal.js')
+    const {listRequests} = await import('../../../lib/sandbox-admin/journal.js')
     await listRequests(this.ctx, this.flags)
   }
 }

@@ -5,7 +5,7 @@ export default class SandboxSnapshotList extends SvcCommand<typeof SandboxSnapsh
   static override examples = ['<%= config.bin %> sandbox snapshot list', '<%= config.bin %> sandbox snapshot list --json']
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.snapshotList(this.ctx)
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxSnapshotSave extends SvcCommand<typeof SandboxSnapsh
   static override args = {name: Args.string({description: 'Snapshot name: 1 to 64 letters, digits, dots, dashes or underscores.', required: true})}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.snapshotSave(this.ctx, this.args.name)
   }
 }

@@ -9,7 +9,7 @@ export default class SandboxWebhooksAdd extends SvcCommand<typeof SandboxWebhook
   static override flags = {env: Flags.option({options: ['sandbox', 'live'] as const, description: 'Environment whose events it receives.', default: 'sandbox'})()}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.webhooksAdd(this.ctx, this.args.url, this.flags)
   }
 }

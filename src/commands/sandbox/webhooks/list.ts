@@ -8,7 +8,7 @@ export default class SandboxWebhooksList extends SvcCommand<typeof SandboxWebhoo
   static override flags = {env: Flags.option({options: ['sandbox', 'live'] as const, description: 'Environment.'})()}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.webhooksList(this.ctx, this.flags)
   }
 }

@@ -8,7 +8,7 @@ export default class SandboxWebhooksRotate extends SvcCommand<typeof SandboxWebh
   static override args = {id: Args.string({description: 'Endpoint id.', required: true})}
 
   async run(): Promise<void> {
-    const dashboard = await import('../../../lib/sandbox/dashboard.js')
+    const dashboard = await import('../../../lib/sandbox-admin/dashboard.js')
     await dashboard.webhooksRotate(this.ctx, this.args.id)
   }
 }
