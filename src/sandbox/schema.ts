@@ -14,24 +14,12 @@ import {type MessageKey} from './i18n/index.js'
 import {t} from './i18n/index.js'
 import {NumberToken} from './json.js'
 
-export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
-
+/** The contract's schema, with its nested schemas the sandbox's own (for the `x-` keys below). */
 export interface Schema extends JsonSchema {
-  type?: SchemaType | readonly SchemaType[]
   enum?: readonly (string | number | boolean | null)[]
-  minimum?: number
-  maximum?: number
-  minLength?: number
-  maxLength?: number
-  pattern?: string
-  format?: 'date-time' | 'date' | 'uri' | 'email'
   properties?: Readonly<Record<string, Schema>>
-  required?: readonly string[]
   additionalProperties?: boolean | Schema
   items?: Schema
-  minItems?: number
-  maxItems?: number
-  default?: unknown
   description?: string
   examples?: readonly unknown[]
   /** Component name in the OpenAPI document (set by `named`). */
