@@ -34,7 +34,7 @@ const GLOBAL = 'GLOBAL'
  * What a run may be given instead of the process's own: its streams, environment, clock and
  * language (the in-process test runner, an embedding program). Unset: the process's.
  */
-export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale'>
+export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale' | 'argv'>
 
 export abstract class SvcCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -60,7 +60,10 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   public static async runWith(this: new (argv: string[], config: Config) => SvcCommand<typeof Command>, argv: string[], config: Config, options: CommandContextOptions): Promise<unknown> {
     const command = new this(argv, config)
     command.id ??= (this as unknown as {id?: string}).id
-    command.contextOptions = options
+    // The command line as a person would have typed it (the command's words, then its argv), for
+    // the retry hints: not the process's, which is whatever ran this.
+    const words = (command.id ?? '').split(/[: ]/).filter(Boolean)
+    command.contextOptions = {argv: [...words, ...argv], ...options}
     return command._run()
   }
 

@@ -45,6 +45,8 @@ export interface Context {
   readonly configDir: string
   readonly locale: Locale
   readonly version: string
+  /** The command line after `svc`, as invoked: what a retry hint gives back to paste. */
+  readonly argv: readonly string[]
   /** The config file as it is now (read once, on first use). */
   config(): ConfigData
   /** Key, base URL, environment and profile, by the precedence of cli.md. */
@@ -95,6 +97,8 @@ export interface ContextOptions {
   clock?: () => number
   /** The language of messages, instead of the one --lang, SVC_LANG, the profile and LANG say. */
   locale?: Locale
+  /** The command line after `svc`, as invoked (retry hints repeat it). Default process.argv's. */
+  argv?: readonly string[]
 }
 
 export function createContext(options: ContextOptions): Context {
@@ -155,6 +159,7 @@ export function createContext(options: ContextOptions): Context {
     configDir: dir,
     locale,
     version: options.version,
+    argv: options.argv ?? process.argv.slice(2),
     config: readConfigOnce,
     credentials() {
       credentials ??= resolveCredentials(flags, env, readConfigOnce())

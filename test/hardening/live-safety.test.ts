@@ -4,7 +4,7 @@
  * sandbox's live payments, invoices and delivery outbox are unchanged), asks on a terminal
  * (answering no sends nothing), and goes ahead with --yes (so the refusal is what stopped it).
  * `webhooks trigger` is refused on LIVE outright, --yes or not. The refusals (exit 2 before any
- * request) run in-process; the control, the terminal and the prompts in child processes.
+ * request) and the control run in-process; the terminal and its prompts in child processes.
  */
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -12,7 +12,6 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {allInvoices, allPayments, freshSandbox, makeInvoice, unreadable, type TestSandbox} from './fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
@@ -88,7 +87,7 @@ describe('LIVE key, not interactive, no --yes: refused, exit 2, nothing sent', (
     const fx = {draft: await makeInvoice(sb, {key: 'live'}), published: await makeInvoice(sb, {key: 'live', publish: true})}
     const before = await liveState()
     for (const c of CASES.filter((x) => ['pay create', 'invoice send', 'api POST /v1/payments'].includes(x.name))) {
-      const r = await runCli([...c.args(fx), '--yes'], {configDir: join(dir, 'c3'), env: liveEnv()})
+      const r = await runInProcess([...c.args(fx), '--yes'], {configDir: join(dir, 'c3'), env: liveEnv()})
       expect(r.exitCode, `${c.name}: ${r.stderr}`).toBe(0)
     }
     const after = await liveState()

@@ -9,7 +9,7 @@ import {join} from 'node:path'
 
 import {afterAll, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {refusedUrl} from '../helpers/fault-proxy.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-refused-'))
@@ -18,7 +18,7 @@ afterAll(() => rmSync(dir, {recursive: true, force: true}))
 const KEY = 'svc_sk_test_refusedrefusedrefused0001'
 
 async function refused(args: string[], baseUrl: string) {
-  return runCli([...args, '--verbose'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY, SVC_RATE_LIMIT: '0'}})
+  return runInProcess([...args, '--verbose'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY, SVC_RATE_LIMIT: '0'}})
 }
 
 describe('connection refused or unknown host: "nothing was sent", exit 7, no retry', () => {
@@ -47,7 +47,7 @@ describe('connection refused or unknown host: "nothing was sent", exit 7, no ret
   })
 
   it('in French too', async () => {
-    const r = await runCli(['pay', 'list', '--lang', 'fr'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: await refusedUrl(), SVC_API_KEY: KEY}})
+    const r = await runInProcess(['pay', 'list', '--lang', 'fr'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: await refusedUrl(), SVC_API_KEY: KEY}})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/rien n'a été envoyé/)
   })

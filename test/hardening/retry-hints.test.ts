@@ -10,7 +10,7 @@ import {join} from 'node:path'
 
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {allInvoices, freshSandbox, type TestSandbox} from './fixtures.js'
 
@@ -28,7 +28,7 @@ afterEach(async () => {
 })
 
 const env = (baseUrl: string) => ({SVC_BASE_URL: baseUrl, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_MAX_RETRIES: '1', SVC_RATE_LIMIT: '0'})
-const run = (args: string[], baseUrl: string) => runCli(args, {configDir: join(dir, 'config'), env: env(baseUrl)})
+const run = (args: string[], baseUrl: string) => runInProcess(args, {configDir: join(dir, 'config'), env: env(baseUrl)})
 
 /** The `svc …` command a hint gives, split as a POSIX shell would (single quotes and \' only). */
 function commandIn(text: string): string[] {
@@ -81,7 +81,7 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
 
   it('a key given with --api-key is never printed in the command', async () => {
     proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
-    const r = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--api-key', sb.sb.keys.sandbox], {
+    const r = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--api-key', sb.sb.keys.sandbox], {
       configDir: join(dir, 'config'),
       env: {...env(proxy.url), SVC_API_KEY: undefined},
     })

@@ -13,6 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {generateSecret} from '../../src/contract/signature.js'
 import {freshSandbox, makeInvoice, type TestSandbox} from './fixtures.js'
 
@@ -42,8 +43,13 @@ afterAll(async () => {
 
 const configDir = () => join(dir, 'config')
 
-async function run(args: string[], options: {env?: Record<string, string | undefined>; input?: string; code?: number} = {}): Promise<CliResult> {
-  const result = await runCli(args, {
+/**
+ * One command, in-process (what is checked is its output and the files it writes); `spawn` runs it
+ * as a child, for a global flag before the command (oclif's own parsing, which the in-process
+ * runner does not do).
+ */
+async function run(args: string[], options: {env?: Record<string, string | undefined>; input?: string; code?: number; spawn?: boolean} = {}): Promise<CliResult> {
+  const result = await (options.spawn ? runCli : runInProcess)(args, {
     configDir: configDir(),
     env: {SVC_API_KEY: canary, SVC_BASE_URL: sb.sb.url, SVC_RATE_LIMIT: '0', ...options.env},
     input: options.input,
@@ -87,11 +93,11 @@ describe('secrets never appear whole', () => {
     await run(['report', 'receivables', '--json', v], {code: 0})
     await run(['webhooks', 'trigger', 'payment.success', v], {code: 0})
     // The key as a flag, and from a profile saved by login.
-    await run(['--api-key', canary, 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}})
+    await run(['--api-key', canary, 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}, spawn: true})
     await run(['login', '--api-key-stdin', '--profile', 'canary', '--base-url', sb.sb.url, v], {code: 0, env: {SVC_API_KEY: undefined}, input: `${canary}\n`})
     await run(['profiles', 'list', '--json'], {code: 0, env: {SVC_API_KEY: undefined}})
     await run(['profiles', 'show', 'canary'], {code: 0, env: {SVC_API_KEY: undefined}})
-    await run(['--profile', 'canary', 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}})
+    await run(['--profile', 'canary', 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}, spawn: true})
     // A revoked canary: the 401 must not echo it.
     await run(['pay', 'list', v], {code: 3, env: {SVC_API_KEY: revoked}})
     await run(['pay', 'list', '--json', v], {code: 3, env: {SVC_API_KEY: revoked}})
