@@ -136,7 +136,8 @@ describe('network failures and deadlines', () => {
     // A read changes nothing: the hint is about connectivity, not an unknown outcome.
     expect(error.hint).toMatch(/base URL/)
     expect(elapsed).toBeGreaterThanOrEqual(180)
-    expect(elapsed).toBeLessThan(3000)
+    // Not the client's default 30 s (a bound with room for a busy machine).
+    expect(elapsed).toBeLessThan(10_000)
   })
 
   it('a slow body → timeout too (the deadline covers the body)', async () => {
