@@ -5,17 +5,16 @@
  * write (results, PDFs, event logs, caches in the config dir). The canaries must never appear
  * whole anywhere except config.json and sandboxes.json (0600, where keys are meant to be).
  */
-import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {generateSecret} from '../../src/contract/signature.js'
-import {freshSandbox, makeInvoice, type TestSandbox} from './fixtures.js'
+import {it, makeInvoice, type TestSandbox} from './fixtures.js'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
@@ -26,20 +25,17 @@ let revoked: string
 const endpointSecret = generateSecret()
 const outputs: Array<{args: string[]; result: CliResult}> = []
 
-beforeAll(async () => {
-  sb = await freshSandbox()
-  dir = mkdtempSync(join(tmpdir(), 'svc-secrets-'))
+/** The test's sandbox and directory (fixtures), the canary keys minted in it, and the logo to upload. */
+async function setUp(fresh: TestSandbox, tmp: string): Promise<void> {
+  sb = fresh
+  dir = tmp
   canary = (await sb.admin('POST', '/keys', {environment: 'sandbox'})).secret
   const other = await sb.admin('POST', '/keys', {environment: 'sandbox'})
   await sb.admin('POST', `/keys/${other.id}/revoke`)
   revoked = other.secret
   expect(canary).toMatch(/^svc_sk_test_/)
   writeFileSync(join(dir, 'logo.png'), PNG)
-})
-afterAll(async () => {
-  await sb.close()
-  rmSync(dir, {recursive: true, force: true})
-})
+}
 
 const configDir = () => join(dir, 'config')
 
@@ -68,7 +64,8 @@ function filesUnder(root: string): string[] {
 }
 
 describe('secrets never appear whole', () => {
-  it('a canary key through every command family, with --verbose, --json and error paths', async () => {
+  it('a canary key through every command family, with --verbose, --json and error paths', async ({sb: fresh, dir: tmp}) => {
+    await setUp(fresh, tmp)
     const v = '--verbose'
     const created = JSON.parse((await run(['pay', 'create', '--amount', '2500', '--phone', '670000001', '--json', v], {code: 0})).stdout)
     await run(['pay', 'status', created.id, v], {code: 0})
