@@ -31,10 +31,11 @@ export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args'
 const GLOBAL = 'GLOBAL'
 
 /**
- * What a run may be given instead of the process's own: its streams, environment, clock and
- * language (the in-process test runner, an embedding program). Unset: the process's.
+ * What a run may be given instead of the process's own: its streams, environment, clock, language
+ * and what carries its API clients' requests (the in-process test runner, an embedding program).
+ * Unset: the process's.
  */
-export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale'>
+export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale' | 'dispatcher'>
 
 export abstract class SvcCommand<T extends typeof Command> extends Command {
   static override baseFlags = {

@@ -4,6 +4,8 @@
  */
 import {join} from 'node:path'
 
+import type {Dispatcher} from 'undici'
+
 import {ExitCode, InputError, SvcError} from './errors.js'
 import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
@@ -95,6 +97,11 @@ export interface ContextOptions {
   clock?: () => number
   /** The language of messages, instead of the one --lang, SVC_LANG, the profile and LANG say. */
   locale?: Locale
+  /**
+   * What carries every request of the run's API clients (an undici dispatcher: a test's recording
+   * agent, an embedding program's pool). Default: the client's own transport (api/transport.ts).
+   */
+  dispatcher?: Dispatcher
 }
 
 export function createContext(options: ContextOptions): Context {
@@ -207,6 +214,7 @@ export function createContext(options: ContextOptions): Context {
           }
         },
         ...(options.clock ? {now: options.clock} : {}),
+        ...(options.dispatcher ? {dispatcher: options.dispatcher} : {}),
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
         ...settings,
       })
