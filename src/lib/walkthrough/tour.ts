@@ -120,7 +120,7 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
       say('walk.events.listening', {url: receiver.url})
     } else say('walk.events.unavailable')
 
-    const watch = {intervalMs: 250, timeoutMs: options.patienceMs}
+    const watch = {intervalMs: 250, timeoutMs: options.patienceMs, clock: ctx.clock}
     const follow = async (
       narration: MessageKey,
       step: MessageKey,
