@@ -10,7 +10,7 @@ import type {Dispatcher} from 'undici'
 import {ApiError, ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {Pacer, type HeaderBag} from './pacer.js'
-import {sleep, systemClock, type Clock} from '../../contract/clock.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
 import {DEFAULT_RETRY, retryDecision, withRetries, type OperationName, type RetryOptions} from './retry.js'
 import {createRedactor, Tracer, traceRequestLine, type TraceSink} from './trace.js'
@@ -305,7 +305,7 @@ export function createClient(options: ClientOptions): ApiClient {
       const run = withRetries((attempt) => attemptOnce<T>(request, method, url, attempt, maxAttempts), {
         decision,
         options: runOptions,
-        sleep: (ms: number, signal?: AbortSignal) => sleep(clock, ms, signal),
+        clock,
         random,
         signal: request.signal,
         onRetry: ({retry, maxRetries: max, delayMs, error}) => {
