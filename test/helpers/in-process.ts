@@ -4,7 +4,7 @@
  * stderr captured, as @oclif/test's `captureOutput` does (stack-notes.md: `runCommand` loads
  * commands outside vite; the class run with `{root}` works). Same arguments and result as `runCli`,
  * so a test moves between the two by changing one name; a test that needs a real process (signals,
- * stdin, start-up, the built bundle, a TTY, a second process) keeps `runCli`.
+ * start-up, the built bundle, a TTY, a second process) keeps `runCli`; stdin is `options.input`.
  *
  * Each run gets the same clean environment a child would (`baseEnv` plus the test's), English as
  * the starting language, and streams of its own that are not terminals, all handed to the command
@@ -45,7 +45,7 @@ function split(args: string[]): {id: string; file: string; argv: string[]} {
 }
 
 export function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
-  if (options.input !== undefined || options.onSpawn) throw new Error('runInProcess: stdin and the child process need runCli')
+  if (options.onSpawn) throw new Error('runInProcess: the child process needs runCli')
   if (options.env?.TZ !== undefined) {
     const run = Promise.all([alone, ...since]).then(() => runOnce(args, options))
     alone = run.catch(() => undefined)
@@ -74,9 +74,10 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
 
   let stdout = ''
   let stderr = ''
-  // No TTY, as for runCli's children, even when vitest runs in a terminal; stdin at its end.
+  // No TTY, as for runCli's children, even when vitest runs in a terminal; stdin holds the test's
+  // input (`options.input`), then ends.
   const streams = {
-    stdin: Object.assign(Readable.from([]), {isTTY: false}),
+    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: false}),
     stdout: capture((text) => (stdout += text)),
     stderr: capture((text) => (stderr += text)),
   }

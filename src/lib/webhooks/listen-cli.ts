@@ -38,7 +38,7 @@ export interface ListenHandle {
   interrupt(): Promise<void>
 }
 
-export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<ListenHandle | undefined> {
+export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: AsyncIterable<Buffer | string> = ctx.io.streams.stdin as AsyncIterable<Buffer | string>): Promise<ListenHandle | undefined> {
   const {io} = ctx
   const scope = webhookScope(ctx)
   if (flags['print-secret']) {
