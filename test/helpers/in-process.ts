@@ -9,7 +9,7 @@
  * Each run gets the same clean environment a child would (`baseEnv` plus the test's), English as
  * the starting language, and streams of its own that are not terminals, all handed to the command
  * as its context (`SvcCommand.runWith`: streams, environment), not patched into the process. What
- * is still the process's is put back once no run is left: the exit code, the SIGINT listeners the
+ * is still the process's is put back once no run is left: the exit code, the signal listeners the
  * commands added, and TZ (Node reads it from process.env only). Runs may overlap (each has its own
  * language, streams and exit code), except a run that sets TZ: it runs alone.
  */
@@ -31,7 +31,7 @@ let alone: Promise<unknown> = Promise.resolve()
 let since: Promise<unknown>[] = []
 /** What the process had before the first of the runs now going, put back after the last. */
 let going = 0
-let saved: {exitCode: typeof process.exitCode; sigint: Function[]} | undefined
+let saved: {exitCode: typeof process.exitCode; listeners: Record<'SIGINT' | 'SIGTERM', Function[]>} | undefined
 
 /** The command a full argv names (`['pay', 'create', '--amount', …]` → `pay create`), and its own argv. */
 function split(args: string[]): {id: string; file: string; argv: string[]} {
@@ -81,7 +81,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
     stdout: capture((text) => (stdout += text)),
     stderr: capture((text) => (stderr += text)),
   }
-  if (going++ === 0) saved = {exitCode: process.exitCode, sigint: process.listeners('SIGINT')}
+  if (going++ === 0) saved = {exitCode: process.exitCode, listeners: {SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM')}}
   process.exitCode = undefined
   const savedTz = process.env.TZ
   if (env.TZ !== undefined) process.env.TZ = env.TZ
@@ -95,8 +95,10 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
     }
     if (--going === 0 && saved) {
       process.exitCode = saved.exitCode
-      for (const listener of process.listeners('SIGINT')) {
-        if (!saved.sigint.includes(listener)) process.off('SIGINT', listener as () => void)
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        for (const listener of process.listeners(signal)) {
+          if (!saved.listeners[signal].includes(listener)) process.off(signal, listener as () => void)
+        }
       }
     }
   }
