@@ -347,9 +347,10 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
 }
 
 /**
- * One describe per family, every fault in turn: the CLI runs in-process (what is checked is the exit
- * code, the messages and the sandbox's state, not the process), and in-process runs of a file are
- * serialised anyway. The file holds the document worker for its whole run: each case's sandbox is
+ * One describe per family, every fault concurrently (they wait on timers more than on the CPU): the
+ * CLI runs in-process (what is checked is the exit code, the messages and the sandbox's state, not
+ * the process), each run with its own streams, environment and language, so runs may overlap. The
+ * file holds the document worker for its whole run: each case's sandbox is
  * fresh, and without a holder the worker would end with each case's sandbox and boot again (seconds
  * of CPU through tsx) for the next PDF or image, which is what made the matrix miss its deadlines
  * on a busy machine.
@@ -363,7 +364,7 @@ export function faultSuite(names: string[]): void {
     await held?.release()
   })
   for (const family of FAMILIES.filter((f) => names.includes(f.name))) {
-    describe(`${family.name} under faults`, () => {
+    describe.concurrent(`${family.name} under faults`, () => {
       for (const fault of FAULTS) {
         it(`${fault.id} → exit ${expectedExit(family.kind, fault)}`, async () => {
           await runCase(family, fault)
