@@ -11,7 +11,7 @@ import type {Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {launchChromium, pdfFileText} from '../helpers/documents.js'
-import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
@@ -19,7 +19,9 @@ const temp = tempConfigDir()
 let served: ServedSandbox
 let browser: Browser | undefined
 
-const cli = (args: string[]) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}})
+// The commands in-process, against the served sandbox (a child process: the commands find it as
+// they find a developer's, through the state it leaves in the config dir).
+const cli = (args: string[]) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}})
 
 /** A 64×64 orange disc on white. */
 function logoPng(): Buffer {
@@ -57,12 +59,12 @@ describe('svc sandbox business set --name --logo', {timeout: 120_000}, () => {
     expect(set.exitCode, set.stderr).toBe(0)
     expect(JSON.parse(set.stdout)).toMatchObject({name: 'Boulangerie Awa', logo: {content_type: 'image/png'}})
 
-    const created = await cli(['--profile', 'local', 'invoice', 'create', '--customer-name', 'Jean', '--email', 'jean@example.cm', '--due-date', '2099-12-31', '--item', 'Pain:500:3', '--publish', '--channel', 'EMAIL', '--json'])
+    const created = await cli(['invoice', 'create', '--profile', 'local', '--customer-name', 'Jean', '--email', 'jean@example.cm', '--due-date', '2099-12-31', '--item', 'Pain:500:3', '--publish', '--channel', 'EMAIL', '--json'])
     expect(created.exitCode, created.stderr).toBe(0)
     const invoice = JSON.parse(created.stdout) as {id: string; checkout_url: string}
 
     const file = join(temp.dir, '..', 'invoice.pdf')
-    expect((await cli(['--profile', 'local', 'invoice', 'pdf', invoice.id, '-o', file])).exitCode).toBe(0)
+    expect((await cli(['invoice', 'pdf', invoice.id, '--profile', 'local', '-o', file])).exitCode).toBe(0)
     const text = pdfFileText(file)
     expect(text).toContain('Boulangerie Awa')
     expect(text).not.toContain('Sandbox Business')
