@@ -6,14 +6,16 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {pdfFileText} from '../helpers/documents.js'
-import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
 const temp = tempConfigDir()
 let served: ServedSandbox
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {configDir: temp.dir, env})
+// The commands in-process, against the served sandbox (a child process: the commands find it as
+// they find a developer's, through the state it leaves in the config dir).
+const cli = (args: string[], env: Record<string, string> = {}) => runInProcess(args, {configDir: temp.dir, env})
 
 beforeAll(async () => {
   served = await startServe(temp.dir)
@@ -39,11 +41,11 @@ describe('svc sandbox business', () => {
     expect(bad.exitCode).toBe(2)
 
     // svc itself speaks English here; the customer's document is French.
-    const created = await cli(['--profile', 'local', 'invoice', 'create', '--customer-name', 'Awa', '--due-date', '2026-12-31', '--item', 'Pain:500:3', '--publish', '--json'])
+    const created = await cli(['invoice', 'create', '--profile', 'local', '--customer-name', 'Awa', '--due-date', '2026-12-31', '--item', 'Pain:500:3', '--publish', '--json'])
     expect(created.exitCode, created.stderr).toBe(0)
     const id = JSON.parse(created.stdout).id as string
     const file = join(temp.dir, '..', 'facture.pdf')
-    const saved = await cli(['--profile', 'local', 'invoice', 'pdf', id, '-o', file])
+    const saved = await cli(['invoice', 'pdf', id, '--profile', 'local', '-o', file])
     expect(saved.exitCode, saved.stderr).toBe(0)
     expect(saved.stderr).toContain('Saved the PDF')
     const text = pdfFileText(file)
