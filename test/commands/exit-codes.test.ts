@@ -1,6 +1,6 @@
 /**
- * cli.md's exit codes, one run each where no other test owns it (in-process: the code is the run's value), and
- * the unknown command (127, answered by the binary itself, so child processes):
+ * cli.md's exit codes, one run each where no other test owns it (in-process: the code is the
+ * run's value), and the unknown command (127, answered by the binary itself, so child processes):
  * a did-you-mean suggestion on and off a terminal, the JSON envelope under --json, French too.
  * Elsewhere: 6 and 7 for every fault (test/hardening/faults-*), 130 at a prompt
  * (test/commands/login.test.ts), 130 and 143 of the long-running commands (test/commands/signals.test.ts).
