@@ -47,7 +47,7 @@ describe('pacing counts a request from its answer, not from its slot', () => {
   it('one process: the first request 3 s on the way, the third does not reach the service before its window has room', async () => {
     const clock = fakeClock(0)
     const service = await slowFirstService(clock, [3000, 0, 0])
-    client = createClient({baseUrl: service.url, apiKey: TEST_KEY, userAgent: USER_AGENT, ratePerMinute: 2, now: clock.now, sleep: clock.sleep, retry: {maxRetries: 0}})
+    client = createClient({baseUrl: service.url, apiKey: TEST_KEY, userAgent: USER_AGENT, ratePerMinute: 2, clock, retry: {maxRetries: 0}})
     for (let i = 0; i < 3; i++) await client.request({method: 'GET', path: '/v1/payments'})
     expect(service.refused).toEqual([])
     // The third waited for the first's answer (t=3 s) to leave the window.
@@ -60,7 +60,7 @@ describe('pacing counts a request from its answer, not from its slot', () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-pace-'))
     const shared = sharedBudget({dir, apiKey: TEST_KEY, baseUrl: service.url, ratePerMinute: 2})!
     // This process does not pace itself (rate 0): only the shared budget holds it.
-    client = createClient({baseUrl: service.url, apiKey: TEST_KEY, userAgent: USER_AGENT, ratePerMinute: 0, shared, now: clock.now, sleep: clock.sleep, retry: {maxRetries: 0}})
+    client = createClient({baseUrl: service.url, apiKey: TEST_KEY, userAgent: USER_AGENT, ratePerMinute: 0, shared, clock, retry: {maxRetries: 0}})
     for (let i = 0; i < 3; i++) await client.request({method: 'GET', path: '/v1/payments'})
     expect(service.refused).toEqual([])
   })
