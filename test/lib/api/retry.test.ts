@@ -1,4 +1,4 @@
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {backoffDelayMs, createClient, DEFAULT_RETRY, parseRetryAfter, retryDecision, type ClientOptions} from '../../../src/lib/api/index.js'
 import {ApiError, NetworkError} from '../../../src/lib/errors.js'
 import {fakeClock, json, TEST_KEY, USER_AGENT, type Handler, useServers} from './helpers.js'
@@ -148,15 +148,24 @@ describe('POST /v1/invoices', () => {
   })
 
   it('retries after a timeout with the same key', async () => {
+    // The attempt's deadline is real time (AbortSignal.timeout), so it is 5 s: the second attempt,
+    // answered at once, must land inside it even on a busy machine (a 150 ms deadline let a stalled
+    // event loop time the second attempt out too). The first attempt is never answered: it ends
+    // only when the client gives up on it, which the server sees as its connection closing.
+    let abandoned = false
     const server = await serve((_req, res, _got, index) => {
-      if (index === 0) return // never answers: the attempt's deadline fires
+      if (index === 0) {
+        res.on('close', () => (abandoned = true))
+        return
+      }
       json(res, 201, {id: 'inv_1'}, {'idempotent-replayed': 'true'})
     })
-    const {client} = setup(server.url, {timeoutMs: 150})
+    const {client} = setup(server.url, {timeoutMs: 5_000})
     const response = await client.request({method: 'POST', path: '/v1/invoices', body: {}, idempotencyKey: 'idem-t'})
     expect(response.replayed).toBe(true)
+    await vi.waitFor(() => expect(abandoned).toBe(true))
     expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual(['idem-t', 'idem-t'])
-  })
+  }, 30_000)
 
   it('retries a 409 idempotency_in_progress', async () => {
     const server = await serve((_req, res, _got, index) => {
