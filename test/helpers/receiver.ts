@@ -106,8 +106,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   return receiver
 }
 
-/** Resolve once `check()` is true, polling every 10 ms; reject after `timeoutMs`. */
-export async function waitFor(check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+/** Resolve once `check()` is true, polling every 10 ms; reject after `timeoutMs` (generous: a busy machine delays deliveries by seconds). */
+export async function waitFor(check: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
