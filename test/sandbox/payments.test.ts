@@ -1,17 +1,28 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it as plain} from 'vitest'
 import {TEST_NUMBERS} from '../../src/contract/test-numbers.js'
 import {FAILURE_CODES} from '../../src/sandbox/payments.js'
-import {harness, type Harness} from './helpers.js'
+import {harness, withHarness, type Harness} from './helpers.js'
+
+const it = withHarness({settleAfterMs: 2000, seed: 42})
+// The list tests: 27 payments, 2 of them still pending.
+const itList = withHarness({settleAfterMs: 1000, seed: 7}).extend<{seeded: Harness}>({
+  seeded: [
+    async ({h}, use) => {
+      for (let i = 1; i <= 25; i++) await h.createPayment({amount: i, phone_number: i % 2 ? '237670000001' : '237670000099', operator: 'MTN'})
+      await h.sb.clock.advance(1000)
+      for (let i = 26; i <= 27; i++) await h.createPayment({amount: i, phone_number: '237670000001', operator: 'MTN'})
+      await use(h)
+    },
+    {scope: 'file'},
+  ],
+})
+const itUnspecified = withHarness({settleAfterMs: 1000, faults: {unspecified: true}})
+const itQuick = withHarness({settleAfterMs: 100})
+const itRealTime = withHarness({settleAfterMs: 50})
 
 describe('payments', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness({settleAfterMs: 2000, seed: 42})
-  })
-  afterAll(() => h.close())
-
   describe('test numbers settle to their fixed outcome once the sandbox clock passes settleAfterMs', () => {
-    it.each(TEST_NUMBERS.map((row) => [row.phone, row.operator, row.outcome] as const))('%s with %s → %s', async (phone, operator, outcome) => {
+    it.for(TEST_NUMBERS.map((row) => [row.phone, row.operator, row.outcome] as const))('%s with %s → %s', async ([phone, operator, outcome], {h}) => {
       const created = await h.createPayment({amount: 1500, phone_number: phone, operator})
       expect(created.status).toBe(201)
       expect(created.body).toMatchObject({status: 'PENDING', amount: 1500, currency: 'XAF', payment_method: 'mobile_money', environment: 'SANDBOX', phone_number: phone})
@@ -30,7 +41,7 @@ describe('payments', () => {
     })
   })
 
-  it('never exposes the provider or the operator, only the Payment fields', async () => {
+  it('never exposes the provider or the operator, only the Payment fields', async ({h}) => {
     const created = await h.createPayment({amount: 10, phone_number: '237670000001', operator: 'MTN'})
     expect(Object.keys(created.body).sort()).toEqual(
       ['amount', 'created_at', 'currency', 'environment', 'id', 'internal_transaction_id', 'payment_method', 'phone_number', 'status'].sort(),
@@ -38,7 +49,7 @@ describe('payments', () => {
   })
 
   describe('amount validation', () => {
-    it.each([
+    it.for([
       ['zero', 0],
       ['negative', -5],
       ['fractional', 1.5],
@@ -46,7 +57,7 @@ describe('payments', () => {
       ['null', null],
       ['missing', undefined],
       ['a boolean', true],
-    ])('amount %s is a 400 naming amount', async (_label, amount) => {
+    ] as const)('amount %s is a 400 naming amount', async ([_label, amount], {h}) => {
       const body: Record<string, unknown> = {phone_number: '237670000001', operator: 'MTN'}
       if (amount !== undefined) body.amount = amount
       const reply = await h.createPayment(body)
@@ -56,7 +67,7 @@ describe('payments', () => {
       expect(reply.body.message).toContain('amount')
     })
 
-    it.each([1, 100, 5_000_000])('amount %d is accepted and never rescaled', async (amount) => {
+    it.for([1, 100, 5_000_000])('amount %d is accepted and never rescaled', async (amount, {h}) => {
       const reply = await h.createPayment({amount, phone_number: '237670000001', operator: 'MTN'})
       expect(reply.status).toBe(201)
       expect(reply.body.amount).toBe(amount)
@@ -64,7 +75,7 @@ describe('payments', () => {
   })
 
   describe('phone numbers', () => {
-    it.each([
+    it.for([
       ['670000001', '237670000001'],
       ['237670000001', '237670000001'],
       ['+237670000001', '237670000001'],
@@ -74,13 +85,13 @@ describe('payments', () => {
       // Portable numbers: a Nexttel-range prefix with MTN is the customer's choice, not refused.
       ['661234567', '237661234567'],
       ['242123456', '237242123456'],
-    ])('%s is accepted and returned as %s', async (input, normalised) => {
+    ] as const)('%s is accepted and returned as %s', async ([input, normalised], {h}) => {
       const reply = await h.createPayment({amount: 100, phone_number: input, operator: 'MTN'})
       expect(reply.status).toBe(201)
       expect(reply.body.phone_number).toBe(normalised)
     })
 
-    it.each(['12345', '33670000001', '+33 6 12 34 56 78', '770000001', '2376700000011', '67000000a', '', '+ 237'])('%j is a 400 naming phone_number', async (input) => {
+    it.for(['12345', '33670000001', '+33 6 12 34 56 78', '770000001', '2376700000011', '67000000a', '', '+ 237'])('%j is a 400 naming phone_number', async (input, {h}) => {
       const reply = await h.createPayment({amount: 100, phone_number: input, operator: 'MTN'})
       expect(reply.status).toBe(400)
       expect(reply.body.errors.map((e: {field: string}) => e.field)).toEqual(['phone_number'])
@@ -88,7 +99,7 @@ describe('payments', () => {
   })
 
   describe('other request rules', () => {
-    it.each([
+    it.for([
       ['operator not in the enum', {amount: 100, phone_number: '670000001', operator: 'NEXTTEL'}, ['operator']],
       ['operator lower case', {amount: 100, phone_number: '670000001', operator: 'mtn'}, ['operator']],
       ['operator missing', {amount: 100, phone_number: '670000001'}, ['operator']],
@@ -96,32 +107,32 @@ describe('payments', () => {
       ['payment_method other than mobile_money', {amount: 100, phone_number: '670000001', operator: 'MTN', payment_method: 'card'}, ['payment_method']],
       ['an unknown field', {amount: 100, phone_number: '670000001', operator: 'MTN', currency: 'XAF'}, ['currency']],
       ['several faults at once', {amount: 0, operator: 'X'}, ['amount', 'operator', 'phone_number']],
-    ])('%s → 400 with per-field errors', async (_label, body, fields) => {
+    ] as const)('%s → 400 with per-field errors', async ([_label, body, fields], {h}) => {
       const reply = await h.createPayment(body)
       expect(reply.status).toBe(400)
       expect(reply.body.code).toBe('validation_error')
       expect(reply.body.errors.map((e: {field: string}) => e.field).sort()).toEqual([...fields].sort())
     })
 
-    it.each([
+    it.for([
       ['invalid JSON', '{"amount": 100,'],
       ['a JSON array', '[1,2]'],
       ['a JSON string', '"hello"'],
       ['an empty body', ''],
-    ])('%s → 400 on the body', async (_label, rawBody) => {
+    ] as const)('%s → 400 on the body', async ([_label, rawBody], {h}) => {
       const reply = await h.api('POST', '/v1/payments', {rawBody})
       expect(reply.status).toBe(400)
       expect(reply.body.errors[0].field).toBe('body')
     })
 
-    it('payment_method defaults to mobile_money', async () => {
+    it('payment_method defaults to mobile_money', async ({h}) => {
       const reply = await h.createPayment({amount: 100, phone_number: '670000001', operator: 'MTN', payment_method: 'mobile_money'})
       expect(reply.status).toBe(201)
       expect(reply.body.payment_method).toBe('mobile_money')
     })
   })
 
-  it('an unknown id of this environment is 404 not_found', async () => {
+  it('an unknown id of this environment is 404 not_found', async ({h}) => {
     const reply = await h.api('GET', '/v1/payments/svcpay_test_doesnotexist/status')
     expect(reply.status).toBe(404)
     expect(reply.body.code).toBe('not_found')
@@ -131,40 +142,31 @@ describe('payments', () => {
 })
 
 describe('payments list', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness({settleAfterMs: 1000, seed: 7})
-    for (let i = 1; i <= 25; i++) await h.createPayment({amount: i, phone_number: i % 2 ? '237670000001' : '237670000099', operator: 'MTN'})
-    await h.sb.clock.advance(1000)
-    for (let i = 26; i <= 27; i++) await h.createPayment({amount: i, phone_number: '237670000001', operator: 'MTN'})
-  })
-  afterAll(() => h.close())
-
-  it('is an envelope, newest first, limit 20 by default', async () => {
+  itList('is an envelope, newest first, limit 20 by default', async ({seeded: h}) => {
     const reply = await h.api('GET', '/v1/payments')
     expect(reply.status).toBe(200)
     expect(reply.body).toMatchObject({limit: 20, offset: 0, total: 27, has_more: true})
     expect(reply.body.data.map((p: {amount: number}) => p.amount)).toEqual(Array.from({length: 20}, (_, i) => 27 - i))
   })
 
-  it('pages with limit and offset', async () => {
+  itList('pages with limit and offset', async ({seeded: h}) => {
     const reply = await h.api('GET', '/v1/payments?limit=10&offset=20')
     expect(reply.body).toMatchObject({limit: 10, offset: 20, total: 27, has_more: false})
     expect(reply.body.data.map((p: {amount: number}) => p.amount)).toEqual([7, 6, 5, 4, 3, 2, 1])
   })
 
-  it.each([
+  itList.for([
     ['SUCCESS', 13],
     ['FAILED', 12],
     ['PENDING', 2],
     ['UNSPECIFIED', 0],
-  ])('filters by status %s', async (status, total) => {
+  ] as const)('filters by status %s', async ([status, total], {seeded: h}) => {
     const reply = await h.api('GET', `/v1/payments?status=${status}&limit=100`)
     expect(reply.body.total).toBe(total)
     expect(reply.body.data.every((p: {status: string}) => p.status === status)).toBe(true)
   })
 
-  it.each([
+  itList.for([
     ['limit=0', 'limit'],
     ['limit=101', 'limit'],
     ['limit=abc', 'limit'],
@@ -172,13 +174,13 @@ describe('payments list', () => {
     ['offset=-1', 'offset'],
     ['status=success', 'status'],
     ['status=DONE', 'status'],
-  ])('%s is a 400 naming %s', async (query, field) => {
+  ] as const)('%s is a 400 naming %s', async ([query, field], {seeded: h}) => {
     const reply = await h.api('GET', `/v1/payments?${query}`)
     expect(reply.status).toBe(400)
     expect(reply.body.errors).toEqual([{field, message: expect.stringContaining(field)}])
   })
 
-  it.each([1, 100])('limit=%d is allowed', async (limit) => {
+  itList.for([1, 100])('limit=%d is allowed', async (limit, {seeded: h}) => {
     const reply = await h.api('GET', `/v1/payments?limit=${limit}`)
     expect(reply.status).toBe(200)
     expect(reply.body.data).toHaveLength(Math.min(limit, 27))
@@ -205,7 +207,8 @@ describe('random outcomes', () => {
     }
   }
 
-  it('are reproducible with the same seed, differ with another, mix SUCCESS and FAILED, and draw codes from the contract list', async () => {
+  // Three sandboxes, each started and closed by the test with its own seed.
+  plain('are reproducible with the same seed, differ with another, mix SUCCESS and FAILED, and draw codes from the contract list', async () => {
     const a = await run(1234)
     const b = await run(1234)
     const c = await run(99)
@@ -221,50 +224,35 @@ describe('random outcomes', () => {
 })
 
 describe('UNSPECIFIED under the faults option', () => {
-  it('answers UNSPECIFIED first, then resolves to the real outcome with its event', async () => {
-    const h = await harness({settleAfterMs: 1000, faults: {unspecified: true}})
-    try {
-      const ok = (await h.createPayment({amount: 500, phone_number: '237670000001', operator: 'MTN'})).body.id
-      const ko = (await h.createPayment({amount: 500, phone_number: '237670000099', operator: 'MTN'})).body.id
-      await h.sb.clock.advance(1000)
-      expect((await h.api('GET', `/v1/payments/${ok}/status`)).body.status).toBe('UNSPECIFIED')
-      expect((await h.api('GET', `/v1/payments?status=UNSPECIFIED`)).body.total).toBe(2)
-      expect((await h.admin('GET', '/_admin/events')).body.total).toBe(0)
-      await h.sb.clock.advance(1000)
-      expect((await h.api('GET', `/v1/payments/${ok}/status`)).body.status).toBe('SUCCESS')
-      expect((await h.api('GET', `/v1/payments/${ko}/status`)).body).toMatchObject({status: 'FAILED', failure_code: 'CUSTOMER_DECLINED'})
-      const events = (await h.admin('GET', '/_admin/events')).body.data.map((e: {type: string}) => e.type).sort()
-      expect(events).toEqual(['payment.failed', 'payment.success'])
-    } finally {
-      await h.close()
-    }
+  itUnspecified('answers UNSPECIFIED first, then resolves to the real outcome with its event', async ({h}) => {
+    const ok = (await h.createPayment({amount: 500, phone_number: '237670000001', operator: 'MTN'})).body.id
+    const ko = (await h.createPayment({amount: 500, phone_number: '237670000099', operator: 'MTN'})).body.id
+    await h.sb.clock.advance(1000)
+    expect((await h.api('GET', `/v1/payments/${ok}/status`)).body.status).toBe('UNSPECIFIED')
+    expect((await h.api('GET', `/v1/payments?status=UNSPECIFIED`)).body.total).toBe(2)
+    expect((await h.admin('GET', '/_admin/events')).body.total).toBe(0)
+    await h.sb.clock.advance(1000)
+    expect((await h.api('GET', `/v1/payments/${ok}/status`)).body.status).toBe('SUCCESS')
+    expect((await h.api('GET', `/v1/payments/${ko}/status`)).body).toMatchObject({status: 'FAILED', failure_code: 'CUSTOMER_DECLINED'})
+    const events = (await h.admin('GET', '/_admin/events')).body.data.map((e: {type: string}) => e.type).sort()
+    expect(events).toEqual(['payment.failed', 'payment.success'])
   })
 
-  it('never happens without the option', async () => {
-    const h = await harness({settleAfterMs: 100})
-    try {
-      await h.createPayment({amount: 500, phone_number: '237670000001', operator: 'MTN'})
-      await h.sb.clock.advance(100)
-      expect((await h.api('GET', '/v1/payments?status=SUCCESS')).body.total).toBe(1)
-    } finally {
-      await h.close()
-    }
+  itQuick('never happens without the option', async ({h}) => {
+    await h.createPayment({amount: 500, phone_number: '237670000001', operator: 'MTN'})
+    await h.sb.clock.advance(100)
+    expect((await h.api('GET', '/v1/payments?status=SUCCESS')).body.total).toBe(1)
   })
 })
 
 describe('real-time settlement', () => {
-  it('settles by itself after settleAfterMs of real time', async () => {
-    const h = await harness({settleAfterMs: 50})
-    try {
-      const id = (await h.createPayment({amount: 500, phone_number: '237650000001', operator: 'ORANGE'})).body.id
-      // Real time is the point here: wait for the settlement itself (bounded), not a fixed time.
-      const status = async () => {
-        await h.sb.clock.idle()
-        return (await h.api('GET', `/v1/payments/${id}/status`)).body.status
-      }
-      await expect.poll(status, {timeout: 10_000, interval: 25}).toBe('SUCCESS')
-    } finally {
-      await h.close()
+  itRealTime('settles by itself after settleAfterMs of real time', async ({h}) => {
+    const id = (await h.createPayment({amount: 500, phone_number: '237650000001', operator: 'ORANGE'})).body.id
+    // Real time is the point here: wait for the settlement itself (bounded), not a fixed time.
+    const status = async () => {
+      await h.sb.clock.idle()
+      return (await h.api('GET', `/v1/payments/${id}/status`)).body.status
     }
+    await expect.poll(status, {timeout: 10_000, interval: 25}).toBe('SUCCESS')
   })
 })
