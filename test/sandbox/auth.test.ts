@@ -1,24 +1,37 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, test as base} from 'vitest'
 import {ipInRange, parseCidr} from '../../src/sandbox/auth.js'
-import {harness, type Harness} from './helpers.js'
+import type {StartOptions} from '../helpers/sandbox.js'
+import {harness, withHarness, type Harness} from './helpers.js'
 
 const pay = {amount: 1000, phone_number: '237670000001', operator: 'MTN'}
 
-describe('authentication', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness({settleAfterMs: 100})
-  })
-  afterAll(() => h.close())
+const it = withHarness({settleAfterMs: 100})
+/** The allowlist tests: each starts sandboxes of its own (bound to the host it tests), closed after it. */
+const itOwn = base.extend<{start: (options?: StartOptions) => Promise<Harness>}>({
+  // eslint-disable-next-line no-empty-pattern
+  start: async ({}, use) => {
+    const started: Harness[] = []
+    try {
+      await use(async (options) => {
+        const h = await harness(options)
+        started.push(h)
+        return h
+      })
+    } finally {
+      await Promise.all(started.map((h) => h.close()))
+    }
+  },
+})
 
-  it.each([
+describe('authentication', () => {
+  it.for([
     ['no key', null],
     ['an empty key', ''],
     ['an unknown sandbox key', 'svc_sk_test_unknownunknownunknown'],
     ['an unknown live key', 'svc_sk_live_unknownunknownunknown'],
     ['another prefix', 'sk_test_abcdefghijklmnop'],
     ['a publishable-looking key', 'svc_pk_test_abcdefghijklmnop'],
-  ])('%s → 401 unauthorized on every endpoint', async (_label, key) => {
+  ] as const)('%s → 401 unauthorized on every endpoint', async ([_label, key], {h}) => {
     for (const [method, path, body] of [
       ['POST', '/v1/payments', pay],
       ['GET', '/v1/payments', undefined],
@@ -31,7 +44,7 @@ describe('authentication', () => {
     }
   })
 
-  it('the start keys carry their environment prefix and select it', async () => {
+  it('the start keys carry their environment prefix and select it', async ({h}) => {
     expect(h.sb.keys.sandbox).toMatch(/^svc_sk_test_[A-Za-z0-9]{32}$/)
     expect(h.sb.keys.live).toMatch(/^svc_sk_live_[A-Za-z0-9]{32}$/)
     const test = await h.createPayment(pay, h.sb.keys.sandbox)
@@ -40,7 +53,7 @@ describe('authentication', () => {
     expect(live.body).toMatchObject({environment: 'LIVE', id: expect.stringMatching(/^svcpay_(?!test_)/)})
   })
 
-  it('environments are separate databases, both ways', async () => {
+  it('environments are separate databases, both ways', async ({h}) => {
     const test = (await h.createPayment(pay, h.sb.keys.sandbox)).body.id
     const live = (await h.createPayment(pay, h.sb.keys.live)).body.id
     // A sandbox id under a live key, and a live id under a sandbox key: 401 (wrong environment).
@@ -62,7 +75,7 @@ describe('authentication', () => {
     expect((await h.api('GET', `/v1/payments/${live}/status`, {key: h.sb.keys.live})).status).toBe(200)
   })
 
-  it('a revoked key is refused at once; other keys keep working', async () => {
+  it('a revoked key is refused at once; other keys keep working', async ({h}) => {
     const minted = await h.admin('POST', '/_admin/keys', {environment: 'sandbox'})
     expect(minted.status).toBe(201)
     expect(minted.body.secret).toMatch(/^svc_sk_test_/)
@@ -82,13 +95,13 @@ describe('authentication', () => {
   })
 
   describe('scopes', () => {
-    it.each([
+    it.for([
       // scopes, create, list, status
       [['payments:read'], 403, 200, 200],
       [['payments:write'], 201, 403, 403],
       [['invoices:read', 'invoices:write', 'invoices:send', 'files:write'], 403, 403, 403],
       [['payments:read', 'payments:write'], 201, 200, 200],
-    ])('a key with %j: create %d, list %d, status %d', async (scopes, create, list, status) => {
+    ])('a key with %j: create %d, list %d, status %d', async ([scopes, create, list, status], {h}) => {
       const minted = (await h.admin('POST', '/_admin/keys', {environment: 'SANDBOX', scopes})).body
       expect(minted.scopes).toEqual(scopes)
       const existing = (await h.createPayment(pay)).body.id
@@ -104,23 +117,23 @@ describe('authentication', () => {
       }
     })
 
-    it('a key minted with no scope list has them all', async () => {
+    it('a key minted with no scope list has them all', async ({h}) => {
       const minted = (await h.admin('POST', '/_admin/keys', {environment: 'LIVE'})).body
       expect(minted.scopes).toEqual(['payments:read', 'payments:write', 'invoices:read', 'invoices:write', 'invoices:send', 'files:write'])
     })
 
-    it.each([[{environment: 'TEST'}], [{environment: 'SANDBOX', scopes: ['payments:admin']}], [{}]])('admin key creation refuses %j', async (body) => {
+    it.for([[{environment: 'TEST'}], [{environment: 'SANDBOX', scopes: ['payments:admin']}], [{}]] as const)('admin key creation refuses %j', async ([body], {h}) => {
       expect((await h.admin('POST', '/_admin/keys', body)).status).toBe(400)
     })
   })
 
-  it('GET /v1/openapi.json needs no key', async () => {
+  it('GET /v1/openapi.json needs no key', async ({h}) => {
     const reply = await h.api('GET', '/v1/openapi.json', {key: null})
     expect(reply.status).toBe(200)
     expect(reply.body.openapi).toBe('3.1.0')
   })
 
-  it('the admin surface needs its token and is not under /v1', async () => {
+  it('the admin surface needs its token and is not under /v1', async ({h}) => {
     expect((await h.admin('GET', '/_admin/clock', undefined, 'wrong')).status).toBe(401)
     expect((await h.api('GET', '/_admin/clock', {unchecked: true})).status).toBe(401)
     expect((await h.admin('GET', '/_admin/clock')).status).toBe(200)
@@ -129,13 +142,7 @@ describe('authentication', () => {
 })
 
 describe('IP allowlist', () => {
-  let h: Harness | undefined
-  afterEach(async () => {
-    await h?.close()
-    h = undefined
-  })
-
-  it.each([
+  itOwn.for([
     // host bound, allowlist, expected status of a request from that host's loopback
     ['127.0.0.1', [], 201],
     ['127.0.0.1', ['127.0.0.1'], 201],
@@ -151,8 +158,8 @@ describe('IP allowlist', () => {
     ['::1', ['::/0'], 201],
     ['::1', ['2001:db8::/32'], 403],
     ['::1', ['127.0.0.1'], 403],
-  ])('server on %s, allowlist %j → %d', async (host, entries, expected) => {
-    h = await harness({host})
+  ] as const)('server on %s, allowlist %j → %d', async ([host, entries, expected], {start}) => {
+    const h = await start({host})
     for (const cidr of entries) expect((await h.admin('POST', '/_admin/allowlist', {cidr})).status).toBe(201)
     const reply = await h.createPayment(pay)
     expect(reply.status).toBe(expected)
@@ -162,8 +169,8 @@ describe('IP allowlist', () => {
     }
   })
 
-  it('removing the last entry allows everyone again; invalid CIDRs are refused', async () => {
-    h = await harness()
+  itOwn('removing the last entry allows everyone again; invalid CIDRs are refused', async ({start}) => {
+    const h = await start()
     expect((await h.admin('POST', '/_admin/allowlist', {cidr: '10.0.0.0/8'})).body).toMatchObject({cidr: '10.0.0.0/8'})
     expect((await h.admin('GET', '/_admin/allowlist')).body.data).toHaveLength(1)
     expect((await h.createPayment(pay)).status).toBe(403)
