@@ -1,24 +1,36 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 import type {Browser} from 'playwright-core'
 import {launchChromium} from '../helpers/documents.js'
-import {harness, type Harness} from './helpers.js'
+import {withHarness, type Harness} from './helpers.js'
 import {createInvoice, getInvoice, invoiceIn, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
-describe('hosted checkout', () => {
-  let h: Harness
-  beforeAll(async () => {
-    // Payments settle on the real timer a moment after creation, as the page follows them.
-    h = await harness({settleAfterMs: 300, businessName: 'Awa Bakery Ltd'})
-  })
-  afterAll(() => h.close())
+// Payments settle on the real timer a moment after creation, as the page follows them. One
+// Chromium for the file, launched by the first test that asks for it.
+const it = withHarness({settleAfterMs: 300, businessName: 'Awa Bakery Ltd'}).extend<{browser: Browser}>({
+  browser: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const browser = await launchChromium()
+      try {
+        await use(browser)
+      } finally {
+        await browser.close()
+      }
+    },
+    {scope: 'file'},
+  ],
+})
+// Settlement only when the test moves the sandbox clock.
+const itSlow = withHarness({settleAfterMs: 60_000})
 
+describe('hosted checkout', () => {
   const page = async (url: string) => {
     const response = await fetch(url)
     return {status: response.status, headers: response.headers, text: await response.text()}
   }
 
   describe('over HTTP', () => {
-    it('shows a published sandbox invoice with its form, accessibly and without external assets', async () => {
+    it('shows a published sandbox invoice with its form, accessibly and without external assets', async ({h}) => {
       const invoice = await publishInvoice(h)
       const reply = await page(invoice.checkout_url)
       expect(reply.status).toBe(200)
@@ -35,11 +47,11 @@ describe('hosted checkout', () => {
       expect(reply.text).not.toMatch(/<script[^>]+src=/)
     })
 
-    it.each([
+    it.for([
       ['without type=sandbox', (url: string) => url.replace('?type=sandbox', '')],
       ['with another type', (url: string) => url.replace('type=sandbox', 'type=live')],
       ['an unknown id', (url: string) => url.replace(/inv_test_\w+/, 'inv_test_unknown')],
-    ])('a sandbox invoice %s is 404', async (_label, change) => {
+    ] as const)('a sandbox invoice %s is 404', async ([_label, change], {h}) => {
       const invoice = await publishInvoice(h)
       const reply = await page(change(invoice.checkout_url))
       expect(reply.status).toBe(404)
@@ -47,7 +59,7 @@ describe('hosted checkout', () => {
       expect(reply.text).not.toContain(invoice.id)
     })
 
-    it('a DRAFT is 404: invisible to the customer, and cannot be paid through the form either', async () => {
+    it('a DRAFT is 404: invisible to the customer, and cannot be paid through the form either', async ({h}) => {
       const draft = await createInvoice(h)
       expect((await page(draft.checkout_url)).status).toBe(404)
       const submitted = await submitCheckout(h, draft, {phone: '670000001', operator: 'MTN', amount: draft.amount_due})
@@ -55,18 +67,18 @@ describe('hosted checkout', () => {
       expect((await h.api('GET', '/v1/payments?limit=100', {})).body.data.filter((p: any) => p.amount === draft.amount_due && p.created_at >= draft.created_at)).toEqual([])
     })
 
-    it('live invoices are served without type=sandbox, and not with it', async () => {
+    it('live invoices are served without type=sandbox, and not with it', async ({h}) => {
       const invoice = await publishInvoice(h, {}, h.sb.keys.live)
       expect(invoice.checkout_url).not.toContain('type=')
       expect((await page(invoice.checkout_url)).status).toBe(200)
       expect((await page(`${invoice.checkout_url}?type=sandbox`)).status).toBe(404)
     })
 
-    it.each([
+    it.for([
       ['PAID', /This invoice is paid/],
       ['CANCELLED', /This invoice has been cancelled/],
       ['PAST_DUE', /was due on 2020-01-31\. It can still be paid/],
-    ] as const)('a %s invoice says so', async (status, sentence) => {
+    ] as const)('a %s invoice says so', async ([status, sentence], {h}) => {
       const invoice = await invoiceIn(h, status)
       const reply = await page(invoice.checkout_url)
       expect(reply.status).toBe(200)
@@ -74,13 +86,13 @@ describe('hosted checkout', () => {
       expect(reply.text.includes('<form')).toBe(status === 'PAST_DUE')
     })
 
-    it.each([
+    it.for([
       ['a number that is no Cameroon number', {phone: '12345', operator: 'MTN'}, 400, /Cameroon mobile number/],
       ['no operator', {phone: '670000001', operator: 'MOOV'}, 400, /Choose your operator/],
       ['more than is due', {phone: '670000001', operator: 'MTN', amount: 4001}, 400, /from 1 to 4000 XAF/],
       ['zero', {phone: '670000001', operator: 'MTN', amount: 0}, 400, /from 1 to 4000 XAF/],
       ['a fraction', {phone: '670000001', operator: 'MTN', amount: '10.5'}, 400, /from 1 to 4000 XAF/],
-    ])('the form refuses %s and shows why, keeping what was typed', async (_label, form, status, message) => {
+    ] as const)('the form refuses %s and shows why, keeping what was typed', async ([_label, form, status, message], {h}) => {
       const invoice = await publishInvoice(h)
       const submitted = await submitCheckout(h, invoice, form)
       expect(submitted.status).toBe(status)
@@ -90,14 +102,9 @@ describe('hosted checkout', () => {
       expect((await getInvoice(h, invoice.id)).body.amount_paid).toBe(0)
     })
 
-    it('a paid form creates a real sandbox payment of the payments domain, one at a time', async () => {
+    itSlow('a paid form creates a real sandbox payment of the payments domain, one at a time', async ({h: slow}) => {
       // Settlement only when the test moves the sandbox clock, so the first payment is surely pending.
-      const slow = await harness({settleAfterMs: 60_000})
-      try {
-        await payOneAtATime(slow)
-      } finally {
-        await slow.close()
-      }
+      await payOneAtATime(slow)
     })
 
     async function payOneAtATime(h: Harness): Promise<void> {
@@ -122,13 +129,7 @@ describe('hosted checkout', () => {
   })
 
   describe('in headless Chromium', () => {
-    let browser: Browser
-    beforeAll(async () => {
-      browser = await launchChromium()
-    })
-    afterAll(() => browser?.close())
-
-    async function open(url: string) {
+    async function open(browser: Browser, url: string) {
       const context = await browser.newContext({viewport: {width: 375, height: 740}})
       const tab = await context.newPage()
       const requests: string[] = []
@@ -137,16 +138,16 @@ describe('hosted checkout', () => {
       return {tab, context, response, requests}
     }
 
-    it('pay with an always-SUCCESS number: the page follows the payment and shows PAID', async () => {
+    it('pay with an always-SUCCESS number: the page follows the payment and shows PAID', async ({h, browser}) => {
       const invoice = await publishInvoice(h)
-      const {tab, context, response, requests} = await open(invoice.checkout_url)
+      const {tab, context, response, requests} = await open(browser, invoice.checkout_url)
       try {
         expect(response?.status()).toBe(200)
         await tab.getByLabel('Operator').selectOption('MTN')
         await tab.getByLabel('Mobile money number').fill('670000001')
         await expect(tab.getByLabel('Amount to pay (XAF)').inputValue()).resolves.toBe('4000')
         await tab.getByRole('button', {name: 'Pay now'}).click()
-        await tab.getByText(/Waiting for you to approve 4 000 XAF/).waitFor({timeout: 5000})
+        await tab.getByText(/Waiting for you to approve 4 000 XAF/).waitFor({timeout: 10_000})
         await tab.getByText('This invoice is paid', {exact: false}).waitFor({timeout: 10_000})
         await expect(tab.getByText('Payment of 4 000 XAF received').isVisible()).resolves.toBe(true)
         expect(await tab.locator('form').count()).toBe(0)
@@ -159,9 +160,9 @@ describe('hosted checkout', () => {
       expect(read).toMatchObject({status: 'PAID', amount_paid: 4000, amount_due: 0})
     })
 
-    it('pay with an always-FAILED number: the page shows the failure and offers the form again', async () => {
+    it('pay with an always-FAILED number: the page shows the failure and offers the form again', async ({h, browser}) => {
       const invoice = await publishInvoice(h)
-      const {tab, context} = await open(invoice.checkout_url)
+      const {tab, context} = await open(browser, invoice.checkout_url)
       try {
         await tab.getByLabel('Operator').selectOption('ORANGE')
         await tab.getByLabel('Mobile money number').fill('650000099')
@@ -176,9 +177,9 @@ describe('hosted checkout', () => {
       expect((await getInvoice(h, invoice.id)).body).toMatchObject({status: 'UNPAID', amount_paid: 0})
     })
 
-    it('without type=sandbox the page is 404', async () => {
+    it('without type=sandbox the page is 404', async ({h, browser}) => {
       const invoice = await publishInvoice(h)
-      const {tab, context, response} = await open(invoice.checkout_url.replace('?type=sandbox', ''))
+      const {tab, context, response} = await open(browser, invoice.checkout_url.replace('?type=sandbox', ''))
       try {
         expect(response?.status()).toBe(404)
         expect(await tab.getByRole('heading', {name: 'Invoice not found'}).isVisible()).toBe(true)
