@@ -4,19 +4,34 @@
  * email/WhatsApp texts in the business's language (dashboard setting, GET/PUT /_admin/business).
  */
 import type {Browser} from 'playwright-core'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {launchChromium, pdfText} from '../helpers/documents.js'
-import {harness, type Harness} from './helpers.js'
+import {withHarness, type Harness} from './helpers.js'
 import {getInvoice, pay, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await harness({settleAfterMs: 300, businessName: 'Boulangerie Awa'})
-})
-afterAll(() => h.close())
-afterEach(async () => {
-  await h.admin('PUT', '/_admin/business', {language: 'en'})
+const it = withHarness({settleAfterMs: 300, businessName: 'Boulangerie Awa'}).extend<{english: void; browser: Browser}>({
+  // Every test leaves the business speaking English, whatever it set.
+  english: [
+    async ({h}, use) => {
+      await use()
+      await h.admin('PUT', '/_admin/business', {language: 'en'})
+    },
+    {auto: true},
+  ],
+  // One Chromium for the file, launched by the first test that asks for it.
+  browser: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const browser = await launchChromium()
+      try {
+        await use(browser)
+      } finally {
+        await browser.close()
+      }
+    },
+    {scope: 'file'},
+  ],
 })
 
 const page = async (url: string, headers: Record<string, string> = {}) => {
@@ -25,7 +40,7 @@ const page = async (url: string, headers: Record<string, string> = {}) => {
 }
 
 describe('the business language (dashboard stand-in)', () => {
-  it('GET/PUT /_admin/business: English by default, fr or en accepted, anything else 400', async () => {
+  it('GET/PUT /_admin/business: English by default, fr or en accepted, anything else 400', async ({h}) => {
     expect((await h.admin('GET', '/_admin/business')).body).toEqual({name: 'Boulangerie Awa', language: 'en', logo: null})
     const put = await h.admin('PUT', '/_admin/business', {language: 'fr'})
     expect(put.status).toBe(200)
@@ -41,7 +56,7 @@ describe('the business language (dashboard stand-in)', () => {
 })
 
 describe('checkout page language, over HTTP', () => {
-  it.each([
+  it.for([
     ['fr-CM,fr;q=0.9,en;q=0.8', 'fr'],
     ['fr', 'fr'],
     ['en-US,en;q=0.9', 'en'],
@@ -49,7 +64,7 @@ describe('checkout page language, over HTTP', () => {
     ['de-DE,fr;q=0.7,en;q=0.3', 'fr'],
     ['en;q=0.2,fr-FR;q=0.8', 'fr'],
     ['de-DE', 'en'],
-  ])('Accept-Language %s → %s', async (header, lang) => {
+  ] as const)('Accept-Language %s → %s', async ([header, lang], {h}) => {
     const invoice = await publishInvoice(h)
     const reply = await page(invoice.checkout_url, {'accept-language': header})
     expect(reply.status).toBe(200)
@@ -59,7 +74,7 @@ describe('checkout page language, over HTTP', () => {
     expect(reply.text).toContain(lang === 'fr' ? 'Payer par Mobile Money' : 'Pay with mobile money')
   })
 
-  it('French: amounts in FCFA, the due date as dd/mm/yyyy, every label translated', async () => {
+  it('French: amounts in FCFA, the due date as dd/mm/yyyy, every label translated', async ({h}) => {
     const invoice = await publishInvoice(h, {discount_percent: 10})
     const {text} = await page(invoice.checkout_url, {'accept-language': 'fr'})
     for (const fragment of ['Facture pour Awa Bakery', 'Échéance : 31/12/2099', 'Remise (10 %)', '-400 FCFA', 'Reste à payer', '3 600 FCFA', 'Numéro Mobile Money', 'Montant à payer (FCFA)', 'Payer maintenant']) {
@@ -68,7 +83,7 @@ describe('checkout page language, over HTTP', () => {
     expect(text).not.toMatch(/XAF<|Amount due|Pay now|2099-12-31/)
   })
 
-  it('no preference, or *: the business’s language; ?lang= beats Accept-Language', async () => {
+  it('no preference, or *: the business’s language; ?lang= beats Accept-Language', async ({h}) => {
     const invoice = await publishInvoice(h)
     expect((await page(invoice.checkout_url, {'accept-language': 'de'})).text).toContain('<html lang="en">')
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
@@ -80,7 +95,7 @@ describe('checkout page language, over HTTP', () => {
     expect((await page(`${invoice.checkout_url}&lang=xx`, {'accept-language': 'en'})).status).toBe(200)
   })
 
-  it('the switch links keep type=sandbox; a chosen language stays on the form, its errors and its redirect', async () => {
+  it('the switch links keep type=sandbox; a chosen language stays on the form, its errors and its redirect', async ({h}) => {
     const invoice = await publishInvoice(h)
     const {text} = await page(invoice.checkout_url, {'accept-language': 'en'})
     expect(text).toMatch(new RegExp(`href="/pay/i/${invoice.id}\\?type=sandbox&amp;lang=fr"[^>]*>Français<`))
@@ -101,13 +116,13 @@ describe('checkout page language, over HTTP', () => {
     expect(busy.text).toContain('Un paiement de cette facture attend déjà une validation')
   })
 
-  it('the 404 page speaks the browser’s language', async () => {
+  it('the 404 page speaks the browser’s language', async ({h}) => {
     const reply = await page(`${h.sb.url}/pay/i/inv_test_unknown?type=sandbox`, {'accept-language': 'fr-CM'})
     expect(reply.status).toBe(404)
     expect(reply.text).toContain('Facture introuvable')
   })
 
-  it('one server, both languages at once: concurrent requests each get their own', async () => {
+  it('one server, both languages at once: concurrent requests each get their own', async ({h}) => {
     const invoice = await publishInvoice(h)
     const replies = await Promise.all(
       Array.from({length: 20}, (_, i) => page(invoice.checkout_url, {'accept-language': i % 2 ? 'fr' : 'en'})),
@@ -117,13 +132,7 @@ describe('checkout page language, over HTTP', () => {
 })
 
 describe('checkout in headless Chromium, in French', () => {
-  let browser: Browser
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterAll(() => browser?.close())
-
-  it('a French browser (Accept-Language fr) pays in French and sees the invoice paid', async () => {
+  it('a French browser (Accept-Language fr) pays in French and sees the invoice paid', async ({h, browser}) => {
     const invoice = await publishInvoice(h)
     const context = await browser.newContext({locale: 'fr-FR', viewport: {width: 375, height: 740}})
     try {
@@ -134,7 +143,7 @@ describe('checkout in headless Chromium, in French', () => {
       await tab.getByLabel('Numéro Mobile Money').fill('670000001')
       await expect(tab.getByLabel('Montant à payer (FCFA)').inputValue()).resolves.toBe('4000')
       await tab.getByRole('button', {name: 'Payer maintenant'}).click()
-      await tab.getByText(/En attente de votre validation de 4 000 FCFA/).waitFor({timeout: 5000})
+      await tab.getByText(/En attente de votre validation de 4 000 FCFA/).waitFor({timeout: 10_000})
       await tab.getByText('Cette facture est payée', {exact: false}).waitFor({timeout: 10_000})
       expect(await tab.getByText('Paiement de 4 000 FCFA reçu. Merci.').isVisible()).toBe(true)
       expect(await tab.locator('#invoice-status').textContent()).toMatch(/\(le \d{2}\/\d{2}\/\d{4}\)/)
@@ -143,7 +152,7 @@ describe('checkout in headless Chromium, in French', () => {
     }
   })
 
-  it('an English browser switches to French with the page’s link, and stays French through a failed payment', async () => {
+  it('an English browser switches to French with the page’s link, and stays French through a failed payment', async ({h, browser}) => {
     const invoice = await publishInvoice(h)
     const context = await browser.newContext({locale: 'en-US', viewport: {width: 375, height: 740}})
     try {
@@ -171,7 +180,7 @@ describe('checkout in headless Chromium, in French', () => {
 })
 
 describe('PDF and deliveries in the business’s language', () => {
-  const fetchPdf = async (id: string) => {
+  const fetchPdf = async (h: Harness, id: string) => {
     const link = await h.api('GET', `/v1/invoices/${id}/pdf`)
     expect(link.status).toBe(200)
     const response = await fetch(link.body.pdf_url)
@@ -179,11 +188,11 @@ describe('PDF and deliveries in the business’s language', () => {
     return pdfText(Buffer.from(await response.arrayBuffer()))
   }
 
-  it('business language fr: the PDF in French (pdftotext), amounts in FCFA, dates dd/mm/yyyy; back to English after', async () => {
+  it('business language fr: the PDF in French (pdftotext), amounts in FCFA, dates dd/mm/yyyy; back to English after', async ({h}) => {
     const invoice = await publishInvoice(h, {discount_percent: 10, notes: 'Livraison comprise'})
-    expect(await fetchPdf(invoice.id)).toContain('Invoice')
+    expect(await fetchPdf(h, invoice.id)).toContain('Invoice')
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
-    const text = await fetchPdf(invoice.id)
+    const text = await fetchPdf(h, invoice.id)
     for (const fragment of ['Boulangerie Awa', `Facture ${invoice.id}`, 'SANDBOX : document de test', 'Statut : À payer', 'Échéance : 31/12/2099', 'Facturé à', 'Article', 'Prix unitaire', 'Sous-total', 'Remise (10 %)', 'Reste à payer', 'Remarques', 'Payez en ligne par Mobile Money']) {
       expect(text).toContain(fragment)
     }
@@ -191,18 +200,18 @@ describe('PDF and deliveries in the business’s language', () => {
     expect(text).toMatch(/Reste à payer\s+3 600 FCFA/)
     expect(text).not.toMatch(/XAF|Amount due|Bill to/)
     await h.admin('PUT', '/_admin/business', {language: 'en'})
-    expect(await fetchPdf(invoice.id)).toMatch(/Amount due\s+3 600 XAF/)
+    expect(await fetchPdf(h, invoice.id)).toMatch(/Amount due\s+3 600 XAF/)
   })
 
-  it('a paid invoice’s PDF says so in French', async () => {
+  it('a paid invoice’s PDF says so in French', async ({h}) => {
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
     const invoice = await publishInvoice(h)
     await pay(h, invoice)
     expect((await getInvoice(h, invoice.id)).body.status).toBe('PAID')
-    expect(await fetchPdf(invoice.id)).toMatch(/Entièrement payée le \d{2}\/\d{2}\/\d{4}\. Merci\./)
+    expect(await fetchPdf(h, invoice.id)).toMatch(/Entièrement payée le \d{2}\/\d{2}\/\d{4}\. Merci\./)
   })
 
-  it('email and WhatsApp texts in French when the business speaks French', async () => {
+  it('email and WhatsApp texts in French when the business speaks French', async ({h}) => {
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
     const invoice = await publishInvoice(h)
     expect((await h.api('POST', `/v1/invoices/${invoice.id}/send`, {body: {channel: 'EMAIL'}})).status).toBe(200)
