@@ -1,11 +1,11 @@
 // Whatever a client sends, the sandbox answers it and keeps serving (service-contract.md, "Limits
 // on what a request may carry" and "Durability and availability of the sandbox").
 import {request} from 'node:http'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it, test as base} from 'vitest'
 import {PNG_HUGE, PNG_NOT_ZLIB, craftedPng, realJpeg, realPng, webp} from '../helpers/images.js'
 import {startSandboxProcess, type SandboxProcess} from '../helpers/sandbox-process.js'
 import type {SandboxContext} from '../../src/sandbox/index.js'
-import {harness, type Harness} from './helpers.js'
+import {harness, withHarness, type Harness} from './helpers.js'
 import {invoiceBody, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
 async function json(url: string, init: RequestInit = {}): Promise<{status: number; body: any; headers: Headers}> {
@@ -14,30 +14,71 @@ async function json(url: string, init: RequestInit = {}): Promise<{status: numbe
   return {status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown), headers: response.headers}
 }
 
-describe('a crafted image never stops the process', () => {
-  let sb: SandboxProcess
-  beforeAll(async () => {
-    sb = await startSandboxProcess()
-  })
-  afterAll(() => sb.stop())
+/** A served sandbox, a child process of its own: whether it lives on is what is tested. */
+const itProcess = base.extend<{sb: SandboxProcess}>({
+  sb: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const sb = await startSandboxProcess()
+      try {
+        await use(sb)
+      } finally {
+        await sb.stop()
+      }
+    },
+    {scope: 'file'},
+  ],
+})
 
-  const api = (method: string, path: string, body?: unknown) =>
+const logged: string[] = []
+const itHostile = withHarness({
+  log: (line: string) => logged.push(line),
+  domains: [
+    (ctx: SandboxContext) =>
+      ctx.router.add({
+        method: 'GET',
+        path: '/v1/_test/throws',
+        auth: 'none',
+        responses: {200: {description: 'never'}},
+        handler: () => {
+          throw new Error('secret detail: /home/user/.config at line 42')
+        },
+      }),
+  ],
+})
+const itImages = withHarness()
+const itPdf = withHarness()
+/** The rate-limit tests: a fresh sandbox each, as the limit counts per address. */
+const itLimited = base.extend<{h: Harness}>({
+  // eslint-disable-next-line no-empty-pattern
+  h: async ({}, use) => {
+    const h = await harness({rateLimit: 3})
+    try {
+      await use(h)
+    } finally {
+      await h.close()
+    }
+  },
+})
+
+describe('a crafted image never stops the process', () => {
+  const api = (sb: SandboxProcess, method: string, path: string, body?: unknown) =>
     json(`${sb.url}${path}`, {method, headers: {'x-api-key': sb.keys.sandbox, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
 
-  it.each([
+  itProcess.for([
     ['image data that is not zlib', PNG_NOT_ZLIB],
     ['an IHDR declaring 60000 × 60000', PNG_HUGE],
-  ])('a PNG with %s: refused at the PUT, and the PDF of an invoice that tries to use it still answers', async (_label, bytes) => {
-    const upload = await api('POST', '/v1/files/upload-url', {filename: 'cover.png', content_type: 'image/png', size: bytes.length})
+  ] as const)('a PNG with %s: refused at the PUT, and the PDF of an invoice that tries to use it still answers', async ([_label, bytes], {sb}) => {
+    const upload = await api(sb, 'POST', '/v1/files/upload-url', {filename: 'cover.png', content_type: 'image/png', size: bytes.length})
     expect(upload.status).toBe(201)
     const put = await json(upload.body.upload_url, {method: 'PUT', body: bytes, headers: {'content-type': 'image/png'}})
     // Whether or not the cover was taken, the invoice's PDF link answers and the process lives on.
-    const created = await api('POST', '/v1/invoices', invoiceBody({cover_image_url: upload.body.file_url}))
-    const invoice = created.status === 201 ? created.body : (await api('POST', '/v1/invoices', invoiceBody())).body
-    const published = await api('POST', `/v1/invoices/${invoice.id}/publish`)
+    const created = await api(sb, 'POST', '/v1/invoices', invoiceBody({cover_image_url: upload.body.file_url}))
+    const invoice = created.status === 201 ? created.body : (await api(sb, 'POST', '/v1/invoices', invoiceBody())).body
+    const published = await api(sb, 'POST', `/v1/invoices/${invoice.id}/publish`)
     const pdf = await fetch(published.body.pdf_url).then((r) => r.status, (error: Error) => error.message)
     // The process lives on: it serves the next request, after the render, and has not exited.
-    expect((await api('GET', '/v1/payments')).status).toBe(200)
+    expect((await api(sb, 'GET', '/v1/payments')).status).toBe(200)
     expect(sb.exited()).toBeUndefined()
     expect(pdf).toBe(200)
     expect(put.status).toBe(400)
@@ -71,31 +112,10 @@ describe('the document worker', () => {
 })
 
 describe('hostile input', () => {
-  let h: Harness
-  const logged: string[] = []
-  beforeAll(async () => {
-    h = await harness({
-      log: (line: string) => logged.push(line),
-      domains: [
-        (ctx: SandboxContext) =>
-          ctx.router.add({
-            method: 'GET',
-            path: '/v1/_test/throws',
-            auth: 'none',
-            responses: {200: {description: 'never'}},
-            handler: () => {
-              throw new Error('secret detail: /home/user/.config at line 42')
-            },
-          }),
-      ],
-    })
-  })
-  afterAll(() => h.close())
-
-  const raw = (method: string, path: string, body: string | Buffer, headers: Record<string, string> = {}) =>
+  const raw = (h: Harness, method: string, path: string, body: string | Buffer, headers: Record<string, string> = {}) =>
     json(`${h.sb.url}${path}`, {method, body, headers: {'x-api-key': h.sb.keys.sandbox, 'content-type': 'application/json', ...headers}})
 
-  it('a failure inside one request is a 500 with a generic message, the detail in the log, and the next request is served', async () => {
+  itHostile('a failure inside one request is a 500 with a generic message, the detail in the log, and the next request is served', async ({h}) => {
     const reply = await json(`${h.sb.url}/v1/_test/throws`)
     expect(reply.status).toBe(500)
     expect(reply.body.code).toBe('internal_error')
@@ -104,16 +124,16 @@ describe('hostile input', () => {
     expect((await h.api('GET', '/v1/payments')).status).toBe(200)
   })
 
-  it('a body over 1 MiB is a 413 payload_too_large that reaches the client', async () => {
+  itHostile('a body over 1 MiB is a 413 payload_too_large that reaches the client', async ({h}) => {
     const big = JSON.stringify({amount: 100, phone_number: '670000001', operator: 'MTN', pad: 'x'.repeat(2 * 1024 * 1024)})
-    const reply = await raw('POST', '/v1/payments', big)
+    const reply = await raw(h, 'POST', '/v1/payments', big)
     expect(reply.status).toBe(413)
     expect(reply.body.code).toBe('payload_too_large')
     expect((await h.api('GET', '/v1/payments')).status).toBe(200)
   })
 
   /** Send `size` bytes in pieces, as a client still sending while the server answers; resolves with the status it reads. */
-  function streamed(method: string, path: string, size: number, headers: Record<string, string>): Promise<number> {
+  function streamed(h: Harness, method: string, path: string, size: number, headers: Record<string, string>): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const req = request(new URL(`${h.sb.url}${path}`), {method, headers: {'content-type': 'application/json', 'content-length': size, ...headers}}, (res) => {
         res.resume()
@@ -134,14 +154,14 @@ describe('hostile input', () => {
     })
   }
 
-  it('an answer given before the body is read still reaches a client that is sending it: 401, 404, 405, a GET with a body', async () => {
-    expect(await streamed('POST', '/v1/payments', 900 * 1024, {})).toBe(401)
-    expect(await streamed('POST', '/v1/nowhere', 900 * 1024, {'x-api-key': h.sb.keys.sandbox})).toBe(404)
-    expect(await streamed('DELETE', '/v1/payments', 900 * 1024, {'x-api-key': h.sb.keys.sandbox})).toBe(405)
-    expect(await streamed('GET', '/v1/openapi.json', 900 * 1024, {})).toBe(200)
+  itHostile('an answer given before the body is read still reaches a client that is sending it: 401, 404, 405, a GET with a body', async ({h}) => {
+    expect(await streamed(h, 'POST', '/v1/payments', 900 * 1024, {})).toBe(401)
+    expect(await streamed(h, 'POST', '/v1/nowhere', 900 * 1024, {'x-api-key': h.sb.keys.sandbox})).toBe(404)
+    expect(await streamed(h, 'DELETE', '/v1/payments', 900 * 1024, {'x-api-key': h.sb.keys.sandbox})).toBe(405)
+    expect(await streamed(h, 'GET', '/v1/openapi.json', 900 * 1024, {})).toBe(200)
   })
 
-  it('a 413 reaches a client that declared the length and is still sending (node:http)', async () => {
+  itHostile('a 413 reaches a client that declared the length and is still sending (node:http)', async ({h}) => {
     const url = new URL(`${h.sb.url}/v1/payments`)
     const size = 10 * 1024 * 1024
     const status = await new Promise<number>((resolve, reject) => {
@@ -164,85 +184,85 @@ describe('hostile input', () => {
     expect(status).toBe(413)
   })
 
-  it('JSON nested 10,000 deep, or 33 deep, is a 400 naming the body; 32 is parsed', async () => {
+  itHostile('JSON nested 10,000 deep, or 33 deep, is a 400 naming the body; 32 is parsed', async ({h}) => {
     for (const depth of [10_000, 33]) {
-      const reply = await raw('POST', '/v1/payments', `${'['.repeat(depth)}${']'.repeat(depth)}`)
+      const reply = await raw(h, 'POST', '/v1/payments', `${'['.repeat(depth)}${']'.repeat(depth)}`)
       expect(reply.status).toBe(400)
       expect(reply.body.code).toBe('validation_error')
       expect(reply.body.message).not.toMatch(/stack/i)
     }
     // 32 levels: parsed, then refused by the schema (an array is not the object expected).
-    const ok = await raw('POST', '/v1/payments', `{"amount": ${'['.repeat(31)}${']'.repeat(31)}, "phone_number": "670000001", "operator": "MTN"}`)
+    const ok = await raw(h, 'POST', '/v1/payments', `{"amount": ${'['.repeat(31)}${']'.repeat(31)}, "phone_number": "670000001", "operator": "MTN"}`)
     expect(ok.status).toBe(400)
     expect(ok.body.errors.map((e: any) => e.field)).toEqual(['amount'])
   })
 
-  it.each(['1e300', '9007199254740993', '12.5', '1000000000001', '0', '-5', '1e400', '5000.0000000000000001'])(
+  itHostile.for(['1e300', '9007199254740993', '12.5', '1000000000001', '0', '-5', '1e400', '5000.0000000000000001'])(
     'amount %s is refused, never rounded',
-    async (amount) => {
-      const reply = await raw('POST', '/v1/payments', `{"amount": ${amount}, "phone_number": "670000001", "operator": "MTN"}`)
+    async (amount, {h}) => {
+      const reply = await raw(h, 'POST', '/v1/payments', `{"amount": ${amount}, "phone_number": "670000001", "operator": "MTN"}`)
       expect(reply.status).toBe(400)
       expect(reply.body.errors.map((e: any) => e.field)).toEqual(['amount'])
     },
   )
 
-  it('amount 1 000 000 000 000 is accepted exactly', async () => {
-    const reply = await raw('POST', '/v1/payments', '{"amount": 1000000000000, "phone_number": "670000001", "operator": "MTN"}')
+  itHostile('amount 1 000 000 000 000 is accepted exactly', async ({h}) => {
+    const reply = await raw(h, 'POST', '/v1/payments', '{"amount": 1000000000000, "phone_number": "670000001", "operator": "MTN"}')
     expect(reply.status).toBe(201)
     expect(reply.body.amount).toBe(1_000_000_000_000)
   })
 
-  it.each([
+  itHostile.for([
     ['price over 10^12', {items: [{name: 'A', price: 1_000_000_000_001, quantity: 1}]}, 'items[0].price'],
     ['quantity over 10^6', {items: [{name: 'A', price: 500, quantity: 1_000_001}]}, 'items[0].quantity'],
     ['a total over 10^15', {items: Array.from({length: 2}, () => ({name: 'A', price: 1_000_000_000_000, quantity: 1_000}))}, 'items'],
-  ])('an invoice with %s is refused', async (_label, overrides, field) => {
+  ] as const)('an invoice with %s is refused', async ([_label, overrides, field], {h}) => {
     const reply = await h.api('POST', '/v1/invoices', {body: invoiceBody(overrides)})
     expect(reply.status).toBe(400)
     expect(reply.body.errors.map((e: any) => e.field)).toContain(field)
   })
 
-  it('a quantity written 2.0e0 or 9007199254740993 is refused', async () => {
+  itHostile('a quantity written 2.0e0 or 9007199254740993 is refused', async ({h}) => {
     for (const quantity of ['2.0e0', '9007199254740993']) {
       const text = JSON.stringify(invoiceBody({items: [{name: 'A', price: 500, quantity: 1}]})).replace('"quantity":1', `"quantity":${quantity}`)
-      const reply = await raw('POST', '/v1/invoices', text)
+      const reply = await raw(h, 'POST', '/v1/invoices', text)
       expect(reply.status).toBe(400)
       expect(reply.body.errors.map((e: any) => e.field)).toEqual(['items[0].quantity'])
     }
   })
 
-  it.each(['\u0000', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\u009b'])('a control character (%j) in a string is refused', async (control) => {
+  itHostile.for(['\u0000', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\u009b'])('a control character (%j) in a string is refused', async (control, {h}) => {
     const reply = await h.api('POST', '/v1/invoices', {body: invoiceBody({customer_name: `Awa${control}Bakery`})})
     expect(reply.status).toBe(400)
     expect(reply.body.errors.map((e: any) => e.field)).toEqual(['customer_name'])
   })
 
-  it('tabs and line breaks are kept', async () => {
+  itHostile('tabs and line breaks are kept', async ({h}) => {
     const reply = await h.api('POST', '/v1/invoices', {body: invoiceBody({notes: 'Line 1\r\nLine 2\n\tindented'})})
     expect(reply.status).toBe(201)
     expect(reply.body.notes).toBe('Line 1\r\nLine 2\n\tindented')
   })
 
-  it('invalid UTF-8 is refused, never replaced', async () => {
+  itHostile('invalid UTF-8 is refused, never replaced', async ({h}) => {
     const body = Buffer.concat([Buffer.from('{"amount": 100, "phone_number": "670000001", "operator": "MTN", "x": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])
-    const reply = await raw('POST', '/v1/payments', body)
+    const reply = await raw(h, 'POST', '/v1/payments', body)
     expect(reply.status).toBe(400)
     expect(reply.body.errors.map((e: any) => e.field)).toEqual(['body'])
     const inName = Buffer.concat([Buffer.from(JSON.stringify(invoiceBody()).replace('Awa Bakery', 'Awa')).subarray(0, 20), Buffer.from([0xc3, 0x28])])
-    expect((await raw('POST', '/v1/invoices', inName)).status).toBe(400)
+    expect((await raw(h, 'POST', '/v1/invoices', inName)).status).toBe(400)
   })
 
-  it.each(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'])('a field named %s is an unknown field', async (name) => {
-    const reply = await raw('POST', '/v1/payments', `{"amount": 100, "phone_number": "670000001", "operator": "MTN", "${name}": {"amount": 5}}`)
+  itHostile.for(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'])('a field named %s is an unknown field', async (name, {h}) => {
+    const reply = await raw(h, 'POST', '/v1/payments', `{"amount": 100, "phone_number": "670000001", "operator": "MTN", "${name}": {"amount": 5}}`)
     expect(reply.status).toBe(400)
     expect(reply.body.errors.map((e: any) => e.field)).toEqual([name])
     const item = JSON.stringify(invoiceBody()).replace('"quantity":3', `"quantity":3,"${name}":1`)
-    const nested = await raw('POST', '/v1/invoices', item)
+    const nested = await raw(h, 'POST', '/v1/invoices', item)
     expect(nested.status).toBe(400)
     expect(nested.body.errors.map((e: any) => e.field)).toEqual([`items[0].${name}`])
   })
 
-  it('every string a request may carry has a published maximum length', async () => {
+  itHostile('every string a request may carry has a published maximum length', async ({h}) => {
     const doc = (await h.api('GET', '/v1/openapi.json', {key: null})).body
     const unbounded: string[] = []
     const walk = (schema: any, where: string) => {
@@ -267,27 +287,21 @@ describe('hostile input', () => {
 })
 
 describe('uploaded images are checked at the PUT', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness()
-  })
-  afterAll(() => h.close())
-
-  async function put(bytes: Buffer, contentType: string): Promise<{status: number; body: any}> {
+  async function put(h: Harness, bytes: Buffer, contentType: string): Promise<{status: number; body: any}> {
     const url = await h.api('POST', '/v1/files/upload-url', {body: {filename: 'cover', content_type: contentType, size: bytes.length}})
     return json(url.body.upload_url, {method: 'PUT', body: bytes, headers: {'content-type': contentType}})
   }
 
-  it.each([
+  itImages.for([
     ['a real PNG', realPng(), 'image/png'],
     ['a real JPEG', realJpeg(), 'image/jpeg'],
     ['a WebP', webp(640, 480), 'image/webp'],
     ['a 10000 × 1 PNG', realPng(10_000, 1), 'image/png'],
-  ])('%s is stored', async (_label, bytes, type) => {
-    expect((await put(bytes, type)).status).toBe(200)
+  ] as const)('%s is stored', async ([_label, bytes, type], {h}) => {
+    expect((await put(h, bytes, type)).status).toBe(200)
   })
 
-  it.each([
+  itImages.for([
     ['a PNG whose data is not zlib', PNG_NOT_ZLIB, 'image/png'],
     ['a PNG declaring 60000 × 60000', PNG_HUGE, 'image/png'],
     ['a PNG declaring 10001 × 1', craftedPng(10_001, 1, Buffer.alloc(0)), 'image/png'],
@@ -295,8 +309,8 @@ describe('uploaded images are checked at the PUT', () => {
     ['a JPEG signature and noise', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1)]), 'image/jpeg'],
     ['a WebP of 20000 × 8', webp(16_000, 8), 'image/webp'],
     ['a RIFF WEBP with no image chunk', Buffer.concat([Buffer.from('RIFF'), Buffer.from([20, 0, 0, 0]), Buffer.from('WEBPJUNK'), Buffer.alloc(12)]), 'image/webp'],
-  ])('%s is a 400 naming the body', async (_label, bytes, type) => {
-    const reply = await put(bytes, type)
+  ] as const)('%s is a 400 naming the body', async ([_label, bytes, type], {h}) => {
+    const reply = await put(h, bytes, type)
     expect(reply.status).toBe(400)
     expect(reply.body.code).toBe('validation_error')
     expect(reply.body.errors[0].field).toBe('body')
@@ -304,13 +318,7 @@ describe('uploaded images are checked at the PUT', () => {
 })
 
 describe('PDFs are rendered once per version and carry an ETag', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness()
-  })
-  afterAll(() => h.close())
-
-  it('the same version answers the same ETag, If-None-Match answers 304, a change answers a new one', async () => {
+  itPdf('the same version answers the same ETag, If-None-Match answers 304, a change answers a new one', async ({h}) => {
     const invoice = await publishInvoice(h)
     const first = await fetch(invoice.pdf_url)
     expect(first.status).toBe(200)
@@ -337,15 +345,8 @@ describe('PDFs are rendered once per version and carry an ETag', () => {
 })
 
 describe('the checkout form and the keyless signed URLs are rate limited per client address', () => {
-  let h: Harness | undefined
-  afterEach(async () => {
-    await h?.close()
-    h = undefined
-  })
-
   // The harness itself reads /v1/openapi.json without a key: that counts against the address too.
-  it('the checkout form: 429 past the limit, per address', async () => {
-    h = await harness({rateLimit: 3})
+  itLimited('the checkout form: 429 past the limit, per address', async ({h}) => {
     const invoice = await publishInvoice(h)
     const statuses: number[] = []
     for (let i = 0; i < 5; i++) statuses.push((await submitCheckout(h, invoice, {phone: 'nope', operator: 'MTN', amount: 100})).status)
@@ -354,8 +355,7 @@ describe('the checkout form and the keyless signed URLs are rate limited per cli
     expect((await h.api('GET', '/v1/payments')).status).toBe(200)
   })
 
-  it('the signed PDF URL and the storage host: 429 past the limit, with Retry-After', async () => {
-    h = await harness({rateLimit: 3})
+  itLimited('the signed PDF URL and the storage host: 429 past the limit, with Retry-After', async ({h}) => {
     const invoice = await publishInvoice(h)
     const statuses: number[] = []
     let last: Response | undefined
