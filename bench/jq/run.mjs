@@ -9,6 +9,11 @@
  *
  * Needs hyperfine, and a local sandbox with a profile "local" in SVC_CONFIG_DIR (`svc sandbox
  * serve --rate-limit 0`: 100 calls a minute would otherwise meet the rate limit and its retries).
+ *
+ * Both builds keep their V8 code cache (bin/compile-cache.cjs) in a directory of the bench's own
+ * (SVC_CACHE_DIR): the user's cache keeps the three most recent builds, and on a machine where
+ * other worktrees build and run tests, theirs would evict these two part-way, and some runs would
+ * compile dist/ afresh (~15 ms) on one side only.
  */
 import {spawnSync} from 'node:child_process'
 import {mkdtempSync, readFileSync} from 'node:fs'
@@ -27,6 +32,7 @@ const builds = {before: join(compare, 'bin/run.cjs'), after: join(root, 'bin/run
 const times = {before: [], after: []}
 const user = {before: [], after: []}
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-jq-'))
+process.env.SVC_CACHE_DIR = join(dir, 'cache')
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? ['before', 'after'] : ['after', 'before']
   const out = join(dir, `round-${round}.json`)

@@ -10,6 +10,7 @@
  */
 import {spawn} from 'node:child_process'
 import {readFileSync, readdirSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, baseEnv, runCli} from '../helpers/cli.js'
@@ -128,3 +129,121 @@ describe('--jq mid-filter: Ctrl-C and SIGTERM still work', () => {
     }, 120_000)
   }
 })
+
+/**
+ * The main thread's slice (src/lib/io/jq-main.ts): a filter runs there first, under node:vm's
+ * timeout and breakOnSigint, and moves to a worker only when still running at the slice's end.
+ * test/helpers/jq-trace.cjs says on stderr when the filter starts on the main thread and when a
+ * worker is made.
+ */
+const TRACE = ['--require', fileURLToPath(new URL('../helpers/jq-trace.cjs', import.meta.url))].join(' ')
+const MAIN_STARTS = /\[jq-trace\] main thread\n/g
+
+describe('--jq on the main thread: its limits and signals', () => {
+  it('a filter that ends within the slice runs on the main thread only: no worker thread', async () => {
+    const r = await runCli([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE}})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^\d+\n$/)
+    // The compile (no input) and the filter.
+    expect(r.stderr.match(MAIN_STARTS)).toHaveLength(2)
+    expect(r.stderr).not.toContain('[jq-trace] worker')
+  })
+
+  it('SVC_JQ_MAIN_THREAD_MS=0: straight to a worker thread, same answer', async () => {
+    const r = await runCli([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE, SVC_JQ_MAIN_THREAD_MS: '0'}})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^\d+\n$/)
+    expect(r.stderr).not.toMatch(MAIN_STARTS)
+    expect(r.stderr).toContain('[jq-trace] worker')
+  })
+
+  it('SVC_JQ_MAIN_THREAD_MS that is not whole milliseconds from 0 to 1000: exit 2 naming it', async () => {
+    for (const value of ['1001', '-1', '2.5', 'fast']) {
+      const r = await runCli([...ARGS, '--jq', '.'], {configDir: temp.dir, env: {SVC_JQ_MAIN_THREAD_MS: value}})
+      expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toContain('SVC_JQ_MAIN_THREAD_MS')
+      expect(r.stderr).toContain('0 to 1000')
+      expect(r.stdout).toBe('')
+    }
+  })
+
+  it('past the memory limit on the main thread: exit 1 naming it, no worker, no "Aborted()" from jq-web', async () => {
+    // 10 numbers: a string of a billion bytes, which jq asks for at once.
+    const r = await runCli([...ARGS, '--jq', 'length | "x" * (. * 100000000)'], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE, SVC_JQ_MAIN_THREAD_MS: '1000'}, timeoutMs: 30_000})
+    expect(r.exitCode, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/memory limit \(512 MB\)/)
+    expect(r.stderr).not.toMatch(/Aborted|FATAL|heap out of memory|Unexpected error/)
+    expect(r.stderr).not.toContain('[jq-trace] worker')
+  })
+
+  // A time limit shorter than the slice: the whole run is the main thread's.
+  for (const expression of HOSTILE) {
+    it(`${expression}: past a 0.2 s limit on the main thread, exit 1 naming it, no worker`, async () => {
+      const r = await runCli([...ARGS, '--jq', expression], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE, SVC_JQ_TIMEOUT: '0.2'}, timeoutMs: 30_000})
+      expect(r.signal, r.stderr).toBeNull()
+      expect(r.exitCode, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/time limit \(0\.2 s; SVC_JQ_TIMEOUT\)|memory limit \(\d+ MB\)|output limit \(\d+ MB\)/)
+      expect(r.stderr).not.toMatch(/Aborted|FATAL|heap out of memory|Unexpected error/)
+      expect(r.stderr).not.toContain('[jq-trace] worker')
+    }, 60_000)
+  }
+
+  for (const expression of HOSTILE) {
+    it(`${expression}: signalled while on the main thread, SIGINT → 130 within 1 s, SIGTERM → 143 at the slice's end`, async () => {
+      // A slice of 1 s: Ctrl-C breaks it at once (breakOnSigint).
+      const interrupted = await signalledOnMainThread(expression, 'SIGINT', '1000')
+      expect(interrupted.code, interrupted.stderr).toBe(130)
+      expect(interrupted.afterSignalMs).toBeLessThan(1000)
+      expect(interrupted.stderr).not.toContain('[jq-trace] worker')
+      // SIGTERM is answered when the slice (the default, 500 ms) ends, before any worker starts.
+      const terminated = await signalledOnMainThread(expression, 'SIGTERM', undefined)
+      expect(terminated.code, terminated.stderr).toBe(143)
+      expect(terminated.afterSignalMs).toBeLessThan(1000)
+      expect(terminated.stderr).not.toContain('[jq-trace] worker')
+    }, 60_000)
+  }
+})
+
+/** utime + stime, in clock ticks, of the CLI's main thread. */
+function mainThreadCpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * Runs the CLI with the trace; signals it once the filter (jq's second run, after the compile) has
+ * started on the main thread; SIGINT once the main thread has spent 20 ms of CPU since, so that it
+ * is in jq's loop, not in node:vm's few microseconds of putting breakOnSigint's handler in place of
+ * the command's (a Ctrl-C there ends the process by Node's default for SIGINT).
+ */
+async function signalledOnMainThread(expression: string, signal: 'SIGINT' | 'SIGTERM', sliceMs: string | undefined): Promise<{code: number | null; afterSignalMs: number; stderr: string}> {
+  const env: Record<string, string> = {...baseEnv(temp.dir), SVC_JQ_TIMEOUT: '120', NODE_OPTIONS: TRACE}
+  if (sliceMs !== undefined) env.SVC_JQ_MAIN_THREAD_MS = sliceMs
+  const child = spawn(process.execPath, [BIN, ...ARGS, '--jq', expression], {env, stdio: ['ignore', 'pipe', 'pipe']})
+  let exited = false
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  void closed.then(() => (exited = true))
+  const killer = setTimeout(() => child.kill('SIGKILL'), 50_000)
+  let stderr = ''
+  child.stdout.resume()
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  // Not once jq's compile (its first run) has moved to a worker: the filter is not the main thread's.
+  const onMain = () => !stderr.includes('[jq-trace] worker') && (stderr.match(MAIN_STARTS)?.length ?? 0) >= 2
+  try {
+    while (!exited && !onMain()) await new Promise((resolve) => setTimeout(resolve, 5))
+    const ticks = mainThreadCpuTicks(child.pid!)
+    while (!exited && signal === 'SIGINT' && mainThreadCpuTicks(child.pid!) < ticks + 2) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(exited || stderr.includes('[jq-trace] worker'), `never signalled on the main thread (jq's compile past its 1 s slice?): ${stderr}`).toBe(false)
+    const sent = Date.now()
+    child.kill(signal)
+    const code = await closed
+    return {code, afterSignalMs: Date.now() - sent, stderr}
+  } finally {
+    clearTimeout(killer)
+  }
+}
