@@ -19,7 +19,7 @@
  *   synchronous: nothing else runs meanwhile), then put back; jq-web's "Aborted()" on
  *   console.error is silenced meanwhile (the CLI says what happened in its own words).
  * A run stopped part-way leaves a jq that cannot be trusted: this thread's jq is then given up
- * for good (the process runs every later filter in a worker).
+ * for good (the process runs every later filter in a worker), and its memory let go.
  */
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
@@ -70,9 +70,14 @@ function mainThreadJq(): Promise<JqWeb> {
   return (loading ??= loadJqWeb())
 }
 
-function loadJqWeb(): Promise<JqWeb> {
+/** require, as from this file. */
+function requireHere(): NodeJS.Require {
   // The build defines import.meta.dirname as __dirname (scripts/build.mjs): its output is CommonJS.
   const here = typeof __dirname === 'string' ? __dirname : import.meta.dirname
+  return createRequire(join(here, 'jq-main.js'))
+}
+
+function loadJqWeb(): Promise<JqWeb> {
   // jq-web binds console.error as it loads (for its "Aborted()"): it binds this stand-in, which
   // runBounded silences (as bin/run.cjs does when it loads jq-web first).
   const error = console.error
@@ -80,7 +85,7 @@ function loadJqWeb(): Promise<JqWeb> {
     if (!(globalThis as {[QUIET]?: boolean})[QUIET]) Reflect.apply(error, this, args)
   }
   try {
-    return createRequire(join(here, 'jq-main.js'))('jq-web') as Promise<JqWeb>
+    return requireHere()('jq-web') as Promise<JqWeb>
   } finally {
     console.error = error
   }
@@ -101,15 +106,30 @@ export async function runOnMainThread(job: JqJob, sliceMs: number): Promise<Main
   try {
     jq = await mainThreadJq()
   } catch {
-    givenUp = true
+    giveUp()
     return undefined
   }
   if (givenUp) return undefined
   const outcome = runBounded(jq, job, sliceMs)
   // jq ended normally (with or without a jq error): its state is sound. Anything else was stopped
   // part-way (a limit, Ctrl-C) or crashed.
-  if (!('out' in outcome) && outcome.error !== 'jq') givenUp = true
+  if (!('out' in outcome) && outcome.error !== 'jq') giveUp()
   return outcome
+}
+
+/**
+ * This thread's jq is not run again. Its WebAssembly memory (up to JQ_MEMORY_MB, while a worker may
+ * take as much) is let go: out of Node's module cache and this file's hands, it is V8's to collect.
+ */
+function giveUp(): void {
+  givenUp = true
+  loading = undefined
+  try {
+    const require = requireHere()
+    delete require.cache[require.resolve('jq-web')]
+  } catch {
+    // Not in the cache: nothing holds it.
+  }
 }
 
 function runBounded(jq: JqWeb, job: JqJob, sliceMs: number): MainThreadOutcome {
