@@ -115,8 +115,9 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     process.on('SIGINT', bindLanguage(() => void this.interrupted('SIGINT')))
     // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
     process.on('SIGTERM', bindLanguage(() => void this.interrupted('SIGTERM')))
-    // jq (WebAssembly, in a worker thread) only when asked for; the expression is compiled before
-    // anything is sent. A filter that fails while the command still streams ends it (jqFailed).
+    // jq (WebAssembly: on this thread for a short slice, then in a worker thread) only when asked
+    // for; the expression is compiled before anything is sent. A filter that fails while the
+    // command still streams ends it (jqFailed).
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
       this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
