@@ -10,8 +10,8 @@
  * On the main thread the filter is bounded as in the worker (jq-worker.ts), by other means:
  * - time: it runs through node:vm with `timeout` (V8's TerminateExecution, which stops a
  *   WebAssembly loop too; a watchdog thread fires it);
- * - Ctrl-C: `breakOnSigint` stops it at once; the SIGINT, which that consumes, is raised again,
- *   so that the command's own handler answers it (exit 130). SIGTERM has no such watchdog: it is
+ * - Ctrl-C: `breakOnSigint` stops it at once; the SIGINT, which that consumes, is handed to the
+ *   command's own handler (exit 130; jq-run.ts). SIGTERM has no such watchdog: it is
  *   answered when the slice ends, which is why the slice is short and at most 1 s;
  * - memory: jq's WebAssembly memory may not grow past JQ_MEMORY_MB (jq's allocator fails, jq
  *   aborts), and its output buffers (JS arrays, a number per byte) past JQ_OUTPUT_MB: what comes

@@ -89,9 +89,10 @@ export class JqRunner {
     if (!('error' in onMain)) return onMain
     switch (onMain.error) {
       case 'interrupted':
-        // Ctrl-C, which node:vm's breakOnSigint consumed: raised again for the command's own
-        // handler (exit 130), or Node's default (the process ends) when there is none.
-        process.kill(process.pid, 'SIGINT')
+        // Ctrl-C, which node:vm's breakOnSigint consumed: handed to the command's own handler
+        // (exit 130), or, with none, raised again for Node's default (the process ends).
+        if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT')
+        else process.kill(process.pid, 'SIGINT')
         return new Promise<never>(() => {})
       case 'slice': {
         // Past its slice: the worker runs it again, for what is left of the time limit. A SIGTERM
