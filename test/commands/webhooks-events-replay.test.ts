@@ -12,6 +12,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {makeEvent, startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 
 let temp: ReturnType<typeof tempConfigDir>
@@ -29,7 +30,8 @@ afterEach(async () => {
   temp.cleanup()
 })
 
-const cli = (args: string[], input?: string) => runCli(args, {configDir: temp.dir, input})
+// The listener is a process (stopped with Ctrl-C, exit 130); the other commands run in-process.
+const cli = (args: string[], input?: string) => runInProcess(args, {configDir: temp.dir, input})
 
 interface Running {
   stdout(): string
