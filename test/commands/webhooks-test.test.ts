@@ -1,13 +1,15 @@
 /**
- * `svc webhooks test URL` graded against handlers of our own (test/lib/webhooks/handlers.ts), as
- * child processes over real HTTP: each wrong handler fails exactly the cases it should, with the
- * sentence that says why; the right ones pass all; flags are checked before anything is sent.
+ * `svc webhooks test URL` graded against handlers of our own (test/lib/webhooks/handlers.ts), over
+ * real HTTP (the command in-process; its terminal prompt on a pseudo-terminal): each wrong handler
+ * fails exactly the cases it should, with the sentence that says why; the right ones pass all;
+ * flags are checked before anything is sent.
  */
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {generateSecret} from '../../src/contract/signature.js'
-import {runCli, type CliResult} from '../helpers/cli.js'
+import type {CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {runInPty} from '../helpers/pty.js'
 import {startHandler, type Handler, type HandlerKind} from '../lib/webhooks/handlers.js'
 
@@ -35,8 +37,7 @@ afterEach(async () => {
   temp.cleanup()
 })
 
-const grade = (args: string[], options: {env?: Record<string, string>; timeoutMs?: number} = {}) =>
-  runCli(['webhooks', 'test', ...args], {configDir: temp.dir, env: options.env, timeoutMs: options.timeoutMs ?? 30_000})
+const grade = (args: string[], options: {env?: Record<string, string>} = {}) => runInProcess(['webhooks', 'test', ...args], {configDir: temp.dir, env: options.env})
 
 function report(result: CliResult): JsonReport {
   return JSON.parse(result.stdout) as JsonReport
@@ -169,7 +170,7 @@ describe('svc webhooks test: each wrong handler fails exactly its cases', () => 
 
 describe('svc webhooks test: secret, flags, languages', () => {
   it('signs by default with the local signing secret that `webhooks listen` uses', async () => {
-    const printed = await runCli(['webhooks', 'listen', '--print-secret'], {configDir: temp.dir})
+    const printed = await runInProcess(['webhooks', 'listen', '--print-secret'], {configDir: temp.dir})
     expect(printed.exitCode).toBe(0)
     const local = printed.stdout.trim()
     handler = await startHandler('library', local)
