@@ -2,14 +2,15 @@
  * Messages that name what the person typed: environment variables and arguments by their own
  * names, the accepted range, one maximum for amounts, `5.000` read as the thousands it probably
  * is, units suited to the flag, a mistyped id as no such object, a key of a restarted in-memory
- * sandbox, and the nearest flag for a mistyped one. Real processes against a local sandbox; the
- * flag typo also under a pseudo-terminal at 80 and 120 columns.
+ * sandbox, and the nearest flag for a mistyped one. The commands in-process against a local
+ * sandbox; the flag typo also under a pseudo-terminal at 80 and 120 columns, the restarted sandbox
+ * as `sandbox serve` processes.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {inTerminal} from '../helpers/script-terminal.js'
 import {startServe, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -22,7 +23,7 @@ afterAll(async () => {
   await sb?.close()
   temp.cleanup()
 })
-const run = (args: string[], env: Record<string, string> = {}) => sb.cli(temp.dir)(args, {env})
+const run = (args: string[], env: Record<string, string> = {}) => sb.cli(temp.dir, 'sandbox', runInProcess)(args, {env})
 
 describe('what the person typed, named as typed', {timeout: 60_000}, () => {
   it('SVC_TIMEOUT=abc names SVC_TIMEOUT, never --SVC_TIMEOUT', async () => {
@@ -128,12 +129,12 @@ describe('a key of a restarted in-memory sandbox', {timeout: 120_000}, () => {
       await first.stop()
       const second = await startServe(own.dir)
       try {
-        const r = await runCli(['pay', 'list', '--profile', 'local'], {configDir: own.dir, env: {SVC_API_KEY: oldKey}})
+        const r = await runInProcess(['pay', 'list', '--profile', 'local'], {configDir: own.dir, env: {SVC_API_KEY: oldKey}})
         expect(r.exitCode).toBe(3)
         expect(r.stderr).toMatch(/The local sandbox \(started .*\) keeps its keys in memory and made new ones when it was restarted/)
         expect(r.stderr).toMatch(/unset SVC_API_KEY.*--profile local/)
         // The profile serve saved works.
-        expect((await runCli(['pay', 'list', '--profile', 'local'], {configDir: own.dir})).exitCode).toBe(0)
+        expect((await runInProcess(['pay', 'list', '--profile', 'local'], {configDir: own.dir})).exitCode).toBe(0)
       } finally {
         await second.stop()
       }
