@@ -34,8 +34,10 @@ function split(args: string[]): {id: string; file: string; argv: string[]} {
   for (let n = Math.min(args.length, 3); n > 0; n--) {
     const words = args.slice(0, n)
     if (words.some((w) => w.startsWith('-'))) continue
-    const file = `${COMMANDS}${words.join('/')}.ts`
-    if (existsSync(file)) return {id: words.join(' '), file, argv: args.slice(n)}
+    // A command file, or the index.ts of a topic that is also a command (`sandbox requests`).
+    for (const file of [`${COMMANDS}${words.join('/')}.ts`, `${COMMANDS}${words.join('/')}/index.ts`]) {
+      if (existsSync(file)) return {id: words.join(' '), file, argv: args.slice(n)}
+    }
   }
   throw new Error(`runInProcess: no command in ${JSON.stringify(args)} (use runCli for help, --version, unknown commands)`)
 }
