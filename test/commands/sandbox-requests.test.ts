@@ -1,7 +1,8 @@
 /**
- * The request journal over real HTTP: `svc sandbox requests [get]` and `svc sandbox logs tail`
- * against an in-process sandbox (found through SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN),
- * `svc sandbox serve --log` as a child process, and the journal kept on disk with --data.
+ * The request journal over real HTTP: `svc sandbox requests [get]` (in-process) and `svc sandbox
+ * logs tail` (a child process: streamed, stopped by SIGTERM or by the sandbox's end) against an
+ * in-process sandbox (found through SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN), `svc sandbox serve
+ * --log` as a child process, and the journal kept on disk with --data.
  */
 import {spawn} from 'node:child_process'
 import {join} from 'node:path'
@@ -9,13 +10,14 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const temp = tempConfigDir()
 let h: TestSandbox
 
 const adminEnv = () => ({SVC_SANDBOX_URL: h.sb.url, SVC_SANDBOX_ADMIN_TOKEN: h.sb.adminToken})
-const cli = (args: string[]) => h.cli(temp.dir)(args, {env: adminEnv()})
+const cli = (args: string[]) => h.cli(temp.dir, 'sandbox', runInProcess)(args, {env: adminEnv()})
 const json = async (args: string[]) => {
   const r = await cli([...args, '--json'])
   expect(r.exitCode, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0)
