@@ -1,6 +1,6 @@
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
-import {ANSI, runCli} from '../helpers/cli.js'
+import {ANSI} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -23,8 +23,7 @@ afterEach(async () => {
   proxy = undefined
 })
 
-const cli = (args: string[], env: Record<string, string> = sandbox.env()) => runCli(args, {configDir: temp.dir, env})
-// Flags, validation and formatting: the command class in-process (same arguments, same result).
+// The command class in-process (same arguments, same result): nothing here is about the process.
 const inProcess = (args: string[], env: Record<string, string> = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env})
 
 async function paymentsFor(phone: string): Promise<any[]> {
@@ -54,17 +53,17 @@ describe('svc pay create', () => {
   })
 
   it('--watch: an always-SUCCESS number exits 0, an always-FAILED one exits 1 with its failure_code', async () => {
-    const ok = await cli(['pay', 'create', '--amount', '5000', '--phone', '670000002', '--watch', '--interval', '250ms'])
+    const ok = await inProcess(['pay', 'create', '--amount', '5000', '--phone', '670000002', '--watch', '--interval', '250ms'])
     expect(ok.exitCode).toBe(0)
     expect(ok.stdout).toMatch(/STATUS\s+SUCCESS/)
-    const failed = await cli(['pay', 'create', '--amount', '5000', '--phone', '680000099', '--watch', '--interval', '250ms'])
+    const failed = await inProcess(['pay', 'create', '--amount', '5000', '--phone', '680000099', '--watch', '--interval', '250ms'])
     expect(failed.exitCode).toBe(1)
     expect(failed.stdout).toMatch(/FAILURE CODE\s+CUSTOMER_DECLINED/)
     expect(failed.stderr).toMatch(/failed \(CUSTOMER_DECLINED\): The customer declined the request on their phone/)
   })
 
   it('--watch --json: one JSON document, the final payment, and the exit code of its outcome', async () => {
-    const failed = await cli(['pay', 'create', '--amount', '700', '--phone', '237650000099', '--watch', '--interval', '250ms', '--json'])
+    const failed = await inProcess(['pay', 'create', '--amount', '700', '--phone', '237650000099', '--watch', '--interval', '250ms', '--json'])
     expect(failed.exitCode).toBe(1)
     expect(JSON.parse(failed.stdout)).toMatchObject({status: 'FAILED', failure_code: 'CUSTOMER_DECLINED', amount: 700})
   })
@@ -107,7 +106,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
 
   it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async () => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
-    const r = await cli(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const r = await inProcess(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/lost.*found payment/i)
     const found = JSON.parse(r.stdout)
@@ -119,7 +118,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
 
   it('503 after the service acted: not retried, found in the list', async () => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
-    const r = await cli(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const r = await inProcess(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(await paymentsFor(phone(1002))).toHaveLength(1)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
@@ -127,7 +126,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
 
   it('timeout after the service acted (SVC_TIMEOUT): found in the list', async () => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
-    const r = await cli(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
+    const r = await inProcess(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
       ...sandbox.env(),
       SVC_BASE_URL: proxy.url,
       SVC_TIMEOUT: '1s',
@@ -139,13 +138,13 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
 
   it('502 before the service acted: nothing found, exit 7, says the outcome is unknown and how to check', async () => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
-    const r = await cli(['pay', 'create', '--amount', '5555', '--phone', phone(1004)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const r = await inProcess(['pay', 'create', '--amount', '5555', '--phone', phone(1004)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/outcome is unknown/)
     expect(r.stderr).toMatch(/svc pay list/)
     expect(await paymentsFor(phone(1004))).toHaveLength(0)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
-    const json = await cli(['pay', 'create', '--amount', '5555', '--phone', phone(1005), '--json'], {...sandbox.env(), SVC_BASE_URL: 'http://127.0.0.1:9'})
+    const json = await inProcess(['pay', 'create', '--amount', '5555', '--phone', phone(1005), '--json'], {...sandbox.env(), SVC_BASE_URL: 'http://127.0.0.1:9'})
     expect(json.exitCode).toBe(7)
     // A refused connection: nothing was sent, so not an unknown outcome (issue 18).
     expect(JSON.parse(json.stdout).error.code).toBe('not_connected')
@@ -184,12 +183,12 @@ describe('svc pay status, list, watch', () => {
   })
 
   it('watch: a live payment nobody approves times out with exit 8; approved, it exits 0', async () => {
-    const live = JSON.parse((await cli(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], sandbox.env('live'))).stdout)
-    const timedOut = await cli(['pay', 'watch', live.id, '--interval', '250ms', '--timeout', '1s'], sandbox.env('live'))
+    const live = JSON.parse((await inProcess(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], sandbox.env('live'))).stdout)
+    const timedOut = await inProcess(['pay', 'watch', live.id, '--interval', '250ms', '--timeout', '1s'], sandbox.env('live'))
     expect(timedOut.exitCode).toBe(8)
     expect(timedOut.stderr).toMatch(/still PENDING/)
     await sandbox.admin('POST', `/payments/${live.id}/approve`)
-    const approved = await cli(['pay', 'watch', live.id, '--interval', '250ms', '--json'], sandbox.env('live'))
+    const approved = await inProcess(['pay', 'watch', live.id, '--interval', '250ms', '--json'], sandbox.env('live'))
     expect(approved.exitCode).toBe(0)
     expect(JSON.parse(approved.stdout).status).toBe('SUCCESS')
   })
