@@ -2,11 +2,12 @@
  * Text from the service never reaches a terminal with its control characters (issue 18): escape
  * sequences in a customer name, an item name and notes (window title, screen clear, colours, a C1
  * CSI, a bell) come out of every human output escaped and visible; `--json` carries them intact.
+ * Piped output in-process; the terminal on a pseudo-terminal.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {runInPty} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {invoiceDomainOf} from '../../src/sandbox/invoices/index.js'
@@ -58,13 +59,13 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u200b\u2066]/
 describe('human output: 0 control characters from the service', () => {
   it('invoice list, invoice get, report receivables (not a terminal)', async () => {
     for (const args of commands()) {
-      const r = await runCli(args, {configDir: temp.dir, env: sandbox.env()})
+      const r = await runInProcess(args, {configDir: temp.dir, env: sandbox.env()})
       expect(r.exitCode, r.stderr).toBe(0)
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(CONTROL)
       // Shown escaped, so the person sees that something odd is there.
       expect(r.stdout, args.join(' ')).toContain('Awa\\u001b]0;pwned\\u0007')
     }
-    const get = await runCli(['invoice', 'get', invoiceId], {configDir: temp.dir, env: sandbox.env()})
+    const get = await runInProcess(['invoice', 'get', invoiceId], {configDir: temp.dir, env: sandbox.env()})
     expect(get.stdout).toContain('Bread\\u009b31m\\u001b[31m')
     expect(get.stdout).toContain('Thanks\\u001b[2J\\u001b[H\\u202eevil\\u200bzero\\u2066width')
   })
@@ -84,12 +85,12 @@ describe('human output: 0 control characters from the service', () => {
   })
 
   it('--json is untouched: the service’s text, control characters and all', async () => {
-    const get = await runCli(['invoice', 'get', invoiceId, '--json'], {configDir: temp.dir, env: sandbox.env()})
+    const get = await runInProcess(['invoice', 'get', invoiceId, '--json'], {configDir: temp.dir, env: sandbox.env()})
     const invoice = JSON.parse(get.stdout)
     expect(invoice.customer_name).toBe(NAME)
     expect(invoice.items[0].name).toBe(ITEM)
     expect(invoice.notes).toBe(NOTES)
-    const list = await runCli(['invoice', 'list', '--json'], {configDir: temp.dir, env: sandbox.env()})
+    const list = await runInProcess(['invoice', 'list', '--json'], {configDir: temp.dir, env: sandbox.env()})
     expect(JSON.parse(list.stdout)[0].customer_name).toBe(NAME)
   })
 })
