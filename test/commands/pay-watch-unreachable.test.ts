@@ -5,8 +5,8 @@
  */
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -26,7 +26,7 @@ afterEach(async () => {
 async function pendingThenStopped(): Promise<{id: string; env: Record<string, string>; stop: () => Promise<void>}> {
   sandbox = await startTestSandbox()
   const env = {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}
-  const created = await runCli(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], {configDir: temp.dir, env})
+  const created = await runInProcess(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], {configDir: temp.dir, env})
   expect(created.exitCode).toBe(0)
   const s = sandbox
   return {id: JSON.parse(created.stdout).id, env, stop: () => s.close()}
@@ -36,11 +36,11 @@ describe('pay watch against a service it cannot reach', () => {
   it('a stopped service: exit 7 "status unknown", never 8; --json gives the error envelope', async () => {
     const {id, env, stop} = await pendingThenStopped()
     await stop()
-    const r = await runCli(['pay', 'watch', id, '--interval', '250ms', '--timeout', '2s'], {configDir: temp.dir, env})
+    const r = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '2s'], {configDir: temp.dir, env})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/status unknown: the service could not be reached/)
     expect(r.stderr).not.toMatch(/still PENDING/)
-    const json = await runCli(['pay', 'watch', id, '--interval', '250ms', '--timeout', '1s', '--json'], {configDir: temp.dir, env})
+    const json = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '1s', '--json'], {configDir: temp.dir, env})
     expect(json.exitCode).toBe(7)
     expect(JSON.parse(json.stdout).error.code).toBe('status_unknown')
   })

@@ -1,14 +1,13 @@
 /**
  * `svc webhooks verify` (each reason it gives, exit 0/1/2, --json) and `svc webhooks trigger`
- * (a real sandbox payment whose real event arrives; refused on a LIVE key). The verdicts and the
- * flags run in-process; stdin and the real payment in child processes.
+ * (a real sandbox payment whose real event arrives; refused on a LIVE key), in-process: stdin is
+ * the command's own (its context's), and the payment and its event go over real HTTP.
  */
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
-import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {startReceiver, waitFor} from '../helpers/receiver.js'
@@ -30,7 +29,7 @@ describe('svc webhooks verify', () => {
     return path
   }
   const headerFlags = (headers: object) => Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`])
-  const verify = (args: string[], input?: string) => runCli(['webhooks', 'verify', ...args], {configDir: temp.dir, input})
+  const verify = (args: string[], input?: string) => runInProcess(['webhooks', 'verify', ...args], {configDir: temp.dir, input})
   const verifyInProcess = (args: string[]) => runInProcess(['webhooks', 'verify', ...args], {configDir: temp.dir})
 
   it('OK for a good delivery (file or stdin), exit 0; --json prints the report', async () => {
@@ -106,7 +105,7 @@ describe('svc webhooks trigger', () => {
     const endpoint = await sandbox.admin('POST', '/webhook-endpoints', {url: `${probe.url}/`, environment: 'SANDBOX'})
     const app = await startReceiver({secret: endpoint.secret, port: probe.port})
     try {
-      const r = await runCli(['webhooks', 'trigger', 'payment.failed', '--operator', 'ORANGE'], {configDir: temp.dir, env: sandbox.env()})
+      const r = await runInProcess(['webhooks', 'trigger', 'payment.failed', '--operator', 'ORANGE'], {configDir: temp.dir, env: sandbox.env()})
       expect(r.exitCode).toBe(0)
       expect(r.stdout).toMatch(/STATUS\s+PENDING/)
       expect(r.stdout).toMatch(/PHONE\s+237650000099/)
@@ -115,7 +114,7 @@ describe('svc webhooks trigger', () => {
       await waitFor(() => app.received.some((d) => (d.event.data as {id: string}).id === id), 10_000, 'the event')
       expect(app.received.find((d) => (d.event.data as {id: string}).id === id)!.event.type).toBe('payment.failed')
 
-      const watched = await runCli(['webhooks', 'trigger', 'payment.success', '--watch', '--json'], {configDir: temp.dir, env: sandbox.env()})
+      const watched = await runInProcess(['webhooks', 'trigger', 'payment.success', '--watch', '--json'], {configDir: temp.dir, env: sandbox.env()})
       expect(watched.exitCode).toBe(0)
       const payment = JSON.parse(watched.stdout)
       expect(payment).toMatchObject({status: 'SUCCESS', phone_number: '237670000001'})
