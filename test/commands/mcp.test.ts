@@ -6,7 +6,7 @@
  */
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest'
 
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
@@ -201,11 +201,14 @@ describe('svc mcp: payments', () => {
       const waiting = session.client.callTool({name: 'payments_wait', arguments: {id: created.structuredContent.payment.id, interval: '250ms', timeout: '30s'}}, undefined, {
         signal: abort.signal,
       })
-      await new Promise((resolve) => setTimeout(resolve, 800))
+      const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
+      // Cancelled once it is polling (a status read reached the service), not after a fixed time.
+      await vi.waitFor(() => expect(polls()).toBeGreaterThan(0), {timeout: 30_000, interval: 50})
       abort.abort()
       await expect(waiting).rejects.toThrow()
+      // Deliberate: a read already under way when the cancel came may still land; then, over the
+      // next second (four intervals), no further read may come.
       await new Promise((resolve) => setTimeout(resolve, 300))
-      const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
       const atCancel = polls()
       await new Promise((resolve) => setTimeout(resolve, 1000))
       expect(atCancel).toBeGreaterThan(0)
