@@ -9,9 +9,9 @@
  * Each run gets the same clean environment a child would (`baseEnv` plus the test's), English as
  * the starting language, and streams of its own that are not terminals, all handed to the command
  * as its context (`SvcCommand.runWith`: streams, environment), not patched into the process. What
- * is still the process's is put back after the run: the exit code, the SIGINT listeners the
- * command added, the language, and TZ (Node reads it from process.env only) when the test sets
- * one. Runs are serialised: they share the process.
+ * is still the process's is put back after the run: the exit code, the SIGINT and SIGTERM
+ * listeners the command added, the language, and TZ (Node reads it from process.env only) when
+ * the test sets one. Runs are serialised: they share the process.
  */
 import {existsSync} from 'node:fs'
 import {Readable, Writable} from 'node:stream'
@@ -75,7 +75,8 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   }
   const savedExitCode = process.exitCode
   const savedTz = process.env.TZ
-  const sigintListeners = process.listeners('SIGINT')
+  const signals = ['SIGINT', 'SIGTERM'] as const
+  const signalListeners = signals.map((signal) => process.listeners(signal))
   process.exitCode = undefined
   if (env.TZ !== undefined) process.env.TZ = env.TZ
   setLocale('en')
@@ -87,9 +88,11 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
     if (savedTz === undefined) delete process.env.TZ
     else process.env.TZ = savedTz
     process.exitCode = savedExitCode
-    for (const listener of process.listeners('SIGINT')) {
-      if (!sigintListeners.includes(listener)) process.off('SIGINT', listener)
-    }
+    signals.forEach((signal, i) => {
+      for (const listener of process.listeners(signal)) {
+        if (!signalListeners[i]!.includes(listener)) process.off(signal, listener)
+      }
+    })
     setLocale('en')
   }
   return {stdout, stderr, exitCode, signal: null}
