@@ -24,7 +24,7 @@ describe('svc sandbox walkthrough', () => {
     expect(r.stdout + r.stderr).not.toMatch(ANSI)
   })
 
-  it('--json: one document with ok and every step', async ({sandbox, temp}) => {
+  it('--json: one document with ok and every step', async ({temp}) => {
     const r = await runInProcess(['sandbox', 'walkthrough', '--json', '--settle-after', '250ms'], {configDir: temp.dir})
     expect(r.exitCode, r.stderr).toBe(0)
     const report = JSON.parse(r.stdout)
