@@ -9,9 +9,9 @@
  * Each run gets the same clean environment a child would (`baseEnv` plus the test's), English as
  * the starting language, and streams of its own that are not terminals, all handed to the command
  * as its context (`SvcCommand.runWith`: streams, environment), not patched into the process. What
- * is still the process's is put back after the run: the exit code, the SIGINT and SIGTERM
- * listeners the command added, the language, and TZ (Node reads it from process.env only) when
- * the test sets one. Runs are serialised: they share the process.
+ * is still the process's is put back once no run is left: the exit code, the signal listeners the
+ * commands added, and TZ (Node reads it from process.env only). Runs may overlap (each has its own
+ * language, streams and exit code), except a run that sets TZ: it runs alone.
  */
 import {existsSync} from 'node:fs'
 import {Readable, Writable} from 'node:stream'
@@ -20,14 +20,18 @@ import {fileURLToPath} from 'node:url'
 import {Config, type Command} from '@oclif/core'
 
 import type {CommandContextOptions} from '../../src/lib/command.js'
-import {setLocale} from '../../src/lib/i18n/index.js'
 import {baseEnv, type CliOptions, type CliResult} from './cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const COMMANDS = fileURLToPath(new URL('../../src/commands/', import.meta.url))
 
 let config: Promise<Config> | undefined
-let queue: Promise<unknown> = Promise.resolve()
+/** The last run that had the process to itself (it set TZ), and the runs started since. */
+let alone: Promise<unknown> = Promise.resolve()
+let since: Promise<unknown>[] = []
+/** What the process had before the first of the runs now going, put back after the last. */
+let going = 0
+let saved: {exitCode: typeof process.exitCode; listeners: Record<'SIGINT' | 'SIGTERM', Function[]>} | undefined
 
 /** The command a full argv names (`['pay', 'create', '--amount', …]` → `pay create`), and its own argv. */
 function split(args: string[]): {id: string; file: string; argv: string[]} {
@@ -44,8 +48,14 @@ function split(args: string[]): {id: string; file: string; argv: string[]} {
 
 export function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
   if (options.onSpawn) throw new Error('runInProcess: the child process needs runCli')
-  const run = queue.then(() => runOnce(args, options))
-  queue = run.catch(() => undefined)
+  if (options.env?.TZ !== undefined) {
+    const run = Promise.all([alone, ...since]).then(() => runOnce(args, options))
+    alone = run.catch(() => undefined)
+    since = []
+    return run
+  }
+  const run = alone.then(() => runOnce(args, options))
+  since.push(run.catch(() => undefined))
   return run
 }
 
@@ -53,7 +63,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   const {id, file, argv} = split(args)
   const loaded = (await import(/* @vite-ignore */ file)) as {default: typeof Command}
   // SvcCommand's static `runWith` on the concrete class (the type is the abstract base).
-  const CommandClass = loaded.default as unknown as {id: string; runWith(argv: string[], config: Config, options: CommandContextOptions): Promise<unknown>}
+  const CommandClass = loaded.default as unknown as {id: string; runWith(argv: string[], config: Config, options: CommandContextOptions): Promise<number>}
   CommandClass.id = id
   config ??= Config.load(ROOT)
   const oclifConfig = await config
@@ -73,27 +83,26 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
     stdout: capture((text) => (stdout += text)),
     stderr: capture((text) => (stderr += text)),
   }
-  const savedExitCode = process.exitCode
-  const savedTz = process.env.TZ
-  const signals = ['SIGINT', 'SIGTERM'] as const
-  const signalListeners = signals.map((signal) => process.listeners(signal))
+  if (going++ === 0) saved = {exitCode: process.exitCode, listeners: {SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM')}}
   process.exitCode = undefined
+  const savedTz = process.env.TZ
   if (env.TZ !== undefined) process.env.TZ = env.TZ
-  setLocale('en')
   let exitCode: number
   try {
-    await CommandClass.runWith(argv, oclifConfig, {env, streams})
-    exitCode = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0)
+    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams})
   } finally {
-    if (savedTz === undefined) delete process.env.TZ
-    else process.env.TZ = savedTz
-    process.exitCode = savedExitCode
-    signals.forEach((signal, i) => {
-      for (const listener of process.listeners(signal)) {
-        if (!signalListeners[i]!.includes(listener)) process.off(signal, listener)
+    if (env.TZ !== undefined) {
+      if (savedTz === undefined) delete process.env.TZ
+      else process.env.TZ = savedTz
+    }
+    if (--going === 0 && saved) {
+      process.exitCode = saved.exitCode
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        for (const listener of process.listeners(signal)) {
+          if (!saved.listeners[signal].includes(listener)) process.off(signal, listener as () => void)
+        }
       }
-    })
-    setLocale('en')
+    }
   }
   return {stdout, stderr, exitCode, signal: null}
 }

@@ -5,6 +5,7 @@
  * (`RateLimit-Remaining: 0` with `RateLimit-Reset`). `ratePerMinute: 0` turns the window off; the
  * server's own headers are still honoured. Time comes from the injected clock.
  */
+import {sleep, systemClock, type Clock} from '../../contract/clock.js'
 
 export type HeaderBag = Record<string, string | string[] | undefined>
 
@@ -12,29 +13,14 @@ export interface PacerOptions {
   /** Requests allowed in any rolling window; 0 = no client-side limit. */
   ratePerMinute: number
   windowMs?: number
-  now?: () => number
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  /** Where the pacer reads the time and waits (default: the system clock). */
+  clock?: Clock
   /** A server reset further away than this is cut to it (a garbled header must not hang the CLI). */
   maxServerWaitMs?: number
   /** Told before each wait of a second or more, so a person knows why nothing happens. */
   onWait?: (ms: number) => void
   /** The key's budget shared with other svc processes (shared-pace.ts), asked after this one's own. */
   shared?: {take(now: number): number}
-}
-
-export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal!.reason)
-    }
-    signal?.addEventListener('abort', onAbort, {once: true})
-  })
 }
 
 function header(headers: HeaderBag, name: string): string | undefined {
@@ -51,8 +37,7 @@ function toNumber(value: string | undefined): number | undefined {
 export class Pacer {
   readonly ratePerMinute: number
   private readonly windowMs: number
-  private readonly now: () => number
-  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
+  private readonly clock: Clock
   private readonly onWait?: (ms: number) => void
   private readonly maxServerWaitMs: number
   private readonly shared?: {take(now: number): number}
@@ -65,8 +50,7 @@ export class Pacer {
   constructor(options: PacerOptions) {
     this.ratePerMinute = Math.max(0, Math.floor(options.ratePerMinute))
     this.windowMs = options.windowMs ?? 60_000
-    this.now = options.now ?? Date.now
-    this.sleep = options.sleep ?? realSleep
+    this.clock = options.clock ?? systemClock
     this.onWait = options.onWait
     this.maxServerWaitMs = options.maxServerWaitMs ?? 120_000
     this.shared = options.shared
@@ -82,7 +66,7 @@ export class Pacer {
   private async take(signal?: AbortSignal): Promise<number> {
     let waited = 0
     for (;;) {
-      const now = this.now()
+      const now = this.clock.now()
       let wait = this.waitAt(now)
       // This process may go: so may the key, if the other processes using it left a slot.
       if (wait <= 0 && this.shared) wait = this.shared.take(now)
@@ -91,7 +75,7 @@ export class Pacer {
         return waited
       }
       if (wait >= 1000) this.onWait?.(wait)
-      await this.sleep(wait, signal)
+      await sleep(this.clock, wait, signal)
       waited += wait
     }
   }
@@ -126,7 +110,7 @@ export class Pacer {
       reset ??= field(['reset', 't'])
     }
     if (remaining === undefined || remaining > 0 || reset === undefined || reset < 0) return
-    const now = this.now()
+    const now = this.clock.now()
     // A value that looks like a Unix time (seconds) is a moment, not a delay.
     const waitMs = reset > 1e9 ? reset * 1000 - now : reset * 1000
     const until = now + Math.min(Math.max(0, waitMs), this.maxServerWaitMs)

@@ -75,6 +75,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
     routing,
     localSecret,
     port: flags.port,
+    clock: ctx.clock,
     onForward: (report) => {
       const text = formatForwardReport(report)
       line(forwardJson(report), report.ok ? text : paint.yellow(text), true)

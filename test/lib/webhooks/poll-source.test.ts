@@ -11,6 +11,7 @@ import {
   settlementEventId,
 } from '../../../src/lib/webhooks/index.js'
 import {waitFor} from '../../helpers/receiver.js'
+import {systemClock} from '../../../src/contract/clock.js'
 
 /** An in-memory payments list, newest first, as the service pages it (a data source, not under test). */
 class FakePayments {
@@ -209,7 +210,7 @@ describe('createPollSource', () => {
     let clock = Date.parse('2025-06-01T10:00:00Z')
     const events: WebhookEvent[] = []
     const stuck = payments.create()
-    const poll = source(payments, path, events, {watchForMs: 60_000, now: () => new Date(clock)})
+    const poll = source(payments, path, events, {watchForMs: 60_000, clock: {...systemClock, now: () => clock}})
     expect((await poll.pollOnce()).watching).toBe(1)
     payments.create('FAILED')
     clock += 30_000
