@@ -66,8 +66,9 @@ function split(all: string[]): {id: string; file: string; argv: string[]} {
   for (let n = Math.min(args.length, 3); n > 0; n--) {
     const words = args.slice(0, n)
     if (words.some((w) => w.startsWith('-'))) continue
-    const file = `${COMMANDS}${words.join('/')}.ts`
-    if (existsSync(file)) {
+    // A command file, or the index.ts of a topic that is also a command (`sandbox requests`).
+    for (const file of [`${COMMANDS}${words.join('/')}.ts`, `${COMMANDS}${words.join('/')}/index.ts`]) {
+      if (!existsSync(file)) continue
       const rest = args.slice(n)
       const dashdash = rest.indexOf('--')
       return {id: words.join(' '), file, argv: dashdash === -1 ? [...rest, ...flags] : [...rest.slice(0, dashdash), ...flags, ...rest.slice(dashdash)]}
