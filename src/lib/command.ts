@@ -35,7 +35,7 @@ const GLOBAL = 'GLOBAL'
  * and what carries its API clients' requests (the in-process test runner, an embedding program).
  * Unset: the process's.
  */
-export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale' | 'dispatcher'>
+export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale' | 'dispatcher' | 'argv'>
 
 export abstract class SvcCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -67,7 +67,10 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   public static async runWith(this: new (argv: string[], config: Config) => SvcCommand<typeof Command>, argv: string[], config: Config, options: CommandContextOptions): Promise<number> {
     const command = new this(argv, config)
     command.id ??= (this as unknown as {id?: string}).id
-    command.contextOptions = options
+    // The command line as a person would have typed it (the command's words, then its argv), for
+    // the retry hints: not the process's, which is whatever ran this.
+    const words = (command.id ?? '').split(/[: ]/).filter(Boolean)
+    command.contextOptions = {argv: [...words, ...argv], ...options}
     await command._run()
     return command.exitCode
   }
@@ -120,7 +123,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // command still streams ends it (jqFailed).
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env)
       this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
     }
   }
@@ -128,7 +131,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   private finishing = false
   private interrupting = false
 
-  /** --jq's output is written by a worker: the command ends once it is, with the filter's failure if it failed. */
+  /** --jq's output is written once the filter answers: the command ends once it is, with the filter's failure if it failed. */
   public override async finally(error: Error | undefined): Promise<unknown> {
     this.finishing = true
     const jqError = await this.ctx?.io.jqSettled()

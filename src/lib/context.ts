@@ -48,6 +48,8 @@ export interface Context {
   readonly configDir: string
   readonly locale: Locale
   readonly version: string
+  /** The command line after `svc`, as invoked: what a retry hint gives back to paste. */
+  readonly argv: readonly string[]
   /** The config file as it is now (read once, on first use). */
   config(): ConfigData
   /** Key, base URL, environment and profile, by the precedence of cli.md. */
@@ -103,6 +105,8 @@ export interface ContextOptions {
    * agent, an embedding program's pool). Default: the client's own transport (api/transport.ts).
    */
   dispatcher?: Dispatcher
+  /** The command line after `svc`, as invoked (retry hints repeat it). Default process.argv's. */
+  argv?: readonly string[]
 }
 
 export function createContext(options: ContextOptions): Context {
@@ -163,6 +167,7 @@ export function createContext(options: ContextOptions): Context {
     configDir: dir,
     locale,
     version: options.version,
+    argv: options.argv ?? process.argv.slice(2),
     config: readConfigOnce,
     credentials() {
       credentials ??= resolveCredentials(flags, env, readConfigOnce())

@@ -9,7 +9,7 @@
 import type {Dispatcher} from 'undici'
 import {ApiError, ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {Pacer, type HeaderBag} from './pacer.js'
+import {Pacer, type HeaderBag, type SharedSlots} from './pacer.js'
 import {systemClock, type Clock} from '../../contract/clock.js'
 import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
 import {DEFAULT_RETRY, retryDecision, withRetries, type OperationName, type RetryOptions} from './retry.js'
@@ -34,7 +34,7 @@ export interface ClientOptions {
    */
   onWait?: (wait: {ms: number; reason: 'pacing' | 'retry'; status?: number}) => void
   /** The key's pace shared with other svc processes (shared-pace.ts). */
-  shared?: {take(now: number): number}
+  shared?: SharedSlots
   random?: () => number
   /** Where the client reads the time and waits (pacing, retries): the run's (ctx.clock), else the system's. */
   clock?: Clock
@@ -175,7 +175,8 @@ export function createClient(options: ClientOptions): ApiClient {
     attempt: number,
     maxAttempts: number,
   ): Promise<ApiResponse<T>> {
-    const waited = await pacer.acquire(request.signal)
+    const slot = await pacer.acquireSlot(request.signal)
+    const waited = slot.waited
     if (waited > 0) tracer.line(t('api.trace.pacing', {delay: waited}))
     const deadlineMs = request.timeoutMs ?? timeoutMs
     const deadline = AbortSignal.timeout(deadlineMs)
@@ -193,7 +194,7 @@ export function createClient(options: ClientOptions): ApiClient {
       let responseHeaders: HeaderBag
       let raw: Buffer
       try {
-        const exchange = await transport.send(url, {method: currentMethod, headers, body, signal})
+        const exchange = await transport.send(url, {method: currentMethod, headers, body, signal}).finally(() => slot.answered())
         status = exchange.status
         responseHeaders = exchange.headers
         raw = exchange.body

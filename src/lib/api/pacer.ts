@@ -20,7 +20,24 @@ export interface PacerOptions {
   /** Told before each wait of a second or more, so a person knows why nothing happens. */
   onWait?: (ms: number) => void
   /** The key's budget shared with other svc processes (shared-pace.ts), asked after this one's own. */
-  shared?: {take(now: number): number}
+  shared?: SharedSlots
+}
+
+/** A budget that hands out slots (shared-pace.ts); `answered` moves a slot taken at `takenAt` to `at`. */
+export interface SharedSlots {
+  take(now: number): number
+  answered?(takenAt: number, at: number): void
+}
+
+/** A slot taken: how long it took to get, and `answered()` once the service has answered. */
+export interface Slot {
+  waited: number
+  /**
+   * The service counts a request when it arrives, after the slot was taken; its answer comes
+   * later still. Counting the request from its answer keeps the next ones inside the service's
+   * window however long this one took to get there.
+   */
+  answered(): void
 }
 
 function header(headers: HeaderBag, name: string): string | undefined {
@@ -40,7 +57,7 @@ export class Pacer {
   private readonly clock: Clock
   private readonly onWait?: (ms: number) => void
   private readonly maxServerWaitMs: number
-  private readonly shared?: {take(now: number): number}
+  private readonly shared?: SharedSlots
   /** Start times of the requests in the current window, oldest first. */
   private stamps: number[] = []
   private blockedUntil = 0
@@ -58,12 +75,17 @@ export class Pacer {
 
   /** Wait for a slot and take it. Resolves with the time waited, in ms. */
   acquire(signal?: AbortSignal): Promise<number> {
+    return this.acquireSlot(signal).then((slot) => slot.waited)
+  }
+
+  /** Wait for a slot and take it; tell the slot when the service has answered. */
+  acquireSlot(signal?: AbortSignal): Promise<Slot> {
     const turn = this.tail.then(() => this.take(signal))
     this.tail = turn.catch(() => undefined)
     return turn
   }
 
-  private async take(signal?: AbortSignal): Promise<number> {
+  private async take(signal?: AbortSignal): Promise<Slot> {
     let waited = 0
     for (;;) {
       const now = this.clock.now()
@@ -72,11 +94,29 @@ export class Pacer {
       if (wait <= 0 && this.shared) wait = this.shared.take(now)
       if (wait <= 0) {
         if (this.ratePerMinute > 0) this.stamps.push(now)
-        return waited
+        return {waited, answered: this.mover(now)}
       }
       if (wait >= 1000) this.onWait?.(wait)
       await sleep(this.clock, wait, signal)
       waited += wait
+    }
+  }
+
+  /** Moves the slot taken at `at` to the time of each call (the answer, or the last redirect's). */
+  private mover(at: number): () => void {
+    let current = at
+    return () => {
+      const later = this.clock.now()
+      if (later <= current) return
+      const index = this.stamps.indexOf(current)
+      if (index >= 0) {
+        this.stamps.splice(index, 1)
+        let to = this.stamps.length
+        while (to > 0 && this.stamps[to - 1]! > later) to--
+        this.stamps.splice(to, 0, later)
+      }
+      this.shared?.answered?.(current, later)
+      current = later
     }
   }
 

@@ -175,7 +175,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
   const result = await ctx.io.withSpinner(t('invoice.create.sending', {customer: draft.customer_name}), () =>
     createInvoice(invoices, draft, key).catch(async (error: unknown) => {
-      throw (await import('../api/safe-retry.js')).withSafeRetry(error, key)
+      throw (await import('../api/safe-retry.js')).withSafeRetry(error, key, ctx.argv)
     }),
   )
   let invoice: Invoice = result.invoice
@@ -184,7 +184,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
-      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailedFinish', {id: invoice.id, command: finishCommand(invoice.id, channel)}))
+      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailedFinish', {id: invoice.id, command: finishCommand(invoice.id, channel, ctx.argv)}))
       throw error
     }
   }
@@ -200,7 +200,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
  * The command that publishes (and delivers) an invoice whose create succeeded and publish failed,
  * with the connection flags of this run (a key given by flag stays `"$SVC_API_KEY"`).
  */
-function finishCommand(id: string, channel: string | undefined, argv = process.argv.slice(2)): string {
+function finishCommand(id: string, channel: string | undefined, argv: readonly string[]): string {
   const out = ['svc', 'invoice', 'publish', id]
   if (channel) out.push('--channel', channel)
   for (let i = 0; i < argv.length; i++) {

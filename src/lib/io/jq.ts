@@ -52,12 +52,13 @@ export function jqMainThreadMs(env: NodeJS.ProcessEnv = process.env): number {
 
 /**
  * Loads jq and compiles `expression` (given no input, jq compiles the program and runs it on
- * nothing): a syntax error is bad input (exit 2, jq's message), found before anything
- * is sent.
+ * nothing): a syntax error is bad input (exit 2, jq's message), found before anything is sent.
+ * SVC_JQ_TIMEOUT and SVC_JQ_MAIN_THREAD_MS are read from `env`, the command's environment (its
+ * context's).
  */
-export async function loadJq(expression: string, terminal: boolean): Promise<JqFilter> {
-  const seconds = jqTimeoutSeconds()
-  const runner = jqRunner({timeoutMs: seconds * 1000, mainThreadMs: jqMainThreadMs()})
+export async function loadJq(expression: string, terminal: boolean, env: NodeJS.ProcessEnv = process.env): Promise<JqFilter> {
+  const seconds = jqTimeoutSeconds(env)
+  const runner = jqRunner({timeoutMs: seconds * 1000, mainThreadMs: jqMainThreadMs(env)})
   const flags = terminal ? ['-r'] : ['-r', '-c']
   const compiled = await runner.run('', expression, flags, {compiling: true})
   if ('error' in compiled && compiled.error === 'jq') throw new InputError(t('core.jq.invalid', {message: jqMessage(compiled.stderr)}), {field: 'jq'})

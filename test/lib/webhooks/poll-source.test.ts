@@ -251,6 +251,7 @@ describe('createPollSource', () => {
     await waitFor(() => events.length === 1)
     await poll.stop()
     const calls = payments.calls
+    // The wait is the test: no call after stop, over four of the 15 ms intervals.
     await new Promise((resolve) => setTimeout(resolve, 60))
     expect(payments.calls).toBe(calls)
     expect(errors).toHaveLength(1)
