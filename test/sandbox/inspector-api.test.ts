@@ -147,4 +147,19 @@ describe('the inspector’s session', () => {
     const journal = await h.admin('GET', '/requests?path=/_admin/keys&method=POST&status=201')
     expect(journal.data).toEqual([])
   })
+
+  it('creates a key and revokes it as the Settings page does: the API then refuses the key', async () => {
+    const {url} = await h.admin('POST', '/inspector/login-links')
+    const session = (await fetch(url, {redirect: 'manual'})).headers.get('set-cookie')!.split(';')[0]
+    const {csrf} = (await (await fetch(`${h.sb.url}/_admin/inspector/session`, {headers: {cookie: session}})).json()) as {csrf: string}
+    const change = (path: string, body?: unknown) =>
+      fetch(`${h.sb.url}${path}`, {method: 'POST', headers: {cookie: session, 'x-svc-csrf': csrf, origin: h.sb.url, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+    const created = (await (await change('/_admin/keys', {environment: 'SANDBOX'})).json()) as {id: string; secret: string}
+    const read = () => fetch(`${h.sb.url}/v1/payments?limit=1`, {headers: {'x-api-key': created.secret}})
+    expect((await read()).status).toBe(200)
+    expect((await change(`/_admin/keys/${created.id}/revoke`)).status).toBe(200)
+    const refused = await read()
+    expect(refused.status).toBe(401)
+    expect(((await refused.json()) as {code: string}).code).toBe('unauthorized')
+  })
 })

@@ -78,13 +78,17 @@ describe('the request journal', () => {
 
   it('filters by method, path, status and age', () => {
     const journal = new Journal(new MemoryStore(), 10)
+    // Two minutes old: out of a --since of one minute.
+    journal.record({...capture(0), at: Date.now() - 120_000, url: '/v1/payments/old'})
     journal.record({...capture(1), method: 'GET', url: '/v1/invoices', status: 429})
     journal.record(capture(2))
     expect(journal.list({status: '4xx'}).map((e) => e.path)).toEqual(['/v1/invoices'])
-    expect(journal.list({status: '201,429'})).toHaveLength(2)
+    expect(journal.list({status: '201,429'})).toHaveLength(3)
     expect(journal.list({method: 'get'})).toHaveLength(1)
-    expect(journal.list({path: '/v1/*ments'})).toHaveLength(1)
-    expect(journal.list({since_ms: 60_000})).toHaveLength(2)
+    expect(journal.list({path: '/v1/*ments'})).toHaveLength(2)
+    expect(journal.list({path: '/v1/payments/'}).map((e) => e.path)).toEqual(['/v1/payments/old'])
+    expect(journal.list({since_ms: 60_000}).map((e) => e.path)).toEqual(['/v1/payments', '/v1/invoices'])
+    expect(journal.list({since_ms: 180_000})).toHaveLength(3)
   })
 
   it('on a data file (--data): written, pruned to its bound, and read back whole at start', async () => {
