@@ -7,7 +7,7 @@
  */
 import type {Hook} from '@oclif/core'
 
-import {registerCatalogue, setLocale, t} from '../lib/i18n/index.js'
+import {inLanguage, registerCatalogue, setLocale, t} from '../lib/i18n/index.js'
 import {resolveLocale} from '../lib/i18n/locale.js'
 import {closest} from '../lib/io/did-you-mean.js'
 import {quoteInput} from '../lib/io/quote.js'
@@ -25,7 +25,12 @@ function flagValue(argv: string[], name: string): string | undefined {
   return undefined
 }
 
-const hook: Hook<'command_not_found'> = async function (options) {
+const hook: Hook<'command_not_found'> = function (options) {
+  return inLanguage(() => answer(options))
+}
+
+/** The answer, in a language of its own (a run's, as a command's). */
+async function answer(options: Parameters<Hook<'command_not_found'>>[0]): Promise<boolean> {
   const argv = process.argv.slice(2)
   const json = argv.includes('--json') || argv.some((a) => a === '--jq' || a.startsWith('--jq='))
   const hidden = new Set(options.config.commands.filter((c) => c.hidden).map((c) => c.id))

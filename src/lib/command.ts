@@ -19,7 +19,7 @@ import {Command, Flags, type Config, type Interfaces} from '@oclif/core'
 import {createContext, type Context, type ContextOptions} from './context.js'
 import {ExitCode, Failure, SvcError} from './errors.js'
 import {canonicalOptionValues} from './option-case.js'
-import {registerCatalogue, setInputLocale, setLocale, t} from './i18n/index.js'
+import {bindLanguage, inLanguage, registerCatalogue, setInputLocale, setLocale, t} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {quoteInput} from './io/quote.js'
 import {ProcessStreams} from './io/process-streams.js'
@@ -31,10 +31,11 @@ export type SvcArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args'
 const GLOBAL = 'GLOBAL'
 
 /**
- * What a run may be given instead of the process's own: its streams, environment, clock and
- * language (the in-process test runner, an embedding program). Unset: the process's.
+ * What a run may be given instead of the process's own: its streams, environment, clock, language
+ * and what carries its API clients' requests (the in-process test runner, an embedding program).
+ * Unset: the process's.
  */
-export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale'>
+export type CommandContextOptions = Pick<ContextOptions, 'env' | 'streams' | 'clock' | 'locale' | 'dispatcher' | 'argv'>
 
 export abstract class SvcCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -56,12 +57,27 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   /** The run's streams, environment, clock and language, when not the process's. */
   public contextOptions: CommandContextOptions = {}
 
-  /** Run the command with `argv` as oclif's `run` does, with this context instead of the process's. */
-  public static async runWith(this: new (argv: string[], config: Config) => SvcCommand<typeof Command>, argv: string[], config: Config, options: CommandContextOptions): Promise<unknown> {
+  /** The exit code of this run (cli.md), once it has ended: 0 unless `catch()` set another. */
+  public exitCode = 0
+
+  /**
+   * Run the command with `argv` as oclif's `run` does, with this context instead of the process's;
+   * resolves to the run's exit code (also set on process.exitCode, as for oclif's runs).
+   */
+  public static async runWith(this: new (argv: string[], config: Config) => SvcCommand<typeof Command>, argv: string[], config: Config, options: CommandContextOptions): Promise<number> {
     const command = new this(argv, config)
     command.id ??= (this as unknown as {id?: string}).id
-    command.contextOptions = options
-    return command._run()
+    // The command line as a person would have typed it (the command's words, then its argv), for
+    // the retry hints: not the process's, which is whatever ran this.
+    const words = (command.id ?? '').split(/[: ]/).filter(Boolean)
+    command.contextOptions = {argv: [...words, ...argv], ...options}
+    await command._run()
+    return command.exitCode
+  }
+
+  /** The whole run (init, run, catch, finally) in a language of its own: see src/lib/i18n/index.ts. */
+  protected override async _run<R>(): Promise<R> {
+    return inLanguage(() => super._run<R>())
   }
 
   public override async init(): Promise<void> {
@@ -90,7 +106,6 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
       version: this.config.version,
       ...this.contextOptions,
     })
-    currentRedact = (text) => this.ctx.redact(text)
     // --json is machine output: byte for byte the same whatever the locale, error messages included
     // (so it speaks English). Otherwise French only when asked for: an English run never loads (or
     // parses) the French catalogue.
@@ -99,14 +114,15 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     else if (this.ctx.locale === 'fr') registerCatalogue('fr', (await import('./i18n/fr/index.js')).fr)
     // `on`, not `once`: signal-exit (pulled in by dependencies) re-raises the signal when it finds
     // itself the only listener left, which would kill the process before our clean-up ran.
-    process.on('SIGINT', () => void this.interrupted('SIGINT'))
+    // Bound to the run's language: the process emits signals from outside any run.
+    process.on('SIGINT', bindLanguage(() => void this.interrupted('SIGINT')))
     // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
-    process.on('SIGTERM', () => void this.interrupted('SIGTERM'))
+    process.on('SIGTERM', bindLanguage(() => void this.interrupted('SIGTERM')))
     // jq (WebAssembly, in a worker thread) only when asked for; the expression is compiled before
     // anything is sent. A filter that fails while the command still streams ends it (jqFailed).
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env)
       this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
     }
   }
@@ -195,9 +211,15 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
       .join('\n')
   }
 
+  /** Never let a secret through, whatever produced the message (this run's secrets; none known before its context). */
+  private redact(text: string): string {
+    return this.ctx ? this.ctx.redact(text) : text
+  }
+
   public override async catch(caught: Error & {oclif?: {exit?: number}; code?: unknown}): Promise<void> {
     const error = await this.explainStoppedSandbox(caught)
     const exitCode = exitCodeFor(error)
+    this.exitCode = exitCode
     process.exitCode = exitCode
     // No context when parsing the flags failed: plain streams, no colour, --json as argv says.
     const io = this.ctx?.io ?? new IO(this.contextOptions.streams ?? new ProcessStreams(), {interactive: false, color: false, json: this.argv.includes('--json')})
@@ -212,8 +234,8 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     const flagTypo = await this.flagSuggestion(error)
     if (flagTypo) error.message = flagTypo
     if (io.json && !jq) {
-      const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: messageOf(error)}
-      io.out(currentRedact(JSON.stringify({error: body}, null, 2)))
+      const body = svcError?.toJSON() ?? {status: null, code: codeFor(error, exitCode), message: this.redact(rawMessageOf(error))}
+      io.out(this.redact(JSON.stringify({error: body}, null, 2)))
       return
     }
     if (exitCode === ExitCode.INTERRUPTED) {
@@ -223,7 +245,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     const paint = io.paintSync()
     // The label carries its own punctuation: 'Error:' but 'Erreur :'.
     const label = t('core.error.prefix')
-    let text = `${paint.red(label)} ${messageOf(error)}`
+    let text = `${paint.red(label)} ${this.redact(rawMessageOf(error))}`
     // A key the restarted local sandbox no longer knows: say that, rather than "check the key".
     const restarted = svcError?.status === 401 && this.ctx ? (await import('./sandbox-admin/restarted-hint.js')).restartedSandboxHint(this.ctx, svcError) : undefined
     const hint = restarted ?? svcError?.hint
@@ -250,13 +272,6 @@ function codeFor(error: Error, exitCode: number): string {
   if (exitCode === ExitCode.INTERRUPTED) return 'interrupted'
   return error.name === 'Error' ? 'unexpected_error' : error.name
 }
-
-function messageOf(error: Error): string {
-  // Never let a secret through, whatever produced the message.
-  return currentRedact(rawMessageOf(error))
-}
-
-let currentRedact: (text: string) => string = (text) => text
 
 function rawMessageOf(error: Error): string {
   if (error instanceof SvcError) return error.message

@@ -4,6 +4,8 @@
  */
 import {join} from 'node:path'
 
+import type {Dispatcher} from 'undici'
+
 import {ExitCode, InputError, SvcError} from './errors.js'
 import {setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
@@ -13,6 +15,7 @@ import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './i
 import {resolveCredentials, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
 import {configDir, configExposure, readConfig, type ConfigData} from './config/store.js'
+import {systemClock, type Clock} from '../contract/clock.js'
 import {maskSecret} from '../contract/keys.js'
 import {parseDuration} from './time/duration.js'
 import {quoteInput} from './io/quote.js'
@@ -45,6 +48,8 @@ export interface Context {
   readonly configDir: string
   readonly locale: Locale
   readonly version: string
+  /** The command line after `svc`, as invoked: what a retry hint gives back to paste. */
+  readonly argv: readonly string[]
   /** The config file as it is now (read once, on first use). */
   config(): ConfigData
   /** Key, base URL, environment and profile, by the precedence of cli.md. */
@@ -60,8 +65,8 @@ export interface Context {
    * user agent, trace, waits, clock and the environment's settings, `overrides` last.
    */
   clientFor(apiKey: string | undefined, baseUrl: string, overrides?: ClientOverrides): Promise<ApiClient>
-  /** The run's clock (ms since the epoch): Date.now unless injected. */
-  now(): number
+  /** The run's clock (time and timers): the system's unless injected; every client and watch of the run takes it. */
+  readonly clock: Clock
   /**
    * The service's operations and list envelopes, read from its /v1/openapi.json (cached per base
    * URL in the config dir) and falling back to service-contract.md.
@@ -91,10 +96,17 @@ export interface ContextOptions {
   env?: NodeJS.ProcessEnv
   /** Default the process's stdin, stdout and stderr. */
   streams?: StreamsLike
-  /** Default Date.now. */
-  clock?: () => number
+  /** Default the system clock (src/contract/clock.ts). */
+  clock?: Clock
   /** The language of messages, instead of the one --lang, SVC_LANG, the profile and LANG say. */
   locale?: Locale
+  /**
+   * What carries every request of the run's API clients (an undici dispatcher: a test's recording
+   * agent, an embedding program's pool). Default: the client's own transport (api/transport.ts).
+   */
+  dispatcher?: Dispatcher
+  /** The command line after `svc`, as invoked (retry hints repeat it). Default process.argv's. */
+  argv?: readonly string[]
 }
 
 export function createContext(options: ContextOptions): Context {
@@ -143,7 +155,7 @@ export function createContext(options: ContextOptions): Context {
     }
   }
   const locale = options.locale ?? resolveLocale(flags.lang, env, flags.lang || env.SVC_LANG ? undefined : profileLang())
-  const clock = options.clock ?? Date.now
+  const clock = options.clock ?? systemClock
   setLocale(locale)
   localeKnown = true
   checkExposure()
@@ -155,6 +167,7 @@ export function createContext(options: ContextOptions): Context {
     configDir: dir,
     locale,
     version: options.version,
+    argv: options.argv ?? process.argv.slice(2),
     config: readConfigOnce,
     credentials() {
       credentials ??= resolveCredentials(flags, env, readConfigOnce())
@@ -179,7 +192,7 @@ export function createContext(options: ContextOptions): Context {
       })()
       return client
     },
-    now: clock,
+    clock,
     async clientFor(apiKey, baseUrl, overrides = {}) {
       const {createClient, userAgent} = await import('./api/index.js')
       const settings = {...clientSettingsFromEnv(env), ...overrides}
@@ -206,7 +219,8 @@ export function createContext(options: ContextOptions): Context {
             else io.status(t('api.wait.retry', {seconds}))
           }
         },
-        ...(options.clock ? {now: options.clock} : {}),
+        clock,
+        ...(options.dispatcher ? {dispatcher: options.dispatcher} : {}),
         // SVC_TIMEOUT, SVC_RATE_LIMIT, SVC_MAX_RETRIES apply to every client, login's too.
         ...settings,
       })
@@ -214,7 +228,7 @@ export function createContext(options: ContextOptions): Context {
     async service() {
       service ??= (async () => {
         const {discoverService} = await import('./api/index.js')
-        return discoverService(await context.client(), {cacheDir: join(dir, 'cache')})
+        return discoverService(await context.client(), {cacheDir: join(dir, 'cache'), clock})
       })()
       return service
     },

@@ -244,7 +244,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   }
 
   const server: Server = createServer(
-    {keepAliveTimeout: 5_000},
+    // Idle connections kept well past a client's own keep-alive (undici: the server's hint less a
+    // second or two): at 5 s, a client that computed for a few seconds on a busy machine could send
+    // on a socket the server was closing that same moment (ECONNRESET). close() still ends them.
+    {keepAliveTimeout: 65_000},
     createRequestHandler({
       router,
       keys,

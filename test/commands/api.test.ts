@@ -2,19 +2,18 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import type {CliResult} from '../helpers/cli.js'
 import {test} from '../helpers/fixtures.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {parseField} from '../../src/lib/raw/request.js'
 
-type Run = (args: string[], env?: Record<string, string>, input?: string) => ReturnType<typeof runCli>
+type Run = (args: string[], env?: Record<string, string>, input?: string) => Promise<CliResult>
 
-// The file's sandbox and a config dir per test (test/helpers/fixtures.ts), and the two runners on them.
-const it = test.extend<{cli: Run; inProcess: Run}>({
-  cli: async ({sandbox, temp}, use) => use((args, env = sandbox.env(), input) => runCli(args, {configDir: temp.dir, env, input})),
-  // Flags, validation and formatting: the command class in-process (same arguments, same result).
-  inProcess: async ({sandbox, temp}, use) => use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env})),
+// The file's sandbox and a config dir per test (test/helpers/fixtures.ts), and the runner on them.
+const it = test.extend<{inProcess: Run}>({
+  // The command class in-process (same arguments, same result as a child process), stdin the input.
+  inProcess: async ({sandbox, temp}, use) => use((args, env = sandbox.env(), input) => runInProcess(args, {configDir: temp.dir, env, input})),
 })
 
 describe('svc api', () => {
@@ -26,19 +25,19 @@ describe('svc api', () => {
     expect(Array.isArray(body.data)).toBe(true)
   })
 
-  it('POST with -d inline, @file and - (stdin); -F typed fields make the body', async ({sandbox, temp, cli}) => {
+  it('POST with -d inline, @file and - (stdin); -F typed fields make the body', async ({sandbox, temp, inProcess}) => {
     const payment = {amount: 1200, phone_number: '237670000001', operator: 'MTN'}
-    const inline = JSON.parse((await cli(['api', 'POST', '/v1/payments', '-d', JSON.stringify(payment)])).stdout)
+    const inline = JSON.parse((await inProcess(['api', 'POST', '/v1/payments', '-d', JSON.stringify(payment)])).stdout)
     expect(inline).toMatchObject({status: 'PENDING', amount: 1200})
     const file = join(temp.dir, '..', 'payment.json')
     writeFileSync(file, JSON.stringify({...payment, amount: 1300}))
-    expect(JSON.parse((await cli(['api', 'POST', 'v1/payments', '-d', `@${file}`])).stdout).amount).toBe(1300)
-    const stdin = await cli(['api', 'POST', '/v1/payments', '-d', '-'], sandbox.env(), JSON.stringify({...payment, amount: 1400}))
+    expect(JSON.parse((await inProcess(['api', 'POST', 'v1/payments', '-d', `@${file}`])).stdout).amount).toBe(1300)
+    const stdin = await inProcess(['api', 'POST', '/v1/payments', '-d', '-'], sandbox.env(), JSON.stringify({...payment, amount: 1400}))
     expect(JSON.parse(stdin.stdout).amount).toBe(1400)
-    const fields = await cli(['api', 'POST', '/v1/payments', '-F', 'amount=1500', '-f', 'phone_number=237670000001', '-f', 'operator=MTN'])
+    const fields = await inProcess(['api', 'POST', '/v1/payments', '-F', 'amount=1500', '-f', 'phone_number=237670000001', '-f', 'operator=MTN'])
     expect(JSON.parse(fields.stdout)).toMatchObject({amount: 1500, phone_number: '237670000001'})
     // -F types digits as a number, as gh does: the service refuses a numeric phone_number (400 → exit 2).
-    const typed = await cli(['api', 'POST', '/v1/payments', '-F', 'amount=1500', '-F', 'phone_number=237670000001', '-f', 'operator=MTN'])
+    const typed = await inProcess(['api', 'POST', '/v1/payments', '-F', 'amount=1500', '-F', 'phone_number=237670000001', '-f', 'operator=MTN'])
     expect(typed.exitCode).toBe(2)
   })
 
@@ -74,12 +73,12 @@ describe('svc api', () => {
     }
   })
 
-  it('POST /v1/payments through svc api is never retried, POST /v1/invoices always carries an Idempotency-Key', async ({sandbox, cli}) => {
+  it('POST /v1/payments through svc api is never retried, POST /v1/invoices always carries an Idempotency-Key', async ({sandbox, inProcess}) => {
     const proxy = await startFaultProxy(sandbox.sb.url, [
       {method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 503, body: '{"message":"down"}'}},
     ])
     try {
-      const r = await cli(['api', 'POST', '/v1/payments', '-d', '{"amount":100,"phone_number":"237670000001","operator":"MTN"}'], {
+      const r = await inProcess(['api', 'POST', '/v1/payments', '-d', '{"amount":100,"phone_number":"237670000001","operator":"MTN"}'], {
         ...sandbox.env(),
         SVC_BASE_URL: proxy.url,
       })
@@ -89,7 +88,7 @@ describe('svc api', () => {
       await proxy.close()
     }
     const invoice = {customer_name: 'Awa', due_date: '2027-01-31', items: [{name: 'Bread', price: 500, quantity: 1}]}
-    const verbose = await cli(['api', 'POST', '/v1/invoices', '-d', JSON.stringify(invoice), '--verbose'])
+    const verbose = await inProcess(['api', 'POST', '/v1/invoices', '-d', JSON.stringify(invoice), '--verbose'])
     expect(verbose.exitCode, verbose.stderr).toBe(0)
     expect(verbose.stderr).toMatch(/idempotency-key: [0-9a-f-]{36}/i)
   })
@@ -120,12 +119,12 @@ describe('svc api as gh api', () => {
     expect(JSON.parse(lower.stdout)).toMatchObject({limit: 2})
   })
 
-  it('-F types true, false, null and numbers, and reads @FILE; -f keeps the text as written', async ({temp, cli, inProcess}) => {
+  it('-F types true, false, null and numbers, and reads @FILE; -f keeps the text as written', async ({temp, inProcess}) => {
     const file = join(temp.dir, '..', 'name.txt')
     writeFileSync(file, 'Awa Bakery')
     const invoice = join(temp.dir, '..', 'invoice.json')
     writeFileSync(invoice, JSON.stringify({customer_name: 'x', due_date: '2099-12-31', items: [{name: 'Bread', price: 500, quantity: 2}]}))
-    const fromFile = await cli(['api', '/v1/invoices', '--input', invoice, '--verbose'])
+    const fromFile = await inProcess(['api', '/v1/invoices', '--input', invoice, '--verbose'])
     expect(fromFile.exitCode, fromFile.stderr).toBe(0)
     expect(JSON.parse(fromFile.stdout)).toMatchObject({status: 'DRAFT', total_amount: 1000})
     const fields = await inProcess(['api', '/v1/invoices', '-F', `customer_name=@${file}`, '-f', 'due_date=2099-12-31', '-F', 'discount_percent=10', '-F', 'items=null'])
@@ -133,15 +132,15 @@ describe('svc api as gh api', () => {
     expect(fields.exitCode).toBe(2)
     expect(fields.stderr).toMatch(/items/)
     expect(fromFile.stderr).toMatch(/idempotency-key: [0-9a-f-]{36}/i)
-    const typed = await cli(['api', '/v1/payments', '-F', 'amount=1800', '-F', `phone_number=@${file}`, '-f', 'operator=MTN'])
+    const typed = await inProcess(['api', '/v1/payments', '-F', 'amount=1800', '-F', `phone_number=@${file}`, '-f', 'operator=MTN'])
     // The file's text is the value: not a phone number, so the service answers 400 naming it.
     expect(typed.exitCode).toBe(2)
     expect(typed.stderr).toMatch(/phone/i)
   })
 
-  it('--input - reads the body from stdin; a missing --input file is named', async ({sandbox, cli, inProcess}) => {
+  it('--input - reads the body from stdin; a missing --input file is named', async ({sandbox, inProcess}) => {
     const body = {amount: 1900, phone_number: '237670000001', operator: 'MTN'}
-    const stdin = await cli(['api', '/v1/payments', '--input', '-'], sandbox.env(), JSON.stringify(body))
+    const stdin = await inProcess(['api', '/v1/payments', '--input', '-'], sandbox.env(), JSON.stringify(body))
     expect(stdin.exitCode, stdin.stderr).toBe(0)
     expect(JSON.parse(stdin.stdout)).toMatchObject({amount: 1900})
     const missing = await inProcess(['api', '/v1/payments', '--input', 'nope.json'])
@@ -184,14 +183,14 @@ describe('svc api as gh api', () => {
 })
 
 describe('svc openapi', () => {
-  it('prints the document (no key needed) and a table of operations', async ({sandbox, cli}) => {
-    const doc = await cli(['openapi'], {SVC_BASE_URL: sandbox.sb.url})
+  it('prints the document (no key needed) and a table of operations', async ({sandbox, inProcess}) => {
+    const doc = await inProcess(['openapi'], {SVC_BASE_URL: sandbox.sb.url})
     expect(doc.exitCode, doc.stderr).toBe(0)
     expect(JSON.parse(doc.stdout).openapi).toMatch(/^3\.1/)
-    const ops = await cli(['openapi', '--operations'], {SVC_BASE_URL: sandbox.sb.url})
+    const ops = await inProcess(['openapi', '--operations'], {SVC_BASE_URL: sandbox.sb.url})
     expect(ops.stdout).toMatch(/POST\s+\/v1\/payments\s+createPayment/)
     expect(ops.stdout).toMatch(/GET\s+\/v1\/invoices\/\{invoiceId\}\/pdf/)
-    const rows = JSON.parse((await cli(['openapi', '--operations', '--json'], {SVC_BASE_URL: sandbox.sb.url})).stdout)
+    const rows = JSON.parse((await inProcess(['openapi', '--operations', '--json'], {SVC_BASE_URL: sandbox.sb.url})).stdout)
     expect(rows).toContainEqual(expect.objectContaining({method: 'GET', path: '/v1/payments/{paymentId}/status'}))
     expect(rows.some((r: {path: string}) => r.path.startsWith('/_admin'))).toBe(false)
   })

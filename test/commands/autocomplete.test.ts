@@ -2,20 +2,23 @@ import {execFileSync} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {test} from '../helpers/fixtures.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-let cache: string
-beforeEach(() => {
-  temp = tempConfigDir()
-  cache = mkdtempSync(join(tmpdir(), 'svc-ac-'))
-})
-afterEach(() => {
-  temp.cleanup()
-  rmSync(cache, {recursive: true, force: true})
+// A config dir (test/helpers/fixtures.ts) and a cache dir (XDG_CACHE_HOME) per test. The runs are
+// child processes: `autocomplete` is a plugin's command, and the cache dir is read by the binary.
+const it = test.extend<{cache: string}>({
+  // eslint-disable-next-line no-empty-pattern
+  cache: async ({}, use) => {
+    const cache = mkdtempSync(join(tmpdir(), 'svc-ac-'))
+    try {
+      await use(cache)
+    } finally {
+      rmSync(cache, {recursive: true, force: true})
+    }
+  },
 })
 
 /** What bash offers after `svc <words…><TAB>`, with the generated completion function loaded. */
@@ -28,7 +31,7 @@ _svc_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`
 }
 
 describe('svc autocomplete', () => {
-  it('bash: setup instructions, then a completion function that completes commands and flags', async () => {
+  it('bash: setup instructions, then a completion function that completes commands and flags', async ({temp, cache}) => {
     const env = {XDG_CACHE_HOME: cache}
     const setup = await runCli(['autocomplete', 'bash'], {configDir: temp.dir, env})
     expect(setup.exitCode, setup.stderr).toBe(0)
@@ -38,7 +41,7 @@ describe('svc autocomplete', () => {
     expect(bashComplete(file, ['svc', 'pay', 'create', '--am'])).toEqual(['--amount'])
   })
 
-  it('zsh: setup instructions and a compdef function naming the commands', async () => {
+  it('zsh: setup instructions and a compdef function naming the commands', async ({temp, cache}) => {
     const env = {XDG_CACHE_HOME: cache}
     const setup = await runCli(['autocomplete', 'zsh'], {configDir: temp.dir, env})
     expect(setup.exitCode, setup.stderr).toBe(0)

@@ -6,7 +6,7 @@ import {ANSI, runCli} from '../helpers/cli.js'
 import {it} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 
-describe('svc basics, without a TTY (child process for --version, --help, stdin; in-process for the rest)', () => {
+describe('svc basics, without a TTY (child process for --version and --help; in-process for the rest)', () => {
   it('--version is answered fast path, in oclif format', async ({temp}) => {
     const r = await runCli(['--version'], {configDir: temp.dir})
     expect(r.exitCode).toBe(0)
@@ -107,7 +107,7 @@ describe('svc basics, without a TTY (child process for --version, --help, stdin;
   })
 
   it('login refuses a key of another prefix before writing anything', async ({temp}) => {
-    const r = await runCli(['login', '--api-key-stdin', '--base-url', 'http://127.0.0.1:9'], {
+    const r = await runInProcess(['login', '--api-key-stdin', '--base-url', 'http://127.0.0.1:9'], {
       configDir: temp.dir,
       input: 'not-a-key',
     })

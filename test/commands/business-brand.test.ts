@@ -8,18 +8,35 @@ import {join} from 'node:path'
 
 import {PNG} from 'pngjs'
 import type {Browser} from 'playwright-core'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {launchChromium, pdfFileText} from '../helpers/documents.js'
-import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
-import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
+import {test} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
+import {startServe} from '../helpers/sandbox.js'
 
-const temp = tempConfigDir()
-let served: ServedSandbox
-let browser: Browser | undefined
-
-const cli = (args: string[]) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}})
+// A config dir (test/helpers/fixtures.ts) with `svc sandbox serve` running on it (a child process:
+// the commands find it as they find a developer's, through the state it leaves in the config dir),
+// stopped after the test; `cli`: the commands in-process against it; `browser`: Chromium, closed after.
+const it = test.extend<{cli: (args: string[]) => ReturnType<typeof runInProcess>; browser: () => Promise<Browser>}>({
+  cli: async ({temp}, use) => {
+    const served = await startServe(temp.dir)
+    try {
+      await use((args) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}}))
+    } finally {
+      await served.stop()
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern
+  browser: async ({}, use) => {
+    let browser: Browser | undefined
+    try {
+      await use(async () => (browser ??= await launchChromium()))
+    } finally {
+      await browser?.close()
+    }
+  },
+})
 
 /** A 64×64 orange disc on white. */
 function logoPng(): Buffer {
@@ -33,17 +50,8 @@ function logoPng(): Buffer {
   return PNG.sync.write(png)
 }
 
-beforeAll(async () => {
-  served = await startServe(temp.dir)
-})
-afterAll(async () => {
-  await browser?.close()
-  await served?.stop()
-  temp.cleanup()
-})
-
 describe('svc sandbox business set --name --logo', {timeout: 120_000}, () => {
-  it('refuses a logo that is not a PNG or JPEG, changing nothing; then the PDF, checkout page and texts show the name and logo', async () => {
+  it('refuses a logo that is not a PNG or JPEG, changing nothing; then the PDF, checkout page and texts show the name and logo', async ({temp, cli, browser}) => {
     const fake = join(temp.dir, '..', 'fake.png')
     writeFileSync(fake, 'not an image at all')
     const bad = await cli(['sandbox', 'business', 'set', '--name', 'Should Not Stick', '--logo', fake])
@@ -57,12 +65,12 @@ describe('svc sandbox business set --name --logo', {timeout: 120_000}, () => {
     expect(set.exitCode, set.stderr).toBe(0)
     expect(JSON.parse(set.stdout)).toMatchObject({name: 'Boulangerie Awa', logo: {content_type: 'image/png'}})
 
-    const created = await cli(['--profile', 'local', 'invoice', 'create', '--customer-name', 'Jean', '--email', 'jean@example.cm', '--due-date', '2099-12-31', '--item', 'Pain:500:3', '--publish', '--channel', 'EMAIL', '--json'])
+    const created = await cli(['invoice', 'create', '--profile', 'local', '--customer-name', 'Jean', '--email', 'jean@example.cm', '--due-date', '2099-12-31', '--item', 'Pain:500:3', '--publish', '--channel', 'EMAIL', '--json'])
     expect(created.exitCode, created.stderr).toBe(0)
     const invoice = JSON.parse(created.stdout) as {id: string; checkout_url: string}
 
     const file = join(temp.dir, '..', 'invoice.pdf')
-    expect((await cli(['--profile', 'local', 'invoice', 'pdf', invoice.id, '-o', file])).exitCode).toBe(0)
+    expect((await cli(['invoice', 'pdf', invoice.id, '--profile', 'local', '-o', file])).exitCode).toBe(0)
     const text = pdfFileText(file)
     expect(text).toContain('Boulangerie Awa')
     expect(text).not.toContain('Sandbox Business')
@@ -70,8 +78,7 @@ describe('svc sandbox business set --name --logo', {timeout: 120_000}, () => {
     const outbox = JSON.parse((await cli(['sandbox', 'outbox', '--invoice', invoice.id, '--json'])).stdout)
     expect(outbox[0].text).toContain('Boulangerie Awa')
 
-    browser = await launchChromium()
-    const tab = await browser.newPage({viewport: {width: 420, height: 900}})
+    const tab = await (await browser()).newPage({viewport: {width: 420, height: 900}})
     await tab.goto(invoice.checkout_url)
     expect(await tab.title()).toContain('Boulangerie Awa')
     await expect.poll(() => tab.locator('body').innerText()).toContain('Boulangerie Awa')

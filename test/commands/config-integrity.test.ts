@@ -2,7 +2,8 @@
  * The config file under concurrent processes and in bad shape (issue 18). Every read-modify-write
  * is under a lock, so no concurrent `svc login` or `profiles use` loses another's update; a config
  * that cannot be read, parsed or understood is an error naming the file and what is wrong (exit 2),
- * and the file is left exactly as it was.
+ * and the file is left exactly as it was (those runs in-process: the processes at once are what the
+ * first tests are about, the bad shapes are the command's answers).
  */
 import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -10,6 +11,7 @@ import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {it, type CommandFixtures, type TempConfigDir} from '../helpers/fixtures.js'
 
 const configFile = (temp: TempConfigDir) => join(temp.dir, 'config.json')
@@ -37,7 +39,11 @@ describe('concurrent writers lose nothing', () => {
   })
 
   it('`login c` racing `profiles use b`, 20 times: c is never lost', {timeout: 300_000}, async ({sandbox, temp}) => {
-    for (const name of ['a', 'b']) expect((await login({sandbox, temp}, name)).exitCode).toBe(0)
+    // The two profiles to start from, in-process; the racing runs below are processes.
+    for (const name of ['a', 'b']) {
+      const r = await runInProcess(['login', '--api-key-stdin', '--profile', name, '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox, env: {SVC_RATE_LIMIT: '0'}})
+      expect(r.exitCode, r.stderr).toBe(0)
+    }
     for (let trial = 0; trial < 20; trial++) {
       const [c, use] = await Promise.all([login({sandbox, temp}, `c${trial}`), runCli(['profiles', 'use', 'b'], {configDir: temp.dir})])
       expect(c.exitCode, c.stderr).toBe(0)
@@ -63,16 +69,16 @@ describe('a config in bad shape: a clear error naming the file, exit 2, the file
       mkdirSync(temp.dir, {recursive: true, mode: 0o700})
       writeFileSync(configFile(temp), text, {mode: 0o600})
       for (const args of [['profiles', 'list'], ['pay', 'list'], ['profiles', 'use', 'shop'], ['webhooks', 'listen', '--print-secret']]) {
-        const r = await runCli(args, {configDir: temp.dir, env: {SVC_BASE_URL: sandbox.sb.url}})
+        const r = await runInProcess(args, {configDir: temp.dir, env: {SVC_BASE_URL: sandbox.sb.url}})
         expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2)
         expect(r.stderr).toContain(configFile(temp))
         expect(r.stderr).toMatch(what)
         expect(r.stderr).not.toMatch(/Cannot read properties|is not a function|No profiles yet|No API key/)
       }
-      const json = await runCli(['profiles', 'list', '--json'], {configDir: temp.dir})
+      const json = await runInProcess(['profiles', 'list', '--json'], {configDir: temp.dir})
       expect(json.exitCode).toBe(2)
       expect(JSON.parse(json.stdout).error.code).toBe('config_invalid')
-      const login = await runCli(['login', '--api-key-stdin', '--profile', 'x', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
+      const login = await runInProcess(['login', '--api-key-stdin', '--profile', 'x', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
       expect(login.exitCode).toBe(2)
       expect(readFileSync(configFile(temp), 'utf8')).toBe(text)
     })
@@ -80,7 +86,7 @@ describe('a config in bad shape: a clear error naming the file, exit 2, the file
 
   it('a config that cannot be read (a directory in its place) is not read as empty', async ({temp}) => {
     mkdirSync(configFile(temp), {recursive: true})
-    const r = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    const r = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
     expect(r.exitCode, r.stderr).toBe(2)
     expect(r.stderr).toContain(configFile(temp))
     expect(r.stderr).toMatch(/cannot be read \(EISDIR\)/)

@@ -8,7 +8,7 @@ import {join} from 'node:path'
 
 import {describe, expect} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {test, type TempConfigDir} from '../helpers/fixtures.js'
 
 // The config dir of each test (test/helpers/fixtures.ts), with two profiles already saved.
@@ -30,7 +30,7 @@ describe('config lock with a future time', () => {
     const future = new Date(Date.now() + 3_600_000)
     utimesSync(lock, future, future)
     const started = Date.now()
-    const result = await runCli(['profiles', 'use', 'b'], {configDir: temp.dir, timeoutMs: 60_000})
+    const result = await runInProcess(['profiles', 'use', 'b'], {configDir: temp.dir, timeoutMs: 60_000})
     expect(result.signal).toBeNull()
     expect(result.exitCode, result.stderr).toBe(0)
     expect(Date.now() - started).toBeLessThan(60_000)
@@ -40,7 +40,7 @@ describe('config lock with a future time', () => {
 describe('config readable by others', () => {
   it('a 0644 config file: one warning line on stderr naming the file and the fix; stdout unchanged', async ({temp}) => {
     chmodSync(join(temp.dir, 'config.json'), 0o644)
-    const result = await runCli(['profiles', 'list', '--json'], {configDir: temp.dir})
+    const result = await runInProcess(['profiles', 'list', '--json'], {configDir: temp.dir})
     expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toHaveLength(2)
     const lines = warnings(result.stderr)
@@ -51,7 +51,7 @@ describe('config readable by others', () => {
 
   it('a 0755 config directory: one warning line naming the directory', async ({temp}) => {
     chmodSync(temp.dir, 0o755)
-    const result = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    const result = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
     expect(result.exitCode, result.stderr).toBe(0)
     const lines = warnings(result.stderr)
     expect(lines).toHaveLength(1)
@@ -60,7 +60,7 @@ describe('config readable by others', () => {
   })
 
   it('0600 in 0700: no warning', async ({temp}) => {
-    const result = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    const result = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
     expect(result.exitCode, result.stderr).toBe(0)
     expect(warnings(result.stderr)).toHaveLength(0)
   })

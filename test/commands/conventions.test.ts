@@ -9,45 +9,39 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {Config} from '@oclif/core'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import SvcHelp from '../../src/help.js'
 import {en} from '../../src/lib/i18n/en/index.js'
 import {fr} from '../../src/lib/i18n/fr/index.js'
 import {formatDurationForPeople} from '../../src/lib/time/duration.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {withSandbox, type TempConfigDir} from '../helpers/fixtures.js'
 import {realPng} from '../helpers/images.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import type {TestSandbox} from '../helpers/sandbox.js'
 
-let h: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-let cli: ReturnType<TestSandbox['cli']>
-const admin = () => ({SVC_SANDBOX_URL: h.sb.url, SVC_SANDBOX_ADMIN_TOKEN: h.sb.adminToken})
-
-beforeAll(async () => {
-  temp = tempConfigDir()
-  mkdirSync(temp.dir, {recursive: true, mode: 0o700})
-  h = await startTestSandbox({settleAfterMs: 0})
-  writeFileSync(join(temp.dir, 'config.json'), JSON.stringify({current: 'dev', profiles: {dev: {api_key: h.sb.keys.sandbox, base_url: h.sb.url}}}), {mode: 0o600})
-  cli = h.cli(temp.dir, 'sandbox', runInProcess)
-}, 30_000)
-
-afterAll(async () => {
-  await h?.close()
-  temp?.cleanup()
+// The file's sandbox (payments settle at once); a config dir per test holding a profile `dev` on it;
+// `cli`: the commands in-process on them; `admin`: the environment that reaches the sandbox's admin API.
+const it = withSandbox({settleAfterMs: 0}).extend<{temp: TempConfigDir; cli: ReturnType<TestSandbox['cli']>; admin: Record<string, string>}>({
+  temp: async ({sandbox, temp}, use) => {
+    mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+    writeFileSync(join(temp.dir, 'config.json'), JSON.stringify({current: 'dev', profiles: {dev: {api_key: sandbox.sb.keys.sandbox, base_url: sandbox.sb.url}}}), {mode: 0o600})
+    await use(temp)
+  },
+  cli: async ({sandbox, temp}, use) => use(sandbox.cli(temp.dir, 'sandbox', runInProcess)),
+  admin: async ({sandbox}, use) => use({SVC_SANDBOX_URL: sandbox.sb.url, SVC_SANDBOX_ADMIN_TOKEN: sandbox.sb.adminToken}),
 })
 
 describe('an unknown profile', () => {
-  it.each([
+  it.for([
     [['pay', 'list', '--profile', 'nope']],
     [['invoice', 'list', '--profile', 'nope']],
     [['profiles', 'show', 'nope']],
     [['profiles', 'use', 'nope']],
     [['profiles', 'remove', 'nope']],
     [['logout', '--profile', 'nope']],
-  ])('svc %j exits 2, naming it', async (args) => {
+  ])('svc %j exits 2, naming it', async ([args], {temp}) => {
     const result = await runInProcess(args, {configDir: temp.dir})
     expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toContain('No profile named "nope"')
@@ -55,28 +49,28 @@ describe('an unknown profile', () => {
 })
 
 describe('human output', () => {
-  it('no raw JSON in the sandbox views: a logo is its type and size, scopes a list', async () => {
+  it('no raw JSON in the sandbox views: a logo is its type and size, scopes a list', async ({temp, cli, admin}) => {
     const logo = join(temp.dir, 'logo.png')
     writeFileSync(logo, realPng(16, 16))
-    expect((await cli(['sandbox', 'business', 'set', '--logo', logo], {env: admin()})).exitCode).toBe(0)
-    const business = await cli(['sandbox', 'business', 'show'], {env: admin()})
+    expect((await cli(['sandbox', 'business', 'set', '--logo', logo], {env: admin})).exitCode).toBe(0)
+    const business = await cli(['sandbox', 'business', 'show'], {env: admin})
     expect(business.exitCode, business.stderr).toBe(0)
     expect(business.stdout).toMatch(/image\/png, \d+ B/)
-    const keys = await cli(['sandbox', 'keys', 'list'], {env: admin()})
+    const keys = await cli(['sandbox', 'keys', 'list'], {env: admin})
     for (const text of [business.stdout, keys.stdout]) expect(text).not.toMatch(/[{[]"/)
   })
 
-  it('durations are rounded for people', async () => {
+  it('durations are rounded for people', async ({cli, admin}) => {
     expect(formatDurationForPeople(10 * 86_400_000 - 1)).toBe('10d')
     expect(formatDurationForPeople(5_371_000)).toBe('1h30m')
     expect(formatDurationForPeople(2_456)).toBe('2.5s')
     expect(formatDurationForPeople(250)).toBe('250ms')
-    const advanced = await cli(['sandbox', 'clock', 'advance', '9d23h59m59.999s'], {env: admin()})
+    const advanced = await cli(['sandbox', 'clock', 'advance', '9d23h59m59.999s'], {env: admin})
     expect(advanced.exitCode, advanced.stderr).toBe(0)
     expect(advanced.stdout).toMatch(/AHEAD OF REAL TIME\s+10d\n/)
   })
 
-  it('pay create and pay status show the operator', async () => {
+  it('pay create and pay status show the operator', async ({cli}) => {
     const created = await cli(['pay', 'create', '--amount', '500', '--phone', '690000001'])
     expect(created.exitCode, created.stderr).toBe(0)
     expect(created.stdout).toMatch(/OPERATOR\s+ORANGE\n/)
@@ -124,8 +118,8 @@ describe('help', () => {
 })
 
 describe('a person at a terminal', () => {
-  it('Ctrl-C in pay watch says how to resume, once (no second "Interrupted."); the spinner has no colour under NO_COLOR', async () => {
-    await h.admin('PUT', '/numbers/237670112233', {operator: 'MTN', outcome: 'PENDING'})
+  it('Ctrl-C in pay watch says how to resume, once (no second "Interrupted."); the spinner has no colour under NO_COLOR', async ({sandbox, temp}) => {
+    await sandbox.admin('PUT', '/numbers/237670112233', {operator: 'MTN', outcome: 'PENDING'})
     const session = runInPty(['pay', 'create', '--amount', '700', '--phone', '670112233', '--watch', '--interval', '30s'], {
       configDir: temp.dir,
       env: {NO_COLOR: '1', SVC_RATE_LIMIT: '0'},
@@ -141,7 +135,7 @@ describe('a person at a terminal', () => {
     expect(session.output()).not.toMatch(/\u001b\[(3\d|9\d|1|2)m/)
   }, 40_000)
 
-  it('Ctrl-C where the command has nothing to add prints "Interrupted." once', async () => {
+  it('Ctrl-C where the command has nothing to add prints "Interrupted." once', async ({temp}) => {
     const session = runInPty(['sandbox', 'serve', '--port', '0'], {configDir: join(temp.dir, 'serve')})
     await session.waitFor('Ctrl-C', 20_000)
     session.type('\u0003')

@@ -7,7 +7,7 @@ import {readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import type {CliResult} from '../helpers/cli.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {test} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
@@ -15,13 +15,12 @@ import {runInPty, stripAnsi} from '../helpers/pty.js'
 
 const EXAMPLES = join(import.meta.dirname, '../../examples/fixtures')
 
-type Run = (args: string[], env?: Record<string, string>) => ReturnType<typeof runCli>
+type Run = (args: string[], env?: Record<string, string>) => Promise<CliResult>
 type Counts = {invoices: number; payments: number; liveInvoices: number; livePayments: number}
 
 let fileCount = 0
 // The file's sandbox and a config dir per test (test/helpers/fixtures.ts), and what runs on them.
-const it = test.extend<{cli: Run; inProcess: Run; counts: () => Promise<Counts>; fixtureFile: (document: unknown) => string}>({
-  cli: async ({sandbox, temp}, use) => use((args, env = sandbox.env()) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})),
+const it = test.extend<{inProcess: Run; counts: () => Promise<Counts>; fixtureFile: (document: unknown) => string}>({
   inProcess: async ({sandbox, temp}, use) => use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0', ...env}})),
   /** What the server holds, in both environments. */
   counts: async ({sandbox}, use) =>
@@ -51,10 +50,10 @@ describe('svc fixtures run: the examples', () => {
     expect(examples.length).toBeGreaterThan(0)
   })
 
-  it.for(examples)('examples/fixtures/%s runs against the local sandbox', async (name, {cli, counts}) => {
+  it.for(examples)('examples/fixtures/%s runs against the local sandbox', async (name, {inProcess, counts}) => {
     const before = await counts()
     const document = JSON.parse((await import('node:fs')).readFileSync(join(EXAMPLES, name), 'utf8'))
-    const r = await cli(['fixtures', 'run', join(EXAMPLES, name)])
+    const r = await inProcess(['fixtures', 'run', join(EXAMPLES, name)])
     expect(r.exitCode, r.stderr).toBe(0)
     // One row per step: its name, method and an id.
     for (const step of document.steps) expect(r.stdout).toMatch(new RegExp(`^${step.name}\\s+${step.method}\\s+/v1/\\S+\\s+20\\d\\s+\\S+`, 'm'))
@@ -64,9 +63,9 @@ describe('svc fixtures run: the examples', () => {
     expect(after.payments - before.payments).toBe(creates('/v1/payments'))
   })
 
-  it('the shop week again, --fresh: new invoices; references resolve into paths and typed values, and the server holds the outcome', async ({sandbox, cli, counts}) => {
+  it('the shop week again, --fresh: new invoices; references resolve into paths and typed values, and the server holds the outcome', async ({sandbox, inProcess, counts}) => {
     const before = await counts()
-    const r = await cli(['fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--json', '--fresh'])
+    const r = await inProcess(['fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--json', '--fresh'])
     expect(r.exitCode, r.stderr).toBe(0)
     const out = JSON.parse(r.stdout)
     expect(Object.keys(out)).toEqual(['monday_bread', 'monday_publish', 'monday_payment', 'wednesday_catering', 'wednesday_publish', 'wednesday_declined', 'friday_cakes', 'friday_publish', 'friday_cancel', 'monday_payment_status'])
@@ -82,8 +81,8 @@ describe('svc fixtures run: the examples', () => {
 })
 
 describe('svc fixtures run: overrides', () => {
-  it('--override STEP.PATH=VALUE sets a body field (typed as the value it replaces) before running', async ({sandbox, cli}) => {
-    const r = await cli([
+  it('--override STEP.PATH=VALUE sets a body field (typed as the value it replaces) before running', async ({sandbox, inProcess}) => {
+    const r = await inProcess([
       'fixtures', 'run', join(EXAMPLES, 'shop-week.json'), '--json', '--fresh',
       '--override', 'monday_bread.body.customer_name=Awa Bakery',
       '--override', 'monday_payment.body.phone_number=237670000002',
@@ -229,7 +228,7 @@ describe('svc fixtures run: bad files are refused before anything is sent (exit 
 })
 
 describe('svc fixtures run: failures and re-runs', () => {
-  it('a failure midway stops the run with what was done; a re-run replays the invoices instead of creating them twice', async ({cli, counts, fixtureFile}) => {
+  it('a failure midway stops the run with what was done; a re-run replays the invoices instead of creating them twice', async ({inProcess, counts, fixtureFile}) => {
     const document = {
       steps: [
         {name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Rerun A')},
@@ -241,7 +240,7 @@ describe('svc fixtures run: failures and re-runs', () => {
     }
     const file = fixtureFile(document)
     const before = await counts()
-    const failed = await cli(['fixtures', 'run', file])
+    const failed = await inProcess(['fixtures', 'run', file])
     expect(failed.exitCode).toBe(4)
     expect(failed.stderr).toMatch(/Step "lookup" \(GET \/v1\/invoices\/inv_test_does_not_exist\) failed; 3 of 5 steps were done before it/)
     expect(failed.stdout).toMatch(/^first\s+POST\s+\/v1\/invoices\s+201\s+inv_test_/m)
@@ -249,27 +248,27 @@ describe('svc fixtures run: failures and re-runs', () => {
     expect((await counts()).invoices - before.invoices).toBe(2)
 
     // Fixed with an override and run again: the first two invoices are replayed, only the third is new.
-    const fixed = await cli(['fixtures', 'run', file, '--override', 'lookup.path=/v1/invoices/${second.id}', '--json'])
+    const fixed = await inProcess(['fixtures', 'run', file, '--override', 'lookup.path=/v1/invoices/${second.id}', '--json'])
     expect(fixed.exitCode, fixed.stderr).toBe(0)
     const out = JSON.parse(fixed.stdout)
     expect(out.lookup.id).toBe(out.second.id)
     expect((await counts()).invoices - before.invoices).toBe(3)
-    const again = await cli(['fixtures', 'run', file, '--override', 'lookup.path=/v1/invoices/${second.id}'])
+    const again = await inProcess(['fixtures', 'run', file, '--override', 'lookup.path=/v1/invoices/${second.id}'])
     expect(again.exitCode, again.stderr).toBe(0)
     expect(again.stdout).toMatch(/^first\s+POST\s+\/v1\/invoices\s+201 \(replayed\)/m)
     expect((await counts()).invoices - before.invoices).toBe(3)
   })
 
-  it('--json on a failure: the error names the step, and the answers done before it', async ({cli, fixtureFile}) => {
+  it('--json on a failure: the error names the step, and the answers done before it', async ({inProcess, fixtureFile}) => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Json fail')}, {name: 'broken', method: 'GET', path: '/v1/invoices/inv_test_missing'}]})
-    const r = await cli(['fixtures', 'run', file, '--json'])
+    const r = await inProcess(['fixtures', 'run', file, '--json'])
     expect(r.exitCode).toBe(4)
     const out = JSON.parse(r.stdout)
     expect(out.error).toMatchObject({step: 'broken', status: 404})
     expect(Object.keys(out.done)).toEqual(['first'])
   })
 
-  it('POST /v1/payments is sent once and never retried: a lost answer exits 7 naming the step', async ({sandbox, cli, counts, fixtureFile}) => {
+  it('POST /v1/payments is sent once and never retried: a lost answer exits 7 naming the step', async ({sandbox, inProcess, counts, fixtureFile}) => {
     const proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '{"message":"down"}'}}])
     try {
       const before = await counts()
@@ -280,7 +279,7 @@ describe('svc fixtures run: failures and re-runs', () => {
           {name: 'after', method: 'POST', path: '/v1/invoices', body: invoiceBody('Never made')},
         ],
       })
-      const r = await cli(['fixtures', 'run', file], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+      const r = await inProcess(['fixtures', 'run', file], {...sandbox.env(), SVC_BASE_URL: proxy.url})
       expect(r.exitCode).toBe(7)
       expect(r.stderr).toMatch(/Step "pay" \(POST \/v1\/payments\) failed; 1 of 3 steps were done before it/)
       expect(r.stderr).toMatch(/never retried/)
@@ -296,7 +295,7 @@ describe('svc fixtures run: failures and re-runs', () => {
 })
 
 describe('svc fixtures run: what references write into a path', () => {
-  it('is URL-encoded: a value from an answer never adds a segment or a query', async ({sandbox, cli, fixtureFile}) => {
+  it('is URL-encoded: a value from an answer never adds a segment or a query', async ({sandbox, inProcess, fixtureFile}) => {
     const proxy = await startFaultProxy(sandbox.sb.url, [])
     try {
       const file = fixtureFile({
@@ -305,7 +304,7 @@ describe('svc fixtures run: what references write into a path', () => {
           {name: 'odd', method: 'GET', path: '/v1/invoices/${first.customer_name}'},
         ],
       })
-      const r = await cli(['fixtures', 'run', file, '--fresh'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+      const r = await inProcess(['fixtures', 'run', file, '--fresh'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
       expect(r.exitCode).toBe(4)
       expect(proxy.seen).toContain('GET /v1/invoices/a%2Fb%3Fc%3D1%23d')
     } finally {
@@ -315,15 +314,15 @@ describe('svc fixtures run: what references write into a path', () => {
 })
 
 describe('svc fixtures run: LIVE keys', () => {
-  it('a LIVE key without --yes is refused (exit 2) when not interactive, nothing sent; with --yes it runs', async ({sandbox, cli, counts, fixtureFile}) => {
+  it('a LIVE key without --yes is refused (exit 2) when not interactive, nothing sent; with --yes it runs', async ({sandbox, inProcess, counts, fixtureFile}) => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live shop')}]})
     const before = await counts()
-    const refused = await cli(['fixtures', 'run', file], sandbox.env('live'))
+    const refused = await inProcess(['fixtures', 'run', file], sandbox.env('live'))
     expect(refused.exitCode).toBe(2)
     expect(refused.stderr).toMatch(/LIVE/)
     expect(refused.stderr).toMatch(/--yes/)
     expect(await counts()).toEqual(before)
-    const confirmed = await cli(['fixtures', 'run', file, '--yes'], sandbox.env('live'))
+    const confirmed = await inProcess(['fixtures', 'run', file, '--yes'], sandbox.env('live'))
     expect(confirmed.exitCode, confirmed.stderr).toBe(0)
     expect((await counts()).liveInvoices - before.liveInvoices).toBe(1)
   })

@@ -7,10 +7,10 @@
  */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {tempConfigDir} from '../helpers/config-dir.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {it} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const DAY = 86_400_000
 const STATUS = /\b(PENDING|SUCCESS|FAILED|UNSPECIFIED|DRAFT|UNPAID|PAST_DUE|PAID|CANCELLED)\b/g
@@ -18,23 +18,8 @@ const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/g
 // In French 0 and 1 take the singular: « 1 factures », « 0 lignes », « 1 paiements récupérés ».
 const WRONG_PLURAL = /(?<!\d[ \u00a0\u202f])\b[01] (?!(?:cas|fois|FCFA)\b)[a-zàâçéèêëîïôûù]+s\b/g
 
-let sb: TestSandbox
-const temp = tempConfigDir()
-beforeAll(async () => {
-  sb = await startTestSandbox({settleAfterMs: 200})
-})
-afterAll(async () => {
-  await sb?.close()
-  temp.cleanup()
-})
-
 /** Each French run: the command line and what a person read. */
 const seen: {args: string[]; text: string}[] = []
-async function fr(args: string[], extra: Record<string, string | undefined> = {}): Promise<string> {
-  const r = await sb.cli(temp.dir)([...args, '--lang', 'fr'], {env: extra, timeoutMs: 60_000})
-  seen.push({args, text: `${r.stdout}\n${r.stderr}`})
-  return r.stdout + r.stderr
-}
 
 function offences(text: string): string[] {
   // What the person typed or copies as is: commands and flags in backquotes or after a flag name,
@@ -54,7 +39,13 @@ describe('French human output', {timeout: 180_000}, () => {
     expect(offences('0 lignes en échec ; 1 500 FCFA ; 1 cas réussi ; `svc pay list --status FAILED`')).toEqual(['0 lignes'])
   })
 
-  it('holds no status word, ISO date or wrong plural across the main commands', async () => {
+  it('holds no status word, ISO date or wrong plural across the main commands', async ({sandbox: sb, temp}) => {
+    // The commands in-process, on the file's sandbox (payments settle after 200 ms) and this test's config dir.
+    const fr = async (args: string[], extra: Record<string, string | undefined> = {}): Promise<string> => {
+      const r = await sb.cli(temp.dir, 'sandbox', runInProcess)([...args, '--lang', 'fr'], {env: extra})
+      seen.push({args, text: `${r.stdout}\n${r.stderr}`})
+      return r.stdout + r.stderr
+    }
     const importFile = join(temp.dir, '..', 'une-ligne.csv')
     writeFileSync(importFile, 'customer_name,due_date,items,customer_email\nAwa,31/12/2026,Pain:500:3,awa@example.cm\n')
 

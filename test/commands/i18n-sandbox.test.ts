@@ -3,29 +3,31 @@
  * customers then get the invoice PDF in French, whatever language svc itself speaks.
  */
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {pdfFileText} from '../helpers/documents.js'
-import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
-import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
+import {test} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
+import {startServe} from '../helpers/sandbox.js'
 
-const temp = tempConfigDir()
-let served: ServedSandbox
+type Run = (args: string[], env?: Record<string, string>) => ReturnType<typeof runInProcess>
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {configDir: temp.dir, env})
-
-beforeAll(async () => {
-  served = await startServe(temp.dir)
-})
-
-afterAll(async () => {
-  await served?.stop()
-  temp.cleanup()
+// A config dir (test/helpers/fixtures.ts) with `svc sandbox serve` running on it (a child process:
+// the commands find it as they find a developer's, through the state it leaves in the config dir),
+// stopped after the test; `cli`: the commands in-process against it.
+const it = test.extend<{cli: Run}>({
+  cli: async ({temp}, use) => {
+    const served = await startServe(temp.dir)
+    try {
+      await use((args, env = {}) => runInProcess(args, {configDir: temp.dir, env}))
+    } finally {
+      await served.stop()
+    }
+  },
 })
 
 describe('svc sandbox business', () => {
-  it('set --language fr: the PDF a customer downloads is in French; show reports it; a bad value is exit 2', async () => {
+  it('set --language fr: the PDF a customer downloads is in French; show reports it; a bad value is exit 2', async ({temp, cli}) => {
     const before = await cli(['sandbox', 'business', 'show', '--json'])
     expect(before.exitCode, before.stderr).toBe(0)
     expect(JSON.parse(before.stdout)).toMatchObject({language: 'en'})
@@ -39,11 +41,11 @@ describe('svc sandbox business', () => {
     expect(bad.exitCode).toBe(2)
 
     // svc itself speaks English here; the customer's document is French.
-    const created = await cli(['--profile', 'local', 'invoice', 'create', '--customer-name', 'Awa', '--due-date', '2026-12-31', '--item', 'Pain:500:3', '--publish', '--json'])
+    const created = await cli(['invoice', 'create', '--profile', 'local', '--customer-name', 'Awa', '--due-date', '2026-12-31', '--item', 'Pain:500:3', '--publish', '--json'])
     expect(created.exitCode, created.stderr).toBe(0)
     const id = JSON.parse(created.stdout).id as string
     const file = join(temp.dir, '..', 'facture.pdf')
-    const saved = await cli(['--profile', 'local', 'invoice', 'pdf', id, '-o', file])
+    const saved = await cli(['invoice', 'pdf', id, '--profile', 'local', '-o', file])
     expect(saved.exitCode, saved.stderr).toBe(0)
     expect(saved.stderr).toContain('Saved the PDF')
     const text = pdfFileText(file)

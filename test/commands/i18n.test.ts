@@ -1,7 +1,7 @@
 /**
  * The CLI in both languages: an error (and its exit code), tables (headers, FCFA, dd/mm/yyyy) and
- * --json identical in both languages, run in-process (messages and formatting); the profile's
- * language, a prompt in a pseudo-terminal and the French catalogue loaded only by French runs, as
+ * --json identical in both languages, and the profile's language, run in-process (messages and
+ * formatting); a prompt in a pseudo-terminal and the French catalogue loaded only by French runs, as
  * built, in child processes.
  */
 import {spawn} from 'node:child_process'
@@ -9,58 +9,54 @@ import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {BIN, runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {BIN} from '../helpers/cli.js'
+import {test} from '../helpers/fixtures.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import type {TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
 
 const DMY = /\b\d{2}\/\d{2}\/\d{4}\b/
 const YMD = /\b\d{4}-\d{2}-\d{2}\b/
 
-let sandbox: TestSandbox
-let configDir: string
-let cleanup: () => void
+type InProcess = (args: string[], env?: Record<string, string | undefined>) => ReturnType<typeof runInProcess>
 
-beforeAll(async () => {
-  ;({dir: configDir, cleanup} = tempConfigDir())
-  sandbox = await startTestSandbox()
-  for (const [amount, phone] of [
-    [12500, '237670000001'],
-    [3000, '237670000099'],
-  ] as const) {
-    const response = await fetch(`${sandbox.sb.url}/v1/payments`, {
-      method: 'POST',
-      headers: {'x-api-key': sandbox.sb.keys.sandbox, 'content-type': 'application/json'},
-      body: JSON.stringify({amount, phone_number: phone, operator: 'MTN'}),
-    })
-    expect(response.status).toBe(201)
-  }
-  // Both payments settle now, on the sandbox's clock, before any test runs: a payment that turns
-  // from PENDING to FAILED between the English and the French run is not a difference of language.
-  await sandbox.sb.clock.advance(200)
-  expect((await sandbox.get('/v1/payments')).data.map((p: {status: string}) => p.status).sort()).toEqual(['FAILED', 'SUCCESS'])
-  const invoice = await fetch(`${sandbox.sb.url}/v1/invoices`, {
-    method: 'POST',
-    headers: {'x-api-key': sandbox.sb.keys.sandbox, 'content-type': 'application/json', 'idempotency-key': 'i18n-test-1'},
-    body: JSON.stringify({customer_name: 'Boulangerie Awa', due_date: '2026-12-31', currency: 'XAF', items: [{name: 'Pain', price: 500, quantity: 3}]}),
-  })
-  expect(invoice.status).toBe(201)
+// The file's sandbox, with two settled payments and an invoice made once for the file (`seeded`), a
+// config dir per test (test/helpers/fixtures.ts), and the CLI in-process on them.
+const it = test.extend<{seeded: TestSandbox; inProcess: InProcess}>({
+  seeded: [
+    async ({sandbox}, use) => {
+      for (const [amount, phone] of [
+        [12500, '237670000001'],
+        [3000, '237670000099'],
+      ] as const) {
+        const response = await fetch(`${sandbox.sb.url}/v1/payments`, {
+          method: 'POST',
+          headers: {'x-api-key': sandbox.sb.keys.sandbox, 'content-type': 'application/json'},
+          body: JSON.stringify({amount, phone_number: phone, operator: 'MTN'}),
+        })
+        expect(response.status).toBe(201)
+      }
+      // Both payments settle now, on the sandbox's clock, before any test runs: a payment that turns
+      // from PENDING to FAILED between the English and the French run is not a difference of language.
+      await sandbox.sb.clock.advance(200)
+      expect((await sandbox.get('/v1/payments')).data.map((p: {status: string}) => p.status).sort()).toEqual(['FAILED', 'SUCCESS'])
+      const invoice = await fetch(`${sandbox.sb.url}/v1/invoices`, {
+        method: 'POST',
+        headers: {'x-api-key': sandbox.sb.keys.sandbox, 'content-type': 'application/json', 'idempotency-key': 'i18n-test-1'},
+        body: JSON.stringify({customer_name: 'Boulangerie Awa', due_date: '2026-12-31', currency: 'XAF', items: [{name: 'Pain', price: 500, quantity: 3}]}),
+      })
+      expect(invoice.status).toBe(201)
+      await use(sandbox)
+    },
+    {scope: 'file'},
+  ],
+  inProcess: async ({seeded, temp}, use) => use((args, env = {}) => runInProcess(args, {configDir: temp.dir, env: {...seeded.env(), ...env}})),
 })
-
-afterAll(async () => {
-  await sandbox?.close()
-  cleanup?.()
-})
-
-const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
-  runCli(args, {configDir, env: {...sandbox.env(), ...env}, input})
-const inProcess = (args: string[], env: Record<string, string | undefined> = {}) => runInProcess(args, {configDir, env: {...sandbox.env(), ...env}})
 
 describe('errors', () => {
-  it('pay create --amount 50.5 --lang fr: the message in French, exit 2; in English without it', async () => {
+  it('pay create --amount 50.5 --lang fr: the message in French, exit 2; in English without it', async ({inProcess}) => {
     const fr = await inProcess(['pay', 'create', '--amount', '50.5', '--phone', '670000001', '--lang', 'fr'])
     expect(fr.exitCode).toBe(2)
     expect(fr.stderr).toContain('Erreur :')
@@ -73,7 +69,7 @@ describe('errors', () => {
     expect(en.stderr).not.toContain('invalide')
   })
 
-  it('SVC_LANG=fr and LANG=fr_CM.UTF-8 speak French too; --lang en wins over both', async () => {
+  it('SVC_LANG=fr and LANG=fr_CM.UTF-8 speak French too; --lang en wins over both', async ({inProcess}) => {
     for (const env of [{SVC_LANG: 'fr'}, {LANG: 'fr_CM.UTF-8'}, {LC_ALL: 'fr_FR.UTF-8', LANG: 'en_US.UTF-8'}]) {
       const result = await inProcess(['pay', 'create', '--amount', '0', '--phone', '670000001'], env)
       expect(result.exitCode, JSON.stringify(env)).toBe(2)
@@ -83,13 +79,13 @@ describe('errors', () => {
     expect(english.stderr).toContain('Invalid --amount "0"')
   })
 
-  it('a hint is labelled in French as well (no key: Conseil)', async () => {
+  it('a hint is labelled in French as well (no key: Conseil)', async ({inProcess}) => {
     const result = await inProcess(['pay', 'list', '--lang', 'fr'], {SVC_API_KEY: undefined, SVC_BASE_URL: undefined})
     expect(result.exitCode).toBe(3)
     expect(result.stderr).toContain('Aucune clé d’API. Lancez `svc login`')
   })
 
-  it('an unknown flag is answered in French, with the nearest flag when there is one', async () => {
+  it('an unknown flag is answered in French, with the nearest flag when there is one', async ({inProcess}) => {
     const result = await inProcess(['pay', 'list', '--lang', 'fr', '--nope'])
     expect(result.exitCode).toBe(2)
     expect(result.stderr).toContain('Option --nope inconnue : `svc pay list --help` liste les options acceptées.')
@@ -99,7 +95,7 @@ describe('errors', () => {
 })
 
 describe('tables', () => {
-  it('pay list --lang fr: French headers, FCFA, dates as dd/mm/yyyy', async () => {
+  it('pay list --lang fr: French headers, FCFA, dates as dd/mm/yyyy', async ({inProcess}) => {
     const result = await inProcess(['pay', 'list', '--lang', 'fr'])
     expect(result.exitCode, result.stderr).toBe(0)
     const header = result.stdout.split('\n')[0]
@@ -111,7 +107,7 @@ describe('tables', () => {
     expect(result.stdout).not.toMatch(YMD)
   })
 
-  it('pay list in English: English headers, XAF, yyyy-mm-dd', async () => {
+  it('pay list in English: English headers, XAF, yyyy-mm-dd', async ({inProcess}) => {
     const result = await inProcess(['pay', 'list'])
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout.split('\n')[0]).toContain('STATUS')
@@ -120,7 +116,7 @@ describe('tables', () => {
     expect(result.stdout).not.toMatch(DMY)
   })
 
-  it('invoice list --lang fr: ÉCHÉANCE 31/12/2026, totals in FCFA', async () => {
+  it('invoice list --lang fr: ÉCHÉANCE 31/12/2026, totals in FCFA', async ({inProcess}) => {
     const result = await inProcess(['invoice', 'list', '--lang', 'fr'])
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout.split('\n')[0]).toMatch(/CLIENT.*TOTAL.*ÉCHÉANCE.*PAYÉ/)
@@ -133,7 +129,7 @@ describe('tables', () => {
 })
 
 describe('--json never changes with the locale', () => {
-  it('pay list --json and invoice list --json: byte for byte the same in English and French', async () => {
+  it('pay list --json and invoice list --json: byte for byte the same in English and French', async ({inProcess}) => {
     for (const args of [
       ['pay', 'list', '--json'],
       ['invoice', 'list', '--json'],
@@ -149,7 +145,7 @@ describe('--json never changes with the locale', () => {
     }
   })
 
-  it('an error envelope too (machine data: English whatever the locale)', async () => {
+  it('an error envelope too (machine data: English whatever the locale)', async ({inProcess}) => {
     const args = ['pay', 'create', '--amount', '50.5', '--phone', '670000001', '--json']
     const en = await inProcess(args)
     const fr = await inProcess([...args, '--lang', 'fr'])
@@ -160,27 +156,22 @@ describe('--json never changes with the locale', () => {
 })
 
 describe('the profile’s language', () => {
-  it('svc login --lang fr saves it, and later runs speak French without a flag; SVC_LANG=en overrides', async () => {
-    const {dir, cleanup: done} = tempConfigDir()
-    try {
-      const env = {SVC_BASE_URL: sandbox.sb.url}
-      const login = await runCli(['login', '--api-key-stdin', '--profile', 'boutique', '--lang', 'fr'], {configDir: dir, env, input: sandbox.sb.keys.sandbox})
-      expect(login.exitCode, login.stderr).toBe(0)
-      expect(login.stderr + login.stdout).toContain('Connecté avec le profil « boutique »')
-      const later = await runCli(['pay', 'create', '--amount', '1e3', '--phone', '670000001'], {configDir: dir, env})
-      expect(later.exitCode).toBe(2)
-      expect(later.stderr).toContain('--amount « 1e3 » invalide')
-      const english = await runCli(['pay', 'create', '--amount', '1e3', '--phone', '670000001'], {configDir: dir, env: {...env, SVC_LANG: 'en'}})
-      expect(english.stderr).toContain('Invalid --amount "1e3"')
-    } finally {
-      done()
-    }
+  it('svc login --lang fr saves it, and later runs speak French without a flag; SVC_LANG=en overrides', async ({seeded, temp}) => {
+    const env = {SVC_BASE_URL: seeded.sb.url}
+    const login = await runInProcess(['login', '--api-key-stdin', '--profile', 'boutique', '--lang', 'fr'], {configDir: temp.dir, env, input: seeded.sb.keys.sandbox})
+    expect(login.exitCode, login.stderr).toBe(0)
+    expect(login.stderr + login.stdout).toContain('Connecté avec le profil « boutique »')
+    const later = await runInProcess(['pay', 'create', '--amount', '1e3', '--phone', '670000001'], {configDir: temp.dir, env})
+    expect(later.exitCode).toBe(2)
+    expect(later.stderr).toContain('--amount « 1e3 » invalide')
+    const english = await runInProcess(['pay', 'create', '--amount', '1e3', '--phone', '670000001'], {configDir: temp.dir, env: {...env, SVC_LANG: 'en'}})
+    expect(english.stderr).toContain('Invalid --amount "1e3"')
   })
 })
 
 describe('prompts', () => {
-  it('LANG=fr_CM.UTF-8 svc pay create on a terminal: French prompts, then the payment in French', async () => {
-    const session = runInPty(['pay', 'create'], {configDir, env: {...sandbox.env(), LANG: 'fr_CM.UTF-8'}})
+  it('LANG=fr_CM.UTF-8 svc pay create on a terminal: French prompts, then the payment in French', async ({seeded, temp}) => {
+    const session = runInPty(['pay', 'create'], {configDir: temp.dir, env: {...seeded.env(), LANG: 'fr_CM.UTF-8'}})
     try {
       await session.waitFor('Montant en FCFA (francs entiers)')
       session.type('5 000\r')

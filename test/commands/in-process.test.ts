@@ -5,6 +5,7 @@
  */
 import {describe, expect} from 'vitest'
 
+import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli} from '../helpers/cli.js'
 import {it} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
@@ -20,6 +21,8 @@ describe('runInProcess', () => {
     ['no key', ['pay', 'list'], {}],
     ['a LIVE key without --yes', ['pay', 'create', '--amount', '500', '--phone', '670000001'], {...KEY, SVC_API_KEY: 'svc_sk_live_canarycanarycanary0001'}],
     ['a table', ['sandbox', 'numbers'], {}],
+    ['global flags before the command', ['--lang', 'fr', '--json', 'pay', 'create', '--amount', '50.5', '--phone', '670000001'], KEY],
+    ['a global flag with = before the command', ['--lang=fr', 'sandbox', 'numbers'], {}],
   ])('%s: the same as a child process', async ([, args, env], {temp}) => {
     const child = await runCli(args, {configDir: temp.dir, env})
     const exitCode = process.exitCode
@@ -31,5 +34,18 @@ describe('runInProcess', () => {
     expect(process.listenerCount('SIGINT')).toBe(listeners)
     expect(process.env.LANG).toBe(lang)
     expect(process.env.SVC_CONFIG_DIR).toBeUndefined()
+  })
+
+  it('stdin: the input a test gives reaches the command, as a child process reads it', async ({temp}) => {
+    const secret = generateSecret()
+    const payload = '{"type":"payment.success"}'
+    const headers = Object.entries(signPayload(secret, 'msg_1', payload)).flatMap(([name, value]) => ['--header', `${name}: ${value}`])
+    const args = ['webhooks', 'verify', '--payload', '-', '--secret', secret, ...headers]
+    const child = await runCli(args, {configDir: temp.dir, input: payload})
+    const inProcess = await runInProcess(args, {configDir: temp.dir, input: payload})
+    expect(inProcess).toEqual(child)
+    expect(inProcess.exitCode).toBe(0)
+    // Another body than the one signed: refused, so the body read is the input given.
+    expect((await runInProcess(args, {configDir: temp.dir, input: payload + ' '})).exitCode).toBe(1)
   })
 })

@@ -2,35 +2,27 @@
  * The shop owner's collections loop against the local sandbox over HTTP: which invoices the list
  * filters pick (invoices on both sides of each boundary day), "today" taken from the service.
  */
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {readdirSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import type {TestSandbox} from '../helpers/sandbox.js'
 
 const DAY = 86_400_000
-let sb: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-beforeAll(async () => {
-  sb = await startTestSandbox({settleAfterMs: 0})
-})
-afterAll(() => sb.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
+// The file's sandbox (payments settle at once) and a config dir per test (test/helpers/fixtures.ts).
+const it = withSandbox({settleAfterMs: 0})
 
 /** The sandbox's day plus `days`, YYYY-MM-DD. */
-async function sandboxDay(days = 0): Promise<string> {
+async function sandboxDay(sb: TestSandbox, days = 0): Promise<string> {
   const clock = await sb.admin('GET', '/clock')
   return new Date(clock.now_ms + days * DAY).toISOString().slice(0, 10)
 }
 
-async function invoice(customer: string, due: string, publish = true, extra: Record<string, unknown> = {}): Promise<string> {
+async function invoice(sb: TestSandbox, customer: string, due: string, publish = true, extra: Record<string, unknown> = {}): Promise<string> {
   const headers = {'x-api-key': sb.sb.keys.sandbox, 'content-type': 'application/json'}
   const body = {customer_name: customer, due_date: due, items: [{name: 'Bread', price: 500, quantity: 2}], customer_phone: '670000001', ...extra}
   const created = await fetch(`${sb.sb.url}/v1/invoices`, {method: 'POST', headers, body: JSON.stringify(body)})
@@ -43,20 +35,20 @@ async function invoice(customer: string, due: string, publish = true, extra: Rec
 }
 
 describe('svc invoice list filters', {timeout: 90_000}, () => {
-  it('--customer, --due-before, --due-after, --overdue pick exactly the invoices on the right side of each day', async () => {
+  it('--customer, --due-before, --due-after, --overdue pick exactly the invoices on the right side of each day', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const ids = (r: {stdout: string}) => (JSON.parse(r.stdout) as Array<{id: string}>).map((i) => i.id).sort()
-    const a = await invoice('Awa Bakery', await sandboxDay(10))
-    const b = await invoice('AWA bakery (Douala)', await sandboxDay(20))
-    const c = await invoice('Jean Mbarga', await sandboxDay(15), true, {customer_email: 'jean@awa-supplies.cm'})
-    const d = await invoice('Awa Bakery', await sandboxDay(1), false) // a draft: never owed
-    const e = await invoice('Paul Etoga', await sandboxDay(12))
+    const a = await invoice(sb, 'Awa Bakery', await sandboxDay(sb, 10))
+    const b = await invoice(sb, 'AWA bakery (Douala)', await sandboxDay(sb, 20))
+    const c = await invoice(sb, 'Jean Mbarga', await sandboxDay(sb, 15), true, {customer_email: 'jean@awa-supplies.cm'})
+    const d = await invoice(sb, 'Awa Bakery', await sandboxDay(sb, 1), false) // a draft: never owed
+    const e = await invoice(sb, 'Paul Etoga', await sandboxDay(sb, 12))
 
-    const between = await svc(['invoice', 'list', '--due-after', await sandboxDay(10), '--due-before', await sandboxDay(20), '--json'])
+    const between = await svc(['invoice', 'list', '--due-after', await sandboxDay(sb, 10), '--due-before', await sandboxDay(sb, 20), '--json'])
     expect(between.exitCode, between.stderr).toBe(0)
     expect(ids(between)).toEqual([c, e].sort())
 
-    const before = await svc(['invoice', 'list', '--due-before', await sandboxDay(11), '--json'])
+    const before = await svc(['invoice', 'list', '--due-before', await sandboxDay(sb, 11), '--json'])
     expect(ids(before)).toEqual([a, d].sort())
 
     // Name, email or phone, any case.
@@ -74,9 +66,9 @@ describe('svc invoice list filters', {timeout: 90_000}, () => {
     expect(human.stdout).not.toContain(b)
   })
 
-  it('stops at --page-size matches and says more may match; bad filters exit 2 naming the flag', async () => {
+  it('stops at --page-size matches and says more may match; bad filters exit 2 naming the flag', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
-    for (let i = 0; i < 3; i++) await invoice(`Stop Early ${i}`, await sandboxDay(30))
+    for (let i = 0; i < 3; i++) await invoice(sb, `Stop Early ${i}`, await sandboxDay(sb, 30))
     const first = await svc(['invoice', 'list', '--customer', 'stop early', '--page-size', '2', '--json'])
     expect(first.exitCode).toBe(0)
     expect(JSON.parse(first.stdout)).toHaveLength(2)
@@ -94,7 +86,7 @@ describe('svc invoice list filters', {timeout: 90_000}, () => {
 })
 
 /** How many deliveries of each invoice the sandbox's outbox holds (trigger "send": reminders). */
-async function sends(): Promise<Map<string, number>> {
+async function sends(sb: TestSandbox): Promise<Map<string, number>> {
   const counts = new Map<string, number>()
   for (let offset = 0; ; offset += 100) {
     const page = await sb.admin('GET', `/outbox?limit=100&offset=${offset}`)
@@ -104,13 +96,13 @@ async function sends(): Promise<Map<string, number>> {
 }
 
 describe('svc invoice remind', {timeout: 120_000}, () => {
-  it('reminds each overdue invoice once a day: a second run sends nothing; --dry-run sends nothing', async () => {
+  it('reminds each overdue invoice once a day: a second run sends nothing; --dry-run sends nothing', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const customer = `Remind Twice ${Date.now()}`
-    const late = [await invoice(customer, await sandboxDay(1), true, {customer_email: 'late@example.cm'}), await invoice(customer, await sandboxDay(2))]
-    const notYet = await invoice(customer, await sandboxDay(30))
+    const late = [await invoice(sb, customer, await sandboxDay(sb, 1), true, {customer_email: 'late@example.cm'}), await invoice(sb, customer, await sandboxDay(sb, 2))]
+    const notYet = await invoice(sb, customer, await sandboxDay(sb, 30))
     await sb.admin('POST', '/clock/advance', {ms: 5 * DAY})
-    const before = await sends()
+    const before = await sends(sb)
 
     const dry = await svc(['invoice', 'remind', '--overdue', '--customer', customer, '--dry-run'])
     expect(dry.exitCode, dry.stderr).toBe(0)
@@ -119,7 +111,7 @@ describe('svc invoice remind', {timeout: 120_000}, () => {
     expect(dry.stdout).toMatch(/WHATSAPP to \+?237670000001/)
     expect(dry.stdout).not.toContain(notYet)
     expect(dry.stderr).toMatch(/Dry run .*nothing sent: 2 would be sent/)
-    expect(await sends()).toEqual(before)
+    expect(await sends(sb)).toEqual(before)
 
     const first = await svc(['invoice', 'remind', '--overdue', '--customer', customer, '--json'])
     expect(first.exitCode, first.stderr).toBe(0)
@@ -128,7 +120,7 @@ describe('svc invoice remind', {timeout: 120_000}, () => {
     const second = await svc(['invoice', 'remind', '--overdue', '--customer', customer])
     expect(second.exitCode, second.stderr).toBe(0)
     expect(second.stderr).toMatch(/0 sent, 2 skipped \(already reminded today\)/)
-    const after = await sends()
+    const after = await sends(sb)
     for (const id of late) expect(after.get(id)).toBe((before.get(id) ?? 0) + 1)
     expect(after.get(notYet)).toBeUndefined()
 
@@ -142,19 +134,20 @@ describe('svc invoice remind', {timeout: 120_000}, () => {
     expect(JSON.parse(nextDay.stdout).sent).toHaveLength(2)
   })
 
-  it('killed mid-run, then run again: no confirmed reminder is sent twice, unconfirmed ones are named', async () => {
+  it('killed mid-run, then run again: no confirmed reminder is sent twice, unconfirmed ones are named', async ({sandbox: sb, temp}) => {
     const customer = `Remind Killed ${Date.now()}`
     const ids: string[] = []
-    for (let i = 0; i < 6; i++) ids.push(await invoice(customer, await sandboxDay(1)))
+    for (let i = 0; i < 6; i++) ids.push(await invoice(sb, customer, await sandboxDay(sb, 1)))
     await sb.admin('POST', '/clock/advance', {ms: 3 * DAY})
-    const before = await sends()
+    const before = await sends(sb)
     const sentSoFar = async () => {
-      const now = await sends()
+      const now = await sends(sb)
       return ids.reduce((n, id) => n + (now.get(id) ?? 0) - (before.get(id) ?? 0), 0)
     }
     // Paced to 5 requests a minute: after the first few sends the run waits for the rate limit's window,
     // and it is killed there, after two sends (at 60 a minute it could finish before the kill).
     const args = ['invoice', 'remind', '--overdue', '--customer', customer]
+    // A child process, killed (SIGKILL) mid-run; the run after it, in-process.
     const killed = await runCli(args, {
       configDir: temp.dir,
       env: {...sb.env(), SVC_RATE_LIMIT: '5'},
@@ -170,10 +163,10 @@ describe('svc invoice remind', {timeout: 120_000}, () => {
       },
     })
     expect(killed.signal).toBe('SIGKILL')
-    const afterKill = await sends()
-    const rerun = await runCli([...args, '--json'], {configDir: temp.dir, env: {...sb.env(), SVC_RATE_LIMIT: '0'}})
+    const afterKill = await sends(sb)
+    const rerun = await runInProcess([...args, '--json'], {configDir: temp.dir, env: {...sb.env(), SVC_RATE_LIMIT: '0'}})
     const report = JSON.parse(rerun.stdout)
-    const final = await sends()
+    const final = await sends(sb)
     for (const id of ids) {
       const total = (final.get(id) ?? 0) - (before.get(id) ?? 0)
       expect(total, id).toBeLessThanOrEqual(1)
@@ -189,16 +182,16 @@ describe('svc invoice remind', {timeout: 120_000}, () => {
 })
 
 describe('--dry-run and missing values', {timeout: 120_000}, () => {
-  const counts = async () => {
+  const counts = async (sb: TestSandbox) => {
     const payments = await sb.get('/v1/payments?limit=1')
     const invoices = await sb.get('/v1/invoices?page=1&page_size=1')
     const outbox = await sb.admin('GET', '/outbox?limit=1')
     return {payments: payments.total ?? payments.data?.length, invoices: invoices.total, outbox: outbox.total}
   }
 
-  it('pay create, invoice create and invoice import with --dry-run check and show everything, send nothing, exit 0', async () => {
+  it('pay create, invoice create and invoice import with --dry-run check and show everything, send nothing, exit 0', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
-    const before = await counts()
+    const before = await counts(sb)
 
     const pay = await svc(['pay', 'create', '--amount', '5 000', '--phone', '+237 6 70 00 00 01', '--dry-run'])
     expect(pay.exitCode, pay.stderr).toBe(0)
@@ -223,18 +216,18 @@ describe('--dry-run and missing values', {timeout: 120_000}, () => {
     const {existsSync} = await import('node:fs')
     expect(existsSync(`${csv}.results.csv`) || existsSync(join(temp.dir, 'batch.results.csv'))).toBe(false)
 
-    expect(await counts()).toEqual(before)
+    expect(await counts(sb)).toEqual(before)
   })
 
-  it('invoice create without a terminal names every missing flag at once, exit 2, nothing sent', async () => {
+  it('invoice create without a terminal names every missing flag at once, exit 2, nothing sent', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
-    const before = await counts()
+    const before = await counts(sb)
     const none = await svc(['invoice', 'create'])
     expect(none.exitCode).toBe(2)
     expect(none.stderr).toContain('--customer-name, --due-date, --item')
     const some = await svc(['invoice', 'create', '--customer-name', 'Awa', '--lang', 'fr'])
     expect(some.exitCode).toBe(2)
     expect(some.stderr).toContain('Il manque --due-date, --item')
-    expect(await counts()).toEqual(before)
+    expect(await counts(sb)).toEqual(before)
   })
 })

@@ -2,26 +2,18 @@
  * `svc invoice create` with nothing given, at a real terminal (a pty): the guided form, in
  * English and in French, driven key by key; the invoice it creates is read back from the sandbox.
  */
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {withSandbox} from '../helpers/fixtures.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
-let sb: TestSandbox
-const temp = tempConfigDir()
-beforeAll(async () => {
-  sb = await startTestSandbox({settleAfterMs: 0})
-})
-afterAll(async () => {
-  await sb.close()
-  temp.cleanup()
-})
+// The file's sandbox (payments settle at once) and a config dir per test (test/helpers/fixtures.ts).
+const it = withSandbox({settleAfterMs: 0})
 
 const ENTER = '\r'
 
 describe('invoice create: the guided form on a terminal', {timeout: 60_000}, () => {
-  it('English: customer, two items with a running total, discount, due date, summary, publish and send by email', async () => {
+  it('English: customer, two items with a running total, discount, due date, summary, publish and send by email', async ({sandbox: sb, temp}) => {
     const s = runInPty(['invoice', 'create', '--lang', 'en'], {configDir: temp.dir, env: {...sb.env(), SVC_RATE_LIMIT: '0'}})
     try {
       await s.waitFor('Customer name')
@@ -78,7 +70,7 @@ describe('invoice create: the guided form on a terminal', {timeout: 60_000}, () 
     }
   })
 
-  it('French: the same form in French; declining the summary sends nothing', async () => {
+  it('French: the same form in French; declining the summary sends nothing', async ({sandbox: sb, temp}) => {
     const before = (await sb.get('/v1/invoices?page=1&page_size=1')).total
     const s = runInPty(['invoice', 'create', '--due-date', '2099-06-30'], {configDir: temp.dir, env: {...sb.env(), SVC_RATE_LIMIT: '0', LANG: 'fr_CM.UTF-8'}})
     try {

@@ -7,24 +7,27 @@
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {withSandbox} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {runInPty} from '../helpers/pty.js'
-import {startTestSandbox} from '../helpers/sandbox.js'
 import {Screen} from '../helpers/screen.js'
 import {importCsv} from './invoice-helpers.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-let work: string
-beforeEach(() => {
-  temp = tempConfigDir()
-  work = mkdtempSync(join(tmpdir(), 'svc-progress-'))
-})
-afterEach(() => {
-  temp.cleanup()
-  rmSync(work, {recursive: true, force: true})
+// The file's sandbox (each test puts a fault proxy of its own in front of it), a config dir
+// (test/helpers/fixtures.ts) and a work dir per test.
+const it = withSandbox({settleAfterMs: 0}).extend<{work: string}>({
+  // eslint-disable-next-line no-empty-pattern
+  work: async ({}, use) => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-progress-'))
+    try {
+      await use(work)
+    } finally {
+      rmSync(work, {recursive: true, force: true})
+    }
+  },
 })
 
 /** Every screen the output went through, one per redraw (split before each carriage return). */
@@ -42,8 +45,7 @@ const BAR = /^\[[#-]+\] \d+\/\d+ \(\d+ (failed|en échec)\)/
 
 for (const lang of ['en', 'fr'] as const) {
   describe(`invoice import progress on a terminal (${lang})`, () => {
-    it('a status line of its own for a 429 and a 503, counting down; nothing glued to the bar', async () => {
-      const sb = await startTestSandbox({settleAfterMs: 0})
+    it('a status line of its own for a 429 and a 503, counting down; nothing glued to the bar', async ({sandbox: sb, temp, work}) => {
       const retry = (status: number) => ({kind: 'status' as const, status, body: JSON.stringify({message: 'wait', code: status === 429 ? 'rate_limited' : 'unavailable'}), headers: {'retry-after': '3'}})
       const proxy = await startFaultProxy(sb.sb.url, [
         {method: 'POST', path: /^\/v1\/invoices$/, fault: retry(429)},
@@ -78,15 +80,13 @@ for (const lang of ['en', 'fr'] as const) {
         expect(last[barAt + 1]).not.toMatch(/retry|essai|attente|waiting/)
       } finally {
         await proxy.close()
-        await sb.close()
       }
     }, 90_000)
   })
 }
 
 describe('invoice import waits off a terminal', () => {
-  it('one line per wait, a 429 and a 503 told apart', async () => {
-    const sb = await startTestSandbox({settleAfterMs: 0})
+  it('one line per wait, a 429 and a 503 told apart', async ({sandbox: sb, temp, work}) => {
     const retry = (status: number) => ({kind: 'status' as const, status, body: JSON.stringify({message: 'wait', code: 'x'}), headers: {'retry-after': '2'}})
     const proxy = await startFaultProxy(sb.sb.url, [
       {method: 'POST', path: /^\/v1\/invoices$/, fault: retry(429)},
@@ -95,13 +95,12 @@ describe('invoice import waits off a terminal', () => {
     try {
       const file = join(work, 'lines.csv')
       writeFileSync(file, importCsv(3, 'Lines'))
-      const r = await sb.cli(temp.dir)(['invoice', 'import', file, '--concurrency', '1'], {env: {SVC_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      const r = await sb.cli(temp.dir, 'sandbox', runInProcess)(['invoice', 'import', file, '--concurrency', '1'], {env: {SVC_BASE_URL: proxy.url}})
       expect(r.exitCode, r.stderr).toBe(0)
       expect(r.stderr).toMatch(/asked to slow down \(429\)[^\n]*retrying in 2 s/)
       expect(r.stderr).toMatch(/answered 503[^\n]*retrying in 2 s/)
     } finally {
       await proxy.close()
-      await sb.close()
     }
   }, 60_000)
 })

@@ -6,23 +6,37 @@
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {parseCsv} from '../../src/lib/invoices/csv.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
-import {startTestSandbox} from '../helpers/sandbox.js'
+import {test} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
+import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {allInvoices, importCsv} from './invoice-helpers.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-let work: string
-beforeEach(() => {
-  temp = tempConfigDir()
-  work = mkdtempSync(join(tmpdir(), 'svc-resume-'))
-})
-afterEach(() => {
-  temp.cleanup()
-  rmSync(work, {recursive: true, force: true})
+// A config dir (test/helpers/fixtures.ts) and a work dir per test, and a sandbox of its own per test
+// (payments settle at once; the tests count every invoice it holds); `svc`: the CLI in-process on them.
+const it = test.extend<{work: string; sb: TestSandbox; svc: ReturnType<TestSandbox['cli']>}>({
+  // eslint-disable-next-line no-empty-pattern
+  work: async ({}, use) => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-resume-'))
+    try {
+      await use(work)
+    } finally {
+      rmSync(work, {recursive: true, force: true})
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern
+  sb: async ({}, use) => {
+    const sb = await startTestSandbox({settleAfterMs: 0})
+    try {
+      await use(sb)
+    } finally {
+      await sb.close()
+    }
+  },
+  svc: async ({sb, temp}, use) => use(sb.cli(temp.dir, 'sandbox', runInProcess)),
 })
 
 function results(path: string) {
@@ -31,11 +45,9 @@ function results(path: string) {
 }
 
 describe('invoice import: resume from the results file', () => {
-  it('a finished 150-row import run again sends no request and takes seconds; a changed row is sent; --recheck asks the service', async () => {
-    const sb = await startTestSandbox({settleAfterMs: 0})
+  it('a finished 150-row import run again sends no request and takes seconds; a changed row is sent; --recheck asks the service', async ({sb, work, svc}) => {
     const proxy = await startFaultProxy(sb.sb.url, [])
     try {
-      const svc = sb.cli(temp.dir)
       const file = join(work, 'batch.csv')
       writeFileSync(file, importCsv(150, 'Resume'))
       const first = await svc(['invoice', 'import', file, '--publish'], {timeoutMs: 60_000})
@@ -71,66 +83,54 @@ describe('invoice import: resume from the results file', () => {
       expect(await allInvoices(sb)).toHaveLength(151)
     } finally {
       await proxy.close()
-      await sb.close()
     }
   }, 120_000)
 
-  it('rows created as drafts are not done for a run that publishes: they are published, not created again', async () => {
-    const sb = await startTestSandbox({settleAfterMs: 0})
-    try {
-      const svc = sb.cli(temp.dir)
-      const file = join(work, 'drafts.csv')
-      writeFileSync(file, importCsv(3, 'Draft'))
-      expect((await svc(['invoice', 'import', file])).exitCode).toBe(0)
-      const published = await svc(['invoice', 'import', file, '--publish'])
-      expect(published.exitCode, published.stderr).toBe(0)
-      expect(published.stderr).not.toMatch(/Skipping/)
-      const invoices = await allInvoices(sb)
-      expect(invoices).toHaveLength(3)
-      expect(invoices.every((i) => i.status === 'UNPAID')).toBe(true)
-      // And now that they are published, a re-run with --publish skips them all.
-      const skipped = await svc(['invoice', 'import', file, '--publish'])
-      expect(skipped.stderr).toMatch(/Skipping 3 rows/)
-    } finally {
-      await sb.close()
-    }
+  it('rows created as drafts are not done for a run that publishes: they are published, not created again', async ({sb, work, svc}) => {
+    const file = join(work, 'drafts.csv')
+    writeFileSync(file, importCsv(3, 'Draft'))
+    expect((await svc(['invoice', 'import', file])).exitCode).toBe(0)
+    const published = await svc(['invoice', 'import', file, '--publish'])
+    expect(published.exitCode, published.stderr).toBe(0)
+    expect(published.stderr).not.toMatch(/Skipping/)
+    const invoices = await allInvoices(sb)
+    expect(invoices).toHaveLength(3)
+    expect(invoices.every((i) => i.status === 'UNPAID')).toBe(true)
+    // And now that they are published, a re-run with --publish skips them all.
+    const skipped = await svc(['invoice', 'import', file, '--publish'])
+    expect(skipped.stderr).toMatch(/Skipping 3 rows/)
   }, 60_000)
 })
 
 describe('invoice import: the plan before the work', () => {
-  it('--dry-run prints the requests and the time at the rate limit; a long run says its estimate when it starts', async () => {
-    const sb = await startTestSandbox({settleAfterMs: 0})
-    try {
-      const svc = sb.cli(temp.dir)
-      const file = join(work, 'plan.csv')
-      writeFileSync(file, importCsv(150, 'Plan'))
-      const plan = await svc(['invoice', 'import', file, '--publish', '--dry-run', '--rate', '100'])
-      expect(plan.exitCode, plan.stderr).toBe(0)
-      expect(plan.stderr).toMatch(/150 invoices, 300 requests: about 3 min at 100\/min/)
-      const big = join(work, 'big.csv')
-      writeFileSync(big, importCsv(20_000, 'Big'))
-      const bigPlan = await svc(['invoice', 'import', big, '--dry-run', '--publish', '--rate', '100', '--lang', 'fr'], {timeoutMs: 60_000})
-      expect(bigPlan.stderr).toMatch(/20000 factures, 40000 requêtes : environ 6 h 40 min à 100\/min/)
-      const json = await svc(['invoice', 'import', file, '--dry-run', '--rate', '100', '--json'])
-      expect(JSON.parse(json.stdout).plan).toMatchObject({invoices: 150, requests: 150, rate_per_minute: 100, seconds: 90})
+  it('--dry-run prints the requests and the time at the rate limit; a long run says its estimate when it starts', async ({sb, temp, work, svc}) => {
+    const file = join(work, 'plan.csv')
+    writeFileSync(file, importCsv(150, 'Plan'))
+    const plan = await svc(['invoice', 'import', file, '--publish', '--dry-run', '--rate', '100'])
+    expect(plan.exitCode, plan.stderr).toBe(0)
+    expect(plan.stderr).toMatch(/150 invoices, 300 requests: about 3 min at 100\/min/)
+    const big = join(work, 'big.csv')
+    writeFileSync(big, importCsv(20_000, 'Big'))
+    const bigPlan = await svc(['invoice', 'import', big, '--dry-run', '--publish', '--rate', '100', '--lang', 'fr'], {timeoutMs: 60_000})
+    expect(bigPlan.stderr).toMatch(/20000 factures, 40000 requêtes : environ 6 h 40 min à 100\/min/)
+    const json = await svc(['invoice', 'import', file, '--dry-run', '--rate', '100', '--json'])
+    expect(JSON.parse(json.stdout).plan).toMatchObject({invoices: 150, requests: 150, rate_per_minute: 100, seconds: 90})
 
-      // A real run over a minute says so as it starts (3 rows at 2 a minute), then is stopped.
-      const slow = join(work, 'slow.csv')
-      writeFileSync(slow, importCsv(3, 'Slow'))
-      let seen = ''
-      const run = await svc(['invoice', 'import', slow, '--rate', '2'], {
-        timeoutMs: 60_000,
-        onSpawn: (child) => {
-          child.stderr?.on('data', (chunk: Buffer) => {
-            seen += chunk.toString()
-            if (/about \d+ (s|min)/.test(seen)) child.kill('SIGTERM')
-          })
-        },
-      })
-      expect(run.stderr).toMatch(/3 requests: about 2 min at 2\/min/)
-      expect(await allInvoices(sb).then((l) => l.filter((i) => String(i.customer_name).startsWith('Slow')).length)).toBeLessThanOrEqual(3)
-    } finally {
-      await sb.close()
-    }
+    // A real run over a minute says so as it starts (3 rows at 2 a minute), then is stopped.
+    const slow = join(work, 'slow.csv')
+    writeFileSync(slow, importCsv(3, 'Slow'))
+    let seen = ''
+    // A child process: the run is stopped (SIGTERM) once it has said its estimate.
+    const run = await sb.cli(temp.dir)(['invoice', 'import', slow, '--rate', '2'], {
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        child.stderr?.on('data', (chunk: Buffer) => {
+          seen += chunk.toString()
+          if (/about \d+ (s|min)/.test(seen)) child.kill('SIGTERM')
+        })
+      },
+    })
+    expect(run.stderr).toMatch(/3 requests: about 2 min at 2\/min/)
+    expect(await allInvoices(sb).then((l) => l.filter((i) => String(i.customer_name).startsWith('Slow')).length)).toBeLessThanOrEqual(3)
   }, 90_000)
 })

@@ -6,26 +6,30 @@
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {test} from '../helpers/fixtures.js'
 import {startTestSandbox} from '../helpers/sandbox.js'
 import {importCsv} from './invoice-helpers.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-let work: string
-beforeEach(() => {
-  temp = tempConfigDir()
-  work = mkdtempSync(join(tmpdir(), 'svc-shared-'))
-})
-afterEach(() => {
-  temp.cleanup()
-  rmSync(work, {recursive: true, force: true})
+// A config dir (test/helpers/fixtures.ts) and a work dir per test; the test starts its own sandbox
+// (limited to 100 requests a minute per key). The two imports are child processes: two processes
+// sharing the key's pace is what is tested.
+const it = test.extend<{work: string}>({
+  // eslint-disable-next-line no-empty-pattern
+  work: async ({}, use) => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-shared-'))
+    try {
+      await use(work)
+    } finally {
+      rmSync(work, {recursive: true, force: true})
+    }
+  },
 })
 
 describe('svc processes on one key share its pace', () => {
-  it('two concurrent imports on one key at 100/min: 0 × 429, every row created once', async () => {
+  it('two concurrent imports on one key at 100/min: 0 × 429, every row created once', async ({temp, work}) => {
     const sb = await startTestSandbox({settleAfterMs: 0, rateLimit: 100})
     const proxy = await startFaultProxy(sb.sb.url, [])
     try {

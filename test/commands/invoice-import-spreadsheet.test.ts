@@ -7,32 +7,30 @@
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {tempConfigDir} from '../helpers/config-dir.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {withSandbox} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
+import type {TestSandbox} from '../helpers/sandbox.js'
 import {allInvoices} from './invoice-helpers.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-let work: string
-let sb: TestSandbox
-beforeAll(async () => {
-  sb = await startTestSandbox({settleAfterMs: 0})
-})
-afterAll(async () => {
-  await sb.close()
-})
-beforeEach(() => {
-  temp = tempConfigDir()
-  work = mkdtempSync(join(tmpdir(), 'svc-sheet-'))
-})
-afterEach(() => {
-  temp.cleanup()
-  rmSync(work, {recursive: true, force: true})
+// The file's sandbox, a config dir (test/helpers/fixtures.ts) and a work dir per test, and the CLI
+// in-process on them (`svc`).
+const it = withSandbox({settleAfterMs: 0}).extend<{work: string; svc: ReturnType<TestSandbox['cli']>}>({
+  // eslint-disable-next-line no-empty-pattern
+  work: async ({}, use) => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-sheet-'))
+    try {
+      await use(work)
+    } finally {
+      rmSync(work, {recursive: true, force: true})
+    }
+  },
+  svc: async ({sandbox, temp}, use) => use(sandbox.cli(temp.dir, 'sandbox', runInProcess)),
 })
 
-async function names(prefix: string): Promise<string[]> {
-  return (await allInvoices(sb)).map((i) => String(i.customer_name)).filter((n) => n.startsWith(prefix)).sort()
+async function names(sandbox: TestSandbox, prefix: string): Promise<string[]> {
+  return (await allInvoices(sandbox)).map((i) => String(i.customer_name)).filter((n) => n.startsWith(prefix)).sort()
 }
 
 /** Windows-1252 bytes of a string made of Latin-1 letters (é = 0xE9). */
@@ -41,34 +39,32 @@ function cp1252(text: string): Buffer {
 }
 
 describe('invoice import: files as spreadsheets write them', () => {
-  it('reads a ";" file (French Excel) with quoted items and a tab-separated file', async () => {
-    const svc = sb.cli(temp.dir)
+  it('reads a ";" file (French Excel) with quoted items and a tab-separated file', async ({sandbox, work, svc}) => {
     const semi = join(work, 'excel-fr.csv')
     writeFileSync(semi, '\uFEFFcustomer_name;due_date;items;discount_percent\r\nSemi One;2026-12-31;"Pain:500:3; Gâteau:2 500:1";10\r\nSemi Two;2026-12-31;Riz:800:2;\r\n')
     const a = await svc(['invoice', 'import', semi])
     expect(a.exitCode, a.stderr).toBe(0)
-    expect(await names('Semi')).toEqual(['Semi One', 'Semi Two'])
-    const one = (await allInvoices(sb)).find((i) => i.customer_name === 'Semi One')!
+    expect(await names(sandbox, 'Semi')).toEqual(['Semi One', 'Semi Two'])
+    const one = (await allInvoices(sandbox)).find((i) => i.customer_name === 'Semi One')!
     expect(one.total_amount).toBe(Math.round(4000 * 0.9))
 
     const tab = join(work, 'sheet.tsv.csv')
     writeFileSync(tab, 'customer_name\tdue_date\titems\nTab One\t2026-12-31\tBread:500:3; Cake:1000:1\n')
     const b = await svc(['invoice', 'import', tab])
     expect(b.exitCode, b.stderr).toBe(0)
-    expect(await names('Tab')).toEqual(['Tab One'])
+    expect(await names(sandbox, 'Tab')).toEqual(['Tab One'])
   }, 60_000)
 
-  it('reads Windows-1252 with a warning naming the file and the first line, never a replacement character', async () => {
-    const svc = sb.cli(temp.dir)
+  it('reads Windows-1252 with a warning naming the file and the first line, never a replacement character', async ({sandbox, work, svc}) => {
     const file = join(work, 'windows.csv')
     writeFileSync(file, cp1252('customer_name;due_date;items\r\nPlain Shop;2026-12-31;Pain:500:3\r\nBébé Shop;2026-12-31;Crème:1500:1\r\n'))
     const r = await svc(['invoice', 'import', file])
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/windows\.csv.*line 3.*Windows-1252|Windows-1252.*windows\.csv.*line 3/)
-    expect(await names('B')).toEqual(['Bébé Shop'])
-    const bebe = (await allInvoices(sb)).find((i) => i.customer_name === 'Bébé Shop')!
+    expect(await names(sandbox, 'B')).toEqual(['Bébé Shop'])
+    const bebe = (await allInvoices(sandbox)).find((i) => i.customer_name === 'Bébé Shop')!
     expect((bebe.items as Array<{name: string}>)[0]!.name).toBe('Crème')
-    expect(JSON.stringify(await allInvoices(sb))).not.toContain('\uFFFD')
+    expect(JSON.stringify(await allInvoices(sandbox))).not.toContain('\uFFFD')
 
     // --encoding utf-8 says the bytes are UTF-8: those are not, so nothing is sent (exit 2, the line named).
     const strict = join(work, 'strict.csv')
@@ -77,12 +73,12 @@ describe('invoice import: files as spreadsheets write them', () => {
     expect(refused.exitCode).toBe(2)
     expect(refused.stderr).toMatch(/strict\.csv.*line 2|line 2.*strict\.csv/)
     expect(refused.stderr).toMatch(/--encoding/)
-    expect(await names('Strict')).toEqual([])
+    expect(await names(sandbox, 'Strict')).toEqual([])
     // --encoding windows-1252 reads it, without the warning.
     const chosen = await svc(['invoice', 'import', strict, '--encoding', 'windows-1252'])
     expect(chosen.exitCode, chosen.stderr).toBe(0)
     expect(chosen.stderr).not.toMatch(/Windows-1252/)
-    expect(await names('Strict')).toEqual(['Strict Bébé'])
+    expect(await names(sandbox, 'Strict')).toEqual(['Strict Bébé'])
 
     // A replacement character already in the file (a past bad conversion) is refused with its line.
     const replaced = join(work, 'replaced.csv')
@@ -93,8 +89,7 @@ describe('invoice import: files as spreadsheets write them', () => {
     expect(bad.stderr).toMatch(/U\+FFFD|replacement/)
   }, 60_000)
 
-  it('reads UTF-16 (little and big endian, with a BOM), as Excel saves "Unicode text"', async () => {
-    const svc = sb.cli(temp.dir)
+  it('reads UTF-16 (little and big endian, with a BOM), as Excel saves "Unicode text"', async ({sandbox, work, svc}) => {
     const text = 'customer_name\tdue_date\titems\r\nSeize Élodie 🍞\t2026-12-31\tPain:500:3\r\n'
     const le = join(work, 'unicode-le.csv')
     writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]))
@@ -106,11 +101,10 @@ describe('invoice import: files as spreadsheets write them', () => {
     writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), swapped]))
     const b = await svc(['invoice', 'import', be])
     expect(b.exitCode, b.stderr).toBe(0)
-    expect([...(await names('Seize')), ...(await names('Sixteen'))]).toEqual(['Seize Élodie 🍞', 'Sixteen Élodie 🍞'])
+    expect([...(await names(sandbox, 'Seize')), ...(await names(sandbox, 'Sixteen'))]).toEqual(['Seize Élodie 🍞', 'Sixteen Élodie 🍞'])
   }, 60_000)
 
-  it('a JSON-lines field of the wrong shape says the shape it needs', async () => {
-    const svc = sb.cli(temp.dir)
+  it('a JSON-lines field of the wrong shape says the shape it needs', async ({work, svc}) => {
     const file = join(work, 'shapes.jsonl')
     writeFileSync(
       file,

@@ -1,23 +1,27 @@
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {parseCsv} from '../../src/lib/invoices/csv.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
 import {rateLimited, startFaultProxy} from '../helpers/fault-proxy.js'
+import {test} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox} from '../helpers/sandbox.js'
 import {allInvoices, importCsv} from './invoice-helpers.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-let work: string
-beforeEach(() => {
-  temp = tempConfigDir()
-  work = mkdtempSync(join(tmpdir(), 'svc-import-'))
-})
-afterEach(() => {
-  temp.cleanup()
-  rmSync(work, {recursive: true, force: true})
+// A config dir (test/helpers/fixtures.ts) and a work dir per test; each test starts a sandbox of
+// its own (it counts every invoice the sandbox holds, and the first paces it differently).
+const it = test.extend<{work: string}>({
+  // eslint-disable-next-line no-empty-pattern
+  work: async ({}, use) => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-import-'))
+    try {
+      await use(work)
+    } finally {
+      rmSync(work, {recursive: true, force: true})
+    }
+  },
 })
 
 function results(path: string) {
@@ -26,14 +30,14 @@ function results(path: string) {
 }
 
 describe('svc invoice import', () => {
-  it('250 rows, paced to the limit, with 429s on the way: none reaches the user, no duplicate, every row in the results', async () => {
+  it('250 rows, paced to the limit, with 429s on the way: none reaches the user, no duplicate, every row in the results', async ({temp, work}) => {
     const sb = await startTestSandbox({settleAfterMs: 0, rateLimit: 300})
     const proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: rateLimited(1), every: 40, times: Infinity}])
     try {
       const file = join(work, 'many.csv')
       writeFileSync(file, importCsv(250))
       const started = Date.now()
-      const r = await sb.cli(temp.dir)(['invoice', 'import', file], {env: {SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '300'}, timeoutMs: 60_000})
+      const r = await sb.cli(temp.dir, 'sandbox', runInProcess)(['invoice', 'import', file], {env: {SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '300'}, timeoutMs: 60_000})
       expect(r.exitCode, r.stderr).toBe(0)
       expect(Date.now() - started).toBeLessThan(40_000)
       expect(proxy.injected()).toBeGreaterThanOrEqual(6)
@@ -55,14 +59,14 @@ describe('svc invoice import', () => {
     }
   }, 60_000)
 
-  it('killed halfway (SIGKILL) and run again: creates exactly the missing rows', async () => {
+  it('killed halfway (SIGKILL) and run again: creates exactly the missing rows', async ({temp, work}) => {
     const sb = await startTestSandbox({settleAfterMs: 0})
     try {
       const file = join(work, 'crash.csv')
       writeFileSync(file, importCsv(300, 'Crash'))
       const resultsFile = file.replace(/\.csv$/, '.results.csv')
-      const svc = sb.cli(temp.dir)
-      const first = await svc(['invoice', 'import', file, '--concurrency', '1'], {
+      // A child process: killed (SIGKILL) once it has recorded 40 rows; the run after it, in-process.
+      const first = await sb.cli(temp.dir)(['invoice', 'import', file, '--concurrency', '1'], {
         timeoutMs: 60_000,
         onSpawn: (child) => {
           const timer = setInterval(() => {
@@ -80,7 +84,7 @@ describe('svc invoice import', () => {
       expect(before.length).toBeGreaterThanOrEqual(39)
       expect(before.length).toBeLessThan(300)
 
-      const second = await svc(['invoice', 'import', file, '--json'], {timeoutMs: 60_000})
+      const second = await sb.cli(temp.dir, 'sandbox', runInProcess)(['invoice', 'import', file, '--json'])
       expect(second.exitCode, second.stdout).toBe(0)
       const report = JSON.parse(second.stdout)
       // The rows the results file records are skipped without a request; those created but not yet
@@ -102,10 +106,10 @@ describe('svc invoice import', () => {
     }
   }, 60_000)
 
-  it('lists every bad row with its line and creates nothing; --skip-invalid creates the rest; JSON lines with --publish', async () => {
+  it('lists every bad row with its line and creates nothing; --skip-invalid creates the rest; JSON lines with --publish', async ({temp, work}) => {
     const sb = await startTestSandbox({settleAfterMs: 0})
     try {
-      const svc = sb.cli(temp.dir)
+      const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
       const file = join(work, 'mixed.csv')
       writeFileSync(
         file,

@@ -7,30 +7,35 @@
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {withSandbox, type TempConfigDir} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
+import type {TestSandbox} from '../helpers/sandbox.js'
 
 const DAY = 86_400_000
-let sb: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-beforeAll(async () => {
-  sb = await startTestSandbox({settleAfterMs: 0})
-  // Each send takes 40 ms at the service, so that runs started together really overlap.
-  await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 40})
-})
-afterAll(() => sb.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-  mkdirSync(temp.dir, {recursive: true, mode: 0o700})
-  const config = {current: 'shop', profiles: {shop: {api_key: sb.sb.keys.sandbox, base_url: sb.sb.url}}}
-  writeFileSync(join(temp.dir, 'config.json'), JSON.stringify(config), {mode: 0o600})
-})
-afterEach(() => temp.cleanup())
 
-async function dueInvoices(customer: string, count: number): Promise<string[]> {
+// The file's sandbox (payments settle at once) whose sends each take 40 ms, so that runs started
+// together really overlap (`sb`, set once for the file); a config dir per test holding a profile
+// `shop` on it. The runs are child processes: processes at once, and one killed, are what is tested.
+const it = withSandbox({settleAfterMs: 0}).extend<{sb: TestSandbox; temp: TempConfigDir}>({
+  sb: [
+    async ({sandbox}, use) => {
+      await sandbox.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 40})
+      await use(sandbox)
+    },
+    {scope: 'file'},
+  ],
+  temp: async ({sb, temp}, use) => {
+    mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+    const config = {current: 'shop', profiles: {shop: {api_key: sb.sb.keys.sandbox, base_url: sb.sb.url}}}
+    writeFileSync(join(temp.dir, 'config.json'), JSON.stringify(config), {mode: 0o600})
+    await use(temp)
+  },
+})
+
+async function dueInvoices(sb: TestSandbox, customer: string, count: number): Promise<string[]> {
   const clock = await sb.admin('GET', '/clock')
   const due = new Date(clock.now_ms + 2 * DAY).toISOString().slice(0, 10)
   const headers = {'x-api-key': sb.sb.keys.sandbox, 'content-type': 'application/json'}
@@ -47,7 +52,7 @@ async function dueInvoices(customer: string, count: number): Promise<string[]> {
 }
 
 /** Reminders ("send" deliveries) per invoice in the sandbox's outbox. */
-async function sends(): Promise<Map<string, number>> {
+async function sends(sb: TestSandbox): Promise<Map<string, number>> {
   const counts = new Map<string, number>()
   for (let offset = 0; ; offset += 100) {
     const page = await sb.admin('GET', `/outbox?limit=100&offset=${offset}`)
@@ -56,7 +61,7 @@ async function sends(): Promise<Map<string, number>> {
   }
 }
 
-const remind = (customer: string, json = true) =>
+const remind = (temp: TempConfigDir, customer: string, json = true) =>
   runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes', ...(json ? ['--json'] : [])], {
     configDir: temp.dir,
     env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
@@ -71,12 +76,12 @@ function checkOnce(ids: string[], before: Map<string, number>, after: Map<string
 
 describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
   for (const runs of [2, 10]) {
-    it(`${runs} runs started together on 40 due invoices: 40 reminders in the outbox, each run accounts for every invoice`, async () => {
+    it(`${runs} runs started together on 40 due invoices: 40 reminders in the outbox, each run accounts for every invoice`, async ({sb, temp}) => {
       const customer = `Concurrent ${runs} ${Date.now()}`
-      const ids = await dueInvoices(customer, 40)
-      const before = await sends()
-      const results: CliResult[] = await Promise.all(Array.from({length: runs}, () => remind(customer)))
-      const after = await sends()
+      const ids = await dueInvoices(sb, customer, 40)
+      const before = await sends(sb)
+      const results: CliResult[] = await Promise.all(Array.from({length: runs}, () => remind(temp, customer)))
+      const after = await sends(sb)
       checkOnce(ids, before, after)
       const reports = results.map((r) => {
         expect(r.exitCode, r.stderr).toBe(0)
@@ -92,10 +97,10 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     })
   }
 
-  it('the run that meets another one names the invoices that run is reminding, on stderr', async () => {
+  it('the run that meets another one names the invoices that run is reminding, on stderr', async ({sb, temp}) => {
     const customer = `Named ${Date.now()}`
-    const ids = await dueInvoices(customer, 40)
-    const before = await sends()
+    const ids = await dueInvoices(sb, customer, 40)
+    const before = await sends(sb)
     // Sends of 150 ms (6 s for the 40), and the second run starts once the first has sent one:
     // it meets the first mid-way even on a busy machine.
     await sb.admin('DELETE', '/faults')
@@ -108,14 +113,14 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
         timeoutMs: 170_000,
         onSpawn: (child) => {
           child.stderr!.on('data', (d: Buffer) => {
-            if (!second && /^sent /m.test(d.toString())) second = remind(customer, false)
+            if (!second && /^sent /m.test(d.toString())) second = remind(temp, customer, false)
           })
         },
       })
       const a = await first
       expect(second).toBeDefined()
       const b = await second!
-      checkOnce(ids, before, await sends())
+      checkOnce(ids, before, await sends(sb))
       for (const r of [a, b]) expect(r.exitCode, r.stderr).toBe(0)
       const lines = `${a.stderr}\n${b.stderr}`.split('\n')
       const named = lines.filter((line) => /being reminded by another run \(PID \d+\)/.test(line))
@@ -132,10 +137,10 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     }
   })
 
-  it('one of three runs killed with SIGKILL mid-way: no invoice is reminded twice, the unconfirmed one is named by the next run', async () => {
+  it('one of three runs killed with SIGKILL mid-way: no invoice is reminded twice, the unconfirmed one is named by the next run', async ({sb, temp}) => {
     const customer = `Killed ${Date.now()}`
-    const ids = await dueInvoices(customer, 40)
-    const before = await sends()
+    const ids = await dueInvoices(sb, customer, 40)
+    const before = await sends(sb)
     let killedOne = false
     const victim = runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
       configDir: temp.dir,
@@ -148,11 +153,12 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
         })
       },
     })
-    const [killed, ...others] = await Promise.all([victim, remind(customer), remind(customer)])
+    const [killed, ...others] = await Promise.all([victim, remind(temp, customer), remind(temp, customer)])
     expect(killedOne).toBe(true)
     expect(killed.signal).toBe('SIGKILL')
-    const rerun = await remind(customer)
-    const after = await sends()
+    // The next run, in-process (the processes at once, and the one killed, were above).
+    const rerun = await runInProcess(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes', '--json'], {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}})
+    const after = await sends(sb)
     for (const id of ids) expect(after.get(id) ?? 0, id).toBeLessThanOrEqual((before.get(id) ?? 0) + 1)
     const report = JSON.parse(rerun.stdout)
     // Whatever the killed run had claimed and not confirmed is named as unknown, never sent again.

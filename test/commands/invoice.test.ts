@@ -1,39 +1,35 @@
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {pdfFileText} from '../helpers/documents.js'
 import {ANSI} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {allInvoices, PNG} from './invoice-helpers.js'
+import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {startTestSandbox} from '../helpers/sandbox.js'
+import {allInvoices, PNG} from './invoice-helpers.js'
 
-let sb: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-let work: string
-beforeAll(async () => {
-  sb = await startTestSandbox({settleAfterMs: 0})
-})
-afterAll(async () => {
-  await sb.close()
-})
-beforeEach(() => {
-  temp = tempConfigDir()
-  work = mkdtempSync(join(tmpdir(), 'svc-invoice-'))
-})
-afterEach(() => {
-  temp.cleanup()
-  rmSync(work, {recursive: true, force: true})
+// The file's sandbox (payments settle at once), a config dir (test/helpers/fixtures.ts) and a work
+// dir per test; the commands run in-process.
+const it = withSandbox({settleAfterMs: 0}).extend<{work: string}>({
+  // eslint-disable-next-line no-empty-pattern
+  work: async ({}, use) => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-invoice-'))
+    try {
+      await use(work)
+    } finally {
+      rmSync(work, {recursive: true, force: true})
+    }
+  },
 })
 
 const BASE = ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2026-12-31']
 
 // Many CLI runs per test: generous time on a loaded two-core machine.
 describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
-  it('create: total on stderr before sending, the invoice on stdout; --json is the service object', async () => {
+  it('create: total on stderr before sending, the invoice on stdout; --json is the service object', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const r = await svc([...BASE, '--item', 'Bread:500:3', '--item', 'Cable 2:1 HDMI:1 500:2', '--discount', '10', '--email', 'awa@example.com', '--phone', '+237 6 70 00 00 01', '--notes', 'Merci', '--external-reference', 'AWA-1'])
     expect(r.exitCode, r.stderr).toBe(0)
@@ -59,8 +55,8 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect(human.stdout).toMatch(/Total\s+4 050 XAF/)
   })
 
-  it('create --from-file, with flags on top; the same --idempotency-key twice makes one invoice', async () => {
-    const svc = sb.cli(temp.dir)
+  it('create --from-file, with flags on top; the same --idempotency-key twice makes one invoice', async ({sandbox: sb, temp, work}) => {
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const file = join(work, 'invoice.json')
     writeFileSync(file, JSON.stringify({customer_name: 'From File', due_date: '2026-10-01', items: [{name: 'Tea', price: 300, quantity: 2, description: 'green'}]}))
     const key = `test-key-${Date.now()}`
@@ -75,7 +71,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect((await allInvoices(sb)).filter((i) => i.customer_name === 'From File')).toHaveLength(1)
   })
 
-  it('refuses bad input before any request (exit 2, nothing created)', async () => {
+  it('refuses bad input before any request (exit 2, nothing created)', async ({temp, work}) => {
     const fresh = await startTestSandbox({settleAfterMs: 0})
     try {
       const svc = fresh.cli(temp.dir, 'sandbox', runInProcess)
@@ -121,7 +117,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     }
   })
 
-  it('publish, send, cancel, list (human and --json); a LIVE key is refused without --yes before any request', async () => {
+  it('publish, send, cancel, list (human and --json); a LIVE key is refused without --yes before any request', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const created = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--email', 'awa@example.com', '--json'])).stdout)
     const pub = await svc(['invoice', 'publish', created.id, '--json'])
@@ -180,8 +176,8 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect(JSON.parse(yes.stdout).status).toBe('CANCELLED')
   })
 
-  it('create --publish --channel in one go; --cover FILE is uploaded; files upload prints the file_url', async () => {
-    const svc = sb.cli(temp.dir)
+  it('create --publish --channel in one go; --cover FILE is uploaded; files upload prints the file_url', async ({sandbox: sb, temp, work}) => {
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const png = join(work, 'logo.png')
     writeFileSync(png, PNG)
     const r = await svc([...BASE, '--item', 'Bread:500:3', '--email', 'awa@example.com', '--cover', png, '--publish', '--channel', 'EMAIL', '--json'])
@@ -203,8 +199,8 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect(JSON.parse(withUrl.stdout).cover_image_url).toBe(fileUrl)
   })
 
-  it('pdf: saved as INVOICE_ID.pdf and readable by pdftotext; -o - writes it to stdout; a DRAFT is exit 5 with nothing written', async () => {
-    const svc = sb.cli(temp.dir)
+  it('pdf: saved as INVOICE_ID.pdf and readable by pdftotext; -o - writes it to stdout; a DRAFT is exit 5 with nothing written', async ({sandbox: sb, temp, work}) => {
+    const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const draft = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--item', 'Gâteau:2500:1', '--json'])).stdout)
     const refused = await runIn(work, () => svc(['invoice', 'pdf', draft.id]))
     expect(refused.exitCode).toBe(5)
@@ -226,7 +222,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect(stdout.stdout.startsWith('%PDF-')).toBe(true)
   })
 
-  it('open: not interactive, prints checkout_url exactly as returned (type=sandbox kept)', async () => {
+  it('open: not interactive, prints checkout_url exactly as returned (type=sandbox kept)', async ({sandbox: sb, temp}) => {
     const svc = sb.cli(temp.dir, 'sandbox', runInProcess)
     const draft = JSON.parse((await svc([...BASE, '--item', 'Bread:500:3', '--json'])).stdout)
     await svc(['invoice', 'publish', draft.id])
@@ -240,11 +236,11 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
     expect(json).toMatchObject({id: draft.id, checkout_url: draft.checkout_url, opened: false})
   })
 
-  it('a connection reset after the create reached the service: the retry with the same key leaves exactly one invoice', async () => {
+  it('a connection reset after the create reached the service: the retry with the same key leaves exactly one invoice', async ({temp}) => {
     const fresh = await startTestSandbox({settleAfterMs: 0})
     const proxy = await startFaultProxy(fresh.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'rst-after-answer'}}])
     try {
-      const r = await fresh.cli(temp.dir)([...BASE, '--item', 'Bread:500:3', '--json', '--verbose'], {env: {SVC_BASE_URL: proxy.url}})
+      const r = await fresh.cli(temp.dir, 'sandbox', runInProcess)([...BASE, '--item', 'Bread:500:3', '--json', '--verbose'], {env: {SVC_BASE_URL: proxy.url}})
       expect(r.exitCode, r.stderr).toBe(0)
       expect(proxy.injected()).toBe(1)
       const keys = [...r.stderr.matchAll(/^> Idempotency-Key: (\S+)$/gm)].map((m) => m[1])
@@ -263,7 +259,7 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
 })
 
 async function runIn<T>(dir: string, run: () => Promise<T>): Promise<T> {
-  // runCli spawns with the test's cwd: the default output file lands there.
+  // The command writes its default output file in the working directory: this test's work dir.
   const previous = process.cwd()
   process.chdir(dir)
   try {

@@ -2,7 +2,8 @@
  * `--jq` bounded and interruptible: the filter runs in a worker thread with a time limit
  * (SVC_JQ_TIMEOUT, default 10 s) and a memory cap. Nine hostile expressions, each run by the built
  * CLI: past its limit it exits 1 naming the limit, never aborts Node; signalled mid-filter it
- * exits 130 (SIGINT, as Ctrl-C sends) or 143 (SIGTERM) within a second.
+ * exits 130 (SIGINT, as Ctrl-C sends) or 143 (SIGTERM) at once: within 5 s on a busy machine, where a
+ * main thread held by the filter would take until the 120 s time limit.
  *
  * "Mid-filter" is read from /proc: the signal goes once the worker thread (a task of the CLI's
  * process other than its main thread, named like it) has spent 400 ms of CPU, more than its
@@ -14,6 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, baseEnv, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const HOSTILE = [
   'def f: f; f',
@@ -58,9 +60,10 @@ describe('--jq past its limits: exit 1 naming the limit', () => {
     expect(r.stderr).toMatch(/output limit \(\d+ MB\)|memory limit \(\d+ MB\)/)
   }, 180_000)
 
+  // In-process: SVC_JQ_TIMEOUT is read from the command's environment, not the process's.
   it('SVC_JQ_TIMEOUT that is not a number of seconds: exit 2 naming it, what is accepted', async () => {
     for (const value of ['0', 'abc', '-3', '10 minutes']) {
-      const r = await runCli([...ARGS, '--jq', '.'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: value}})
+      const r = await runInProcess([...ARGS, '--jq', '.'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: value}})
       expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2)
       expect(r.stderr).toContain('SVC_JQ_TIMEOUT')
       expect(r.stdout).toBe('')
@@ -68,7 +71,7 @@ describe('--jq past its limits: exit 1 naming the limit', () => {
   })
 
   it('a filter within its limits still works, after the same worker ran the compile', async () => {
-    const r = await runCli([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: '5'}})
+    const r = await runInProcess([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: '5'}})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/^\d+\n$/)
   })
@@ -118,13 +121,13 @@ async function signalledMidFilter(expression: string, signal: 'SIGINT' | 'SIGTER
 
 describe('--jq mid-filter: Ctrl-C and SIGTERM still work', () => {
   for (const expression of HOSTILE) {
-    it(`${expression}: SIGINT → 130, SIGTERM → 143, within 1 s`, async () => {
+    it(`${expression}: SIGINT → 130, SIGTERM → 143, at once (within 5 s, the time limit being 120 s)`, async () => {
       const interrupted = await signalledMidFilter(expression, 'SIGINT')
       expect(interrupted.code, interrupted.stderr).toBe(130)
-      expect(interrupted.afterSignalMs).toBeLessThan(1000)
+      expect(interrupted.afterSignalMs).toBeLessThan(5_000)
       const terminated = await signalledMidFilter(expression, 'SIGTERM')
       expect(terminated.code, terminated.stderr).toBe(143)
-      expect(terminated.afterSignalMs).toBeLessThan(1000)
+      expect(terminated.afterSignalMs).toBeLessThan(5_000)
     }, 120_000)
   }
 })

@@ -13,7 +13,8 @@ import {fileURLToPath} from 'node:url'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli, type CliResult} from '../helpers/cli.js'
+import type {CliResult} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {freePort} from '../helpers/fault-proxy.js'
 
@@ -67,13 +68,14 @@ afterAll(async () => {
   rmSync(dir, {recursive: true, force: true})
 })
 
+// In-process: what is checked is the requests and answers prism sees, and the exit codes.
 const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
-  runCli(args, {
+  runInProcess(args, {
     configDir: join(dir, 'config'),
     env: {SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_BASE_URL: prismUrl, SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '10s', ...env},
   })
 
-/** Prism logs asynchronously: wait until its log has been quiet for a moment. */
+/** Prism logs asynchronously, with no line that says it is done: wait until its log has been quiet for a moment. */
 async function settled(): Promise<void> {
   let length = -1
   for (let i = 0; i < 30 && length !== log.length; i++) {

@@ -13,9 +13,11 @@ import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli, type CliResult} from '../helpers/cli.js'
+import {acquireDocumentWorker} from '../../src/sandbox/invoices/document-worker.js'
+import type {CliResult} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {refusedUrl, startFaultProxy, type Fault, type FaultRule} from '../helpers/fault-proxy.js'
 import {allInvoices, allPayments, direct, freshSandbox, makeInvoice, makePayment, unreadable, type TestSandbox} from './fixtures.js'
 
@@ -237,7 +239,7 @@ export const FAMILIES: Family[] = [
       expect(existsSync(`${fixture.file}.results.csv`) || existsSync(fixture.file.replace(/\.csv$/, '.results.csv')), 'a results file').toBe(true)
       if (r.exitCode !== 0) expect(r.stderr).toMatch(/results|again|re-?run/i)
       // Nothing lost, nothing twice: the same file again, without faults, ends with each row once.
-      const again = await runCli(['invoice', 'import', fixture.file, '--concurrency', '1'], {
+      const again = await runInProcess(['invoice', 'import', fixture.file, '--concurrency', '1'], {
         configDir: join(dir, 'config'),
         env: {...sb.env(), SVC_RATE_LIMIT: '0'},
       })
@@ -315,7 +317,7 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
     const baseUrl = proxy ? proxy.url : await refusedUrl()
     const run: Run = {sb, dir, fixture}
     const isLogin = family.name === 'login'
-    const result = await runCli(family.args(run), {
+    const result = await runInProcess(family.args(run), {
       configDir: join(dir, 'config'),
       env: {
         SVC_BASE_URL: baseUrl,
@@ -325,7 +327,6 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
         SVC_RATE_LIMIT: '0',
       },
       input: isLogin ? sb.sb.keys.sandbox : undefined,
-      timeoutMs: 20_000,
     })
     const expected = expectedExit(family.kind, fault)
     const context = `${family.name} × ${fault.id}\nstdout: ${result.stdout.slice(0, 400)}\nstderr: ${result.stderr.slice(0, 600)}`
@@ -345,8 +346,23 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
   }
 }
 
-/** One describe per family: every fault, concurrently (they wait on timers more than the CPU). */
+/**
+ * One describe per family, every fault concurrently (they wait on timers more than on the CPU): the
+ * CLI runs in-process (what is checked is the exit code, the messages and the sandbox's state, not
+ * the process), each run with its own streams, environment and language, so runs may overlap. The
+ * file holds the document worker for its whole run: each case's sandbox is
+ * fresh, and without a holder the worker would end with each case's sandbox and boot again (seconds
+ * of CPU through tsx) for the next PDF or image, which is what made the matrix miss its deadlines
+ * on a busy machine.
+ */
 export function faultSuite(names: string[]): void {
+  let held: ReturnType<typeof acquireDocumentWorker> | undefined
+  beforeAll(() => {
+    held = acquireDocumentWorker({warm: true})
+  })
+  afterAll(async () => {
+    await held?.release()
+  })
   for (const family of FAMILIES.filter((f) => names.includes(f.name))) {
     describe.concurrent(`${family.name} under faults`, () => {
       for (const fault of FAULTS) {

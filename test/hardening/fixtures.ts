@@ -3,6 +3,13 @@
  * writes of its public API (never through the proxy under test), and the "is this message fit for a
  * person" check.
  */
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {test as base} from 'vitest'
+
+import {startFaultProxy, type FaultProxy, type FaultRule} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 export type {TestSandbox}
@@ -10,6 +17,51 @@ export type {TestSandbox}
 export function freshSandbox(): Promise<TestSandbox> {
   return startTestSandbox({settleAfterMs: 100})
 }
+
+export interface HardeningFixtures {
+  /** A fresh sandbox for this test (so counts are exact), closed after it. */
+  sb: TestSandbox
+  /** A fresh temporary directory for this test (config dir, files), removed after it. */
+  dir: string
+  /** A fault proxy in front of this test's sandbox, closed after the test. */
+  proxy(rules: FaultRule[]): Promise<FaultProxy>
+}
+
+/** The hardening tests' set-up as fixtures: `it('…', async ({sb, dir, proxy}) => …)`. */
+export const test = base.extend<HardeningFixtures>({
+  // eslint-disable-next-line no-empty-pattern
+  sb: async ({}, use) => {
+    const sb = await freshSandbox()
+    try {
+      await use(sb)
+    } finally {
+      await sb.close()
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern
+  dir: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-hardening-'))
+    try {
+      await use(dir)
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  },
+  proxy: async ({sb}, use) => {
+    const started: FaultProxy[] = []
+    try {
+      await use(async (rules) => {
+        const proxy = await startFaultProxy(sb.sb.url, rules)
+        started.push(proxy)
+        return proxy
+      })
+    } finally {
+      for (const proxy of started) await proxy.close()
+    }
+  },
+})
+
+export const it = test
 
 /** A public-API call straight to the sandbox (not through any proxy). */
 export async function direct<T = any>(sb: TestSandbox, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{status: number; data: T}> {

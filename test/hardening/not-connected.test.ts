@@ -3,22 +3,18 @@
  * (exit 7), at once: no retry (the --verbose trace shows each attempt) and, for `pay create`, no
  * "outcome unknown" and no look for a payment that cannot exist.
  */
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {afterAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {refusedUrl} from '../helpers/fault-proxy.js'
-
-const dir = mkdtempSync(join(tmpdir(), 'svc-refused-'))
-afterAll(() => rmSync(dir, {recursive: true, force: true}))
+import {it} from './fixtures.js'
 
 const KEY = 'svc_sk_test_refusedrefusedrefused0001'
 
-async function refused(args: string[], baseUrl: string) {
-  return runCli([...args, '--verbose'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY, SVC_RATE_LIMIT: '0'}})
+async function refused(dir: string, args: string[], baseUrl: string) {
+  return runInProcess([...args, '--verbose'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY, SVC_RATE_LIMIT: '0'}})
 }
 
 describe('connection refused or unknown host: "nothing was sent", exit 7, no retry', () => {
@@ -28,8 +24,8 @@ describe('connection refused or unknown host: "nothing was sent", exit 7, no ret
     ['pay list (a read)', ['pay', 'list']],
   ]
   for (const [name, args] of cases) {
-    it(`${name}: refused`, async () => {
-      const r = await refused(args, await refusedUrl())
+    it(`${name}: refused`, async ({dir}) => {
+      const r = await refused(dir, args, await refusedUrl())
       expect(r.exitCode, r.stderr).toBe(7)
       expect(r.stderr).toMatch(/Could not connect to http:\/\/127\.0\.0\.1:\d+\/v1\/\S+ \(ECONNREFUSED\): nothing was sent\./)
       expect(r.stderr).not.toMatch(/outcome (is|may be) unknown/i)
@@ -39,15 +35,15 @@ describe('connection refused or unknown host: "nothing was sent", exit 7, no ret
     })
   }
 
-  it('pay create: an unknown host (DNS failure)', async () => {
-    const r = await refused(cases[0]![1], 'http://svc-no-such-host.invalid')
+  it('pay create: an unknown host (DNS failure)', async ({dir}) => {
+    const r = await refused(dir, cases[0]![1], 'http://svc-no-such-host.invalid')
     expect(r.exitCode, r.stderr).toBe(7)
     expect(r.stderr).toMatch(/Could not connect to http:\/\/svc-no-such-host\.invalid\/v1\/payments\S* \((ENOTFOUND|EAI_AGAIN)\): nothing was sent\./)
     expect(r.stderr).not.toMatch(/\* retry/)
   })
 
-  it('in French too', async () => {
-    const r = await runCli(['pay', 'list', '--lang', 'fr'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: await refusedUrl(), SVC_API_KEY: KEY}})
+  it('in French too', async ({dir}) => {
+    const r = await runInProcess(['pay', 'list', '--lang', 'fr'], {configDir: join(dir, 'config'), env: {SVC_BASE_URL: await refusedUrl(), SVC_API_KEY: KEY}})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/rien n'a été envoyé/)
   })

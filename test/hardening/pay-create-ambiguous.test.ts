@@ -3,34 +3,21 @@
  * payment was made while its request was in flight. It must not pick one: exit 7, every candidate
  * listed with its id and time, and the command to check.
  */
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {afterEach, expect, it} from 'vitest'
+import {expect, vi} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
-import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
-import {allPayments, freshSandbox, makePayment, type TestSandbox} from './fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
+import {allPayments, it, makePayment} from './fixtures.js'
 
-let sb: TestSandbox | undefined
-let proxy: FaultProxy | undefined
-const dir = mkdtempSync(join(tmpdir(), 'svc-ambiguous-'))
-afterEach(async () => {
-  await proxy?.close()
-  await sb?.close()
-  rmSync(dir, {recursive: true, force: true})
-})
-
-it('two new identical payments after a lost answer: exit 7, both listed, nothing chosen', async () => {
-  sb = await freshSandbox()
-  proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1600}}])
-  const running = runCli(['pay', 'create', '--amount', '7777', '--phone', '670000001'], {
+it('two new identical payments after a lost answer: exit 7, both listed, nothing chosen', async ({sb, dir, proxy: faulty}) => {
+  const proxy = await faulty([{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1600}}])
+  const running = runInProcess(['pay', 'create', '--amount', '7777', '--phone', '670000001'], {
     configDir: join(dir, 'config'),
     env: {SVC_BASE_URL: proxy.url, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_RATE_LIMIT: '0'},
   })
   // Once our request has reached the service, someone else makes the same payment.
-  while (!proxy.seen.includes('POST /v1/payments')) await new Promise((r) => setTimeout(r, 20))
+  await vi.waitFor(() => expect(proxy.seen).toContain('POST /v1/payments'), {timeout: 15_000, interval: 10})
   const other = await makePayment(sb, '237670000001', 7777)
   const r = await running
   const payments = (await allPayments(sb)).filter((p) => p.amount === 7777)

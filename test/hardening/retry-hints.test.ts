@@ -4,31 +4,17 @@
  * `--idempotency-key …`, and following it creates nothing twice; `invoice import`'s re-run hint
  * keeps every flag that matters (`--publish --channel …`), and following it publishes.
  */
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
-import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
-import {allInvoices, freshSandbox, type TestSandbox} from './fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
+import {allInvoices, it, type TestSandbox} from './fixtures.js'
 
-let sb: TestSandbox
-let proxy: FaultProxy
-let dir: string
-beforeEach(async () => {
-  sb = await freshSandbox()
-  dir = mkdtempSync(join(tmpdir(), 'svc-hints-'))
-})
-afterEach(async () => {
-  await proxy?.close()
-  await sb.close()
-  rmSync(dir, {recursive: true, force: true})
-})
-
-const env = (baseUrl: string) => ({SVC_BASE_URL: baseUrl, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_MAX_RETRIES: '1', SVC_RATE_LIMIT: '0'})
-const run = (args: string[], baseUrl: string) => runCli(args, {configDir: join(dir, 'config'), env: env(baseUrl)})
+const env = (sb: TestSandbox, baseUrl: string) => ({SVC_BASE_URL: baseUrl, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_MAX_RETRIES: '1', SVC_RATE_LIMIT: '0'})
+/** This test's CLI: in its own config dir, against `baseUrl` (the proxy, or the sandbox itself). */
+const runner = (sb: TestSandbox, dir: string) => (args: string[], baseUrl: string) => runInProcess(args, {configDir: join(dir, 'config'), env: env(sb, baseUrl)})
 
 /** The `svc …` command a hint gives, split as a POSIX shell would (single quotes and \' only). */
 function commandIn(text: string): string[] {
@@ -54,8 +40,9 @@ function commandIn(text: string): string[] {
 }
 
 describe('exit 7 from a write: the key and the exact command for a safe retry', () => {
-  it('invoice create: the answer lost after the service acted; the hinted command replays, one invoice', async () => {
-    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status-after-forward', status: 503, body: ''}, times: 20}])
+  it('invoice create: the answer lost after the service acted; the hinted command replays, one invoice', async ({sb, dir, proxy: faulty}) => {
+    const run = runner(sb, dir)
+    const proxy = await faulty([{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status-after-forward', status: 503, body: ''}, times: 20}])
     const args = ['invoice', 'create', '--customer-name', "Awa's Bakery", '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--notes', 'a b']
     const r = await run(args, proxy.url)
     expect(r.exitCode, r.stderr).toBe(7)
@@ -69,8 +56,9 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
     expect((await allInvoices(sb)).length).toBe(1)
   })
 
-  it('invoice create --json: the hint (key and command) is in the error envelope', async () => {
-    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
+  it('invoice create --json: the hint (key and command) is in the error envelope', async ({sb, dir, proxy: faulty}) => {
+    const run = runner(sb, dir)
+    const proxy = await faulty([{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
     const r = await run(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--idempotency-key', 'my-key-1', '--json'], proxy.url)
     expect(r.exitCode).toBe(7)
     const error = JSON.parse(r.stdout).error
@@ -79,21 +67,22 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
     expect(error.hint.match(/--idempotency-key/g)).toHaveLength(1)
   })
 
-  it('a key given with --api-key is never printed in the command', async () => {
-    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
-    const r = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--api-key', sb.sb.keys.sandbox], {
+  it('a key given with --api-key is never printed in the command', async ({sb, dir, proxy: faulty}) => {
+    const proxy = await faulty([{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 502, body: ''}, times: 20}])
+    const r = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--api-key', sb.sb.keys.sandbox], {
       configDir: join(dir, 'config'),
-      env: {...env(proxy.url), SVC_API_KEY: undefined},
+      env: {...env(sb, proxy.url), SVC_API_KEY: undefined},
     })
     expect(r.exitCode).toBe(7)
     expect(r.stderr).not.toContain(sb.sb.keys.sandbox)
     expect(r.stderr).toContain('--api-key "$SVC_API_KEY"')
   })
 
-  it('invoice import: the re-run hint keeps --publish --channel, and following it publishes', async () => {
+  it('invoice import: the re-run hint keeps --publish --channel, and following it publishes', async ({sb, dir, proxy: faulty}) => {
+    const run = runner(sb, dir)
     const file = join(dir, 'rows.csv')
     writeFileSync(file, 'customer_name,customer_email,due_date,items\r\nRow One,one@example.com,2099-12-31,Bread:500:3\r\n')
-    proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 503, body: ''}, times: 20}])
+    const proxy = await faulty([{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 503, body: ''}, times: 20}])
     const args = ['invoice', 'import', file, '--publish', '--channel', 'EMAIL', '--concurrency', '1']
     const r = await run(args, proxy.url)
     expect(r.exitCode, r.stderr).toBe(1)

@@ -5,16 +5,16 @@
  * write (results, PDFs, event logs, caches in the config dir). The canaries must never appear
  * whole anywhere except config.json and sandboxes.json (0600, where keys are meant to be).
  */
-import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {generateSecret} from '../../src/contract/signature.js'
-import {freshSandbox, makeInvoice, type TestSandbox} from './fixtures.js'
+import {it, makeInvoice, type TestSandbox} from './fixtures.js'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
@@ -25,25 +25,27 @@ let revoked: string
 const endpointSecret = generateSecret()
 const outputs: Array<{args: string[]; result: CliResult}> = []
 
-beforeAll(async () => {
-  sb = await freshSandbox()
-  dir = mkdtempSync(join(tmpdir(), 'svc-secrets-'))
+/** The test's sandbox and directory (fixtures), the canary keys minted in it, and the logo to upload. */
+async function setUp(fresh: TestSandbox, tmp: string): Promise<void> {
+  sb = fresh
+  dir = tmp
   canary = (await sb.admin('POST', '/keys', {environment: 'sandbox'})).secret
   const other = await sb.admin('POST', '/keys', {environment: 'sandbox'})
   await sb.admin('POST', `/keys/${other.id}/revoke`)
   revoked = other.secret
   expect(canary).toMatch(/^svc_sk_test_/)
   writeFileSync(join(dir, 'logo.png'), PNG)
-})
-afterAll(async () => {
-  await sb.close()
-  rmSync(dir, {recursive: true, force: true})
-})
+}
 
 const configDir = () => join(dir, 'config')
 
-async function run(args: string[], options: {env?: Record<string, string | undefined>; input?: string; code?: number} = {}): Promise<CliResult> {
-  const result = await runCli(args, {
+/**
+ * One command, in-process (what is checked is its output and the files it writes); `spawn` runs it
+ * as a child, for a global flag before the command (oclif's own parsing, which the in-process
+ * runner does not do).
+ */
+async function run(args: string[], options: {env?: Record<string, string | undefined>; input?: string; code?: number; spawn?: boolean} = {}): Promise<CliResult> {
+  const result = await (options.spawn ? runCli : runInProcess)(args, {
     configDir: configDir(),
     env: {SVC_API_KEY: canary, SVC_BASE_URL: sb.sb.url, SVC_RATE_LIMIT: '0', ...options.env},
     input: options.input,
@@ -62,7 +64,8 @@ function filesUnder(root: string): string[] {
 }
 
 describe('secrets never appear whole', () => {
-  it('a canary key through every command family, with --verbose, --json and error paths', async () => {
+  it('a canary key through every command family, with --verbose, --json and error paths', async ({sb: fresh, dir: tmp}) => {
+    await setUp(fresh, tmp)
     const v = '--verbose'
     const created = JSON.parse((await run(['pay', 'create', '--amount', '2500', '--phone', '670000001', '--json', v], {code: 0})).stdout)
     await run(['pay', 'status', created.id, v], {code: 0})
@@ -87,11 +90,11 @@ describe('secrets never appear whole', () => {
     await run(['report', 'receivables', '--json', v], {code: 0})
     await run(['webhooks', 'trigger', 'payment.success', v], {code: 0})
     // The key as a flag, and from a profile saved by login.
-    await run(['--api-key', canary, 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}})
+    await run(['--api-key', canary, 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}, spawn: true})
     await run(['login', '--api-key-stdin', '--profile', 'canary', '--base-url', sb.sb.url, v], {code: 0, env: {SVC_API_KEY: undefined}, input: `${canary}\n`})
     await run(['profiles', 'list', '--json'], {code: 0, env: {SVC_API_KEY: undefined}})
     await run(['profiles', 'show', 'canary'], {code: 0, env: {SVC_API_KEY: undefined}})
-    await run(['--profile', 'canary', 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}})
+    await run(['--profile', 'canary', 'pay', 'list', v], {code: 0, env: {SVC_API_KEY: undefined}, spawn: true})
     // A revoked canary: the 401 must not echo it.
     await run(['pay', 'list', v], {code: 3, env: {SVC_API_KEY: revoked}})
     await run(['pay', 'list', '--json', v], {code: 3, env: {SVC_API_KEY: revoked}})

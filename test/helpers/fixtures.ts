@@ -9,12 +9,13 @@
  *   import {it} from '../helpers/fixtures.js'
  *   it('…', async ({sandbox, temp}) => { await runCli([...], {configDir: temp.dir, env: sandbox.env()}) })
  *
- * A test asks only for what it uses: a test without `sandbox` starts none.
+ * A test asks only for what it uses: a test without `sandbox` starts none. `withSandbox(options)`
+ * gives the same fixtures with a sandbox started with other options.
  */
 import {test as base} from 'vitest'
 
 import {tempConfigDir} from './config-dir.js'
-import {startTestSandbox, type TestSandbox} from './sandbox.js'
+import {startTestSandbox, type StartOptions, type TestSandbox} from './sandbox.js'
 
 export type TempConfigDir = ReturnType<typeof tempConfigDir>
 
@@ -25,28 +26,36 @@ export interface CommandFixtures {
   temp: TempConfigDir
 }
 
-export const test = base.extend<CommandFixtures>({
-  sandbox: [
+/**
+ * The fixtures with a sandbox started with these options (a file whose payments must settle at
+ * once, a LIVE-only sandbox…): `const it = withSandbox({settleAfterMs: 0})` at the top of the file.
+ */
+export function withSandbox(options: StartOptions = {}) {
+  return base.extend<CommandFixtures>({
+    sandbox: [
+      // eslint-disable-next-line no-empty-pattern
+      async ({}, use) => {
+        const sandbox = await startTestSandbox(options)
+        try {
+          await use(sandbox)
+        } finally {
+          await sandbox.close()
+        }
+      },
+      {scope: 'file'},
+    ],
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const sandbox = await startTestSandbox()
+    temp: async ({}, use) => {
+      const temp = tempConfigDir()
       try {
-        await use(sandbox)
+        await use(temp)
       } finally {
-        await sandbox.close()
+        temp.cleanup()
       }
     },
-    {scope: 'file'},
-  ],
-  // eslint-disable-next-line no-empty-pattern
-  temp: async ({}, use) => {
-    const temp = tempConfigDir()
-    try {
-      await use(temp)
-    } finally {
-      temp.cleanup()
-    }
-  },
-})
+  })
+}
+
+export const test = withSandbox()
 
 export const it = test

@@ -4,14 +4,14 @@
  * stderr captured, as @oclif/test's `captureOutput` does (stack-notes.md: `runCommand` loads
  * commands outside vite; the class run with `{root}` works). Same arguments and result as `runCli`,
  * so a test moves between the two by changing one name; a test that needs a real process (signals,
- * stdin, start-up, the built bundle, a TTY, a second process) keeps `runCli`.
+ * start-up, the built bundle, a TTY, a second process) keeps `runCli`; stdin is `options.input`.
  *
  * Each run gets the same clean environment a child would (`baseEnv` plus the test's), English as
  * the starting language, and streams of its own that are not terminals, all handed to the command
  * as its context (`SvcCommand.runWith`: streams, environment), not patched into the process. What
- * is still the process's is put back after the run: the exit code, the SIGINT listeners the
- * command added, the language, and TZ (Node reads it from process.env only) when the test sets
- * one. Runs are serialised: they share the process.
+ * is still the process's is put back once no run is left: the exit code, the signal listeners the
+ * commands added, and TZ (Node reads it from process.env only). Runs may overlap (each has its own
+ * language, streams and exit code), except a run that sets TZ: it runs alone.
  */
 import {existsSync} from 'node:fs'
 import {Readable, Writable} from 'node:stream'
@@ -19,31 +19,74 @@ import {fileURLToPath} from 'node:url'
 
 import {Config, type Command} from '@oclif/core'
 
-import type {CommandContextOptions} from '../../src/lib/command.js'
-import {setLocale} from '../../src/lib/i18n/index.js'
+import {SvcCommand, type CommandContextOptions} from '../../src/lib/command.js'
 import {baseEnv, type CliOptions, type CliResult} from './cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const COMMANDS = fileURLToPath(new URL('../../src/commands/', import.meta.url))
 
 let config: Promise<Config> | undefined
-let queue: Promise<unknown> = Promise.resolve()
+/** The last run that had the process to itself (it set TZ), and the runs started since. */
+let alone: Promise<unknown> = Promise.resolve()
+let since: Promise<unknown>[] = []
+/** What the process had before the first of the runs now going, put back after the last. */
+let going = 0
+let saved: {exitCode: typeof process.exitCode; listeners: Record<'SIGINT' | 'SIGTERM', Function[]>} | undefined
 
-/** The command a full argv names (`['pay', 'create', '--amount', …]` → `pay create`), and its own argv. */
-function split(args: string[]): {id: string; file: string; argv: string[]} {
+/**
+ * The global flags a user may write before the command words (`svc --profile local pay list`,
+ * as cli.md writes it; bin/run.cjs moves them behind the command for oclif): the base command's
+ * own flags, and whether each takes a value.
+ */
+const GLOBAL_FLAGS = new Map<string, boolean>(
+  Object.entries(SvcCommand.baseFlags as Record<string, {type: string; char?: string}>).flatMap(([name, flag]) => [
+    [`--${name}`, flag.type === 'option'],
+    ...(flag.type === 'boolean' ? [[`--no-${name}`, false] as [string, boolean]] : []),
+    ...(flag.char ? [[`-${flag.char}`, flag.type === 'option'] as [string, boolean]] : []),
+  ]),
+)
+
+/** The leading global flags of an argv, and where the command words start. */
+function leadingGlobals(args: string[]): {flags: string[]; from: number} {
+  let i = 0
+  while (i < args.length && GLOBAL_FLAGS.has(args[i]!.split('=')[0]!)) {
+    const takesValue = GLOBAL_FLAGS.get(args[i]!.split('=')[0]!) && !args[i]!.includes('=')
+    i += takesValue ? 2 : 1
+  }
+  return {flags: args.slice(0, i), from: i}
+}
+
+/**
+ * The command a full argv names (`['pay', 'create', '--amount', …]` → `pay create`), and its own
+ * argv (leading global flags moved behind the command words, as bin/run.cjs does).
+ */
+function split(all: string[]): {id: string; file: string; argv: string[]} {
+  const {flags, from} = leadingGlobals(all)
+  const args = all.slice(from)
   for (let n = Math.min(args.length, 3); n > 0; n--) {
     const words = args.slice(0, n)
     if (words.some((w) => w.startsWith('-'))) continue
-    const file = `${COMMANDS}${words.join('/')}.ts`
-    if (existsSync(file)) return {id: words.join(' '), file, argv: args.slice(n)}
+    // A command file, or the index.ts of a topic that is also a command (`sandbox requests`).
+    for (const file of [`${COMMANDS}${words.join('/')}.ts`, `${COMMANDS}${words.join('/')}/index.ts`]) {
+      if (!existsSync(file)) continue
+      const rest = args.slice(n)
+      const dashdash = rest.indexOf('--')
+      return {id: words.join(' '), file, argv: dashdash === -1 ? [...rest, ...flags] : [...rest.slice(0, dashdash), ...flags, ...rest.slice(dashdash)]}
+    }
   }
-  throw new Error(`runInProcess: no command in ${JSON.stringify(args)} (use runCli for help, --version, unknown commands)`)
+  throw new Error(`runInProcess: no command in ${JSON.stringify(all)} (use runCli for help, --version, unknown commands)`)
 }
 
 export function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
-  if (options.input !== undefined || options.onSpawn) throw new Error('runInProcess: stdin and the child process need runCli')
-  const run = queue.then(() => runOnce(args, options))
-  queue = run.catch(() => undefined)
+  if (options.onSpawn) throw new Error('runInProcess: the child process needs runCli')
+  if (options.env?.TZ !== undefined) {
+    const run = Promise.all([alone, ...since]).then(() => runOnce(args, options))
+    alone = run.catch(() => undefined)
+    since = []
+    return run
+  }
+  const run = alone.then(() => runOnce(args, options))
+  since.push(run.catch(() => undefined))
   return run
 }
 
@@ -51,7 +94,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   const {id, file, argv} = split(args)
   const loaded = (await import(/* @vite-ignore */ file)) as {default: typeof Command}
   // SvcCommand's static `runWith` on the concrete class (the type is the abstract base).
-  const CommandClass = loaded.default as unknown as {id: string; runWith(argv: string[], config: Config, options: CommandContextOptions): Promise<unknown>}
+  const CommandClass = loaded.default as unknown as {id: string; runWith(argv: string[], config: Config, options: CommandContextOptions): Promise<number>}
   CommandClass.id = id
   config ??= Config.load(ROOT)
   const oclifConfig = await config
@@ -64,30 +107,33 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
 
   let stdout = ''
   let stderr = ''
-  // No TTY, as for runCli's children, even when vitest runs in a terminal; stdin at its end.
+  // No TTY, as for runCli's children, even when vitest runs in a terminal; stdin holds the test's
+  // input (`options.input`), then ends.
   const streams = {
-    stdin: Object.assign(Readable.from([]), {isTTY: false}),
+    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: false}),
     stdout: capture((text) => (stdout += text)),
     stderr: capture((text) => (stderr += text)),
   }
-  const savedExitCode = process.exitCode
-  const savedTz = process.env.TZ
-  const sigintListeners = process.listeners('SIGINT')
+  if (going++ === 0) saved = {exitCode: process.exitCode, listeners: {SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM')}}
   process.exitCode = undefined
+  const savedTz = process.env.TZ
   if (env.TZ !== undefined) process.env.TZ = env.TZ
-  setLocale('en')
   let exitCode: number
   try {
-    await CommandClass.runWith(argv, oclifConfig, {env, streams})
-    exitCode = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0)
+    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams})
   } finally {
-    if (savedTz === undefined) delete process.env.TZ
-    else process.env.TZ = savedTz
-    process.exitCode = savedExitCode
-    for (const listener of process.listeners('SIGINT')) {
-      if (!sigintListeners.includes(listener)) process.off('SIGINT', listener)
+    if (env.TZ !== undefined) {
+      if (savedTz === undefined) delete process.env.TZ
+      else process.env.TZ = savedTz
     }
-    setLocale('en')
+    if (--going === 0 && saved) {
+      process.exitCode = saved.exitCode
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        for (const listener of process.listeners(signal)) {
+          if (!saved.listeners[signal].includes(listener)) process.off(signal, listener as () => void)
+        }
+      }
+    }
   }
   return {stdout, stderr, exitCode, signal: null}
 }

@@ -5,22 +5,16 @@
  * non-loopback address, the sandbox advertises an address other machines can use, never 0.0.0.0.
  */
 import {readFileSync, readdirSync} from 'node:fs'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {checkAdminToken} from '../../src/lib/sandbox-admin/serve.js'
 import {advertisedHost} from '../../src/sandbox/advertised-host.js'
-import {harness, type Harness} from './helpers.js'
+import {withHarness} from './helpers.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await harness()
-})
-afterAll(async () => {
-  await h.close()
-})
+const it = withHarness()
 
 describe('failed admin authentication is rate limited per address', () => {
-  it('200 wrong tokens: 401 at first, then 429 with Retry-After; the right token too while limited; free again a minute later', async () => {
+  it('200 wrong tokens: 401 at first, then 429 with Retry-After; the right token too while limited; free again a minute later', async ({h}) => {
     const statuses: number[] = []
     let retryAfter: string | null = null
     for (let i = 0; i < 200; i++) {

@@ -1,5 +1,5 @@
 import {Webhook} from 'standardwebhooks'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {RETRY_SCHEDULE_MS} from '../../src/sandbox/events.js'
 import {harness, type Harness} from './helpers.js'
 import {startReceiver, type Receiver} from '../helpers/receiver.js'
@@ -170,7 +170,6 @@ describe('events and webhook deliveries', () => {
     const hook = await receiver()
     h = await harness({settleAfterMs: 20, webhookEndpoints: [{url: hook.url}]})
     await h.createPayment({amount: 100, phone_number: '237670000001', operator: 'MTN'})
-    for (let i = 0; i < 50 && hook.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(hook.received).toHaveLength(1)
+    await vi.waitFor(() => expect(hook.received).toHaveLength(1), {timeout: 10_000, interval: 20})
   })
 })

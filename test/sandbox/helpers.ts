@@ -1,5 +1,7 @@
 // Shared by the sandbox tests: a sandbox from the one starter (test/helpers/sandbox.ts), called
 // over real HTTP, every /v1 response checked against the OpenAPI document it publishes.
+import {test as base} from 'vitest'
+
 import {OpenApiResponses} from '../helpers/openapi-response.js'
 import {startTestSandbox, type Sandbox, type StartOptions} from '../helpers/sandbox.js'
 
@@ -56,4 +58,26 @@ export async function harness(options: StartOptions = {}): Promise<Harness> {
     close: () => sb.close(),
   }
   return h
+}
+
+/**
+ * The harness as a vitest fixture: `const it = withHarness({...})` at the top of a file, then
+ * `it('…', async ({h}) => …)`. One harness per file, started by the first test that asks for it
+ * (a test without `h` starts none) and closed when the file is done.
+ */
+export function withHarness(options: StartOptions = {}) {
+  return base.extend<{h: Harness}>({
+    h: [
+      // eslint-disable-next-line no-empty-pattern
+      async ({}, use) => {
+        const h = await harness(options)
+        try {
+          await use(h)
+        } finally {
+          await h.close()
+        }
+      },
+      {scope: 'file'},
+    ],
+  })
 }

@@ -1,6 +1,6 @@
 // The building blocks other domains reuse: the schema validator, the scheduler on the sandbox
 // clock, the store, ids.
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {SandboxClock, Scheduler} from '../../src/sandbox/clock.js'
 import {idEnvironment, newId, newPlainId, randomToken} from '../../src/sandbox/ids.js'
 import {normalisePhone} from '../../src/contract/phone.js'
@@ -57,6 +57,7 @@ describe('scheduler', () => {
     // As a settlement does: real time passes while it runs, then it queues a delivery "now".
     scheduler.define('slow', async () => {
       ran.push('slow')
+      // The wait is the premise: real time passes while this task runs.
       await new Promise((resolve) => setTimeout(resolve, 30))
       scheduler.schedule(clock.now(), 'deliver')
     })
@@ -76,8 +77,7 @@ describe('scheduler', () => {
     expect(state.now_ms).toBeLessThan(start + 5000 + 1000)
     // After the advance, time flows again from where it stood.
     const before = clock.now()
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(clock.now()).toBeGreaterThan(before)
+    await vi.waitFor(() => expect(clock.now()).toBeGreaterThan(before), {timeout: 10_000, interval: 5})
     scheduler.stop()
   })
 
@@ -146,7 +146,9 @@ describe('ids and phones', () => {
   })
   it('ids made later sort after those made before (byte order: the id index on disk grows at its end), and never repeat', async () => {
     const first = Array.from({length: 500}, () => newId('svcpay', 'SANDBOX'))
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // A later millisecond than any of the first ids.
+    const madeBy = Date.now()
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(madeBy), {timeout: 10_000, interval: 1})
     const later = newPlainId('evt')
     expect(new Set(first).size).toBe(first.length)
     const last = first.reduce((max, id) => (Buffer.compare(Buffer.from(id), Buffer.from(max)) > 0 ? id : max))

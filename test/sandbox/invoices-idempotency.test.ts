@@ -1,19 +1,15 @@
 import {randomUUID} from 'node:crypto'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 import {invoiceDomainOf} from '../../src/sandbox/invoices/index.js'
-import {harness, type Harness} from './helpers.js'
+import {withHarness, type Harness} from './helpers.js'
 import {invoiceBody} from './invoices-helpers.js'
 
 const HOUR = 60 * 60 * 1000
 
-describe('Idempotency-Key on POST /v1/invoices', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness()
-  })
-  afterAll(() => h.close())
+const it = withHarness()
 
-  const create = (key: string | undefined, body: unknown = invoiceBody(), apiKey?: string) =>
+describe('Idempotency-Key on POST /v1/invoices', () => {
+  const create = (h: Harness, key: string | undefined, body: unknown = invoiceBody(), apiKey?: string) =>
     fetch(`${h.sb.url}/v1/invoices`, {
       method: 'POST',
       headers: {'x-api-key': apiKey ?? h.sb.keys.sandbox, 'content-type': 'application/json', ...(key === undefined ? {} : {'idempotency-key': key})},
@@ -23,43 +19,43 @@ describe('Idempotency-Key on POST /v1/invoices', () => {
       h.spec.check('POST', '/v1/invoices', response.status, body, response.headers)
       return {status: response.status, headers: response.headers, body}
     })
-  const count = async (apiKey?: string) => (await h.api('GET', '/v1/invoices?page_size=1', {key: apiKey})).body.total as number
+  const count = async (h: Harness, apiKey?: string) => (await h.api('GET', '/v1/invoices?page_size=1', {key: apiKey})).body.total as number
 
-  it('a completed key replays the original status and body with Idempotent-Replayed: true, creating nothing', async () => {
+  it('a completed key replays the original status and body with Idempotent-Replayed: true, creating nothing', async ({h}) => {
     const key = randomUUID()
-    const first = await create(key)
+    const first = await create(h, key)
     expect(first.status).toBe(201)
     expect(first.headers.get('idempotent-replayed')).toBeNull()
-    const total = await count()
+    const total = await count(h)
     // Even after the invoice has changed, the replay is the original response.
     await h.api('POST', `/v1/invoices/${first.body.id}/publish`)
-    const again = await create(key)
+    const again = await create(h, key)
     expect(again.status).toBe(201)
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     expect(again.body).toEqual(first.body)
-    expect(await count()).toBe(total)
+    expect(await count(h)).toBe(total)
   })
 
-  it('the body is compared by meaning: key order and defaults do not make it different', async () => {
+  it('the body is compared by meaning: key order and defaults do not make it different', async ({h}) => {
     const key = randomUUID()
-    const first = await create(key, {customer_name: 'A', due_date: '2099-01-01', items: [{name: 'X', price: 500, quantity: 1}]})
-    const again = await create(key, {items: [{quantity: 1, price: 500, name: 'X'}], due_date: '2099-01-01', customer_name: 'A', discount_percent: 0, currency: 'XAF'})
+    const first = await create(h, key, {customer_name: 'A', due_date: '2099-01-01', items: [{name: 'X', price: 500, quantity: 1}]})
+    const again = await create(h, key, {items: [{quantity: 1, price: 500, name: 'X'}], due_date: '2099-01-01', customer_name: 'A', discount_percent: 0, currency: 'XAF'})
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     expect(again.body.id).toBe(first.body.id)
   })
 
-  it('the same key with another body is 422 idempotency_key_reused', async () => {
+  it('the same key with another body is 422 idempotency_key_reused', async ({h}) => {
     const key = randomUUID()
-    await create(key)
-    const total = await count()
-    const other = await create(key, invoiceBody({customer_name: 'Someone else'}))
+    await create(h, key)
+    const total = await count(h)
+    const other = await create(h, key, invoiceBody({customer_name: 'Someone else'}))
     expect(other.status).toBe(422)
     expect(other.body.code).toBe('idempotency_key_reused')
     expect(other.body.message).toContain(key)
-    expect(await count()).toBe(total)
+    expect(await count(h)).toBe(total)
   })
 
-  it('the same key while the first request is still in flight is 409 idempotency_in_progress', async () => {
+  it('the same key while the first request is still in flight is 409 idempotency_in_progress', async ({h}) => {
     const domain = invoiceDomainOf(h.sb.context)
     let release!: () => void
     let entered!: () => void
@@ -70,18 +66,18 @@ describe('Idempotency-Key on POST /v1/invoices', () => {
     }
     try {
       const key = randomUUID()
-      const first = create(key)
+      const first = create(h, key)
       await inside
       domain.invoices.beforeCreate = undefined
-      const second = await create(key)
+      const second = await create(h, key)
       expect(second.status).toBe(409)
       expect(second.body.code).toBe('idempotency_in_progress')
       // Another body under the same key is still a reuse, in flight or not.
-      expect((await create(key, invoiceBody({customer_name: 'Other'}))).status).toBe(422)
+      expect((await create(h, key, invoiceBody({customer_name: 'Other'}))).status).toBe(422)
       release()
       const done = await first
       expect(done.status).toBe(201)
-      const third = await create(key)
+      const third = await create(h, key)
       expect(third.headers.get('idempotent-replayed')).toBe('true')
       expect(third.body.id).toBe(done.body.id)
     } finally {
@@ -89,70 +85,70 @@ describe('Idempotency-Key on POST /v1/invoices', () => {
     }
   })
 
-  it('a request that fails while holding its key frees the key', async () => {
+  it('a request that fails while holding its key frees the key', async ({h}) => {
     const domain = invoiceDomainOf(h.sb.context)
     domain.invoices.beforeCreate = async () => {
       throw new Error('simulated crash')
     }
     const key = randomUUID()
     try {
-      expect((await create(key)).status).toBe(500)
+      expect((await create(h, key)).status).toBe(500)
     } finally {
       domain.invoices.beforeCreate = undefined
     }
-    const retry = await create(key)
+    const retry = await create(h, key)
     expect(retry.status).toBe(201)
     expect(retry.headers.get('idempotent-replayed')).toBeNull()
   })
 
-  it('a 400 is not remembered: the same key works once the body is fixed', async () => {
+  it('a 400 is not remembered: the same key works once the body is fixed', async ({h}) => {
     const key = randomUUID()
-    const bad = await create(key, invoiceBody({items: [{name: 'A', price: 10, quantity: 1}]}))
+    const bad = await create(h, key, invoiceBody({items: [{name: 'A', price: 10, quantity: 1}]}))
     expect(bad.status).toBe(400)
-    const good = await create(key, invoiceBody())
+    const good = await create(h, key, invoiceBody())
     expect(good.status).toBe(201)
     expect(good.headers.get('idempotent-replayed')).toBeNull()
   })
 
-  it('keys are forgotten after 24 hours of the sandbox clock', async () => {
+  it('keys are forgotten after 24 hours of the sandbox clock', async ({h}) => {
     const key = randomUUID()
-    const first = await create(key)
+    const first = await create(h, key)
     await h.sb.clock.advance(23 * HOUR)
-    expect((await create(key)).headers.get('idempotent-replayed')).toBe('true')
+    expect((await create(h, key)).headers.get('idempotent-replayed')).toBe('true')
     await h.sb.clock.advance(HOUR)
-    const later = await create(key)
+    const later = await create(h, key)
     expect(later.status).toBe(201)
     expect(later.headers.get('idempotent-replayed')).toBeNull()
     expect(later.body.id).not.toBe(first.body.id)
     // Forgotten means forgotten: another body is now fine too.
     await h.sb.clock.advance(24 * HOUR)
-    expect((await create(key, invoiceBody({customer_name: 'New'}))).status).toBe(201)
+    expect((await create(h, key, invoiceBody({customer_name: 'New'}))).status).toBe(201)
   })
 
-  it('keys are scoped to the environment: the same key in live creates a live invoice', async () => {
+  it('keys are scoped to the environment: the same key in live creates a live invoice', async ({h}) => {
     const key = randomUUID()
-    const sandbox = await create(key)
-    const live = await create(key, invoiceBody(), h.sb.keys.live)
+    const sandbox = await create(h, key)
+    const live = await create(h, key, invoiceBody(), h.sb.keys.live)
     expect(live.status).toBe(201)
     expect(live.headers.get('idempotent-replayed')).toBeNull()
     expect(live.body.id).toMatch(/^inv_(?!test_)/)
     expect(sandbox.body.id).toMatch(/^inv_test_/)
   })
 
-  it('a create without a key is accepted, and each one creates an invoice', async () => {
-    const total = await count()
-    expect((await create(undefined)).status).toBe(201)
-    expect((await create(undefined)).status).toBe(201)
-    expect(await count()).toBe(total + 2)
+  it('a create without a key is accepted, and each one creates an invoice', async ({h}) => {
+    const total = await count(h)
+    expect((await create(h, undefined)).status).toBe(201)
+    expect((await create(h, undefined)).status).toBe(201)
+    expect(await count(h)).toBe(total + 2)
   })
 
-  it.each([['', 'empty'], ['x'.repeat(256), 'too long']])('a key that is %s is a 400', async (key) => {
-    const reply = await create(key)
+  it.for([['', 'empty'], ['x'.repeat(256), 'too long']] as const)('a key that is %s is a 400', async ([key], {h}) => {
+    const reply = await create(h, key)
     expect(reply.status).toBe(400)
     expect(reply.body.errors[0].field).toBe('Idempotency-Key')
   })
 
-  it('the OpenAPI document declares the header and the replay header', () => {
+  it('the OpenAPI document declares the header and the replay header', ({h}) => {
     const op = h.spec.document.paths['/v1/invoices'].post
     expect(op.parameters).toContainEqual(expect.objectContaining({name: 'Idempotency-Key', in: 'header'}))
     expect(op.responses['201'].headers['Idempotent-Replayed']).toBeDefined()

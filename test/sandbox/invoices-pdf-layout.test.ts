@@ -11,11 +11,13 @@ import {join} from 'node:path'
 
 import jsQRModule from 'jsqr'
 import {PNG} from 'pngjs'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {pdfText} from '../helpers/documents.js'
-import {harness, type Harness} from './helpers.js'
+import {withHarness, type Harness} from './helpers.js'
 import {publishInvoice} from './invoices-helpers.js'
+
+const it = withHarness({businessName: 'Boulangerie Awa'})
 
 const A4_WIDTH = 595.28
 const A4_HEIGHT = 841.89
@@ -58,13 +60,7 @@ function decodeQr(bytes: Buffer): string | undefined {
 }
 
 describe('invoice PDF layout', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness({businessName: 'Boulangerie Awa'})
-  })
-  afterAll(() => h.close())
-
-  const fetchPdf = async (id: string): Promise<Buffer> => {
+  const fetchPdf = async (h: Harness, id: string): Promise<Buffer> => {
     const link = await h.api('GET', `/v1/invoices/${id}/pdf`)
     expect(link.status).toBe(200)
     const response = await fetch(link.body.pdf_url)
@@ -72,7 +68,7 @@ describe('invoice PDF layout', () => {
     return Buffer.from(await response.arrayBuffer())
   }
 
-  it('keeps every word at least 1.5 cm from each edge, and 12-digit amounts on one line', async () => {
+  it('keeps every word at least 1.5 cm from each edge, and 12-digit amounts on one line', async ({h}) => {
     const invoice = await publishInvoice(h, {
       customer_name: 'Établissements Mbarga & Fils, Société de distribution alimentaire du Littoral',
       items: [
@@ -80,7 +76,7 @@ describe('invoice PDF layout', () => {
         {name: 'Pain', price: 500, quantity: 3},
       ],
     })
-    const pdf = await fetchPdf(invoice.id)
+    const pdf = await fetchPdf(h, invoice.id)
     const all = words(pdf)
     expect(all.length).toBeGreaterThan(20)
     for (const w of all) {
@@ -94,10 +90,10 @@ describe('invoice PDF layout', () => {
     expect(pdfText(pdf)).toMatch(/1 000 000 001 499 XAF/)
   })
 
-  it('puts 100 items on several pages, the table header on each', async () => {
+  it('puts 100 items on several pages, the table header on each', async ({h}) => {
     const items = Array.from({length: 100}, (_, i) => ({name: `Article numéro ${i + 1}`, price: 1000 + i, quantity: 1}))
     const invoice = await publishInvoice(h, {items})
-    const pdf = await fetchPdf(invoice.id)
+    const pdf = await fetchPdf(h, invoice.id)
     const pages = pdfText(pdf).split('\f').filter((p) => p.trim() !== '')
     expect(pages.length).toBeGreaterThan(1)
     for (const page of pages) expect(page).toMatch(/Item\s+Qty\s+Unit price\s+Amount/)
@@ -105,11 +101,11 @@ describe('invoice PDF layout', () => {
     for (const w of words(pdf)) expect(w.yMax, `${w.text} on page ${w.page}`).toBeLessThanOrEqual(A4_HEIGHT - MARGIN)
   })
 
-  it('says the status in the business language', async () => {
+  it('says the status in the business language', async ({h}) => {
     await h.admin('PUT', '/_admin/business', {language: 'fr'})
     try {
       const invoice = await publishInvoice(h, {items: [{name: 'Groupe électrogène', price: 999_999_999_999, quantity: 1}]})
-      const pdf = await fetchPdf(invoice.id)
+      const pdf = await fetchPdf(h, invoice.id)
       const text = pdfText(pdf)
       expect(text).toContain('Statut : À payer')
       // FCFA is longer than XAF: still one line, still inside the margins.
@@ -119,13 +115,13 @@ describe('invoice PDF layout', () => {
     } finally {
       await h.admin('PUT', '/_admin/business', {language: 'en'})
     }
-    const english = pdfText(await fetchPdf((await publishInvoice(h)).id))
+    const english = pdfText(await fetchPdf(h, (await publishInvoice(h)).id))
     expect(english).toContain('Status: Unpaid')
   })
 
-  it('carries a QR code that reads as the checkout_url, type=sandbox kept', async () => {
+  it('carries a QR code that reads as the checkout_url, type=sandbox kept', async ({h}) => {
     const invoice = await publishInvoice(h)
     expect(invoice.checkout_url).toContain('type=sandbox')
-    expect(decodeQr(await fetchPdf(invoice.id))).toBe(invoice.checkout_url)
+    expect(decodeQr(await fetchPdf(h, invoice.id))).toBe(invoice.checkout_url)
   })
 })

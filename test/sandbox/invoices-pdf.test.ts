@@ -1,16 +1,12 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 import {pdfText} from '../helpers/documents.js'
-import {harness, type Harness} from './helpers.js'
+import {withHarness, type Harness} from './helpers.js'
 import {createInvoice, pay, publishInvoice} from './invoices-helpers.js'
 
-describe('invoice PDF', () => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await harness({businessName: 'Boulangerie Awa', settleAfterMs: 100})
-  })
-  afterAll(() => h.close())
+const it = withHarness({businessName: 'Boulangerie Awa', settleAfterMs: 100})
 
-  const fetchPdf = async (id: string) => {
+describe('invoice PDF', () => {
+  const fetchPdf = async (h: Harness, id: string) => {
     const link = await h.api('GET', `/v1/invoices/${id}/pdf`)
     expect(link.status).toBe(200)
     const response = await fetch(link.body.pdf_url)
@@ -19,7 +15,7 @@ describe('invoice PDF', () => {
     return {link: link.body, text: pdfText(Buffer.from(await response.arrayBuffer()))}
   }
 
-  it('shows business, customer, lines, discount, totals, amounts, status and the pay link', async () => {
+  it('shows business, customer, lines, discount, totals, amounts, status and the pay link', async ({h}) => {
     const invoice = await publishInvoice(h, {
       customer_name: 'Jean Mbarga',
       customer_email: 'jean@example.cm',
@@ -30,7 +26,7 @@ describe('invoice PDF', () => {
         {name: 'Wedding cake', description: 'Three tiers', price: 45000, quantity: 1},
       ],
     })
-    const {link, text} = await fetchPdf(invoice.id)
+    const {link, text} = await fetchPdf(h, invoice.id)
     expect(link.expires_at).toMatch(/Z$/)
     for (const expected of [
       'Boulangerie Awa',
@@ -58,22 +54,22 @@ describe('invoice PDF', () => {
       expect(text).toContain(expected)
   })
 
-  it('is rendered from the current state: after a partial payment, then once paid', async () => {
+  it('is rendered from the current state: after a partial payment, then once paid', async ({h}) => {
     const invoice = await publishInvoice(h, {items: [{name: 'Bread', price: 1000, quantity: 2}]})
     await pay(h, invoice, 500)
-    let {text} = await fetchPdf(invoice.id)
+    let {text} = await fetchPdf(h, invoice.id)
     expect(text).toMatch(/Amount paid\s+500 XAF/)
     expect(text).toMatch(/Amount due\s+1 500 XAF/)
     expect(text).toContain('Status: Unpaid')
     await pay(h, {...invoice, amount_due: 1500})
-    ;({text} = await fetchPdf(invoice.id))
+    ;({text} = await fetchPdf(h, invoice.id))
     expect(text).toContain('Status: Paid')
     expect(text).toMatch(/Amount due\s+0 XAF/)
     expect(text).toContain('Paid in full')
     expect(text).not.toContain(invoice.checkout_url)
   })
 
-  it('the pdf_url works without the API key, is refused when tampered with, and expires on the sandbox clock', async () => {
+  it('the pdf_url works without the API key, is refused when tampered with, and expires on the sandbox clock', async ({h}) => {
     const invoice = await publishInvoice(h)
     const link = (await h.api('GET', `/v1/invoices/${invoice.id}/pdf`)).body
     const other = await createInvoice(h)
@@ -89,7 +85,7 @@ describe('invoice PDF', () => {
     expect(((await expired.json()) as any).code).toBe('url_expired')
   })
 
-  it('a draft has no PDF (409), and publish carries a pdf_url that renders', async () => {
+  it('a draft has no PDF (409), and publish carries a pdf_url that renders', async ({h}) => {
     const draft = await createInvoice(h)
     const refused = await h.api('GET', `/v1/invoices/${draft.id}/pdf`)
     expect(refused.status).toBe(409)
@@ -100,10 +96,10 @@ describe('invoice PDF', () => {
     expect(pdfText(Buffer.from(await response.arrayBuffer()))).toContain(draft.id)
   })
 
-  it('a cancelled invoice says so', async () => {
+  it('a cancelled invoice says so', async ({h}) => {
     const invoice = await publishInvoice(h)
     await h.api('POST', `/v1/invoices/${invoice.id}/cancel`)
-    const {text} = await fetchPdf(invoice.id)
+    const {text} = await fetchPdf(h, invoice.id)
     expect(text).toContain('Status: Cancelled')
     expect(text).toContain('cancelled')
   })

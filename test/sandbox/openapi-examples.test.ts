@@ -6,9 +6,9 @@
  */
 import {Ajv2020} from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {harness, type Harness} from './helpers.js'
+import {withHarness} from './helpers.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
 
@@ -55,16 +55,13 @@ function problems(media: Media[]): string[] {
   return found
 }
 
-describe('examples in /v1/openapi.json', () => {
-  let h: Harness
-  let media: Media[]
-  beforeAll(async () => {
-    h = await harness({rateLimit: 100})
-    media = mediaObjects(h.spec.document)
-  })
-  afterAll(() => h.close())
+/** The file's harness, and the media objects of the document it publishes. */
+const it = withHarness({rateLimit: 100}).extend<{media: Media[]}>({
+  media: [async ({h}, use) => use(mediaObjects(h.spec.document)), {scope: 'file'}],
+})
 
-  it('every operation and event has examples, each valid against its own schema', () => {
+describe('examples in /v1/openapi.json', () => {
+  it('every operation and event has examples, each valid against its own schema', ({h, media}) => {
     const operations = Object.values<Json>(h.spec.document.paths).flatMap((item) => Object.keys(item)).length
     expect(operations).toBeGreaterThanOrEqual(12)
     expect(media.filter((m) => m.where.startsWith('webhooks')).map((m) => m.where)).toEqual([
@@ -75,7 +72,7 @@ describe('examples in /v1/openapi.json', () => {
     expect(problems(media)).toEqual([])
   })
 
-  it('the examples show the sandbox answer for the same request', async () => {
+  it('the examples show the sandbox answer for the same request', async ({h}) => {
     const invoice = h.spec.document.paths['/v1/invoices'].post
     const request = invoice.requestBody.content['application/json'].examples.bakery.value
     const created = await h.api('POST', '/v1/invoices', {body: request})
@@ -87,7 +84,7 @@ describe('examples in /v1/openapi.json', () => {
     expect(refused.body).toEqual(h.spec.document.paths['/v1/payments'].post.responses['400'].content['application/json'].examples.validation_error.value)
   })
 
-  it('control: a missing or invalid example is reported', () => {
+  it('control: a missing or invalid example is reported', ({media}) => {
     const [first] = media
     expect(problems([{...first, examples: undefined}])).toEqual([`${first.where}: no example`])
     expect(problems([{...first, examples: {bad: {value: {nothing: true}}}}])[0]).toMatch(/example bad/)

@@ -1,20 +1,17 @@
 import {Validator} from '@seriousme/openapi-schema-validator'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 import {EVENT_TYPES} from '../../src/contract/events.js'
 import {eventSchemaName} from '../../src/sandbox/openapi-webhooks.js'
 import {CreatePaymentSchema, PaymentSchema} from '../../src/sandbox/payments.js'
-import {harness, type Harness} from './helpers.js'
+import {withHarness} from './helpers.js'
+
+/** The file's harness, and the document it publishes (read once, without a key). */
+const it = withHarness({rateLimit: 100}).extend<{doc: Record<string, any>}>({
+  doc: [async ({h}, use) => use((await h.api('GET', '/v1/openapi.json', {key: null})).body), {scope: 'file'}],
+})
 
 describe('GET /v1/openapi.json', () => {
-  let h: Harness
-  let doc: Record<string, any>
-  beforeAll(async () => {
-    h = await harness({rateLimit: 100})
-    doc = (await h.api('GET', '/v1/openapi.json', {key: null})).body
-  })
-  afterAll(() => h.close())
-
-  it('is a valid OpenAPI 3.1 document', async () => {
+  it('is a valid OpenAPI 3.1 document', async ({doc}) => {
     const validator = new Validator()
     const result = await validator.validate(structuredClone(doc))
     expect(result.errors).toBeUndefined()
@@ -22,7 +19,7 @@ describe('GET /v1/openapi.json', () => {
     expect(validator.version).toBe('3.1')
   })
 
-  it('describes every public endpoint with full /v1 paths, and nothing of the admin surface', () => {
+  it('describes every public endpoint with full /v1 paths, and nothing of the admin surface', ({h, doc}) => {
     const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
     expect(operations).toEqual(expect.arrayContaining(['GET /v1/openapi.json', 'GET /v1/payments', 'GET /v1/payments/{paymentId}/status', 'POST /v1/payments']))
     // Every public route the router knows is published, and nothing else (other domains register theirs too).
@@ -36,7 +33,7 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.servers[0].url).toBe(h.sb.url)
   })
 
-  it('declares the X-API-Key scheme, per-operation scopes, and no key for the document itself', () => {
+  it('declares the X-API-Key scheme, per-operation scopes, and no key for the document itself', ({doc}) => {
     expect(doc.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({type: 'apiKey', in: 'header', name: 'X-API-Key'}))
     expect(doc.paths['/v1/payments'].post['x-required-scope']).toBe('payments:write')
     expect(doc.paths['/v1/payments'].get['x-required-scope']).toBe('payments:read')
@@ -44,7 +41,7 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.paths['/v1/openapi.json'].get.security).toEqual([])
   })
 
-  it('publishes the same schema objects the server validates with (one source of truth)', () => {
+  it('publishes the same schema objects the server validates with (one source of truth)', ({doc}) => {
     const published = doc.components.schemas.CreatePaymentRequest
     const expected = CreatePaymentSchema
     const strip = (schema: Record<string, any>) =>
@@ -56,7 +53,7 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.paths['/v1/payments'].post.requestBody.content['application/json'].schema).toEqual({$ref: '#/components/schemas/CreatePaymentRequest'})
   })
 
-  it('documents the list envelope, the query limits, the error shape and the rate-limit headers', () => {
+  it('documents the list envelope, the query limits, the error shape and the rate-limit headers', ({doc}) => {
     const list = doc.components.schemas.PaymentList
     expect(list.required).toEqual(['data', 'limit', 'offset', 'total', 'has_more'])
     const params = Object.fromEntries(doc.paths['/v1/payments'].get.parameters.map((p: any) => [p.name, p]))
@@ -70,7 +67,7 @@ describe('GET /v1/openapi.json', () => {
     expect(create['201'].headers['RateLimit-Remaining']).toEqual({$ref: '#/components/headers/RateLimit-Remaining'})
   })
 
-  it('no request body property has a default (openapi-typescript would make it required): the default is in its description', () => {
+  it('no request body property has a default (openapi-typescript would make it required): the default is in its description', ({doc}) => {
     const bodies = Object.values<Record<string, any>>(doc.paths)
       .flatMap((item) => Object.values<Record<string, any>>(item))
       .map((op) => op.requestBody?.content?.['application/json']?.schema?.$ref)
@@ -84,7 +81,7 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.components.schemas.CreateInvoiceRequest.required).toEqual(['customer_name', 'due_date', 'items'])
   })
 
-  it('describes its headers once, as components, referenced from the operations', () => {
+  it('describes its headers once, as components, referenced from the operations', ({doc}) => {
     const ref = (kind: string, name: string) => ({$ref: `#/components/${kind}/${name}`})
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<Record<string, any>>(item)) {
@@ -102,7 +99,7 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.components.headers['Idempotent-Replayed'].schema).toEqual({type: 'string', enum: ['true']})
   })
 
-  it('describes every event type of the contract under webhooks, with its payload and the Standard Webhooks headers', () => {
+  it('describes every event type of the contract under webhooks, with its payload and the Standard Webhooks headers', ({doc}) => {
     expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES])
     for (const type of EVENT_TYPES) {
       const post = doc.webhooks[type].post
@@ -114,7 +111,7 @@ describe('GET /v1/openapi.json', () => {
     }
   })
 
-  it('the webhooks section is checked by the OpenAPI 3.1 validator (a broken one is refused)', async () => {
+  it('the webhooks section is checked by the OpenAPI 3.1 validator (a broken one is refused)', async ({doc}) => {
     const broken = structuredClone(doc)
     broken.webhooks['payment.success'].post.requestBody = {content: 'nothing'}
     const result = await new Validator().validate(broken)
@@ -122,11 +119,11 @@ describe('GET /v1/openapi.json', () => {
     expect(JSON.stringify(result.errors)).toContain('/webhooks/payment.success')
   })
 
-  it('every response the tests saw matched the document', () => {
+  it('every response the tests saw matched the document', ({h}) => {
     expect(h.spec.checked).toBeGreaterThan(0)
   })
 
-  it('the response checker itself rejects a body that breaks the document', () => {
+  it('the response checker itself rejects a body that breaks the document', ({h}) => {
     expect(() => h.spec.check('GET', '/v1/payments/svcpay_test_x/status', 200, {id: 'svcpay_test_x', status: 'DONE'})).toThrow(/does not match/)
     expect(() => h.spec.check('GET', '/v1/payments', 418, {})).toThrow(/not documented/)
     expect(() => h.spec.check('GET', '/v1/nothing', 200, {})).toThrow(/not in the OpenAPI document/)

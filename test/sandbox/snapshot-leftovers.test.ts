@@ -148,6 +148,7 @@ describe('snapshots: concurrency and leftovers', () => {
       void admin(server, 'POST', '/_admin/snapshots', {name: `s${i % 3}`}).catch(() => {})
       void admin(server, 'POST', '/_admin/snapshots/base/restore').catch(() => {})
       if (i % 4 === 3) void admin(server, 'POST', '/_admin/reset', {}).catch(() => {})
+      // The wait is the test: each kill lands a little later in the operations.
       await new Promise((resolve) => setTimeout(resolve, (i * 5) % 100))
       await killed(server.child)
       if (leftovers(file).length > 0) leftBehind++

@@ -9,7 +9,8 @@
 import type {Dispatcher} from 'undici'
 import {ApiError, ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {Pacer, realSleep, type HeaderBag} from './pacer.js'
+import {Pacer, type HeaderBag, type SharedSlots} from './pacer.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
 import {DEFAULT_RETRY, retryDecision, withRetries, type OperationName, type RetryOptions} from './retry.js'
 import {createRedactor, Tracer, traceRequestLine, type TraceSink} from './trace.js'
@@ -27,17 +28,16 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>
   /** Client-side pacing: requests per rolling minute; default 100, 0 = off. */
   ratePerMinute?: number
-  /** Injected for tests. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
   /**
    * Told before the client waits a second or more on its own: pacing under the rate limit, or
    * before a retry (a 429's Retry-After, a 5xx backoff). Not told of waits for the network.
    */
   onWait?: (wait: {ms: number; reason: 'pacing' | 'retry'; status?: number}) => void
   /** The key's pace shared with other svc processes (shared-pace.ts). */
-  shared?: {take(now: number): number}
+  shared?: SharedSlots
   random?: () => number
-  now?: () => number
+  /** Where the client reads the time and waits (pacing, retries): the run's (ctx.clock), else the system's. */
+  clock?: Clock
   /**
    * An undici dispatcher to carry every request (e.g. a MockAgent in a test). Default: undici's
    * EnvHttpProxyAgent when HTTP(S)_PROXY is set, node:http/https otherwise (transport.ts).
@@ -131,10 +131,10 @@ export function createClient(options: ClientOptions): ApiClient {
   const apiKey = options.apiKey
   const timeoutMs = options.timeoutMs ?? 30_000
   const retryOptions: RetryOptions = {...DEFAULT_RETRY, ...options.retry}
-  const now = options.now ?? Date.now
-  const sleep = options.sleep ?? realSleep
+  const clock = options.clock ?? systemClock
+  const now = () => clock.now()
   const random = options.random ?? Math.random
-  const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, now, sleep, onWait: (ms) => options.onWait?.({ms, reason: 'pacing'}), shared: options.shared})
+  const pacer = new Pacer({ratePerMinute: options.ratePerMinute ?? 100, clock, onWait: (ms) => options.onWait?.({ms, reason: 'pacing'}), shared: options.shared})
   const redact = createRedactor(apiKey)
   const tracer = new Tracer(options.trace, redact)
   const transport = chooseTransport(options.dispatcher)
@@ -144,7 +144,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const stamp = Date.parse(headerValue(headers, 'date') ?? '')
     // The header has whole seconds: its second has begun and not ended, so the latest instant
     // it can mean is the one to take (a report "until now" must include what was just made).
-    if (Number.isFinite(stamp)) serviceOffsetMs = stamp + 999 - Date.now()
+    if (Number.isFinite(stamp)) serviceOffsetMs = stamp + 999 - now()
   }
 
   function resolve(path: string, query: Query | undefined): URL {
@@ -175,7 +175,8 @@ export function createClient(options: ClientOptions): ApiClient {
     attempt: number,
     maxAttempts: number,
   ): Promise<ApiResponse<T>> {
-    const waited = await pacer.acquire(request.signal)
+    const slot = await pacer.acquireSlot(request.signal)
+    const waited = slot.waited
     if (waited > 0) tracer.line(t('api.trace.pacing', {delay: waited}))
     const deadlineMs = request.timeoutMs ?? timeoutMs
     const deadline = AbortSignal.timeout(deadlineMs)
@@ -193,7 +194,7 @@ export function createClient(options: ClientOptions): ApiClient {
       let responseHeaders: HeaderBag
       let raw: Buffer
       try {
-        const exchange = await transport.send(url, {method: currentMethod, headers, body, signal})
+        const exchange = await transport.send(url, {method: currentMethod, headers, body, signal}).finally(() => slot.answered())
         status = exchange.status
         responseHeaders = exchange.headers
         raw = exchange.body
@@ -305,7 +306,7 @@ export function createClient(options: ClientOptions): ApiClient {
       const run = withRetries((attempt) => attemptOnce<T>(request, method, url, attempt, maxAttempts), {
         decision,
         options: runOptions,
-        sleep,
+        clock,
         random,
         signal: request.signal,
         onRetry: ({retry, maxRetries: max, delayMs, error}) => {
@@ -330,7 +331,7 @@ export function createClient(options: ClientOptions): ApiClient {
     },
 
     serviceNow(): Date | undefined {
-      return serviceOffsetMs === undefined ? undefined : new Date(Date.now() + serviceOffsetMs)
+      return serviceOffsetMs === undefined ? undefined : new Date(now() + serviceOffsetMs)
     },
 
     async close(): Promise<void> {

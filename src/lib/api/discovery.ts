@@ -11,6 +11,7 @@ import {t} from '../i18n/index.js'
 import type {ApiClient} from './client.js'
 import {HAS_MORE_KEYS, ITEM_KEYS, TOTAL_KEYS, describeFromOpenApi, isRecord} from './openapi-reading.js'
 import type {ListShape, ServiceDescription} from './service-description.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 
 export {describeFromOpenApi} from './openapi-reading.js'
 export {FALLBACK_FIELDS, FALLBACK_LISTS, FALLBACK_OPERATIONS} from './service-description.js'
@@ -43,7 +44,8 @@ export interface DiscoveryOptions {
   /** Where cache files go (one per base URL); no cache when absent. */
   cacheDir?: string
   ttlMs?: number
-  now?: () => number
+  /** What "fresh" is measured by (default: the system clock). */
+  clock?: Clock
   /** Ignore a fresh cache and fetch again. */
   refresh?: boolean
   /** Deadline of the fetch (short: discovery must not hold a command up). Default 5 s. */
@@ -108,7 +110,7 @@ export interface OpenApiDocument {
 
 /** The service's OpenAPI document, from the cache when fresh. Never throws for a missing document. */
 export async function loadOpenApiDocument(client: ApiClient, options: DiscoveryOptions = {}): Promise<OpenApiDocument> {
-  const now = options.now ?? Date.now
+  const now = () => (options.clock ?? systemClock).now()
   const ttlMs = options.ttlMs ?? DEFAULT_DISCOVERY_TTL_MS
   const file = options.cacheDir ? await cacheFileFor(options.cacheDir, client.baseUrl) : undefined
   if (file && !options.refresh) {
@@ -160,7 +162,7 @@ const memory = new Map<string, ServiceDescription>()
 export async function discoverService(client: ApiClient, options: DiscoveryOptions = {}): Promise<ServiceDescription> {
   const memoryKey = `${normaliseBaseUrl(client.baseUrl)}\u0000${options.cacheDir ?? ''}`
   const remembered = memory.get(memoryKey)
-  const now = options.now ?? Date.now
+  const now = () => (options.clock ?? systemClock).now()
   const ttlMs = options.ttlMs ?? DEFAULT_DISCOVERY_TTL_MS
   if (remembered && !options.refresh && remembered.fetchedAt && now() - Date.parse(remembered.fetchedAt) < ttlMs) return remembered
   let loaded: OpenApiDocument

@@ -14,7 +14,7 @@ export {
   withRetries,
 } from './retry.js'
 export type {OperationName, RetryClass, RetryDecision, RetryOptions, RetryTarget} from './retry.js'
-export {Pacer, realSleep} from './pacer.js'
+export {Pacer} from './pacer.js'
 export type {HeaderBag, PacerOptions} from './pacer.js'
 export {createRedactor} from './trace.js'
 export type {TraceSink} from './trace.js'

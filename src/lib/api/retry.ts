@@ -12,6 +12,7 @@
  *
  * Delays: exponential backoff with full jitter, or the server's `Retry-After` (capped) when given.
  */
+import {sleep, type Clock} from '../../contract/clock.js'
 import {ApiError, NetworkError} from '../errors.js'
 
 export interface RetryOptions {
@@ -138,7 +139,8 @@ export function retryDelayMs(retryNumber: number, error: unknown, options: Retry
 export interface RetryRun {
   decision: RetryDecision
   options: RetryOptions
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>
+  /** Where the waits between attempts are timed. */
+  clock: Clock
   random: () => number
   signal?: AbortSignal
   /** Called before each wait (for the trace). */
@@ -166,7 +168,7 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
       if (run.signal?.aborted) throw error
       const delayMs = retryDelayMs(retry, error, run.options, run.random)
       run.onRetry?.({retry, maxRetries, delayMs, error})
-      await run.sleep(delayMs, run.signal)
+      await sleep(run.clock, delayMs, run.signal)
     }
   }
 }

@@ -7,9 +7,10 @@ import {ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {retryCommand} from '../io/shell.js'
 
-export function withSafeRetry(error: unknown, key: string): unknown {
+/** `argv`: the command line as invoked (the context's), given back with this key. */
+export function withSafeRetry(error: unknown, key: string, argv: readonly string[]): unknown {
   if (!(error instanceof SvcError) || error.exitCode !== ExitCode.UNAVAILABLE) return error
-  const command = retryCommand({replace: ['--idempotency-key'], append: ['--idempotency-key', key]})
+  const command = retryCommand({argv, replace: ['--idempotency-key'], append: ['--idempotency-key', key]})
   return new SvcError(error.message, {
     exitCode: error.exitCode,
     code: error.code,

@@ -15,6 +15,8 @@ import {join} from 'node:path'
 export interface SharedBudget {
   /** Take a slot at `now` (0), or say how long to wait before asking again (ms). */
   take(now: number): number
+  /** The slot taken at `takenAt` counts from `at` (its answer): the service counted it on arrival, in between. */
+  answered(takenAt: number, at: number): void
 }
 
 /** A lock older than this is a crashed holder's: broken. Holders keep it for a millisecond or so. */
@@ -92,6 +94,24 @@ export function sharedBudget(options: {dir: string; apiKey: string; baseUrl: str
         return 0
       })
       return wait ?? 0
+    },
+    answered(takenAt, at) {
+      if (!ready || at <= takenAt) return
+      withLock(lock, () => {
+        let stamps: unknown
+        try {
+          stamps = JSON.parse(readFileSync(file, 'utf8'))
+        } catch {
+          return
+        }
+        if (!Array.isArray(stamps)) return
+        const index = stamps.indexOf(takenAt)
+        if (index < 0) return
+        stamps[index] = at
+        const temporary = `${file}.${process.pid}.tmp`
+        writeFileSync(temporary, JSON.stringify(stamps), {mode: 0o600})
+        renameSync(temporary, file)
+      })
     },
   }
 }

@@ -7,7 +7,15 @@
  * `src/contract/catalogue.ts`.
  *
  * Templates use `{name}` placeholders; `t()` fills them from `params`.
+ *
+ * The language is the run's, not the module's: the base command runs each command inside
+ * `inLanguage()` (an AsyncLocalStorage holder), and `t()`, `getLocale()` and the date parser read
+ * the holder of the run they are called from, so two commands run at the same time in one process
+ * (the in-process test runner, an embedding program) each speak their own. Outside any run (the
+ * library driven directly, e.g. by a unit test) they read the process's default.
  */
+import {AsyncLocalStorage} from 'node:async_hooks'
+
 import {Catalogue as Engine, type Locale, type Params} from '../../contract/catalogue.js'
 import {en} from './en/index.js'
 
@@ -16,28 +24,52 @@ export type MessageKey = keyof typeof en
 export type Catalogue = Record<MessageKey, string>
 
 const catalogue = new Engine<MessageKey>(en)
-let current: Locale = 'en'
 
+/** A run's languages: what it prints in, and what the person types in (undefined: the same). */
+interface Language {
+  output: Locale
+  input?: Locale
+}
+
+const runs = new AsyncLocalStorage<Language>()
+/** Outside any run: the process's default (library code driven directly, unit tests). */
+const outside: Language = {output: 'en'}
+
+const language = (): Language => runs.getStore() ?? outside
+
+/**
+ * Run `fn` with a language of its own, English until `setLocale` says otherwise: everything it
+ * calls, awaits, schedules or listens for from inside reads this one (the base command's `_run`).
+ */
+export function inLanguage<R>(fn: () => R): R {
+  return runs.run({output: 'en'}, fn)
+}
+
+/** `fn` bound to the language of the run it is bound in (for listeners a process event calls, e.g. SIGINT). */
+export function bindLanguage<F extends (...args: never[]) => unknown>(fn: F): F {
+  return AsyncLocalStorage.bind(fn)
+}
+
+/** The language of the run in progress (outside a run, the process's default). */
 export function setLocale(locale: Locale): void {
-  current = locale
+  language().output = locale
 }
 
 export function getLocale(): Locale {
-  return current
+  return language().output
 }
-
-let input: Locale | undefined
 
 /**
  * The person's language for what they type (dates such as `31/12/2026`): the same as the output's,
  * except under --json, whose output speaks English while the person still writes French.
  */
 export function setInputLocale(locale: Locale | undefined): void {
-  input = locale
+  language().input = locale
 }
 
 export function getInputLocale(): Locale {
-  return input ?? current
+  const {input, output} = language()
+  return input ?? output
 }
 
 /** Whether `key` is a message of the catalogue (for labels derived from data, e.g. a field name). */
@@ -50,7 +82,7 @@ export function registerCatalogue(locale: Locale, messages: Catalogue): void {
   catalogue.register(locale, messages)
 }
 
-export function t(key: MessageKey, params?: Params, locale: Locale = current): string {
+export function t(key: MessageKey, params?: Params, locale: Locale = language().output): string {
   return catalogue.t(key, params, locale)
 }
 

@@ -94,10 +94,10 @@ export interface CreateFlags extends DraftFlags {
   'dry-run'?: boolean
 }
 
-async function readBodyFile(path: string): Promise<InvoiceDraft> {
+async function readBodyFile(path: string, stdin: AsyncIterable<Buffer | string>): Promise<InvoiceDraft> {
   let text: string
   try {
-    text = path === '-' ? await readStdin() : await readFile(path, 'utf8')
+    text = path === '-' ? await readStdin(stdin) : await readFile(path, 'utf8')
   } catch (error) {
     throw new InputError(t('invoice.error.fileUnreadable', {field: 'from-file', path: quoteInput(path), reason: readReason(error)}), {field: 'from-file'})
   }
@@ -129,15 +129,15 @@ async function draftFromInvoice(ctx: Context, id: string): Promise<Partial<Invoi
   return draft
 }
 
-async function readStdin(): Promise<string> {
+async function readStdin(stdin: AsyncIterable<Buffer | string>): Promise<string> {
   const chunks: Buffer[] = []
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
   return Buffer.concat(chunks).toString('utf8')
 }
 
 export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<void> {
   // Everything local first: nothing is sent if any of it is wrong.
-  const base = flags.from ? await draftFromInvoice(ctx, flags.from) : flags['from-file'] ? await readBodyFile(flags['from-file']) : {}
+  const base = flags.from ? await draftFromInvoice(ctx, flags.from) : flags['from-file'] ? await readBodyFile(flags['from-file'], ctx.io.streams.stdin as AsyncIterable<Buffer | string>) : {}
   let start = draftFromFlags(flags, base)
   // `--due-date 30d` counts from the service's today: checked above, then one small read.
   if (isRelativeDate(flags['due-date'])) start = draftFromFlags(flags, base, {today: await serviceNow((await api(ctx)).client)})
@@ -175,7 +175,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
   const result = await ctx.io.withSpinner(t('invoice.create.sending', {customer: draft.customer_name}), () =>
     createInvoice(invoices, draft, key).catch(async (error: unknown) => {
-      throw (await import('../api/safe-retry.js')).withSafeRetry(error, key)
+      throw (await import('../api/safe-retry.js')).withSafeRetry(error, key, ctx.argv)
     }),
   )
   let invoice: Invoice = result.invoice
@@ -184,7 +184,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
     try {
       invoice = await publishInvoice(invoices, invoice.id, {channel})
     } catch (error) {
-      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailedFinish', {id: invoice.id, command: finishCommand(invoice.id, channel)}))
+      if (error instanceof SvcError) ctx.io.note(t('invoice.create.publishFailedFinish', {id: invoice.id, command: finishCommand(invoice.id, channel, ctx.argv)}))
       throw error
     }
   }
@@ -200,7 +200,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
  * The command that publishes (and delivers) an invoice whose create succeeded and publish failed,
  * with the connection flags of this run (a key given by flag stays `"$SVC_API_KEY"`).
  */
-function finishCommand(id: string, channel: string | undefined, argv = process.argv.slice(2)): string {
+function finishCommand(id: string, channel: string | undefined, argv: readonly string[]): string {
   const out = ['svc', 'invoice', 'publish', id]
   if (channel) out.push('--channel', channel)
   for (let i = 0; i < argv.length; i++) {

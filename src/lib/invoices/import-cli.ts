@@ -210,7 +210,7 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
   // With --json the document above says what failed; the exit code still does.
   if (fatal) throw fatal instanceof SvcError ? ctx.io.afterResult(fatal) : fatal
   if (summary.failed > 0) {
-    const command = (await import('../io/shell.js')).retryCommand()
+    const command = (await import('../io/shell.js')).retryCommand({argv: ctx.argv})
     const failure = new OutcomeError(t('invoice.import.someFailed', {failed: summary.failed, path: resultsPath}), {code: 'import_incomplete', exitCode: ExitCode.FAILURE, hint: t('invoice.import.rerunHint', {command})})
     throw ctx.io.afterResult(failure)
   }

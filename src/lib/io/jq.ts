@@ -35,10 +35,10 @@ export function jqTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
 /**
  * Starts jq's worker and compiles `expression` there (given no input, jq compiles the program and
  * runs it on nothing): a syntax error is bad input (exit 2, jq's message), found before anything
- * is sent.
+ * is sent. SVC_JQ_TIMEOUT is read from `env`, the command's environment (its context's).
  */
-export async function loadJq(expression: string, terminal: boolean): Promise<JqFilter> {
-  const seconds = jqTimeoutSeconds()
+export async function loadJq(expression: string, terminal: boolean, env: NodeJS.ProcessEnv = process.env): Promise<JqFilter> {
+  const seconds = jqTimeoutSeconds(env)
   const runner = jqRunner({timeoutMs: seconds * 1000})
   const flags = terminal ? ['-r'] : ['-r', '-c']
   const compiled = await runner.run('', expression, flags)

@@ -9,13 +9,13 @@ export function shellQuote(arg: string): string {
 }
 
 /**
- * `svc …` exactly as invoked (process.argv by default), ready to paste: every flag kept, so a retry
+ * `svc …` exactly as invoked (`argv`: the context's), ready to paste: every flag kept, so a retry
  * does what the first run meant (`--publish --channel EMAIL` included). A key given with
  * `--api-key` is never printed: it becomes `"$SVC_API_KEY"`. Flags named in `replace` are dropped
  * with their value and `append` is added at the end (`--idempotency-key KEY`).
  */
-export function retryCommand(options: {argv?: string[]; replace?: string[]; append?: string[]} = {}): string {
-  const argv = options.argv ?? process.argv.slice(2)
+export function retryCommand(options: {argv: readonly string[]; replace?: string[]; append?: string[]}): string {
+  const argv = options.argv
   const replace = new Set(options.replace ?? [])
   const out: string[] = ['svc']
   for (let i = 0; i < argv.length; i++) {

@@ -115,19 +115,14 @@ export const paymentsWait: ToolDefinition = {
     return {
       async execute() {
         const client = await ctx.client()
-        // The client cancelling the call (notifications/cancelled) ends the wait at once.
-        const sleep = (ms: number) =>
-          new Promise<void>((resolve, reject) => {
-            if (signal.aborted) return reject(new Error('cancelled'))
-            const timer = setTimeout(resolve, ms)
-            signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('cancelled'))), {once: true})
-          })
         let payment: Payment
         try {
           payment = await watchPayment(client, id, {
             intervalMs,
             timeoutMs,
-            sleep,
+            clock: ctx.clock,
+            // The client cancelling the call (notifications/cancelled) ends the wait at once.
+            signal,
             onUpdate: (p) => progress(t('pay.watch.waiting', {id, status: p.status})),
           })
         } catch (error) {

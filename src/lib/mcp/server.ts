@@ -12,7 +12,7 @@
  */
 import {createContext, type Context} from '../context.js'
 import {ExitCode, SvcError} from '../errors.js'
-import {getLocale, setLocale, t} from '../i18n/index.js'
+import {getLocale, t} from '../i18n/index.js'
 import {escapeForTerminal} from '../io/terminal-text.js'
 import {maskSecret} from '../../contract/keys.js'
 import {DRAIN_MS, LineTransport, MAX_MESSAGE_BYTES} from './line-transport.js'
@@ -41,14 +41,15 @@ export function offeredTools(options: Pick<McpOptions, 'readOnly'>): readonly To
 
 export async function serveMcp(command: Context, options: McpOptions): Promise<void> {
   // The command's context with stdout pointed at stderr: stdout belongs to the protocol.
-  const locale = getLocale()
+  // In the run's language as it stands (English under --json), not re-read from the flags.
   const ctx = createContext({
     flags: command.flags,
     version: command.version,
     env: command.env,
     streams: {stdin: process.stdin, stdout: process.stderr, stderr: process.stderr},
+    locale: getLocale(),
+    clock: command.clock,
   })
-  setLocale(locale)
   const tools = offeredTools(options)
   // A wrong --profile or key is the command's error (exit 2), before serving anything.
   const credentials = ctx.credentials()

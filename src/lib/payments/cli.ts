@@ -101,6 +101,7 @@ async function followPayment(ctx: Context, id: string, timing: {intervalMs: numb
   const payment: Payment = await ctx.io.withSpinner(t('pay.watch.waiting', {id, status: statusLabel(first?.status ?? 'PENDING')}), (spinner) =>
     watchPayment(client, id, {
       ...timing,
+      clock: ctx.clock,
       onUpdate: (p) => spinner.update(t('pay.watch.waiting', {id, status: statusLabel(p.status)})),
       onUnreachable: (since, last) =>
         spinner.update(t('pay.watch.unreachable', {id, status: statusLabel(last?.status ?? first?.status ?? 'PENDING'), since: clockTime(since)})),

@@ -9,6 +9,7 @@ import {ApiError, ExitCode, NetworkError, OutcomeError, SvcError} from '../error
 import {failureSentence, getLocale, statusLabel, t} from '../i18n/index.js'
 import {formatDateTime} from '../time/date.js'
 import {isFinal, type Payment, type PaymentInput} from './types.js'
+import {sleep, systemClock, type Clock} from '../../contract/clock.js'
 
 /**
  * Allowance for the service's `Date` header having whole-second resolution: a payment the service
@@ -164,8 +165,10 @@ export interface WatchOptions {
   onUpdate?: (payment: Payment) => void
   /** The service could not be read (network, 5xx, 429) since `since`; the watch retries. */
   onUnreachable?: (since: Date, last: Payment | undefined) => void
-  sleep?: (ms: number) => Promise<void>
-  now?: () => number
+  /** Where the watch reads the time and waits (default: the system clock). */
+  clock?: Clock
+  /** Ends the watch at once (e.g. an MCP client cancelling the call): rejects with its reason. */
+  signal?: AbortSignal
 }
 
 /**
@@ -175,8 +178,8 @@ export interface WatchOptions {
  * status the watch never read is never reported as PENDING).
  */
 export async function watchPayment(client: ApiClient, id: string, options: WatchOptions): Promise<Payment> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
-  const now = options.now ?? Date.now
+  const clock = options.clock ?? systemClock
+  const now = () => clock.now()
   const deadline = now() + options.timeoutMs
   let delay = options.intervalMs
   let last: Payment | undefined
@@ -214,7 +217,7 @@ export async function watchPayment(client: ApiClient, id: string, options: Watch
         hint: t('pay.watch.timeoutHint', {id}),
       })
     }
-    await sleep(Math.min(delay, left))
+    await sleep(clock, Math.min(delay, left), options.signal)
   }
 }
 

@@ -150,7 +150,7 @@ export async function rawRequest(ctx: Context, first: string, second: string | u
     client.request<unknown>({method, path, query: pageQuery, body, headers, idempotencyKey}).catch(async (error: unknown) => {
       if (!idempotencyKey) throw error
       const {withSafeRetry} = await import('../api/safe-retry.js')
-      throw await withSafeRetry(error, idempotencyKey)
+      throw await withSafeRetry(error, idempotencyKey, ctx.argv)
     })
   const response = await send(query)
   if (flags.include) {

@@ -65,6 +65,7 @@ export async function receivablesReport(ctx: Context, flags: {'page-size': numbe
 export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-of'?: string}): Promise<void> {
   const report = await withReportProgress(ctx.io, t('report.progress.invoices', {count: 0}), (progress) =>
     receivablesReport(ctx, flags, (count) => progress.update(t('report.progress.invoices', {count}))),
+    {clock: ctx.clock},
   )
   await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(receivablesCsv(report)) : ctx.io.out(await renderReceivables(ctx.io, report))))
 }
@@ -96,6 +97,7 @@ export async function collectionsReport(
 export async function reportCollections(ctx: Context, flags: OutputFlags & {since: string; until?: string; by: GroupBy}): Promise<void> {
   const report = await withReportProgress(ctx.io, t('report.progress.payments', {count: 0}), (progress) =>
     collectionsReport(ctx, flags, (count) => progress.update(t('report.progress.payments', {count}))),
+    {clock: ctx.clock},
   )
   await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report)) : ctx.io.out(await renderCollections(ctx.io, report))))
 }

@@ -4,6 +4,7 @@
  * --json.
  */
 import type {IO} from '../io/terminal.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 
 export interface ReportProgress {
   update(text: string): void
@@ -13,7 +14,8 @@ export interface ReportProgress {
 export interface ProgressOptions {
   /** Non-interactive: first line after this long, then at most this often. */
   quietMs?: number
-  now?: () => number
+  /** Where the progress reads the time (default: the system clock). */
+  clock?: Clock
 }
 
 export async function reportProgress(io: IO, first: string, options: ProgressOptions = {}): Promise<ReportProgress> {
@@ -23,7 +25,8 @@ export async function reportProgress(io: IO, first: string, options: ProgressOpt
     return {update: (text) => spinner.update(text), stop: () => spinner.stop()}
   }
   const quietMs = options.quietMs ?? 5000
-  const now = options.now ?? Date.now
+  const clock = options.clock ?? systemClock
+  const now = () => clock.now()
   let next = now() + quietMs
   return {
     update(text) {
@@ -36,8 +39,8 @@ export async function reportProgress(io: IO, first: string, options: ProgressOpt
 }
 
 /** Runs `work` with progress starting at `first`, and stops it however `work` ends (io.withSpinner's kin). */
-export async function withReportProgress<T>(io: IO, first: string, work: (progress: ReportProgress) => Promise<T>): Promise<T> {
-  const progress = await reportProgress(io, first)
+export async function withReportProgress<T>(io: IO, first: string, work: (progress: ReportProgress) => Promise<T>, options: ProgressOptions = {}): Promise<T> {
+  const progress = await reportProgress(io, first, options)
   try {
     return await work(progress)
   } finally {

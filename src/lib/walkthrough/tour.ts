@@ -11,7 +11,7 @@
 import type {ApiClient} from '../api/index.js'
 import {eventTypeForStatus} from '../../contract/events.js'
 import type {Context} from '../context.js'
-import {ExitCode, Failure} from '../errors.js'
+import {ExitCode, Failure, SvcError} from '../errors.js'
 import {failureSentence, statusLabel, t, type MessageKey} from '../i18n/index.js'
 import {adminClientFor, type AdminClient} from '../sandbox-admin/admin.js'
 import {findRunningSandbox} from '../sandbox-admin/running.js'
@@ -82,11 +82,15 @@ async function isStoppedLocalSandbox(ctx: Context, baseUrl: string): Promise<boo
   const savedByServe = ctx.credentials().profile?.local_sandbox !== undefined
   const host = new URL(baseUrl).hostname
   if (!savedByServe && !['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) return false
+  // Any answer, whatever its status, means something is there; only no answer means stopped.
+  const probe = await ctx.clientFor(undefined, baseUrl, {ratePerMinute: 0, retry: {maxRetries: 0}, timeoutMs: 5000})
   try {
-    await fetch(`${baseUrl}/v1/openapi.json`, {signal: AbortSignal.timeout(5000)})
+    await probe.request({method: 'GET', path: '/v1/openapi.json', auth: false})
     return false
-  } catch {
-    return true
+  } catch (error) {
+    return !(error instanceof SvcError && error.status !== undefined)
+  } finally {
+    await probe.close()
   }
 }
 
@@ -116,7 +120,7 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
       say('walk.events.listening', {url: receiver.url})
     } else say('walk.events.unavailable')
 
-    const watch = {intervalMs: 250, timeoutMs: options.patienceMs}
+    const watch = {intervalMs: 250, timeoutMs: options.patienceMs, clock: ctx.clock}
     const follow = async (
       narration: MessageKey,
       step: MessageKey,

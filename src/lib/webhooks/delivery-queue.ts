@@ -8,6 +8,7 @@
  * Time comes from an injected clock (`now` and one-shot timers), so a test can drive the retries
  * without waiting for them; the listener passes the system clock.
  */
+import {systemClock, type Clock} from '../../contract/clock.js'
 import type {EventLog} from './event-log.js'
 import type {ForwardOutcome} from './forwarder.js'
 import type {ForwardReport, PendingDelivery} from './reports.js'
@@ -21,19 +22,6 @@ export interface RetryPolicy {
   factor?: number
   /** Random spread, as a fraction of the delay (default 0.1; 0 for tests). */
   jitter?: number
-}
-
-/** Where the queue reads the time and sets its retry timers. */
-export interface Clock {
-  now(): number
-  setTimer(callback: () => void, ms: number): unknown
-  clearTimer(timer: unknown): void
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimer: (callback, ms) => setTimeout(callback, ms),
-  clearTimer: (timer) => clearTimeout(timer as NodeJS.Timeout),
 }
 
 export function exponentialBackoff(policy: RetryPolicy = {}): (attempt: number) => number {

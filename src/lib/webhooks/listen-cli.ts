@@ -38,7 +38,7 @@ export interface ListenHandle {
   interrupt(): Promise<void>
 }
 
-export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<ListenHandle | undefined> {
+export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: AsyncIterable<Buffer | string> = ctx.io.streams.stdin as AsyncIterable<Buffer | string>): Promise<ListenHandle | undefined> {
   const {io} = ctx
   const scope = webhookScope(ctx)
   if (flags['print-secret']) {
@@ -75,6 +75,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
     routing,
     localSecret,
     port: flags.port,
+    clock: ctx.clock,
     onForward: (report) => {
       const text = formatForwardReport(report)
       line(forwardJson(report), report.ok ? text : paint.yellow(text), true)

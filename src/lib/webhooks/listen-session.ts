@@ -25,6 +25,7 @@ import {
   type RejectedReport,
 } from './listener.js'
 import type {RetryPolicy} from './delivery-queue.js'
+import type {Clock} from '../../contract/clock.js'
 import {createPollSource, type PollSource} from './poll-source.js'
 import type {ListenRouting} from './routes.js'
 import type {WebhookScope} from './scope.js'
@@ -52,6 +53,8 @@ export interface ListenSessionOptions {
   localSecret: string
   port?: number
   retry?: RetryPolicy
+  /** The run's clock: the deliveries' retries, the sandbox watch and the poll source read it. */
+  clock?: Clock
   onForward(report: ForwardReport): void
   onReceived(report: ReceivedReport): void
   onRejected(report: RejectedReport): void
@@ -87,6 +90,7 @@ export async function startListenSession(options: ListenSessionOptions): Promise
       inboundSecret: source.kind === 'inbound' ? source.secret : source.kind === 'sandbox' ? generateSecret() : undefined,
       port: options.port,
       retry: options.retry,
+      clock: options.clock,
       eventLog: log,
       onForward: options.onForward,
       onReceived: options.onReceived,
@@ -130,12 +134,14 @@ export async function startListenSession(options: ListenSessionOptions): Promise
           ingest: (event) => l.ingest(event, 'poll').outcome !== 'duplicate',
           onLost: (info) => options.onSandboxLost?.(info),
           onBack: (gap) => options.onSandboxBack?.(gap, endpointId ?? ''),
+          clock: options.clock,
         })
       }
     } else if (source.kind === 'poll') {
       poll = createPollSource({
         statePath: scope.pollStatePath(),
         intervalMs: source.intervalMs,
+        clock: options.clock,
         listPayments: async ({limit, offset, status}) => {
           const page = await listPayments(source.client, {limit, offset, status, listShape: source.listShape})
           return {data: page.items as PaymentLike[], has_more: page.hasMore}

@@ -17,7 +17,8 @@ import {asWebhookEvent, isSettlementEvent, type EventType, type WebhookEvent} fr
 import {createForwarder, type Forwarder} from './forwarder.js'
 import {routeFor, type ForwardRoutes} from './routes.js'
 import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
-import {type Clock, createDeliveryQueue, exponentialBackoff, type RetryPolicy} from './delivery-queue.js'
+import type {Clock} from '../../contract/clock.js'
+import {createDeliveryQueue, exponentialBackoff, type RetryPolicy} from './delivery-queue.js'
 import {createDuplicateFilter, startReceiver} from './receiver.js'
 
 export type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'

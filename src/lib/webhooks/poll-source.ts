@@ -22,6 +22,7 @@ import {dirname} from 'node:path'
 import {ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {type PaymentLike, type WebhookEvent, eventTypeForStatus, settlementEvent, settlementEventId} from '../../contract/events.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 
 export interface PaymentsPage {
   data: PaymentLike[]
@@ -47,7 +48,8 @@ export interface PollSourceOptions {
   window?: number
   /** A payment watched (unsettled) longer than this is given up (default 7 days). */
   watchForMs?: number
-  now?: () => Date
+  /** Where the source reads the time (default: the system clock). */
+  clock?: Clock
 }
 
 interface PollState {
@@ -85,7 +87,8 @@ export function createPollSource(options: PollSourceOptions): PollSource {
   const windowSize = options.window ?? 10_000
   const watchForMs = options.watchForMs ?? 7 * 24 * 3600 * 1000
   const intervalMs = options.intervalMs ?? 5_000
-  const now = options.now ?? (() => new Date())
+  const clock = options.clock ?? systemClock
+  const now = () => new Date(clock.now())
   let state: PollState | undefined
   let timer: NodeJS.Timeout | undefined
   let running: Promise<unknown> | undefined

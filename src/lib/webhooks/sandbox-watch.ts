@@ -10,6 +10,7 @@
  * (payments created before that horizon, or past the pages read) is named.
  */
 import {settlementEvent, type PaymentLike, type WebhookEvent} from '../../contract/events.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 
 export interface SandboxLink {
   /** Is `endpointId` registered with this receiver URL? Throws when the sandbox cannot be reached. */
@@ -49,7 +50,8 @@ export interface SandboxWatchOptions {
   lookbackMs?: number
   /** Most pages of 100 read in one recovery (default 20). */
   maxPages?: number
-  now?: () => number
+  /** Where the watch reads the time (default: the system clock). */
+  clock?: Clock
 }
 
 export interface SandboxWatch {
@@ -62,7 +64,8 @@ export interface SandboxWatch {
 }
 
 export function watchSandbox(options: SandboxWatchOptions): SandboxWatch {
-  const now = options.now ?? Date.now
+  const clock = options.clock ?? systemClock
+  const now = () => clock.now()
   const interval = options.intervalMs ?? 1000
   const lookback = options.lookbackMs ?? 10 * 60_000
   const maxPages = options.maxPages ?? 20

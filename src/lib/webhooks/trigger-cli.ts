@@ -44,7 +44,7 @@ export async function webhooksTrigger(ctx: Context, type: string, flags: Trigger
     )
     if (!flags.watch) return created
     spinner.update(t('webhooks.trigger.waiting', {id: created.id}))
-    return watchPayment(client, created.id, {intervalMs: 250, timeoutMs: 5 * 60 * 1000})
+    return watchPayment(client, created.id, {intervalMs: 250, timeoutMs: 5 * 60 * 1000, clock: ctx.clock})
   })
   // The hint is for someone not yet listening: not while a listener has the local sandbox's events.
   const {listenerRegistered} = await import('./running-listener.js')

@@ -16,7 +16,7 @@ export interface VerifyFlags {
  * missing header). Exit 2 for flags that cannot be used: a --secret that is not a signing secret,
  * an unreadable payload, a malformed --header line, a bad --tolerance.
  */
-export async function webhooksVerify(ctx: Context, flags: VerifyFlags, stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<void> {
+export async function webhooksVerify(ctx: Context, flags: VerifyFlags, stdin: AsyncIterable<Buffer | string> = ctx.io.streams.stdin as AsyncIterable<Buffer | string>): Promise<void> {
   const {io} = ctx
   const toleranceMs = parseDuration(flags.tolerance, 'tolerance')
   const payload = await readPayload(flags.payload, stdin)

@@ -9,7 +9,7 @@ const {clients, serve} = useServers()
 
 function client(baseUrl: string, extra: Partial<Parameters<typeof createClient>[0]> = {}): ApiClient {
   const clock = fakeClock()
-  const c = createClient({baseUrl, apiKey: TEST_KEY, userAgent: USER_AGENT, sleep: clock.sleep, now: clock.now, ...extra})
+  const c = createClient({baseUrl, apiKey: TEST_KEY, userAgent: USER_AGENT, clock, ...extra})
   clients.push(c)
   return c
 }

@@ -142,7 +142,7 @@ describe('discoverService: fetch, cache, fallback', () => {
 
   function client(baseUrl: string): ApiClient {
     const clock = fakeClock()
-    const c = createClient({baseUrl, apiKey: TEST_KEY, userAgent: USER_AGENT, ratePerMinute: 0, sleep: clock.sleep, now: clock.now})
+    const c = createClient({baseUrl, apiKey: TEST_KEY, userAgent: USER_AGENT, ratePerMinute: 0, clock})
     clients.push(c)
     return c
   }
@@ -152,7 +152,7 @@ describe('discoverService: fetch, cache, fallback', () => {
     const server = await serve((_req, res) => json(res, 200, OTHER_SERVICE))
     const clock = fakeClock()
     const c = client(server.url)
-    const first = await discoverService(c, {cacheDir, now: clock.now})
+    const first = await discoverService(c, {cacheDir, clock})
     expect(first.source).toBe('network')
     expect(first.operations['invoice.publish'].path).toBe('/v1/invoices/{invoice_id}/actions/finalize')
     expect(server.received[0]!.headers['x-api-key']).toBeUndefined()
@@ -161,14 +161,14 @@ describe('discoverService: fetch, cache, fallback', () => {
 
     clearDiscoveryMemory() // as a new process would
     clock.advance(59 * 60 * 1000)
-    const second = await discoverService(c, {cacheDir, now: clock.now})
+    const second = await discoverService(c, {cacheDir, clock})
     expect(second.source).toBe('cache')
     expect(second.operations['invoice.publish'].path).toBe('/v1/invoices/{invoice_id}/actions/finalize')
     expect(openapiHits(server)).toBe(1)
 
     clearDiscoveryMemory()
     clock.advance(2 * 60 * 1000) // past the hour
-    const third = await discoverService(c, {cacheDir, now: clock.now})
+    const third = await discoverService(c, {cacheDir, clock})
     expect(third.source).toBe('network')
     expect(openapiHits(server)).toBe(2)
   })

@@ -123,12 +123,19 @@ export async function closedPort(): Promise<number> {
   return port
 }
 
-/** A clock whose sleep advances time at once and records each delay. */
+/** A clock (src/contract/clock.ts) whose timers advance time at once and record each delay. */
 export function fakeClock(start = Date.parse('2026-03-01T10:00:00Z')) {
   let current = start
   const sleeps: number[] = []
   return {
     now: () => current,
+    setTimer: (callback: () => void, ms: number) => {
+      sleeps.push(ms)
+      current += ms
+      queueMicrotask(callback)
+      return undefined
+    },
+    clearTimer: () => {},
     sleep: async (ms: number) => {
       sleeps.push(ms)
       current += ms

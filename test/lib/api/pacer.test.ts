@@ -4,7 +4,7 @@ import {fakeClock, json, startServer, TEST_KEY, USER_AGENT, type TestServer} fro
 
 function pacer(ratePerMinute: number) {
   const clock = fakeClock(0)
-  return {clock, pacer: new Pacer({ratePerMinute, now: clock.now, sleep: clock.sleep})}
+  return {clock, pacer: new Pacer({ratePerMinute, clock})}
 }
 
 describe('Pacer: rolling window', () => {
@@ -101,8 +101,7 @@ describe('the client paces its requests', () => {
       apiKey: TEST_KEY,
       userAgent: USER_AGENT,
       ratePerMinute: 2,
-      now: clock.now,
-      sleep: clock.sleep,
+      clock,
       trace: (line) => lines.push(line),
     })
     for (let i = 0; i < 3; i++) await client.request({method: 'GET', path: '/v1/payments'})

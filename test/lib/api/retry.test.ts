@@ -12,8 +12,7 @@ function setup(baseUrl: string, extra: Partial<ClientOptions> = {}) {
     baseUrl,
     apiKey: TEST_KEY,
     userAgent: USER_AGENT,
-    sleep: clock.sleep,
-    now: clock.now,
+    clock,
     random: () => 0.5,
     ratePerMinute: 0,
     trace: (line) => lines.push(line),
@@ -78,7 +77,7 @@ describe('retries of safe reads', () => {
       else if (index === 1) json(res, 503, {message: 'x'}, {'retry-after': '3600'})
       else json(res, 200, {})
     })
-    const {client} = setup(server.url, {now: clock.now, sleep: clock.sleep, retry: {maxRetryAfterMs: 20_000}})
+    const {client} = setup(server.url, {clock, retry: {maxRetryAfterMs: 20_000}})
     await client.request({method: 'GET', path: '/v1/invoices'})
     expect(clock.sleeps).toEqual([7000, 20_000])
   })

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 function client(baseUrl: string, extra: Partial<ClientOptions> = {}): ApiClient {
   const clock = fakeClock()
-  const c = createClient({baseUrl, apiKey: TEST_KEY, userAgent: USER_AGENT, sleep: clock.sleep, now: clock.now, random: () => 0.5, ...extra})
+  const c = createClient({baseUrl, apiKey: TEST_KEY, userAgent: USER_AGENT, clock, random: () => 0.5, ...extra})
   clients.push(c)
   return c
 }

@@ -16,7 +16,7 @@ afterEach(async () => server?.close())
 function fakeClock() {
   let now = 1_000_000
   const slept: number[] = []
-  return {now: () => now, sleep: async (ms: number) => void (slept.push(ms), (now += ms)), slept}
+  return {now: () => now, setTimer: (callback: () => void, ms: number) => void (slept.push(ms), (now += ms), queueMicrotask(callback)), clearTimer: () => {}, slept}
 }
 
 describe('waits are announced', () => {
@@ -24,7 +24,7 @@ describe('waits are announced', () => {
     server = await startServer((_req, res) => res.writeHead(200, {'content-type': 'application/json'}).end('{"data":[]}'))
     const clock = fakeClock()
     const waits: Array<{ms: number; reason: string}> = []
-    const client = createClient({baseUrl: server.url, apiKey: 'svc_sk_test_0123456789', userAgent: 't', ratePerMinute: 1, now: clock.now, sleep: clock.sleep, onWait: (w) => waits.push(w)})
+    const client = createClient({baseUrl: server.url, apiKey: 'svc_sk_test_0123456789', userAgent: 't', ratePerMinute: 1, clock, onWait: (w) => waits.push(w)})
     await client.request({method: 'GET', path: '/v1/payments'})
     expect(waits).toEqual([])
     await client.request({method: 'GET', path: '/v1/payments'})
@@ -39,7 +39,7 @@ describe('waits are announced', () => {
     })
     const clock = fakeClock()
     const waits: Array<{ms: number; reason: string}> = []
-    const client = createClient({baseUrl: server.url, apiKey: 'svc_sk_test_0123456789', userAgent: 't', ratePerMinute: 0, now: clock.now, sleep: clock.sleep, onWait: (w) => waits.push(w)})
+    const client = createClient({baseUrl: server.url, apiKey: 'svc_sk_test_0123456789', userAgent: 't', ratePerMinute: 0, clock, onWait: (w) => waits.push(w)})
     await client.request({method: 'GET', path: '/v1/payments'})
     expect(waits.filter((w) => w.reason === 'retry').map((w) => w.ms)).toEqual([3000])
     await client.close()

@@ -1,34 +1,28 @@
 import {statSync, writeFileSync, mkdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
 import {listProfiles, removeProfile, saveProfile, showProfile, useProfile} from '../../../src/lib/config/profiles.js'
 import {readConfig, updateConfig} from '../../../src/lib/config/store.js'
 import {SvcError} from '../../../src/lib/errors.js'
-import {tempConfigDir} from '../../helpers/config-dir.js'
+import {it} from '../../helpers/fixtures.js'
 
 const KEY = 'svc_sk_live_abcdefghijklmnop1234'
 
 describe('config store', () => {
-  let temp = tempConfigDir()
-  afterEach(() => {
-    temp.cleanup()
-    temp = tempConfigDir()
-  })
-
-  it('creates the directory 0700 and the file 0600', async () => {
+  it('creates the directory 0700 and the file 0600', async ({temp}) => {
     await saveProfile(temp.dir, 'shop', {api_key: KEY, base_url: 'http://127.0.0.1:1'})
     expect(statSync(temp.dir).mode & 0o777).toBe(0o700)
     expect(statSync(join(temp.dir, 'config.json')).mode & 0o777).toBe(0o600)
   })
 
-  it('tightens an existing world-readable directory', async () => {
+  it('tightens an existing world-readable directory', async ({temp}) => {
     mkdirSync(temp.dir, {recursive: true, mode: 0o755})
     await updateConfig(temp.dir, () => {})
     expect(statSync(temp.dir).mode & 0o777).toBe(0o700)
   })
 
-  it('never returns a key whole from the views', async () => {
+  it('never returns a key whole from the views', async ({temp}) => {
     await saveProfile(temp.dir, 'shop', {api_key: KEY, endpoint_secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0'})
     const text = JSON.stringify([listProfiles(temp.dir), showProfile(temp.dir, 'shop')])
     expect(text).not.toContain(KEY)
@@ -36,7 +30,7 @@ describe('config store', () => {
     expect(showProfile(temp.dir, 'shop').api_key).toBe('svc_sk_live_…1234')
   })
 
-  it('saves, switches and removes profiles', async () => {
+  it('saves, switches and removes profiles', async ({temp}) => {
     await saveProfile(temp.dir, 'a', {api_key: KEY})
     await saveProfile(temp.dir, 'b', {api_key: KEY})
     expect(readConfig(temp.dir).current).toBe('b')
@@ -50,7 +44,7 @@ describe('config store', () => {
     await expect(useProfile(temp.dir, 'a')).rejects.toMatchObject({exitCode: 2, code: 'profile_not_found'})
   })
 
-  it('reports a corrupt config file instead of crashing', () => {
+  it('reports a corrupt config file instead of crashing', ({temp}) => {
     mkdirSync(temp.dir, {recursive: true})
     writeFileSync(join(temp.dir, 'config.json'), '{not json')
     expect(() => readConfig(temp.dir)).toThrow(SvcError)

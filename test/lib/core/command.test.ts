@@ -111,7 +111,8 @@ describe('the base command: one exit path', () => {
   it('an error while a spinner runs: the spinner is stopped, the message printed once, through the context', async () => {
     const result = await probe([], async (command) => {
       await command.context.io.spinner('Sending the payment')
-      await sleep(250)
+      // Running: drawn again by its timer (a frame after the first), not just started.
+      await vi.waitFor(() => expect(streams.stderr.text().split('Sending the payment').length).toBeGreaterThan(2), {timeout: 10_000, interval: 20})
       throw new InputError('Amount must be a whole number of XAF.', {field: 'amount'})
     })
     expect(result.exitCode).toBe(ExitCode.USAGE)
@@ -122,6 +123,7 @@ describe('the base command: one exit path', () => {
     const message = 'Error: Amount must be a whole number of XAF.\n'
     expect(result.stderr.split(message)).toHaveLength(2)
     expect(result.stderr.endsWith(message)).toBe(true)
+    // The wait is the test: no frame drawn after the message, over several of the spinner's 80 ms frames.
     await sleep(300)
     expect(streams.stderr.text()).toBe(result.stderr)
   })

@@ -24,8 +24,7 @@ describe('opening a checkout_url', () => {
     expect(await openUrl(opener!, url, env)).toBe(true)
     // The opener runs detached: wait for its whole log (two lines), bounded.
     const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '')
-    for (const start = Date.now(); logged().split('\n').length < 3 && Date.now() - start < 10_000; ) await new Promise((r) => setTimeout(r, 20))
-    expect(logged()).toBe(`1\n${url}\n`)
+    await expect.poll(logged, {timeout: 10_000, interval: 20}).toBe(`1\n${url}\n`)
     expect(existsSync(join(dir, 'pwned'))).toBe(false)
   })
 

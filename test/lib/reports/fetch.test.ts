@@ -5,6 +5,7 @@ import {FALLBACK_FIELDS, FALLBACK_LISTS, FALLBACK_OPERATIONS, type ApiClient, ty
 import {IO} from '../../../src/lib/io/terminal.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from '../../../src/lib/reports/fetch.js'
 import {reportProgress} from '../../../src/lib/reports/progress.js'
+import {systemClock} from '../../../src/contract/clock.js'
 
 const service: ServiceDescription = {
   operations: Object.fromEntries(Object.entries(FALLBACK_OPERATIONS).map(([k, v]) => [k, {...v, source: 'fallback'}])) as ServiceDescription['operations'],
@@ -100,7 +101,7 @@ describe('reportProgress', () => {
   it('off a terminal: quiet for a short run, then a line at most every quietMs', async () => {
     let now = 0
     const {io: out, text} = io(false)
-    const progress = await reportProgress(out, 'start', {quietMs: 1000, now: () => now})
+    const progress = await reportProgress(out, 'start', {quietMs: 1000, clock: {...systemClock, now: () => now}})
     progress.update('a')
     now = 999
     progress.update('b')
@@ -118,7 +119,7 @@ describe('reportProgress', () => {
   it('nothing at all with --json', async () => {
     let now = 0
     const {io: out, text} = io(false, true)
-    const progress = await reportProgress(out, 'start', {quietMs: 0, now: () => now})
+    const progress = await reportProgress(out, 'start', {quietMs: 0, clock: {...systemClock, now: () => now}})
     now = 10
     progress.update('a')
     await new Promise((r) => setImmediate(r))

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
+import type {Clock} from '../../../src/contract/clock.js'
 import {
-  type Clock,
   createDeliveryQueue,
   createForwarder,
   exponentialBackoff,

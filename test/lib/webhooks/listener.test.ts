@@ -133,8 +133,9 @@ describe('startListener: forwarding', () => {
     })
     expect(filtered.ingest(makeEvent(10, 'payment.success')).outcome).toBe('filtered')
     expect(filtered.ingest(makeEvent(11, 'payment.failed')).outcome).toBe('accepted')
-    await waitFor(() => success.received.some((d) => d.path === '/all'))
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor(() => success.received.some((d) => d.path === '/all') && filtered.pending().length === 0)
+    // Nothing else queued or sent: the filtered event never became an attempt.
+    expect(filtered.stats).toMatchObject({attempts: 1, delivered: 1})
     expect(success.received.filter((d) => d.path === '/all').map((d) => d.event.id)).toEqual(['evt_test_000011'])
 
     const partial = await listener({localSecret, routes: parseForwardTo([`payment.success=${success.url}/only`])})
@@ -209,10 +210,10 @@ describe('startListener: inbound verification and duplicates', () => {
     expect(first.body.duplicate).toBeUndefined()
     expect(second.body.duplicate).toBe(true)
     expect(target.ingest(event).outcome).toBe('duplicate')
-    await waitFor(() => local.received.length >= 1)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await waitFor(() => local.received.length >= 1 && target.pending().length === 0)
+    // Nothing else queued or sent: the duplicates never became attempts.
+    expect(target.stats).toMatchObject({received: 1, duplicates: 3, attempts: 1, delivered: 1})
     expect(local.received).toHaveLength(1)
-    expect(target.stats).toMatchObject({received: 1, duplicates: 3})
   })
 
   it('refuses a body that is not an event', async () => {
@@ -284,7 +285,9 @@ describe('startListener: retries', () => {
     const stillPending = target.pending()
     expect(stillPending.length).toBe(30)
     expect(stillPending[0].lastError).toBeDefined()
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Down a while longer: every one of the thirty retried at least once more, still kept.
+    await waitFor(() => reports.filter((r) => !r.ok).length >= 60, 10_000, 'retries while down')
+    expect(target.pending().length).toBe(30)
     await local.restart()
     await waitFor(() => target.pending().length === 0, 5_000, 'pending to drain')
     const ids = local.received.map((d) => d.event.id)
@@ -307,6 +310,7 @@ describe('startListener: retries', () => {
     expect(pending[0].attempts).toBeGreaterThanOrEqual(1)
     expect(pending[0].url).toBe(local.url + '/')
     const attemptsAtClose = target.stats.attempts
+    // The wait is the test: no attempt after close, over three of the 50 ms backoffs.
     await new Promise((resolve) => setTimeout(resolve, 150))
     expect(target.stats.attempts).toBe(attemptsAtClose)
     expect(() => target.ingest(makeEvent(3))).toThrow()

@@ -11,6 +11,7 @@ import {
   settlementEventId,
 } from '../../../src/lib/webhooks/index.js'
 import {waitFor} from '../../helpers/receiver.js'
+import {systemClock} from '../../../src/contract/clock.js'
 
 /** An in-memory payments list, newest first, as the service pages it (a data source, not under test). */
 class FakePayments {
@@ -209,7 +210,7 @@ describe('createPollSource', () => {
     let clock = Date.parse('2025-06-01T10:00:00Z')
     const events: WebhookEvent[] = []
     const stuck = payments.create()
-    const poll = source(payments, path, events, {watchForMs: 60_000, now: () => new Date(clock)})
+    const poll = source(payments, path, events, {watchForMs: 60_000, clock: {...systemClock, now: () => clock}})
     expect((await poll.pollOnce()).watching).toBe(1)
     payments.create('FAILED')
     clock += 30_000
@@ -250,6 +251,7 @@ describe('createPollSource', () => {
     await waitFor(() => events.length === 1)
     await poll.stop()
     const calls = payments.calls
+    // The wait is the test: no call after stop, over four of the 15 ms intervals.
     await new Promise((resolve) => setTimeout(resolve, 60))
     expect(payments.calls).toBe(calls)
     expect(errors).toHaveLength(1)
