@@ -51,7 +51,7 @@ describe('svc sandbox requests', () => {
     expect(entry.request_headers['x-api-key']).toBeUndefined()
 
     // An admin request is journalled, its Authorization header (the admin token) is not.
-    const admin = await fetch(`${h.sb.adminUrl}/keys`, {headers: {authorization: `Bearer ${h.sb.adminToken}`}})
+    const admin = await fetch(`${sandbox.sb.adminUrl}/keys`, {headers: {authorization: `Bearer ${sandbox.sb.adminToken}`}})
     expect(admin.status).toBe(200)
     const all = await json(['sandbox', 'requests'])
     expect(all[0]).toMatchObject({method: 'GET', path: '/_admin/keys', key: null})
