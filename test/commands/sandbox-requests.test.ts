@@ -50,9 +50,14 @@ describe('svc sandbox requests', () => {
     expect(text).not.toContain(sandbox.sb.keys.sandbox)
     expect(entry.request_headers['x-api-key']).toBeUndefined()
 
+    // An admin request is journalled, its Authorization header (the admin token) is not.
+    const admin = await fetch(`${sandbox.sb.adminUrl}/keys`, {headers: {authorization: `Bearer ${sandbox.sb.adminToken}`}})
+    expect(admin.status).toBe(200)
     const all = await json(['sandbox', 'requests'])
-    expect(all[0]).toMatchObject({method: 'GET', path: '/v1/payments', query: 'limit=1'})
-    expect(all[1].id).toBe(entry.id)
+    expect(all[0]).toMatchObject({method: 'GET', path: '/_admin/keys', key: null})
+    expect(all[1]).toMatchObject({method: 'GET', path: '/v1/payments', query: 'limit=1'})
+    expect(all[2].id).toBe(entry.id)
+    expect(all[0].request_headers.authorization).toBeUndefined()
     // The admin token never appears, nor the journal's own reads.
     expect(JSON.stringify(all)).not.toContain(sandbox.sb.adminToken)
     expect(all.some((e: {path: string}) => e.path.startsWith('/_admin/requests'))).toBe(false)
