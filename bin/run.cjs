@@ -43,11 +43,17 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   // Help (and the calls that go through the plugins) runs other code of the core chunk than a
   // command does: each kind keeps a cache of what it compiles.
   require('./compile-cache.cjs').install(join(root, 'dist'), own && !argv.includes('--help') ? 'run' : 'help')
-  // --jq: its worker thread (dist/jq-worker.js) boots while oclif loads, rather than after;
-  // src/lib/io/jq-run.ts takes it over (unused, it does not keep the process alive).
+  // --jq: jq's WebAssembly (~2.8 MB) starts compiling now, on V8's background threads, while oclif
+  // loads; src/lib/io/jq-main.ts requires the same module (Node's cache) and awaits it. jq-web
+  // binds console.error as it loads (its "Aborted()" when jq runs out of memory): bound to a
+  // stand-in that jq-main.ts silences while a filter runs (loadJqWeb there does the same).
   if (own && !argv.includes('--help') && argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))) {
-    const entry = join(root, 'dist/jq-worker.js')
-    globalThis[Symbol.for('svc.jq.worker')] = require(entry).startJqWorker(entry)
+    const error = console.error
+    console.error = function (...args) {
+      if (!globalThis[Symbol.for('svc.jq.quiet')]) return Reflect.apply(error, this, args)
+    }
+    require('jq-web').catch(() => undefined)
+    console.error = error
   }
   const {flush, handle, run} = require('../dist/main.js')
   run(argv, own ? rootOnly(root) : root)

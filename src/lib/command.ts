@@ -118,11 +118,12 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     process.on('SIGINT', bindLanguage(() => void this.interrupted('SIGINT')))
     // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
     process.on('SIGTERM', bindLanguage(() => void this.interrupted('SIGTERM')))
-    // jq (WebAssembly, in a worker thread) only when asked for; the expression is compiled before
-    // anything is sent. A filter that fails while the command still streams ends it (jqFailed).
+    // jq (WebAssembly: on this thread for a short slice, then in a worker thread) only when asked
+    // for; the expression is compiled before anything is sent. A filter that fails while the
+    // command still streams ends it (jqFailed).
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'))
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env)
       this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
     }
   }
@@ -130,7 +131,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   private finishing = false
   private interrupting = false
 
-  /** --jq's output is written by a worker: the command ends once it is, with the filter's failure if it failed. */
+  /** --jq's output is written once the filter answers: the command ends once it is, with the filter's failure if it failed. */
   public override async finally(error: Error | undefined): Promise<unknown> {
     this.finishing = true
     const jqError = await this.ctx?.io.jqSettled()

@@ -5,12 +5,16 @@
  * read back at start. On disk it is written a batch a second (at most 100 entries a batch: under
  * a flood the database keeps a sample of the last second, the ring all of it) and at close.
  *
- * Cheap on the hot path: the HTTP layer hands over what it already holds (the request's headers,
- * the body it read, the text it sent) and the ring keeps those references; the entry clients read
- * (JournalEntry: key masked, secrets out of the headers, bodies cut to 64 KiB) is made only when
- * it is read, streamed, or written to disk.
+ * Cheap on the hot path, which is the garbage collector's more than ours: whatever outlives
+ * 10,000 requests is copied out of the young generation and marked again at every full
+ * collection, so the ring keeps no object of its own per request. An entry is a row of typed
+ * arrays (seq, time, status, duration, sizes, positions), references to what exists anyway (the
+ * method's and the client address's strings, the key's record) and its URL; its headers (secrets
+ * left out as it is recorded) and bodies (cut at 64 KiB) are bytes in two byte rings
+ * (journal-arena.ts), one for headers and one for bodies, whose bound (JOURNAL_BODY_BUDGET) makes
+ * the oldest entries lose their bodies first. The entry clients read (JournalEntry) is made when
+ * it is read, streamed or written to disk.
  */
-import type {IncomingHttpHeaders} from 'node:http'
 import {
   JOURNAL_BODY_LIMIT,
   JOURNAL_SIZE,
@@ -20,100 +24,55 @@ import {
   type JournalQuery,
 } from '../contract/sandbox-inspector.js'
 import type {ApiKeyRecord} from './auth.js'
+import {Arena, objectHeaderText, parseHeaderText, rawHeaderText, type HeaderText} from './journal-arena.js'
 import type {Collection, Store} from './store.js'
 
-/** What the HTTP layer knows of one answered request. */
+/** What the HTTP layer knows of one answered request (handed to `record`, not kept). */
 export interface Capture {
   at: number
   started: number
   method: string
   url: string
   ip: string
-  headers: IncomingHttpHeaders
-  key?: ApiKeyRecord
+  /** The request's headers as received: name, value, name, value… (`req.rawHeaders`). */
+  rawHeaders: readonly string[]
+  key?: KeyView
+  /** The body read (the journal copies its first JOURNAL_BODY_LIMIT bytes). */
   requestBody?: Buffer
-  /** The body's whole size when `requestBody` holds only its start. */
-  requestBytes?: number
   status: number
-  responseHeaders: Record<string, string | number | string[]>
+  responseHeaders: Readonly<Record<string, string | number | string[] | undefined>>
   responseBody?: string | Buffer
   durationMs: number
-  /** Where the capture goes once answered (dropped when recorded). */
+  /** Where the capture goes once answered. */
   sink?: {record(capture: Capture): void}
 }
 
-interface Raw extends Capture {
-  seq: number
-  /** Bytes of body this entry holds (counted once, when recorded). */
-  held?: number
-  /** Made once, when first read. */
-  entry?: JournalEntry
-}
+/** What an entry keeps of its key: its record, or what the database kept of it (no id). */
+type KeyView = Pick<ApiKeyRecord, 'environment' | 'masked'> & {id?: string}
 
-/** Header names never kept: they carry secrets. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|x-api-key|cookie|set-cookie|x-svc-csrf)$|token|secret|password|signature/i
 const TEXT_TYPE = /json|text|xml|csv|x-www-form-urlencoded|javascript/i
 
-function cleanHeaders(headers: Record<string, unknown>): Record<string, string> {
-  const kept: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || SECRET_HEADER.test(name)) continue
-    kept[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
-  }
-  return kept
-}
+/**
+ * Bodies the ring holds at most, bytes: past it, the oldest entries lose their bodies (their
+ * method, path, status, headers… stay). 10,000 answers of a list page would hold ~50 MB otherwise.
+ */
+export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024
+/**
+ * Headers the ring holds at most, bytes: an entry loses its headers only once the requests after
+ * it carried more than 1.6 KiB of them each on average. And the most one request's may take.
+ */
+const HEADER_BUDGET = 16 * 1024 * 1024
+const HEADER_LIMIT = 32 * 1024
 
-/** A body as text, cut to the limit; null when there is none or it is not text. */
-function bodyText(body: string | Buffer | undefined, contentType: unknown, whole?: number): {text: string | null; bytes: number; cut: boolean} {
-  if (body === undefined) return {text: null, bytes: 0, cut: false}
-  const bytes = whole ?? (typeof body === 'string' ? Buffer.byteLength(body) : body.length)
-  if (bytes === 0) return {text: null, bytes, cut: false}
-  if (typeof body !== 'string' && !(typeof contentType === 'string' && TEXT_TYPE.test(contentType)) && contentType !== undefined) return {text: null, bytes, cut: false}
-  if (bytes <= JOURNAL_BODY_LIMIT && whole === undefined) return {text: typeof body === 'string' ? body : body.toString('utf8'), bytes, cut: false}
-  const buffer = typeof body === 'string' ? Buffer.from(body) : body
-  // Cut on a character boundary: the replacement character of a half sequence is dropped.
-  return {text: buffer.subarray(0, JOURNAL_BODY_LIMIT).toString('utf8').replace(/\uFFFD$/, ''), bytes, cut: true}
-}
+/** Bytes of an entry's URL kept in its slot (a longer one is kept as a string); and what does not fit a byte. */
+const URL_SLOT = 128
+const NOT_LATIN1 = /[^\0-\xff]/
 
-function one(value: string | string[] | undefined): string | null {
-  return (Array.isArray(value) ? value[0] : value) ?? null
-}
-
-function held(raw: Raw): number {
-  raw.held ??= sizeOf(raw.requestBody) + sizeOf(raw.responseBody) + (raw.entry ? (raw.entry.request_body?.length ?? 0) + (raw.entry.response_body?.length ?? 0) : 0)
-  return raw.held
-}
-
-export function toEntry(raw: Raw): JournalEntry {
-  if (raw.entry) return raw.entry
-  const queryAt = raw.url.indexOf('?')
-  const request = bodyText(raw.requestBody, raw.headers['content-type'], raw.requestBytes)
-  const response = bodyText(raw.responseBody, raw.responseHeaders['content-type'])
-  raw.entry = {
-    id: `req_${raw.seq}`,
-    at: new Date(raw.at).toISOString(),
-    method: raw.method,
-    path: queryAt === -1 ? raw.url : raw.url.slice(0, queryAt),
-    query: queryAt === -1 ? '' : raw.url.slice(queryAt + 1),
-    status: raw.status,
-    duration_ms: Math.round(raw.durationMs * 100) / 100,
-    environment: raw.key?.environment ?? null,
-    key: raw.key?.masked ?? null,
-    idempotency_key: one(raw.headers['idempotency-key']),
-    ip: raw.ip,
-    request_headers: cleanHeaders(raw.headers),
-    request_body: request.text,
-    request_bytes: request.bytes,
-    response_headers: cleanHeaders(raw.responseHeaders),
-    response_body: response.text,
-    response_bytes: response.bytes,
-    truncated: request.cut || response.cut,
-  }
-  // The references are no longer needed: the entry holds what is kept.
-  raw.requestBody = undefined
-  raw.responseBody = undefined
-  return raw.entry
-}
+/** Bit flags of an entry. */
+const REQUEST_CUT = 1
+const RESPONSE_CUT = 2
+/** An entry read back from the database that said `truncated: true` (its cut bodies, as kept). */
+const WAS_TRUNCATED = 4
 
 /** A test of a journal entry (raw or made) against the filters. */
 export function journalFilter(query: JournalQuery, now: number): (item: {method: string; path: string; status: number; atMs: number}) => boolean {
@@ -127,14 +86,6 @@ export function journalFilter(query: JournalQuery, now: number): (item: {method:
 
 type Stored = JournalEntry & {seq: number}
 
-/**
- * Bodies the ring holds at most, bytes: past it, the oldest entries lose their bodies (their
- * method, path, status… stay). 10,000 answers of a list page would hold ~50 MB otherwise.
- */
-export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024
-
-const sizeOf = (body: string | Buffer | undefined) => (body === undefined ? 0 : typeof body === 'string' ? body.length : body.length)
-
 /** How often the journal goes to the database (--data), and the most entries one write takes. */
 const FLUSH_EVERY_MS = 1000
 const FLUSH_MOST = 100
@@ -142,15 +93,42 @@ const FLUSH_MOST = 100
 /** Entries over the bound on disk before they are deleted (one delete a request would cost more). */
 const PRUNE_BATCH = 500
 
+const pathOf = (url: string) => {
+  const queryAt = url.indexOf('?')
+  return queryAt === -1 ? url : url.slice(0, queryAt)
+}
+
 export class Journal {
-  private readonly ring: Array<Raw | undefined>
-  /** Where the next entry goes. */
-  private head = 0
-  private count = 0
+  // One row per slot (slot = seq % size); seq 0: an empty slot.
+  private readonly seqs: Float64Array
+  private readonly ats: Float64Array
+  private readonly durations: Float64Array
+  private readonly statuses: Uint16Array
+  private readonly flags: Uint8Array
+  private readonly requestBytes: Float64Array
+  private readonly responseBytes: Float64Array
+  /** Where the entry's headers start in `heads` (request's, then response's), and their lengths. */
+  private readonly headAt: Float64Array
+  private readonly requestHeadLength: Int32Array
+  private readonly responseHeadLength: Int32Array
+  /** Where the entry's bodies start in `bodies`, and their lengths (-1: no text kept). */
+  private readonly bodyAt: Float64Array
+  private readonly requestBodyLength: Int32Array
+  private readonly responseBodyLength: Int32Array
+  private readonly methods: Array<string | undefined>
+  /** Each entry's URL as bytes (latin-1, as the parser made it), URL_SLOT a slot; a longer one in `longUrls`. */
+  private readonly urlBytes: Buffer
+  private readonly urlLengths: Int32Array
+  private readonly longUrls = new Map<number, string>()
+  private readonly ips: Array<string | undefined>
+  /** The last client address seen: the same text is kept as one string, not one per request. */
+  private lastIp = ''
+  private readonly keys: Array<KeyView | undefined>
+  private readonly heads = new Arena(HEADER_BUDGET)
+  private readonly bodies = new Arena(JOURNAL_BODY_BUDGET)
   private seq = 0
-  /** Bytes of bodies held in the ring (JOURNAL_BODY_BUDGET), and the oldest seq that may still hold some. */
-  private bodyBytes = 0
-  private strippedUpTo = 0
+  /** The oldest seq the ring may still hold (oldestKept). */
+  private oldest = 0
   private readonly listeners = new Set<(entry: JournalEntry) => void>()
   private readonly disk?: Collection<Stored>
   private timer?: NodeJS.Timeout
@@ -161,7 +139,24 @@ export class Journal {
     store: Store,
     private readonly size = JOURNAL_SIZE,
   ) {
-    this.ring = new Array(size)
+    this.seqs = new Float64Array(size)
+    this.ats = new Float64Array(size)
+    this.durations = new Float64Array(size)
+    this.statuses = new Uint16Array(size)
+    this.flags = new Uint8Array(size)
+    this.requestBytes = new Float64Array(size)
+    this.responseBytes = new Float64Array(size)
+    this.headAt = new Float64Array(size)
+    this.requestHeadLength = new Int32Array(size)
+    this.responseHeadLength = new Int32Array(size)
+    this.bodyAt = new Float64Array(size)
+    this.requestBodyLength = new Int32Array(size)
+    this.responseBodyLength = new Int32Array(size)
+    this.methods = new Array(size)
+    this.urlBytes = Buffer.alloc(size * URL_SLOT)
+    this.urlLengths = new Int32Array(size)
+    this.ips = new Array(size)
+    this.keys = new Array(size)
     if (store.kind !== 'sqlite') return
     this.disk = store.business.collection<Stored>('request_journal')
     // Written a batch at a time, off the requests' path (flush).
@@ -169,11 +164,7 @@ export class Journal {
     this.timer.unref()
     // The newest entries back in the ring, oldest first, and the numbering goes on after them.
     const {items} = this.disk.newestFirst(0, size)
-    for (const stored of items.reverse()) {
-      const {seq, ...entry} = stored
-      this.push({...fromEntry(entry), seq, entry})
-      this.seq = Math.max(this.seq, seq)
-    }
+    for (const stored of items.reverse()) this.restore(stored)
     this.flushed = this.seq
   }
 
@@ -184,10 +175,10 @@ export class Journal {
    */
   flush(): void {
     if (!this.disk || this.flushed === this.seq) return
-    const from = Math.max(this.flushed + 1, this.seq - Math.min(this.count, FLUSH_MOST) + 1)
+    const from = Math.max(this.flushed + 1, this.seq - Math.min(this.size, FLUSH_MOST) + 1)
     for (let seq = from; seq <= this.seq; seq++) {
-      const raw = this.raw(`req_${seq}`)
-      if (raw) this.disk.insert({...toEntry(raw), seq})
+      const slot = this.slotOf(seq)
+      if (slot !== undefined) this.disk.insert({...this.entry(slot), seq})
     }
     this.flushed = this.seq
     if (this.disk.size > this.size + PRUNE_BATCH) {
@@ -201,72 +192,198 @@ export class Journal {
     this.flush()
   }
 
-  private push(raw: Raw): void {
-    const old = this.ring[this.head]
-    if (old) this.bodyBytes -= held(old)
-    this.ring[this.head] = raw
-    this.head = (this.head + 1) % this.size
-    if (this.count < this.size) this.count++
-  }
-
   record(capture: Capture): void {
-    const raw = capture as Raw
-    raw.sink = undefined
-    raw.seq = ++this.seq
-    this.push(raw)
-    this.bodyBytes += held(raw)
-    if (this.bodyBytes > JOURNAL_BODY_BUDGET) this.strip()
+    const slot = this.row(++this.seq, capture.at, capture.method, capture.url, capture.ip, capture.key, capture.status, capture.durationMs, true)
+    const request = rawHeaderText(capture.rawHeaders)
+    const response = objectHeaderText(capture.responseHeaders)
+    const kept = this.oldestKept(this.seq)
+    this.keepHeaders(slot, request, response, kept)
+    const requestBody = capture.requestBody
+    const responseBody = capture.responseBody
+    // Room for both bodies at their largest, one after the other.
+    const most = bodyMost(requestBody, request.contentType) + bodyMost(responseBody, response.contentType)
+    this.bodyAt[slot] = this.bodies.reserve(most, kept === undefined ? this.bodies.position : this.bodyAt[kept])
+    let flags = 0
+    this.requestBytes[slot] = requestBody?.length ?? 0
+    this.requestBodyLength[slot] = this.keepBody(requestBody, request.contentType)
+    if (this.requestBodyLength[slot] >= 0 && this.requestBodyLength[slot] < this.requestBytes[slot]) flags |= REQUEST_CUT
+    this.responseBytes[slot] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? -1 : responseBody.length
+    this.responseBodyLength[slot] = this.keepBody(responseBody, response.contentType)
+    if (typeof responseBody === 'string') {
+      const kept = this.responseBodyLength[slot]
+      // Whole unless it may be longer than the limit (a character is at most 3 bytes of UTF-8).
+      this.responseBytes[slot] = responseBody.length * 3 <= JOURNAL_BODY_LIMIT ? kept : Buffer.byteLength(responseBody)
+    }
+    if (this.responseBodyLength[slot] >= 0 && this.responseBodyLength[slot] < this.responseBytes[slot]) flags |= RESPONSE_CUT
+    this.flags[slot] = flags
     if (this.listeners.size > 0) {
-      const entry = toEntry(raw)
+      const entry = this.entry(slot)
       for (const listener of this.listeners) listener(entry)
     }
   }
 
-  /** Drop the bodies of the oldest entries until the ring is within its budget again. */
-  private strip(): void {
-    let seq = Math.max(this.strippedUpTo + 1, this.seq - this.count + 1)
-    while (this.bodyBytes > JOURNAL_BODY_BUDGET * 0.9 && seq < this.seq) {
-      const raw = this.ring[(this.head - 1 - (this.seq - seq) + this.size * 2) % this.size]
-      if (raw) {
-        this.bodyBytes -= held(raw)
-        raw.requestBody = undefined
-        raw.responseBody = undefined
-        if (raw.entry) raw.entry = {...raw.entry, request_body: null, response_body: null, truncated: raw.entry.request_bytes + raw.entry.response_bytes > 0}
-        raw.held = 0
-      }
-      seq++
+  /** A new row for `seq`: its slot, its line filled in. */
+  private row(seq: number, at: number, method: string, url: string, ip: string, key: KeyView | undefined, status: number, durationMs: number, fromParser: boolean): number {
+    const slot = seq % this.size
+    this.seqs[slot] = seq
+    this.ats[slot] = at
+    this.methods[slot] = method
+    this.longUrls.delete(slot)
+    // The parser's URL is latin-1 (a byte a character); one read back from the database may not be.
+    if (url.length <= URL_SLOT && (fromParser || !NOT_LATIN1.test(url))) this.urlLengths[slot] = this.urlBytes.write(url, slot * URL_SLOT, URL_SLOT, 'latin1')
+    else {
+      this.urlLengths[slot] = -1
+      this.longUrls.set(slot, url)
     }
-    this.strippedUpTo = seq - 1
+    if (ip !== this.lastIp) this.lastIp = ip
+    this.ips[slot] = this.lastIp
+    this.keys[slot] = key
+    this.statuses[slot] = status
+    this.durations[slot] = durationMs
+    return slot
   }
 
-  /** Newest first, filtered, at most `limit`. */
+  /**
+   * The slot of the oldest entry the ring keeps besides `seq` (its bytes are still wanted in the
+   * arenas), or undefined when there is none. Moves only forward: amortised, a step a request.
+   */
+  private oldestKept(seq: number): number | undefined {
+    let oldest = Math.max(this.oldest, seq - this.size + 1, 1)
+    while (oldest < seq && this.seqs[oldest % this.size] !== oldest) oldest++
+    this.oldest = oldest
+    return oldest < seq ? oldest % this.size : undefined
+  }
+
+  private keepHeaders(slot: number, request: HeaderText, response: HeaderText, kept: number | undefined): void {
+    // Latin-1: HTTP header text is bytes, one character each.
+    const requestLength = Math.min(request.text.length, HEADER_LIMIT)
+    const responseLength = Math.min(response.text.length, HEADER_LIMIT)
+    this.headAt[slot] = this.heads.reserve(requestLength + responseLength, kept === undefined ? this.heads.position : this.headAt[kept])
+    this.requestHeadLength[slot] = this.heads.writeString(request.text, requestLength, 'latin1')
+    this.responseHeadLength[slot] = this.heads.writeString(response.text, responseLength, 'latin1')
+  }
+
+  /** Writes a body's text (its first JOURNAL_BODY_LIMIT bytes) to `bodies`; its length, or -1 when it is not text. */
+  private keepBody(body: string | Buffer | undefined, contentType: string | undefined): number {
+    if (body === undefined) return 0
+    if (typeof body === 'string') return this.bodies.writeString(body, JOURNAL_BODY_LIMIT, 'utf8')
+    if (contentType !== undefined && !TEXT_TYPE.test(contentType)) return -1
+    return this.bodies.writeBytes(body, JOURNAL_BODY_LIMIT)
+  }
+
+  /** An entry of the database back in the ring (its key's id is not kept there). */
+  private restore(stored: Stored): void {
+    const key = stored.key && stored.environment ? {masked: stored.key, environment: stored.environment} : undefined
+    const url = stored.query ? `${stored.path}?${stored.query}` : stored.path
+    const slot = this.row(stored.seq, Date.parse(stored.at), stored.method, url, stored.ip, key, stored.status, stored.duration_ms, false)
+    this.seq = Math.max(this.seq, stored.seq)
+    const kept = this.oldestKept(stored.seq)
+    this.keepHeaders(slot, objectHeaderText(stored.request_headers), objectHeaderText(stored.response_headers), kept)
+    const request = stored.request_body ?? undefined
+    const response = stored.response_body ?? undefined
+    this.bodyAt[slot] = this.bodies.reserve(bodyMost(request, undefined) + bodyMost(response, undefined), kept === undefined ? this.bodies.position : this.bodyAt[kept])
+    this.requestBytes[slot] = stored.request_bytes
+    this.responseBytes[slot] = stored.response_bytes
+    this.requestBodyLength[slot] = request === undefined ? -1 : this.keepBody(request, undefined)
+    this.responseBodyLength[slot] = response === undefined ? -1 : this.keepBody(response, undefined)
+    this.flags[slot] = stored.truncated ? WAS_TRUNCATED : 0
+  }
+
+  /** The slot of `seq` while the ring still holds it. */
+  private slotOf(seq: number): number | undefined {
+    if (!(seq > 0 && seq <= this.seq && seq > this.seq - this.size)) return undefined
+    const slot = seq % this.size
+    return this.seqs[slot] === seq ? slot : undefined
+  }
+
+  /** The entry of a slot, as clients read it; `summary`: without its headers and bodies. */
+  private urlOf(slot: number): string {
+    const length = this.urlLengths[slot]
+    return length === -1 ? this.longUrls.get(slot)! : this.urlBytes.toString('latin1', slot * URL_SLOT, slot * URL_SLOT + length)
+  }
+
+  private entry(slot: number, summary = false): JournalEntry {
+    const url = this.urlOf(slot)
+    const queryAt = url.indexOf('?')
+    const key = this.keys[slot]
+    const headsKept = this.heads.holds(this.headAt[slot])
+    const requestHeaders = headsKept ? parseHeaderText(this.heads.read(this.headAt[slot], this.requestHeadLength[slot], 'latin1')) : {}
+    const responseHeaders =
+      headsKept && !summary ? parseHeaderText(this.heads.read(this.headAt[slot] + this.requestHeadLength[slot], this.responseHeadLength[slot], 'latin1')) : {}
+    const bodiesKept = this.bodies.holds(this.bodyAt[slot])
+    const flags = this.flags[slot]
+    const requestBytes = this.requestBytes[slot]
+    const responseBytes = this.responseBytes[slot]
+    const text = (at: number, length: number, bytes: number, cut: boolean): string | null => {
+      if (summary || !bodiesKept || length < 0 || bytes === 0) return null
+      const body = this.bodies.read(at, length, 'utf8')
+      // Cut on a character boundary: the replacement character of a half sequence is dropped.
+      return cut ? body.replace(/\uFFFD$/, '') : body
+    }
+    const requestBody = text(this.bodyAt[slot], this.requestBodyLength[slot], requestBytes, (flags & REQUEST_CUT) !== 0)
+    const responseBody = text(
+      this.bodyAt[slot] + Math.max(0, this.requestBodyLength[slot]),
+      this.responseBodyLength[slot],
+      responseBytes,
+      (flags & RESPONSE_CUT) !== 0,
+    )
+    const idempotencyKey = requestHeaders['idempotency-key']
+    return {
+      id: `req_${this.seqs[slot]}`,
+      at: new Date(this.ats[slot]).toISOString(),
+      method: this.methods[slot]!,
+      path: queryAt === -1 ? url : url.slice(0, queryAt),
+      query: queryAt === -1 ? '' : url.slice(queryAt + 1),
+      status: this.statuses[slot],
+      duration_ms: Math.round(this.durations[slot] * 100) / 100,
+      environment: key?.environment ?? null,
+      key: key?.masked ?? null,
+      idempotency_key: idempotencyKey === undefined ? null : idempotencyKey.split(', ')[0],
+      ip: this.ips[slot]!,
+      request_headers: summary ? {} : requestHeaders,
+      request_body: requestBody,
+      request_bytes: requestBytes,
+      response_headers: responseHeaders,
+      response_body: responseBody,
+      response_bytes: responseBytes,
+      // Bodies cut at the limit, or gone for the budget (only a body there was).
+      truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED)) !== 0 || (!bodiesKept && requestBytes + responseBytes > 0),
+    }
+  }
+
+  /** Newest first, filtered, at most `limit`; `summary`: without headers and bodies. */
   list(query: JournalQuery, limit = query.limit ?? 100): JournalEntry[] {
     const test = journalFilter(query, Date.now())
+    // The path is read only when it is filtered on.
+    const byPath = query.path !== undefined
     const found: JournalEntry[] = []
-    for (let i = 1; i <= this.count && found.length < limit; i++) {
-      const raw = this.ring[(this.head - i + this.size) % this.size]!
-      const queryAt = raw.url.indexOf('?')
-      const path = queryAt === -1 ? raw.url : raw.url.slice(0, queryAt)
-      if (test({method: raw.method, path, status: raw.status, atMs: raw.at})) found.push(toEntry(raw))
+    const oldest = Math.max(1, this.seq - this.size + 1)
+    for (let seq = this.seq; seq >= oldest && found.length < limit; seq--) {
+      const slot = seq % this.size
+      if (this.seqs[slot] !== seq) continue
+      if (test({method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot]})) found.push(this.entry(slot, query.summary))
     }
     return found
   }
 
-  private raw(id: string): Raw | undefined {
-    const seq = /^req_\d+$/.test(id) ? Number(id.slice(4)) : Number.NaN
-    if (!(seq > this.seq - this.count && seq <= this.seq)) return undefined
-    const raw = this.ring[(this.head - 1 - (this.seq - seq) + this.size * 2) % this.size]
-    return raw && raw.seq === seq ? raw : undefined
+  private slotOfId(id: string): number | undefined {
+    return /^req_\d+$/.test(id) ? this.slotOf(Number(id.slice(4))) : undefined
   }
 
   get(id: string): JournalEntry | undefined {
-    const raw = this.raw(id)
-    return raw && toEntry(raw)
+    const slot = this.slotOfId(id)
+    return slot === undefined ? undefined : this.entry(slot)
   }
 
   /** The id of the key a request was made with (not kept across a restart). */
   keyIdOf(id: string): string | undefined {
-    return this.raw(id)?.key?.id
+    const slot = this.slotOfId(id)
+    return slot === undefined ? undefined : this.keys[slot]?.id
+  }
+
+  /** Bytes the journal holds for its entries' headers and bodies (its two arenas). */
+  get heldBytes(): number {
+    return this.heads.capacity + this.bodies.capacity
   }
 
   /** Every new entry, as it is recorded; returns the unsubscribe. */
@@ -276,17 +393,10 @@ export class Journal {
   }
 }
 
-/** A stored entry as a ring item (its entry already made). */
-function fromEntry(entry: JournalEntry): Capture {
-  return {
-    at: Date.parse(entry.at),
-    started: 0,
-    method: entry.method,
-    url: entry.query ? `${entry.path}?${entry.query}` : entry.path,
-    ip: entry.ip,
-    headers: {},
-    status: entry.status,
-    responseHeaders: {},
-    durationMs: entry.duration_ms,
-  }
+/** The most bytes a body's kept text may take (0 when none is kept). */
+function bodyMost(body: string | Buffer | undefined, contentType: string | undefined): number {
+  if (body === undefined) return 0
+  if (typeof body === 'string') return Math.min(body.length * 3, JOURNAL_BODY_LIMIT)
+  if (contentType !== undefined && !TEXT_TYPE.test(contentType)) return 0
+  return Math.min(body.length, JOURNAL_BODY_LIMIT)
 }

@@ -12,7 +12,6 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import {t} from './i18n/index.js'
 import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
 import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
-import {JOURNAL_BODY_LIMIT} from '../contract/sandbox-inspector.js'
 import {ApiError, validationError} from './errors.js'
 import {hasIdShape, idEnvironment} from './ids.js'
 import {readJson} from './json.js'
@@ -330,7 +329,7 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
             method: req.method ?? 'GET',
             url,
             ip: req.socket.remoteAddress ?? '',
-            headers: req.headers,
+            rawHeaders: req.rawHeaders,
             status: 0,
             responseHeaders: headers,
             durationMs: 0,
@@ -369,13 +368,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
 
 async function parseBody(req: IncomingMessage, route: RouteDefinition, cap: Cap): Promise<unknown> {
   const bytes = await readBody(req, route.maxBodyBytes ?? MAX_JSON_BODY_BYTES)
-  // Kept whole only up to the journal's limit (journal.ts cuts it): a 1 MiB upload is not held.
-  if (cap) {
-    if (bytes.length > JOURNAL_BODY_LIMIT) {
-      cap.requestBody = Buffer.from(bytes.subarray(0, JOURNAL_BODY_LIMIT))
-      cap.requestBytes = bytes.length
-    } else cap.requestBody = bytes
-  }
+  // The journal copies its first JOURNAL_BODY_LIMIT bytes once answered.
+  if (cap) cap.requestBody = bytes
   if (route.body === 'raw') return bytes
   const schema = route.body!
   let value: unknown

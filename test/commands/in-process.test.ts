@@ -21,6 +21,8 @@ describe('runInProcess', () => {
     ['no key', ['pay', 'list'], {}],
     ['a LIVE key without --yes', ['pay', 'create', '--amount', '500', '--phone', '670000001'], {...KEY, SVC_API_KEY: 'svc_sk_live_canarycanarycanary0001'}],
     ['a table', ['sandbox', 'numbers'], {}],
+    ['global flags before the command', ['--lang', 'fr', '--json', 'pay', 'create', '--amount', '50.5', '--phone', '670000001'], KEY],
+    ['a global flag with = before the command', ['--lang=fr', 'sandbox', 'numbers'], {}],
   ])('%s: the same as a child process', async ([, args, env], {temp}) => {
     const child = await runCli(args, {configDir: temp.dir, env})
     const exitCode = process.exitCode

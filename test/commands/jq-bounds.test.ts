@@ -1,19 +1,25 @@
 /**
- * `--jq` bounded and interruptible: the filter runs in a worker thread with a time limit
- * (SVC_JQ_TIMEOUT, default 10 s) and a memory cap. Nine hostile expressions, each run by the built
- * CLI: past its limit it exits 1 naming the limit, never aborts Node; signalled mid-filter it
- * exits 130 (SIGINT, as Ctrl-C sends) or 143 (SIGTERM) within a second.
+ * `--jq` bounded and interruptible: the filter runs on the main thread for a short slice, then in a
+ * worker thread, with a time limit (SVC_JQ_TIMEOUT, default 10 s) and a memory cap. Nine hostile
+ * expressions, each run by the built CLI: past its limit it exits 1 naming the limit, never aborts
+ * Node; signalled mid-filter it exits 130 (SIGINT, as Ctrl-C sends) or 143 (SIGTERM) at once:
+ * within 5 s on a busy machine, where a main thread held by the filter would take until the 120 s
+ * time limit (within 1 s on the main thread's slice, whose end SIGTERM waits for).
  *
- * "Mid-filter" is read from /proc: the signal goes once the worker thread (a task of the CLI's
- * process other than its main thread, named like it) has spent 400 ms of CPU, more than its
- * start-up and jq's loading take, so the filter is running.
+ * "Mid-filter" in the worker is read from /proc: the signal goes once the worker thread (a task of
+ * the CLI's process other than its main thread, named like it) has spent 400 ms of CPU, more than
+ * its start-up and jq's loading take, so the filter is running. Those runs go straight to the worker
+ * (SVC_JQ_MAIN_THREAD_MS=0): after a main-thread slice, `def f: [f]; f` may meet its memory limit
+ * about when the worker reaches 400 ms. The main thread's slice has tests of its own (below).
  */
 import {spawn} from 'node:child_process'
 import {readFileSync, readdirSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, baseEnv, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const HOSTILE = [
   'def f: f; f',
@@ -58,9 +64,10 @@ describe('--jq past its limits: exit 1 naming the limit', () => {
     expect(r.stderr).toMatch(/output limit \(\d+ MB\)|memory limit \(\d+ MB\)/)
   }, 180_000)
 
+  // In-process: SVC_JQ_TIMEOUT is read from the command's environment, not the process's.
   it('SVC_JQ_TIMEOUT that is not a number of seconds: exit 2 naming it, what is accepted', async () => {
     for (const value of ['0', 'abc', '-3', '10 minutes']) {
-      const r = await runCli([...ARGS, '--jq', '.'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: value}})
+      const r = await runInProcess([...ARGS, '--jq', '.'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: value}})
       expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2)
       expect(r.stderr).toContain('SVC_JQ_TIMEOUT')
       expect(r.stdout).toBe('')
@@ -68,7 +75,7 @@ describe('--jq past its limits: exit 1 naming the limit', () => {
   })
 
   it('a filter within its limits still works, after the same worker ran the compile', async () => {
-    const r = await runCli([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: '5'}})
+    const r = await runInProcess([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {SVC_JQ_TIMEOUT: '5'}})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/^\d+\n$/)
   })
@@ -94,8 +101,8 @@ function workerCpuTicks(pid: number): number {
 }
 
 async function signalledMidFilter(expression: string, signal: 'SIGINT' | 'SIGTERM'): Promise<{code: number | null; afterSignalMs: number; stderr: string}> {
-  // A generous time limit: what ends the run must be the signal.
-  const env = {...baseEnv(temp.dir), SVC_JQ_TIMEOUT: '120'}
+  // A generous time limit: what ends the run must be the signal. The worker from the start.
+  const env = {...baseEnv(temp.dir), SVC_JQ_TIMEOUT: '120', SVC_JQ_MAIN_THREAD_MS: '0'}
   const child = spawn(process.execPath, [BIN, ...ARGS, '--jq', expression], {env, stdio: ['ignore', 'pipe', 'pipe']})
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
@@ -116,15 +123,134 @@ async function signalledMidFilter(expression: string, signal: 'SIGINT' | 'SIGTER
   }
 }
 
-describe('--jq mid-filter: Ctrl-C and SIGTERM still work', () => {
+describe('--jq mid-filter in the worker: Ctrl-C and SIGTERM still work', () => {
   for (const expression of HOSTILE) {
-    it(`${expression}: SIGINT → 130, SIGTERM → 143, within 1 s`, async () => {
+    it(`${expression}: SIGINT → 130, SIGTERM → 143, at once (within 5 s, the time limit being 120 s)`, async () => {
       const interrupted = await signalledMidFilter(expression, 'SIGINT')
       expect(interrupted.code, interrupted.stderr).toBe(130)
-      expect(interrupted.afterSignalMs).toBeLessThan(1000)
+      expect(interrupted.afterSignalMs).toBeLessThan(5_000)
       const terminated = await signalledMidFilter(expression, 'SIGTERM')
       expect(terminated.code, terminated.stderr).toBe(143)
-      expect(terminated.afterSignalMs).toBeLessThan(1000)
+      expect(terminated.afterSignalMs).toBeLessThan(5_000)
     }, 120_000)
   }
 })
+
+/**
+ * The main thread's slice (src/lib/io/jq-main.ts): a filter runs there first, under node:vm's
+ * timeout and breakOnSigint, and moves to a worker only when still running at the slice's end.
+ * test/helpers/jq-trace.cjs says on stderr when the filter starts on the main thread and when a
+ * worker is made.
+ */
+const TRACE = ['--require', fileURLToPath(new URL('../helpers/jq-trace.cjs', import.meta.url))].join(' ')
+const MAIN_STARTS = /\[jq-trace\] main thread\n/g
+
+describe('--jq on the main thread: its limits and signals', () => {
+  it('a filter that ends within the slice runs on the main thread only: no worker thread', async () => {
+    const r = await runCli([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE}})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^\d+\n$/)
+    // The compile (no input) and the filter.
+    expect(r.stderr.match(MAIN_STARTS)).toHaveLength(2)
+    expect(r.stderr).not.toContain('[jq-trace] worker')
+  })
+
+  it('SVC_JQ_MAIN_THREAD_MS=0: straight to a worker thread, same answer', async () => {
+    const r = await runCli([...ARGS, '--jq', '[.[] | .phone] | length'], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE, SVC_JQ_MAIN_THREAD_MS: '0'}})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^\d+\n$/)
+    expect(r.stderr).not.toMatch(MAIN_STARTS)
+    expect(r.stderr).toContain('[jq-trace] worker')
+  })
+
+  // In-process: read from the command's environment, as SVC_JQ_TIMEOUT is.
+  it('SVC_JQ_MAIN_THREAD_MS that is not whole milliseconds from 0 to 1000: exit 2 naming it', async () => {
+    for (const value of ['1001', '-1', '2.5', 'fast']) {
+      const r = await runInProcess([...ARGS, '--jq', '.'], {configDir: temp.dir, env: {SVC_JQ_MAIN_THREAD_MS: value}})
+      expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toContain('SVC_JQ_MAIN_THREAD_MS')
+      expect(r.stderr).toContain('0 to 1000')
+      expect(r.stdout).toBe('')
+    }
+  })
+
+  it('past the memory limit on the main thread: exit 1 naming it, no worker, no "Aborted()" from jq-web', async () => {
+    // 10 numbers: a string of a billion bytes, which jq asks for at once.
+    const r = await runCli([...ARGS, '--jq', 'length | "x" * (. * 100000000)'], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE, SVC_JQ_MAIN_THREAD_MS: '1000'}, timeoutMs: 30_000})
+    expect(r.exitCode, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/memory limit \(512 MB\)/)
+    expect(r.stderr).not.toMatch(/Aborted|FATAL|heap out of memory|Unexpected error/)
+    expect(r.stderr).not.toContain('[jq-trace] worker')
+  })
+
+  // A time limit shorter than the slice: the whole run is the main thread's.
+  for (const expression of HOSTILE) {
+    it(`${expression}: past a 0.2 s limit on the main thread, exit 1 naming it, no worker`, async () => {
+      const r = await runCli([...ARGS, '--jq', expression], {configDir: temp.dir, env: {NODE_OPTIONS: TRACE, SVC_JQ_TIMEOUT: '0.2'}, timeoutMs: 30_000})
+      expect(r.signal, r.stderr).toBeNull()
+      expect(r.exitCode, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/time limit \(0\.2 s; SVC_JQ_TIMEOUT\)|memory limit \(\d+ MB\)|output limit \(\d+ MB\)/)
+      expect(r.stderr).not.toMatch(/Aborted|FATAL|heap out of memory|Unexpected error/)
+      expect(r.stderr).not.toContain('[jq-trace] worker')
+    }, 60_000)
+  }
+
+  for (const expression of HOSTILE) {
+    it(`${expression}: signalled while on the main thread, SIGINT → 130 at once, SIGTERM → 143 at the slice's end`, async () => {
+      // A slice of 1 s: Ctrl-C breaks it at once (breakOnSigint).
+      const interrupted = await signalledOnMainThread(expression, 'SIGINT', '1000')
+      expect(interrupted.code, interrupted.stderr).toBe(130)
+      expect(interrupted.afterSignalMs).toBeLessThan(5_000)
+      expect(interrupted.stderr).not.toContain('[jq-trace] worker')
+      // SIGTERM is answered when the slice (the default, 500 ms) ends, before any worker starts.
+      const terminated = await signalledOnMainThread(expression, 'SIGTERM', undefined)
+      expect(terminated.code, terminated.stderr).toBe(143)
+      expect(terminated.afterSignalMs).toBeLessThan(5_000)
+      expect(terminated.stderr).not.toContain('[jq-trace] worker')
+    }, 60_000)
+  }
+})
+
+/** utime + stime, in clock ticks, of the CLI's main thread. */
+function mainThreadCpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * Runs the CLI with the trace; signals it once the filter (jq's second run, after the compile) has
+ * started on the main thread; SIGINT once the main thread has spent 20 ms of CPU since, so that it
+ * is in jq's loop, not in node:vm's few microseconds of putting breakOnSigint's handler in place of
+ * the command's (a Ctrl-C there ends the process by Node's default for SIGINT).
+ */
+async function signalledOnMainThread(expression: string, signal: 'SIGINT' | 'SIGTERM', sliceMs: string | undefined): Promise<{code: number | null; afterSignalMs: number; stderr: string}> {
+  const env: Record<string, string> = {...baseEnv(temp.dir), SVC_JQ_TIMEOUT: '120', NODE_OPTIONS: TRACE}
+  if (sliceMs !== undefined) env.SVC_JQ_MAIN_THREAD_MS = sliceMs
+  const child = spawn(process.execPath, [BIN, ...ARGS, '--jq', expression], {env, stdio: ['ignore', 'pipe', 'pipe']})
+  let exited = false
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  void closed.then(() => (exited = true))
+  const killer = setTimeout(() => child.kill('SIGKILL'), 50_000)
+  let stderr = ''
+  child.stdout.resume()
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  // Not once jq's compile (its first run) has moved to a worker: the filter is not the main thread's.
+  const onMain = () => !stderr.includes('[jq-trace] worker') && (stderr.match(MAIN_STARTS)?.length ?? 0) >= 2
+  try {
+    while (!exited && !onMain()) await new Promise((resolve) => setTimeout(resolve, 5))
+    const ticks = mainThreadCpuTicks(child.pid!)
+    while (!exited && signal === 'SIGINT' && mainThreadCpuTicks(child.pid!) < ticks + 2) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(exited || stderr.includes('[jq-trace] worker'), `never signalled on the main thread (jq's compile past its 1 s slice?): ${stderr}`).toBe(false)
+    const sent = Date.now()
+    child.kill(signal)
+    const code = await closed
+    return {code, afterSignalMs: Date.now() - sent, stderr}
+  } finally {
+    clearTimeout(killer)
+  }
+}

@@ -1,7 +1,9 @@
 /**
  * `--jq EXPR`: the CLI's filter (jq-web, jq compiled to WebAssembly) against Debian's jq
  * (/usr/bin/jq, installed by .ci/run) on real command outputs from a local sandbox. The corpus runs
- * in-process over those outputs (the filter is formatting); the flag itself runs end to end.
+ * in-process over those outputs (the filter is formatting), as do the commands; the flag runs end to
+ * end in the built CLI where the launcher is what is tested (jq's WebAssembly compiling while oclif
+ * loads, a global flag given before the command).
  */
 import {spawnSync} from 'node:child_process'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -10,6 +12,7 @@ import {loadJq} from '../../src/lib/io/jq.js'
 import {escapeForTerminal} from '../../src/lib/io/terminal-text.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const JQ = '/usr/bin/jq'
@@ -18,7 +21,9 @@ let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
 const outputs: Record<string, string> = {}
 
-const cli = (args: string[]) => runCli(args, {configDir: temp.dir, env: sandbox.env()})
+const cli = (args: string[]) => runInProcess(args, {configDir: temp.dir, env: sandbox.env()})
+/** The built CLI: bin/run.cjs starts jq's WebAssembly compiling while oclif loads and moves global flags last. */
+const built = (args: string[]) => runCli(args, {configDir: temp.dir, env: sandbox.env()})
 
 beforeAll(async () => {
   sandbox = await startTestSandbox()
@@ -134,7 +139,7 @@ describe('--jq on a terminal', () => {
 
 describe('svc … --jq EXPR', () => {
   it('filters the JSON a command prints, strings raw, as jq -r -c does', async () => {
-    const r = await cli(['pay', 'list', '--jq', '.[] | select(.amount == 2500) | .id'])
+    const r = await built(['pay', 'list', '--jq', '.[] | select(.amount == 2500) | .id'])
     expect(r.exitCode, r.stderr).toBe(0)
     const list = await cli(['pay', 'list', '--json'])
     expect(r.stdout).toBe(debianJq('.[] | select(.amount == 2500) | .id', list.stdout).stdout)
@@ -142,7 +147,7 @@ describe('svc … --jq EXPR', () => {
   })
 
   it('given before the command, as a global flag', async () => {
-    const r = await cli(['--jq', '.[0].phone', 'sandbox', 'numbers'])
+    const r = await built(['--jq', '.[0].phone', 'sandbox', 'numbers'])
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stdout).toBe('237670000001\n')
   })

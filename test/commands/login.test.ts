@@ -2,7 +2,7 @@ import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
-import {ANSI, runCli} from '../helpers/cli.js'
+import {ANSI} from '../helpers/cli.js'
 import {it, type TempConfigDir} from '../helpers/fixtures.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {runInProcess} from '../helpers/in-process.js'
@@ -12,7 +12,7 @@ const configFile = (temp: TempConfigDir) => join(temp.dir, 'config.json')
 describe('svc login (not interactive)', () => {
   it('checks the key with the service, saves it 0600 in a 0700 dir, and shows it masked', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
-    const r = await runCli(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: `${key}\n`})
+    const r = await runInProcess(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: `${key}\n`})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/profile "shop" \(SANDBOX, key svc_sk_test_…/)
     expect(r.stdout + r.stderr).not.toContain(key)
@@ -22,15 +22,15 @@ describe('svc login (not interactive)', () => {
     expect(saved.current).toBe('shop')
     expect(saved.profiles.shop).toMatchObject({api_key: key, base_url: sandbox.sb.url})
     // The saved profile works for the next command.
-    const list = await runCli(['pay', 'list', '--json'], {configDir: temp.dir})
+    const list = await runInProcess(['pay', 'list', '--json'], {configDir: temp.dir})
     expect(list.exitCode).toBe(0)
-    const shown = await runCli(['profiles', 'show', '--json'], {configDir: temp.dir})
+    const shown = await runInProcess(['profiles', 'show', '--json'], {configDir: temp.dir})
     expect(JSON.parse(shown.stdout)).toMatchObject({name: 'shop', environment: 'SANDBOX', current: true})
     expect(shown.stdout).not.toContain(key)
   })
 
   it('an unknown or revoked key is refused with exit 3 and nothing is saved', async ({sandbox, temp}) => {
-    const unknown = await runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {
+    const unknown = await runInProcess(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {
       configDir: temp.dir,
       input: 'svc_sk_test_0000000000000000000000000000',
     })
@@ -38,7 +38,7 @@ describe('svc login (not interactive)', () => {
     expect(() => statSync(configFile(temp))).toThrow()
     const minted = await sandbox.admin('POST', '/keys', {environment: 'SANDBOX'})
     await sandbox.admin('POST', `/keys/${minted.id}/revoke`)
-    const revoked = await runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
+    const revoked = await runInProcess(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
     expect(revoked.exitCode).toBe(3)
     expect(revoked.stderr).not.toContain(minted.secret)
     expect(() => statSync(configFile(temp))).toThrow()
@@ -46,7 +46,7 @@ describe('svc login (not interactive)', () => {
 
   it('a key without payments:read is accepted with a warning (it is a valid key)', async ({sandbox, temp}) => {
     const minted = await sandbox.admin('POST', '/keys', {environment: 'SANDBOX', scopes: ['invoices:read']})
-    const r = await runCli(['login', '--api-key-stdin', '--profile', 'ro', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
+    const r = await runInProcess(['login', '--api-key-stdin', '--profile', 'ro', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/Warning:/)
   })
@@ -59,21 +59,21 @@ describe('svc login (not interactive)', () => {
 
   it('logout forgets the key; profiles use/remove; precedence of --api-key over the profile', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
-    await runCli(['login', '--api-key-stdin', '--profile', 'a', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
-    await runCli(['login', '--api-key-stdin', '--profile', 'b', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
-    const list = await runCli(['profiles', 'list'], {configDir: temp.dir})
+    await runInProcess(['login', '--api-key-stdin', '--profile', 'a', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
+    await runInProcess(['login', '--api-key-stdin', '--profile', 'b', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
+    const list = await runInProcess(['profiles', 'list'], {configDir: temp.dir})
     expect(list.stdout).toMatch(/\*\s+b\s+SANDBOX/)
     expect(list.stdout).not.toMatch(ANSI)
-    expect((await runCli(['profiles', 'use', 'a'], {configDir: temp.dir})).exitCode).toBe(0)
+    expect((await runInProcess(['profiles', 'use', 'a'], {configDir: temp.dir})).exitCode).toBe(0)
     expect(JSON.parse(readFileSync(configFile(temp), 'utf8')).current).toBe('a')
     // --api-key beats the profile: a live key on the same sandbox sees live data.
-    const live = await runCli(['pay', 'list', '--json', '--api-key', sandbox.sb.keys.live], {configDir: temp.dir})
+    const live = await runInProcess(['pay', 'list', '--json', '--api-key', sandbox.sb.keys.live], {configDir: temp.dir})
     expect(live.exitCode).toBe(0)
     for (const p of JSON.parse(live.stdout)) expect(p.environment).toBe('LIVE')
-    expect((await runCli(['logout'], {configDir: temp.dir})).exitCode).toBe(0)
+    expect((await runInProcess(['logout'], {configDir: temp.dir})).exitCode).toBe(0)
     expect(JSON.parse(readFileSync(configFile(temp), 'utf8')).profiles.a.api_key).toBeUndefined()
-    expect((await runCli(['pay', 'list'], {configDir: temp.dir})).exitCode).toBe(3)
-    expect((await runCli(['profiles', 'remove', 'b'], {configDir: temp.dir})).exitCode).toBe(0)
+    expect((await runInProcess(['pay', 'list'], {configDir: temp.dir})).exitCode).toBe(3)
+    expect((await runInProcess(['profiles', 'remove', 'b'], {configDir: temp.dir})).exitCode).toBe(0)
     expect(Object.keys(JSON.parse(readFileSync(configFile(temp), 'utf8')).profiles)).toEqual(['a'])
   })
 })

@@ -6,28 +6,15 @@
  */
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, vi} from 'vitest'
 
 import {BIN, baseEnv} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {test} from '../helpers/fixtures.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
-let sandbox: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
 let proxy: FaultProxy | undefined
-const servers: McpSession[] = []
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({settleAfterMs: 200})
-})
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
 afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close()
-  temp.cleanup()
   await proxy?.close()
   proxy = undefined
 })
@@ -54,11 +41,14 @@ const READ_TOOLS = [
   'sandbox_test_numbers',
 ]
 
-async function startMcp(args: string[] = [], env: Record<string, string> = sandbox.env()): Promise<McpSession> {
+type StartMcp = (args?: string[], env?: Record<string, string>) => Promise<McpSession>
+
+/** `svc mcp` started as a child with this test's config dir and the SDK's client connected to it. */
+async function startMcp(configDir: string, args: string[], env: Record<string, string>): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
-    env: {...baseEnv(temp.dir), ...env},
+    env: {...baseEnv(configDir), ...env},
     stderr: 'pipe',
   })
   let stderr = ''
@@ -70,10 +60,25 @@ async function startMcp(args: string[] = [], env: Record<string, string> = sandb
   // Anything on stdout that is not a protocol message is reported here (e.g. a stray log line).
   client.onerror = (error) => errors.push(error)
   await client.connect(transport)
-  const session = {client, stderr: () => stderr, errors, close: () => client.close()}
-  servers.push(session)
-  return session
+  return {client, stderr: () => stderr, errors, close: () => client.close()}
 }
+
+// The file's sandbox (settling after 200 ms), a config dir per test, and the MCP servers the test
+// starts (against the file's sandbox unless told), closed after it.
+const it = test.extend<{startMcp: StartMcp}>({
+  startMcp: async ({sandbox, temp}, use) => {
+    const sessions: McpSession[] = []
+    try {
+      await use(async (args = [], env = sandbox.env()) => {
+        const session = await startMcp(temp.dir, args, env)
+        sessions.push(session)
+        return session
+      })
+    } finally {
+      for (const session of sessions) await session.close()
+    }
+  },
+})
 
 type ToolResult = {isError?: boolean; content: Array<{type: string; text?: string; resource?: any}>; structuredContent?: any}
 
@@ -81,11 +86,11 @@ async function call(session: McpSession, name: string, args: Record<string, unkn
   return (await session.client.callTool({name, arguments: args})) as ToolResult
 }
 
-async function payments(key = sandbox.sb.keys.sandbox): Promise<any[]> {
+async function payments(sandbox: TestSandbox, key = sandbox.sb.keys.sandbox): Promise<any[]> {
   return (await sandbox.get('/v1/payments?limit=100', key)).data
 }
 
-async function invoices(key = sandbox.sb.keys.sandbox): Promise<any[]> {
+async function invoices(sandbox: TestSandbox, key = sandbox.sb.keys.sandbox): Promise<any[]> {
   const all: any[] = []
   for (let page = 1; ; page++) {
     const body = await sandbox.get(`/v1/invoices?page=${page}&page_size=100`, key)
@@ -98,7 +103,7 @@ async function invoices(key = sandbox.sb.keys.sandbox): Promise<any[]> {
 const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
 describe('svc mcp: the tools an assistant sees', () => {
-  it('lists the fourteen tools, each with a closed JSON Schema and truthful annotations; logs on stderr only', async () => {
+  it('lists the fourteen tools, each with a closed JSON Schema and truthful annotations; logs on stderr only', async ({startMcp, sandbox}) => {
     const session = await startMcp()
     const {tools} = await session.client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([...WRITE_TOOLS, ...READ_TOOLS].sort())
@@ -130,7 +135,7 @@ describe('svc mcp: the tools an assistant sees', () => {
     expect(session.errors).toEqual([])
   })
 
-  it('sandbox_test_numbers gives the table and a summary', async () => {
+  it('sandbox_test_numbers gives the table and a summary', async ({startMcp, sandbox}) => {
     const session = await startMcp()
     const result = await call(session, 'sandbox_test_numbers')
     expect(result.isError).toBeFalsy()
@@ -140,7 +145,7 @@ describe('svc mcp: the tools an assistant sees', () => {
 })
 
 describe('svc mcp: payments', () => {
-  it('creates a payment to a test number and waits for it: SUCCESS, on the server too', async () => {
+  it('creates a payment to a test number and waits for it: SUCCESS, on the server too', async ({startMcp, sandbox}) => {
     const session = await startMcp()
     const created = await call(session, 'payments_create', {amount: '5 000', phone: '+237 6 70 00 00 01'})
     expect(created.isError).toBeFalsy()
@@ -163,10 +168,10 @@ describe('svc mcp: payments', () => {
     // read with it, so the last one may come after the result and be dropped: not asserted.
     expect(progress.length).toBeGreaterThan(0)
     for (const message of progress) expect(message).toMatch(new RegExp(`^Payment ${payment.id}: (PENDING|SUCCESS)…$`))
-    expect((await payments()).filter((p) => p.id === payment.id)).toMatchObject([{status: 'SUCCESS', amount: 5000}])
+    expect((await payments(sandbox)).filter((p) => p.id === payment.id)).toMatchObject([{status: 'SUCCESS', amount: 5000}])
   })
 
-  it('a failing test number settles FAILED with its failure code (a result, not a tool error)', async () => {
+  it('a failing test number settles FAILED with its failure code (a result, not a tool error)', async ({startMcp}) => {
     const session = await startMcp()
     const created = await call(session, 'payments_create', {amount: 1200, phone: '670000099'})
     const id = created.structuredContent.payment.id
@@ -176,7 +181,7 @@ describe('svc mcp: payments', () => {
     expect(waited.content[0]!.text).toMatch(new RegExp(`^Payment "${id}" FAILED \\(\\w+\\): 1 200 XAF from "237670000099" was not collected\\.$`))
   })
 
-  it('a wait that times out says the payment is still PENDING (call again), not an error', async () => {
+  it('a wait that times out says the payment is still PENDING (call again), not an error', async ({startMcp}) => {
     const slow = await startTestSandbox({settleAfterMs: 60_000})
     try {
       const session = await startMcp([], slow.env())
@@ -191,7 +196,7 @@ describe('svc mcp: payments', () => {
     }
   })
 
-  it('a wait the client cancels stops polling the service', async () => {
+  it('a wait the client cancels stops polling the service', async ({startMcp}) => {
     const slow = await startTestSandbox({settleAfterMs: 60_000})
     const counting = await startFaultProxy(slow.sb.url, [])
     try {
@@ -201,11 +206,14 @@ describe('svc mcp: payments', () => {
       const waiting = session.client.callTool({name: 'payments_wait', arguments: {id: created.structuredContent.payment.id, interval: '250ms', timeout: '30s'}}, undefined, {
         signal: abort.signal,
       })
-      await new Promise((resolve) => setTimeout(resolve, 800))
+      const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
+      // Cancelled once it is polling (a status read reached the service), not after a fixed time.
+      await vi.waitFor(() => expect(polls()).toBeGreaterThan(0), {timeout: 30_000, interval: 50})
       abort.abort()
       await expect(waiting).rejects.toThrow()
+      // Deliberate: a read already under way when the cancel came may still land; then, over the
+      // next second (four intervals), no further read may come.
       await new Promise((resolve) => setTimeout(resolve, 300))
-      const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
       const atCancel = polls()
       await new Promise((resolve) => setTimeout(resolve, 1000))
       expect(atCancel).toBeGreaterThan(0)
@@ -217,9 +225,9 @@ describe('svc mcp: payments', () => {
     }
   })
 
-  it('a bad amount is a tool error naming the argument with the CLI\'s sentence, and nothing is created', async () => {
+  it('a bad amount is a tool error naming the argument with the CLI\'s sentence, and nothing is created', async ({startMcp, sandbox}) => {
     const session = await startMcp()
-    const before = (await payments()).length
+    const before = (await payments(sandbox)).length
     for (const amount of [50.5, '50.5', '5,00', 0, -5, '1e3', 'five thousand']) {
       const result = await call(session, 'payments_create', {amount, phone: phone(3001)})
       expect(result.isError, String(amount)).toBe(true)
@@ -236,24 +244,24 @@ describe('svc mcp: payments', () => {
     const extra = await call(session, 'payments_create', {amount: 500, phone: phone(3001), currency: 'EUR'})
     expect(extra.structuredContent.error.field).toBe('currency')
     expect(extra.content[0]!.text).toBe('Unknown argument "currency"; payments_create takes: amount, phone, operator.')
-    expect((await payments()).length).toBe(before)
+    expect((await payments(sandbox)).length).toBe(before)
     expect(session.stderr()).toMatch(/tool payments_create: invalid_input/)
   })
 
-  it('a connection reset after the service acted: found in the list, reported as recovered, never sent twice', async () => {
+  it('a connection reset after the service acted: found in the list, reported as recovered, never sent twice', async ({startMcp, sandbox}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
     const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     const result = await call(session, 'payments_create', {amount: 2222, phone: phone(4001)})
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent.recovered).toBe(true)
     expect(result.content[0]!.text).toMatch(/^The answer to the payment request was lost; found payment "svcpay_test_\w+" .* It was not created again\.$/)
-    const onServer = (await payments()).filter((p) => p.phone_number === phone(4001))
+    const onServer = (await payments(sandbox)).filter((p) => p.phone_number === phone(4001))
     expect(onServer).toHaveLength(1)
     expect(result.structuredContent.payment.id).toBe(onServer[0].id)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
   })
 
-  it('an unknown outcome (502, nothing found) is a tool error that says so and how to check; sent once, nothing created', async () => {
+  it('an unknown outcome (502, nothing found) is a tool error that says so and how to check; sent once, nothing created', async ({startMcp, sandbox}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
     const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     const result = await call(session, 'payments_create', {amount: 5555, phone: phone(4002)})
@@ -263,7 +271,7 @@ describe('svc mcp: payments', () => {
     expect(result.content[0]!.text).toMatch(/Do not call payments_create again/)
     expect(result.structuredContent.error.hint).toMatch(/look for 5 555 XAF to 237670004002 with payments_list/)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
-    expect((await payments()).filter((p) => p.phone_number === phone(4002))).toHaveLength(0)
+    expect((await payments(sandbox)).filter((p) => p.phone_number === phone(4002))).toHaveLength(0)
   })
 })
 
@@ -279,9 +287,9 @@ describe('svc mcp: invoices', () => {
     customer_email: 'awa@example.com',
   }
 
-  it('creates a DRAFT with an Idempotency-Key it returns; the same key again returns it, not a second one', async () => {
+  it('creates a DRAFT with an Idempotency-Key it returns; the same key again returns it, not a second one', async ({startMcp, sandbox}) => {
     const session = await startMcp()
-    const before = (await invoices()).length
+    const before = (await invoices(sandbox)).length
     const created = await call(session, 'invoices_create', draft)
     expect(created.isError, created.content[0]!.text).toBeFalsy()
     const {invoice, idempotency_key: key, replayed} = created.structuredContent
@@ -298,10 +306,10 @@ describe('svc mcp: invoices', () => {
     const again = await call(session, 'invoices_create', {...draft, idempotency_key: key})
     expect(again.structuredContent).toMatchObject({replayed: true, idempotency_key: key, invoice: {id: invoice.id}})
     expect(again.content[0]!.text).toMatch(/already existed for Idempotency-Key .* nothing new was created/)
-    expect((await invoices()).length).toBe(before + 1)
+    expect((await invoices(sandbox)).length).toBe(before + 1)
   })
 
-  it('publishes it: UNPAID, payable at its checkout URL; publish: true on create does both', async () => {
+  it('publishes it: UNPAID, payable at its checkout URL; publish: true on create does both', async ({startMcp, sandbox}) => {
     const session = await startMcp()
     const id = (await call(session, 'invoices_create', draft)).structuredContent.invoice.id
     const published = await call(session, 'invoices_publish', {id})
@@ -317,7 +325,7 @@ describe('svc mcp: invoices', () => {
     expect(got.content[0]!.text).toBe(`Invoice "${id}": UNPAID, "Awa Bakery", total 6 300 XAF, 6 300 XAF due by 2026-12-31.`)
   })
 
-  it("service text with control characters: escaped in the summary a person reads, kept as is in the object", async () => {
+  it("service text with control characters: escaped in the summary a person reads, kept as is in the object", async ({startMcp, sandbox}) => {
     // The CLI refuses such a name locally, so the service's answer is where one can come from.
     const name = 'Awa \u001b]0;pwned\u0007\u001b[2J Bakery'
     const invoice = {id: 'inv_test_crafted', status: 'UNPAID', customer_name: name, due_date: '2026-12-31', items: [{name: 'Bread', price: 500, quantity: 1}], total_amount: 500, amount_due: 500}
@@ -334,9 +342,9 @@ describe('svc mcp: invoices', () => {
     expect(local.content[0]!.text).toMatch(/control character/)
   })
 
-  it('bad drafts are tool errors naming the argument; nothing is created', async () => {
+  it('bad drafts are tool errors naming the argument; nothing is created', async ({startMcp, sandbox}) => {
     const session = await startMcp()
-    const before = (await invoices()).length
+    const before = (await invoices(sandbox)).length
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{...draft, items: [{name: 'Bread', price: 1500.5}]}, 'items', /item number 1 \("Bread"\): the price must be a whole number of XAF from 0 to [\d ]+; got 1500\.5/],
       [{...draft, items: [{name: 'Bread', price: 50, quantity: 0}]}, 'items', /item number 1 \("Bread"\): the quantity must be a whole number from 1 to 1 000 000; got 0/],
@@ -360,10 +368,10 @@ describe('svc mcp: invoices', () => {
       expect(result.structuredContent.error.field, JSON.stringify(args)).toBe(field)
       expect(result.content[0]!.text).toMatch(message)
     }
-    expect((await invoices()).length).toBe(before)
+    expect((await invoices(sandbox)).length).toBe(before)
   })
 
-  it('lists, sends, cancels and fetches the PDF', async () => {
+  it('lists, sends, cancels and fetches the PDF', async ({startMcp, sandbox}) => {
     const session = await startMcp()
     const id = (await call(session, 'invoices_create', {...draft, publish: true})).structuredContent.invoice.id
     const listed = await call(session, 'invoices_list', {status: 'UNPAID', page_size: 100})
@@ -383,7 +391,7 @@ describe('svc mcp: invoices', () => {
 })
 
 describe('svc mcp: reports', () => {
-  it('receivables and collections give the report objects and a summary', async () => {
+  it('receivables and collections give the report objects and a summary', async ({startMcp}) => {
     const session = await startMcp()
     const receivables = await call(session, 'reports_receivables', {as_of: '2026-12-31'})
     expect(receivables.isError).toBeFalsy()
@@ -398,11 +406,11 @@ describe('svc mcp: reports', () => {
 })
 
 describe('svc mcp: safety', () => {
-  it('a LIVE key: money and customer messages refused without --allow-live-writes; nothing sent; reads and drafts allowed', async () => {
+  it('a LIVE key: money and customer messages refused without --allow-live-writes; nothing sent; reads and drafts allowed', async ({startMcp, sandbox}) => {
     const live = sandbox.sb.keys.live
     const session = await startMcp([], sandbox.env('live'))
     expect(session.stderr()).toMatch(/LIVE key: tools that move money or tell customers are refused/)
-    const before = (await payments(live)).length
+    const before = (await payments(sandbox, live)).length
     const refused = await call(session, 'payments_create', {amount: 5000, phone: '670000001'})
     expect(refused.isError).toBe(true)
     expect(refused.structuredContent.error.code).toBe('live_writes_refused')
@@ -410,7 +418,7 @@ describe('svc mcp: safety', () => {
       /^Refused: this would collect 5 000 XAF from 237670000001 with a LIVE key \(svc_sk_live_…\w{4}\), and this MCP server was started without --allow-live-writes\. Nothing was sent\.$/,
     )
     expect(JSON.stringify(refused)).not.toContain(live)
-    expect((await payments(live)).length).toBe(before)
+    expect((await payments(sandbox, live)).length).toBe(before)
     // A draft tells nobody: allowed. Delivering it is not.
     const created = await call(session, 'invoices_create', {customer_name: 'Live Co', due_date: '2026-12-31', items: [{name: 'Thing', price: 1000}]})
     expect(created.isError).toBeFalsy()
@@ -423,29 +431,29 @@ describe('svc mcp: safety', () => {
     expect((await call(session, 'payments_list', {limit: 5})).isError).toBeFalsy()
   })
 
-  it('a LIVE key with --allow-live-writes: the payment is sent', async () => {
+  it('a LIVE key with --allow-live-writes: the payment is sent', async ({startMcp, sandbox}) => {
     const live = sandbox.sb.keys.live
     const session = await startMcp(['--allow-live-writes'], sandbox.env('live'))
     expect(session.stderr()).toMatch(/LIVE key with --allow-live-writes/)
     const result = await call(session, 'payments_create', {amount: 4321, phone: '670000001'})
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent.payment).toMatchObject({environment: 'LIVE', status: 'PENDING', amount: 4321})
-    expect((await payments(live)).map((p) => p.id)).toContain(result.structuredContent.payment.id)
+    expect((await payments(sandbox, live)).map((p) => p.id)).toContain(result.structuredContent.payment.id)
   })
 
-  it('--read-only offers no write tool, and calling one is refused', async () => {
+  it('--read-only offers no write tool, and calling one is refused', async ({startMcp, sandbox}) => {
     const session = await startMcp(['--read-only'])
     const {tools} = await session.client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS].sort())
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true)
-    const before = (await payments()).length
+    const before = (await payments(sandbox)).length
     await expect(session.client.callTool({name: 'payments_create', arguments: {amount: 5000, phone: '670000001'}})).rejects.toThrow(
       /Tool "payments_create" is not offered: this server was started with --read-only/,
     )
-    expect((await payments()).length).toBe(before)
+    expect((await payments(sandbox)).length).toBe(before)
   })
 
-  it('the profile and key come from the usual precedence: --api-key of svc mcp over SVC_API_KEY', async () => {
+  it('the profile and key come from the usual precedence: --api-key of svc mcp over SVC_API_KEY', async ({startMcp, sandbox}) => {
     const session = await startMcp(['--api-key', sandbox.sb.keys.live], sandbox.env('sandbox'))
     expect(session.stderr()).toMatch(/with LIVE key svc_sk_live_…/)
     const none = await startMcp([], {SVC_BASE_URL: sandbox.sb.url})
@@ -455,7 +463,7 @@ describe('svc mcp: safety', () => {
     expect(result.structuredContent.error.code).toBe('no_api_key')
   })
 
-  it('speaks French when asked: summaries and errors from the catalogue; the objects are the same', async () => {
+  it('speaks French when asked: summaries and errors from the catalogue; the objects are the same', async ({startMcp, sandbox}) => {
     const session = await startMcp([], {...sandbox.env(), SVC_LANG: 'fr'})
     const bad = await call(session, 'payments_create', {amount: 50.5, phone: '670000001'})
     expect(bad.content[0]!.text).toMatch(/^Argument « amount » invalide \(rien n’a été envoyé\)/)

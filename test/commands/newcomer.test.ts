@@ -9,6 +9,7 @@ import {describe, expect} from 'vitest'
 import type {ChildProcess} from 'node:child_process'
 
 import {runCli} from '../helpers/cli.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {it, type CommandFixtures, type TempConfigDir} from '../helpers/fixtures.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {markRunningSandbox, startTestSandbox} from '../helpers/sandbox.js'
@@ -17,7 +18,7 @@ const configFile = (temp: TempConfigDir) => join(temp.dir, 'config.json')
 
 describe('1. login and the service address', () => {
   it('not interactive, with no address configured: says so before any request (exit 2), nothing saved', async ({sandbox, temp}) => {
-    const r = await runCli(['login', '--api-key-stdin'], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
+    const r = await runInProcess(['login', '--api-key-stdin'], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/--base-url/)
     expect(r.stderr).toMatch(/SVC_BASE_URL/)
@@ -26,14 +27,14 @@ describe('1. login and the service address', () => {
   })
 
   it('any command with a key but no address says which flag or variable to set (exit 2)', async ({sandbox, temp}) => {
-    const r = await runCli(['pay', 'list'], {configDir: temp.dir, env: {SVC_API_KEY: sandbox.sb.keys.sandbox}})
+    const r = await runInProcess(['pay', 'list'], {configDir: temp.dir, env: {SVC_API_KEY: sandbox.sb.keys.sandbox}})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/--base-url/)
     expect(r.stderr).not.toMatch(/ENOTFOUND/)
   })
 
   it('a base URL ending in /v1 is read as the service root (no /v1/v1/…)', async ({sandbox, temp}) => {
-    const r = await runCli(['pay', 'list', '--json', '--base-url', `${sandbox.sb.url}/v1/`], {
+    const r = await runInProcess(['pay', 'list', '--json', '--base-url', `${sandbox.sb.url}/v1/`], {
       configDir: temp.dir,
       env: {SVC_API_KEY: sandbox.sb.keys.sandbox},
     })
@@ -62,7 +63,7 @@ describe('1. login and the service address', () => {
 
   it('interactive, re-login to a profile that has an address: offers it as the default', async ({sandbox, temp}) => {
     const key = sandbox.sb.keys.sandbox
-    const first = await runCli(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
+    const first = await runInProcess(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
     expect(first.exitCode).toBe(0)
     const session = runInPty(['login', '--profile', 'shop'], {configDir: temp.dir})
     await session.waitFor('Service address')
@@ -108,12 +109,12 @@ describe('7. confirmations in French', () => {
 describe('9. enumerated values in any case', () => {
   it('pay list --status failed and invoice list --status=past_due are accepted; an unknown value still lists the accepted ones (exit 2)', async ({sandbox, temp}) => {
     const env = sandbox.env()
-    const failed = await runCli(['pay', 'list', '--status', 'failed', '--json'], {configDir: temp.dir, env})
+    const failed = await runInProcess(['pay', 'list', '--status', 'failed', '--json'], {configDir: temp.dir, env})
     expect(failed.stderr).toBe('')
     expect(failed.exitCode).toBe(0)
-    const pastDue = await runCli(['invoice', 'list', '--status=past_due', '--json'], {configDir: temp.dir, env})
+    const pastDue = await runInProcess(['invoice', 'list', '--status=past_due', '--json'], {configDir: temp.dir, env})
     expect(pastDue.exitCode).toBe(0)
-    const wrong = await runCli(['pay', 'list', '--status', 'nope'], {configDir: temp.dir, env})
+    const wrong = await runInProcess(['pay', 'list', '--status', 'nope'], {configDir: temp.dir, env})
     expect(wrong.exitCode).toBe(2)
     expect(wrong.stderr).toMatch(/PENDING, SUCCESS, FAILED, UNSPECIFIED/)
   })
@@ -138,7 +139,7 @@ describe('9. enumerated values in any case', () => {
 
 describe('8. a malformed key says what is wrong with it', () => {
   it('too short, stray characters, or another prefix: three different sentences, exit 2', async ({sandbox, temp}) => {
-    const run = (key: string) => runCli(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
+    const run = (key: string) => runInProcess(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: key})
     const short = await run('svc_sk_test_bogus')
     expect(short.exitCode).toBe(2)
     expect(short.stderr).toMatch(/too short/)
@@ -149,7 +150,7 @@ describe('8. a malformed key says what is wrong with it', () => {
     const other = await run('sk_test_abcdefghijkl')
     expect(other.exitCode).toBe(2)
     expect(other.stderr).toMatch(/keys start with svc_sk_test_/)
-    const env = await runCli(['pay', 'list'], {configDir: temp.dir, env: {SVC_API_KEY: 'svc_sk_live_x', SVC_BASE_URL: sandbox.sb.url}})
+    const env = await runInProcess(['pay', 'list'], {configDir: temp.dir, env: {SVC_API_KEY: 'svc_sk_live_x', SVC_BASE_URL: sandbox.sb.url}})
     expect(env.exitCode).toBe(2)
     expect(env.stderr).toMatch(/too short/)
   })
@@ -158,7 +159,7 @@ describe('8. a malformed key says what is wrong with it', () => {
 describe('11. sandbox serve on a busy port', () => {
   it('names the port and how to pick another, exit 2', async ({sandbox, temp}) => {
     const port = new URL(sandbox.sb.url).port
-    const r = await runCli(['sandbox', 'serve', '--port', port], {configDir: temp.dir})
+    const r = await runInProcess(['sandbox', 'serve', '--port', port], {configDir: temp.dir})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
     expect(r.stderr).toMatch(/--port 0/)
@@ -168,14 +169,14 @@ describe('11. sandbox serve on a busy port', () => {
 
 describe('12. a due date in the past', () => {
   it('is allowed, with a warning on stderr', async ({sandbox, temp}) => {
-    const r = await runCli(
+    const r = await runInProcess(
       ['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2020-01-31', '--item', 'Bread:500:3', '--json'],
       {configDir: temp.dir, env: sandbox.env()},
     )
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/Warning: The due date 2020-01-31 is already past/)
     expect(JSON.parse(r.stdout).due_date).toBe('2020-01-31')
-    const fine = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {
+    const fine = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {
       configDir: temp.dir,
       env: sandbox.env(),
     })
@@ -189,24 +190,24 @@ describe('3. reports and the walkthrough go by the service clock', () => {
     try {
       const env = local.env()
       for (let i = 0; i < 3; i++) {
-        const r = await runCli(['invoice', 'create', '--customer-name', `Shop ${i}`, '--due-date', new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+        const r = await runInProcess(['invoice', 'create', '--customer-name', `Shop ${i}`, '--due-date', new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
         expect(r.exitCode, r.stderr).toBe(0)
       }
       await local.admin('POST', '/clock/advance', {ms: 40 * 86_400_000})
       for (let i = 0; i < 4; i++) {
-        const r = await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
+        const r = await runInProcess(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
         expect(r.exitCode, r.stderr).toBe(0)
       }
-      const receivables = await runCli(['report', 'receivables', '--json'], {configDir: temp.dir, env})
+      const receivables = await runInProcess(['report', 'receivables', '--json'], {configDir: temp.dir, env})
       expect(receivables.exitCode, receivables.stderr).toBe(0)
       const report = JSON.parse(receivables.stdout)
       const serviceDay = new Date(Date.now() + 40 * 86_400_000)
       expect(Math.abs(new Date(report.as_of).getTime() - serviceDay.getTime())).toBeLessThan(2 * 86_400_000)
       expect(JSON.stringify(report.buckets ?? report)).toMatch(/"count":3/)
-      const collections = await runCli(['report', 'collections', '--json'], {configDir: temp.dir, env})
+      const collections = await runInProcess(['report', 'collections', '--json'], {configDir: temp.dir, env})
       expect(collections.exitCode, collections.stderr).toBe(0)
       expect(JSON.parse(collections.stdout).totals.count).toBe(4)
-      const walk = await runCli(['sandbox', 'walkthrough', '--lang', 'fr'], {configDir: temp.dir, env, timeoutMs: 60_000})
+      const walk = await runInProcess(['sandbox', 'walkthrough', '--lang', 'fr'], {configDir: temp.dir, env, timeoutMs: 60_000})
       expect(walk.stderr + walk.stdout).toMatch(/attendu À PAYER, obtenu À PAYER/)
       expect(walk.exitCode, walk.stdout + walk.stderr).toBe(0)
     } finally {
@@ -218,20 +219,20 @@ describe('3. reports and the walkthrough go by the service clock', () => {
 describe('5. messages in the vocabulary the person used', () => {
   it('publish with no address names --to-email; an import row names its column; a 404 names the object', async ({sandbox, temp}) => {
     const env = sandbox.env()
-    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
+    const created = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
     const id = JSON.parse(created.stdout).id as string
-    const publish = await runCli(['invoice', 'publish', id, '--channel', 'EMAIL'], {configDir: temp.dir, env})
+    const publish = await runInProcess(['invoice', 'publish', id, '--channel', 'EMAIL'], {configDir: temp.dir, env})
     expect(publish.exitCode).toBe(2)
     expect(publish.stderr).toMatch(/--to-email/)
 
     const file = join(temp.dir, 'rows.csv')
     writeFileSync(file, 'customer_name,due_date,items\n,2099-01-31,Bread:500:3\n')
-    const imported = await runCli(['invoice', 'import', file, '--lang', 'fr'], {configDir: temp.dir, env})
+    const imported = await runInProcess(['invoice', 'import', file, '--lang', 'fr'], {configDir: temp.dir, env})
     expect(imported.exitCode).toBe(2)
     expect(imported.stderr).toMatch(/customer_name/)
     expect(imported.stderr).not.toMatch(/--customer-name/)
 
-    const missing = await runCli(['invoice', 'get', 'inv_test_doesnotexist0000000000'], {configDir: temp.dir, env})
+    const missing = await runInProcess(['invoice', 'get', 'inv_test_doesnotexist0000000000'], {configDir: temp.dir, env})
     expect(missing.exitCode).toBe(4)
     expect(missing.stderr).toMatch(/No invoice with id/)
     expect(missing.stderr).not.toMatch(/invoiceId/)
@@ -241,17 +242,17 @@ describe('5. messages in the vocabulary the person used', () => {
 describe('10. a --json list that stops at a page says so on stderr', () => {
   it('pay list --limit 1 --json: one payment on stdout, the next offset on stderr; --all: no hint', async ({sandbox, temp}) => {
     const env = sandbox.env()
-    for (let i = 0; i < 2; i++) await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
-    const page = await runCli(['pay', 'list', '--limit', '1', '--json'], {configDir: temp.dir, env})
+    for (let i = 0; i < 2; i++) await runInProcess(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--json'], {configDir: temp.dir, env})
+    const page = await runInProcess(['pay', 'list', '--limit', '1', '--json'], {configDir: temp.dir, env})
     expect(page.exitCode).toBe(0)
     expect(JSON.parse(page.stdout)).toHaveLength(1)
     expect(page.stderr).toMatch(/--offset 1 or --all/)
-    const all = await runCli(['pay', 'list', '--all', '--json'], {configDir: temp.dir, env})
+    const all = await runInProcess(['pay', 'list', '--all', '--json'], {configDir: temp.dir, env})
     expect(all.stderr).toBe('')
     for (let i = 0; i < 2; i++) {
-      await runCli(['invoice', 'create', '--customer-name', `Page ${i}`, '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
+      await runInProcess(['invoice', 'create', '--customer-name', `Page ${i}`, '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--json'], {configDir: temp.dir, env})
     }
-    const invoices = await runCli(['invoice', 'list', '--page-size', '1', '--json'], {configDir: temp.dir, env})
+    const invoices = await runInProcess(['invoice', 'list', '--page-size', '1', '--json'], {configDir: temp.dir, env})
     expect(invoices.stderr).toMatch(/--page 2 or --all/)
   })
 })
@@ -277,11 +278,11 @@ describe('13. the PDF link field is read from the service description', () => {
     try {
       const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`
       const env = {SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_BASE_URL: base}
-      const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+      const created = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
       expect(created.exitCode, created.stderr).toBe(0)
       const id = JSON.parse(created.stdout).id as string
       const out = join(temp.dir, 'inv.pdf')
-      const pdf = await runCli(['invoice', 'pdf', id, '-o', out], {configDir: temp.dir, env})
+      const pdf = await runInProcess(['invoice', 'pdf', id, '-o', out], {configDir: temp.dir, env})
       expect(pdf.exitCode, pdf.stderr).toBe(0)
       expect(readFileSync(out).subarray(0, 5).toString('latin1')).toBe('%PDF-')
     } finally {
@@ -293,12 +294,12 @@ describe('13. the PDF link field is read from the service description', () => {
 describe('14. polish', () => {
   it('a cancelled invoice shows no amount still due', async ({sandbox, temp}) => {
     const env = sandbox.env()
-    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+    const created = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
     const id = JSON.parse(created.stdout).id as string
-    const before = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    const before = await runInProcess(['invoice', 'get', id], {configDir: temp.dir, env})
     expect(before.stdout).toMatch(/Amount due/)
-    expect((await runCli(['invoice', 'cancel', id], {configDir: temp.dir, env})).exitCode).toBe(0)
-    const after = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    expect((await runInProcess(['invoice', 'cancel', id], {configDir: temp.dir, env})).exitCode).toBe(0)
+    const after = await runInProcess(['invoice', 'get', id], {configDir: temp.dir, env})
     expect(after.stdout).toMatch(/CANCELLED/)
     expect(after.stdout).not.toMatch(/Amount due/)
   })
@@ -316,7 +317,7 @@ describe('14. polish', () => {
     mkdirSync(temp.dir, {recursive: true})
     const file = join(temp.dir, 'batch.csv')
     writeFileSync(file, 'customer_name,due_date,items,external_reference\r\n"Ada",2099-01-31,"Bread:500:2",P14-1\r\n')
-    const r = await runCli(['invoice', 'import', file], {configDir: temp.dir, env})
+    const r = await runInProcess(['invoice', 'import', file], {configDir: temp.dir, env})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(existsSync(join(temp.dir, 'batch.results.csv'))).toBe(true)
     expect(existsSync(`${file}.results.csv`)).toBe(false)
@@ -324,13 +325,13 @@ describe('14. polish', () => {
     // A file not ending in .csv: .results.csv appended.
     const lines = join(temp.dir, 'batch.jsonl')
     writeFileSync(lines, `${JSON.stringify({customer_name: 'Bea', due_date: '2099-01-31', items: [{name: 'Bread', price: 500, quantity: 2}]})}\n`)
-    expect((await runCli(['invoice', 'import', lines], {configDir: temp.dir, env})).exitCode).toBe(0)
+    expect((await runInProcess(['invoice', 'import', lines], {configDir: temp.dir, env})).exitCode).toBe(0)
     expect(existsSync(join(temp.dir, 'batch.jsonl.results.csv'))).toBe(true)
     // An import from before the rename: its journal keeps being used.
     const old = join(temp.dir, 'old.csv')
     writeFileSync(old, 'customer_name,due_date,items,external_reference\r\n"Cy",2099-01-31,"Bread:500:2",P14-3\r\n')
-    expect((await runCli(['invoice', 'import', old, '--results', `${old}.results.csv`], {configDir: temp.dir, env})).exitCode).toBe(0)
-    const again = await runCli(['invoice', 'import', old], {configDir: temp.dir, env})
+    expect((await runInProcess(['invoice', 'import', old, '--results', `${old}.results.csv`], {configDir: temp.dir, env})).exitCode).toBe(0)
+    const again = await runInProcess(['invoice', 'import', old], {configDir: temp.dir, env})
     expect(again.exitCode, again.stderr).toBe(0)
     // The old journal is read: its row is done, so it is skipped without a request.
     expect(again.stderr).toMatch(/1 row skipped: already done according to the results file/)
@@ -345,19 +346,19 @@ describe('14. polish', () => {
     let text = 'customer_name,due_date,items,external_reference\r\n'
     for (let i = 1; i <= 3; i++) text += `"Pub ${i}",2099-01-31,"Bread:500:2",P14-PUB-${i}\r\n`
     writeFileSync(file, text)
-    const first = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
+    const first = await runInProcess(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
     expect(first.exitCode, first.stderr).toBe(0)
     expect(first.stderr).toMatch(/3 created, 0 already created by an earlier run, 3 published, /)
     // A plain re-run skips the rows its results file records as done: nothing counted as published.
-    const again = await runCli(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
+    const again = await runInProcess(['invoice', 'import', file, '--publish'], {configDir: temp.dir, env})
     expect(again.exitCode, again.stderr).toBe(0)
     expect(again.stderr).toMatch(/0 created, 0 already created by an earlier run, 0 published, 0 already published, /)
     expect(again.stderr).toMatch(/3 rows skipped/)
     // --recheck asks the service: all three exist and are published already, none by this run.
-    const rechecked = await runCli(['invoice', 'import', file, '--publish', '--recheck'], {configDir: temp.dir, env})
+    const rechecked = await runInProcess(['invoice', 'import', file, '--publish', '--recheck'], {configDir: temp.dir, env})
     expect(rechecked.exitCode, rechecked.stderr).toBe(0)
     expect(rechecked.stderr).toMatch(/0 created, 3 already created by an earlier run, 0 published, 3 already published, /)
-    const json = await runCli(['invoice', 'import', file, '--publish', '--recheck', '--json'], {configDir: temp.dir, env})
+    const json = await runInProcess(['invoice', 'import', file, '--publish', '--recheck', '--json'], {configDir: temp.dir, env})
     expect(JSON.parse(json.stdout).summary).toMatchObject({published: 0, already_published: 3})
   })
 
@@ -384,32 +385,39 @@ describe('14. polish', () => {
   it('webhooks trigger hints at `webhooks listen` only when no listener is registered with the local sandbox', async ({sandbox, temp}) => {
     const env = {...sandbox.env(), SVC_RATE_LIMIT: '0'}
     markRunningSandbox(temp.dir, sandbox.sb)
-    const before = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+    const before = await runInProcess(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
     expect(before.exitCode, before.stderr).toBe(0)
     expect(before.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
 
+    // The listener is a second process, running while `trigger` runs, stopped with Ctrl-C.
     let child!: ChildProcess
     let err = ''
+    let ready!: () => void
+    const started = new Promise<void>((resolve) => (ready = resolve))
     const listening = runCli(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/'], {
       configDir: temp.dir,
       env,
       timeoutMs: 30_000,
       onSpawn(spawned) {
         child = spawned
-        spawned.stderr!.on('data', (d: string) => (err += d))
+        spawned.stderr!.on('data', (d: string) => {
+          err += d
+          if (/Press Ctrl-C to stop/.test(err)) ready()
+        })
       },
     })
     try {
-      for (let i = 0; i < 150 && !/Press Ctrl-C to stop/.test(err); i++) await new Promise((r) => setTimeout(r, 100))
+      // Waits for the line itself (or the listener's end, which fails the test with what it said).
+      await Promise.race([started, listening.then((r) => Promise.reject(new Error(`listen ended (${r.exitCode}): ${r.stderr}`)))])
       expect(err).toMatch(/Press Ctrl-C to stop/)
-      const during = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+      const during = await runInProcess(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
       expect(during.exitCode, during.stderr).toBe(0)
       expect(during.stderr).not.toMatch(/svc webhooks listen/)
     } finally {
       child.kill('SIGINT')
       await listening
     }
-    const after = await runCli(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
+    const after = await runInProcess(['webhooks', 'trigger', 'payment.success'], {configDir: temp.dir, env})
     expect(after.stderr).toMatch(/Receive it locally with: svc webhooks listen/)
   }, 60_000)
 
@@ -423,26 +431,26 @@ describe('14. polish', () => {
     })
     expect(created.status).toBe(201)
     const paymentId = ((await created.json()) as {id: string}).id
-    const approved = await runCli(['sandbox', 'approve', paymentId], {configDir: temp.dir, env})
+    const approved = await runInProcess(['sandbox', 'approve', paymentId], {configDir: temp.dir, env})
     expect(approved.exitCode, approved.stderr).toBe(0)
     expect(approved.stdout).toMatch(/^AMOUNT +12\s500\sXAF$/mu)
     expect(approved.stdout).toMatch(/^STATUS +SUCCESS$/m)
     expect(approved.stdout).not.toMatch(/^amount /m)
     expect(approved.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
 
-    const key = await runCli(['sandbox', 'keys', 'create', '--scopes', 'payments:read'], {configDir: temp.dir, env})
+    const key = await runInProcess(['sandbox', 'keys', 'create', '--scopes', 'payments:read'], {configDir: temp.dir, env})
     expect(key.exitCode, key.stderr).toBe(0)
     expect(key.stdout).toMatch(/^ENVIRONMENT +SANDBOX$/m)
     expect(key.stdout).toMatch(/^SECRET +svc_sk_test_/m)
     expect(key.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
-    const keyJson = await runCli(['sandbox', 'keys', 'create', '--json'], {configDir: temp.dir, env})
+    const keyJson = await runInProcess(['sandbox', 'keys', 'create', '--json'], {configDir: temp.dir, env})
     expect(Object.keys(JSON.parse(keyJson.stdout))).toContain('created_at')
 
-    const clock = await runCli(['sandbox', 'clock', 'advance', '1m', '--lang', 'fr'], {configDir: temp.dir, env})
+    const clock = await runInProcess(['sandbox', 'clock', 'advance', '1m', '--lang', 'fr'], {configDir: temp.dir, env})
     expect(clock.exitCode, clock.stderr).toBe(0)
     expect(clock.stdout).not.toMatch(/^now /m)
     expect(clock.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
-    const clockJson = await runCli(['sandbox', 'clock', 'advance', '1m', '--json'], {configDir: temp.dir, env})
+    const clockJson = await runInProcess(['sandbox', 'clock', 'advance', '1m', '--json'], {configDir: temp.dir, env})
     expect(JSON.parse(clockJson.stdout)).toHaveProperty('now_ms')
   })
 })
@@ -455,23 +463,23 @@ function markLocal({sandbox, temp}: CommandFixtures): void {
 describe('2. statuses in French human output', () => {
   it('invoice list and pay status --lang fr translate the status; English and --json keep the service value', async ({sandbox, temp}) => {
     const env = sandbox.env()
-    const created = await runCli(['invoice', 'create', '--customer-name', 'Awa FR', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
+    const created = await runInProcess(['invoice', 'create', '--customer-name', 'Awa FR', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--publish', '--json'], {configDir: temp.dir, env})
     const id = JSON.parse(created.stdout).id as string
-    const fr = await runCli(['invoice', 'get', id, '--lang', 'fr'], {configDir: temp.dir, env})
+    const fr = await runInProcess(['invoice', 'get', id, '--lang', 'fr'], {configDir: temp.dir, env})
     expect(fr.stdout).toMatch(/À PAYER/)
     expect(fr.stdout).not.toMatch(/UNPAID/)
-    const en = await runCli(['invoice', 'get', id], {configDir: temp.dir, env})
+    const en = await runInProcess(['invoice', 'get', id], {configDir: temp.dir, env})
     expect(en.stdout).toMatch(/UNPAID/)
-    const json = await runCli(['invoice', 'get', id, '--json', '--lang', 'fr'], {configDir: temp.dir, env})
+    const json = await runInProcess(['invoice', 'get', id, '--json', '--lang', 'fr'], {configDir: temp.dir, env})
     expect(JSON.parse(json.stdout).status).toBe('UNPAID')
-    const pay = await runCli(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--lang', 'fr'], {configDir: temp.dir, env})
+    const pay = await runInProcess(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--lang', 'fr'], {configDir: temp.dir, env})
     expect(pay.stdout).toMatch(/EN ATTENTE/)
   })
 })
 
 describe('14. polish, after the trial on a clean clone', () => {
   it('a missing file says so in words, not ENOENT', async ({sandbox, temp}) => {
-    const r = await runCli(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--cover', 'nofile.png'], {
+    const r = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-01-31', '--item', 'Bread:500:3', '--cover', 'nofile.png'], {
       configDir: temp.dir,
       env: sandbox.env(),
     })

@@ -3,50 +3,45 @@
  * when, retrying), and a watch that ends without a successful read in its last interval exits 7
  * "status unknown", never 8 ("still PENDING", a status it did not read).
  */
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {it, type TempConfigDir} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
+// Each test stops its own sandbox part-way (the file's shared one cannot be stopped).
 let sandbox: TestSandbox | undefined
-let temp: ReturnType<typeof tempConfigDir>
-
-beforeEach(() => {
-  temp = tempConfigDir()
-})
 afterEach(async () => {
-  temp.cleanup()
   await sandbox?.close().catch(() => {})
   sandbox = undefined
 })
 
 /** A live payment nobody approves (it stays PENDING), then the sandbox stopped. */
-async function pendingThenStopped(): Promise<{id: string; env: Record<string, string>; stop: () => Promise<void>}> {
+async function pendingThenStopped(temp: TempConfigDir): Promise<{id: string; env: Record<string, string>; stop: () => Promise<void>}> {
   sandbox = await startTestSandbox()
   const env = {...sandbox.env('live'), SVC_RATE_LIMIT: '0'}
-  const created = await runCli(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], {configDir: temp.dir, env})
+  const created = await runInProcess(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], {configDir: temp.dir, env})
   expect(created.exitCode).toBe(0)
   const s = sandbox
   return {id: JSON.parse(created.stdout).id, env, stop: () => s.close()}
 }
 
 describe('pay watch against a service it cannot reach', () => {
-  it('a stopped service: exit 7 "status unknown", never 8; --json gives the error envelope', async () => {
-    const {id, env, stop} = await pendingThenStopped()
+  it('a stopped service: exit 7 "status unknown", never 8; --json gives the error envelope', async ({temp}) => {
+    const {id, env, stop} = await pendingThenStopped(temp)
     await stop()
-    const r = await runCli(['pay', 'watch', id, '--interval', '250ms', '--timeout', '2s'], {configDir: temp.dir, env})
+    const r = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '2s'], {configDir: temp.dir, env})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/status unknown: the service could not be reached/)
     expect(r.stderr).not.toMatch(/still PENDING/)
-    const json = await runCli(['pay', 'watch', id, '--interval', '250ms', '--timeout', '1s', '--json'], {configDir: temp.dir, env})
+    const json = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '1s', '--json'], {configDir: temp.dir, env})
     expect(json.exitCode).toBe(7)
     expect(JSON.parse(json.stdout).error.code).toBe('status_unknown')
   })
 
-  it('a service that goes away mid-watch: the spinner says since when and that it retries, then exit 7', async () => {
-    const {id, env, stop} = await pendingThenStopped()
+  it('a service that goes away mid-watch: the spinner says since when and that it retries, then exit 7', async ({temp}) => {
+    const {id, env, stop} = await pendingThenStopped(temp)
     const session = runInPty(['pay', 'watch', id, '--interval', '250ms', '--timeout', '8s'], {configDir: temp.dir, env})
     await session.waitFor(/PENDING/)
     await stop()

@@ -1,39 +1,34 @@
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect} from 'vitest'
 
-import {ANSI, runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {ANSI, type CliResult} from '../helpers/cli.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {withSandbox} from '../helpers/fixtures.js'
+import type {TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
 
-let sandbox: TestSandbox
-let temp: ReturnType<typeof tempConfigDir>
-let proxy: FaultProxy | undefined
+type Run = (args: string[], env?: Record<string, string>) => Promise<CliResult>
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({settleAfterMs: 300})
+// The file's sandbox (payments settle after 300 ms), a config dir per test, and the command class
+// run in-process against them (same arguments, same result): nothing here is about the process.
+const it = withSandbox({settleAfterMs: 300}).extend<{inProcess: Run}>({
+  inProcess: async ({sandbox, temp}, use) => {
+    await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env}))
+  },
 })
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
+
+let proxy: FaultProxy | undefined
 afterEach(async () => {
-  temp.cleanup()
   await proxy?.close()
   proxy = undefined
 })
 
-const cli = (args: string[], env: Record<string, string> = sandbox.env()) => runCli(args, {configDir: temp.dir, env})
-// Flags, validation and formatting: the command class in-process (same arguments, same result).
-const inProcess = (args: string[], env: Record<string, string> = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env})
-
-async function paymentsFor(phone: string): Promise<any[]> {
+async function paymentsFor(sandbox: TestSandbox, phone: string): Promise<any[]> {
   const list = await sandbox.get('/v1/payments?limit=100')
   return list.data.filter((p: any) => p.phone_number === phone)
 }
 
 describe('svc pay create', () => {
-  it('creates a PENDING payment: details on stdout, next steps on stderr', async () => {
+  it('creates a PENDING payment: details on stdout, next steps on stderr', async ({inProcess}) => {
     const r = await inProcess(['pay', 'create', '--amount', '5 000', '--phone', '+237 6 70 00 00 01'])
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(/ID\s+svcpay_test_\w+/)
@@ -44,7 +39,7 @@ describe('svc pay create', () => {
     expect(r.stdout + r.stderr).not.toMatch(ANSI)
   })
 
-  it('--json prints the created Payment object only', async () => {
+  it('--json prints the created Payment object only', async ({inProcess}) => {
     const r = await inProcess(['pay', 'create', '--amount', '1,500', '--phone', '690000001', '--json'])
     expect(r.exitCode).toBe(0)
     const payment = JSON.parse(r.stdout)
@@ -53,23 +48,23 @@ describe('svc pay create', () => {
     expect(payment.internal_transaction_id).toBeTruthy()
   })
 
-  it('--watch: an always-SUCCESS number exits 0, an always-FAILED one exits 1 with its failure_code', async () => {
-    const ok = await cli(['pay', 'create', '--amount', '5000', '--phone', '670000002', '--watch', '--interval', '250ms'])
+  it('--watch: an always-SUCCESS number exits 0, an always-FAILED one exits 1 with its failure_code', async ({inProcess}) => {
+    const ok = await inProcess(['pay', 'create', '--amount', '5000', '--phone', '670000002', '--watch', '--interval', '250ms'])
     expect(ok.exitCode).toBe(0)
     expect(ok.stdout).toMatch(/STATUS\s+SUCCESS/)
-    const failed = await cli(['pay', 'create', '--amount', '5000', '--phone', '680000099', '--watch', '--interval', '250ms'])
+    const failed = await inProcess(['pay', 'create', '--amount', '5000', '--phone', '680000099', '--watch', '--interval', '250ms'])
     expect(failed.exitCode).toBe(1)
     expect(failed.stdout).toMatch(/FAILURE CODE\s+CUSTOMER_DECLINED/)
     expect(failed.stderr).toMatch(/failed \(CUSTOMER_DECLINED\): The customer declined the request on their phone/)
   })
 
-  it('--watch --json: one JSON document, the final payment, and the exit code of its outcome', async () => {
-    const failed = await cli(['pay', 'create', '--amount', '700', '--phone', '237650000099', '--watch', '--interval', '250ms', '--json'])
+  it('--watch --json: one JSON document, the final payment, and the exit code of its outcome', async ({inProcess}) => {
+    const failed = await inProcess(['pay', 'create', '--amount', '700', '--phone', '237650000099', '--watch', '--interval', '250ms', '--json'])
     expect(failed.exitCode).toBe(1)
     expect(JSON.parse(failed.stdout)).toMatchObject({status: 'FAILED', failure_code: 'CUSTOMER_DECLINED', amount: 700})
   })
 
-  it('infers ORANGE for the spec test number 237650000001 and warns when the operator contradicts it', async () => {
+  it('infers ORANGE for the spec test number 237650000001 and warns when the operator contradicts it', async ({inProcess}) => {
     const inferred = await inProcess(['pay', 'create', '--amount', '100', '--phone', '650000001', '--watch', '--interval', '250ms', '--json'])
     expect(inferred.exitCode).toBe(0)
     expect(JSON.parse(inferred.stdout).status).toBe('SUCCESS')
@@ -78,20 +73,20 @@ describe('svc pay create', () => {
     expect(contradicted.stderr).toMatch(/Warning:.*ORANGE/)
   })
 
-  it('refuses bad input before any request: the sandbox holds nothing for that number', async () => {
+  it('refuses bad input before any request: the sandbox holds nothing for that number', async ({sandbox, inProcess}) => {
     for (const amount of ['0', '-5', '50.5', '1e3', '', 'abc']) {
       const r = await inProcess(['pay', 'create', '--amount', amount, '--phone', '670000002'])
       expect(r.exitCode, amount).toBe(2)
       expect(r.stderr, amount).toMatch(/--amount/)
     }
-    const before = (await paymentsFor('237670000002')).length
+    const before = (await paymentsFor(sandbox, '237670000002')).length
     const nexttel = await inProcess(['pay', 'create', '--amount', '500', '--phone', '660000002'])
     expect(nexttel.exitCode).toBe(2)
-    expect((await paymentsFor('237660000002')).length).toBe(0)
-    expect((await paymentsFor('237670000002')).length).toBe(before)
+    expect((await paymentsFor(sandbox, '237660000002')).length).toBe(0)
+    expect((await paymentsFor(sandbox, '237670000002')).length).toBe(before)
   })
 
-  it('a LIVE key is refused without --yes when not interactive, and goes through with it', async () => {
+  it('a LIVE key is refused without --yes when not interactive, and goes through with it', async ({sandbox, inProcess}) => {
     const refused = await inProcess(['pay', 'create', '--amount', '5000', '--phone', '670000001'], sandbox.env('live'))
     expect(refused.exitCode).toBe(2)
     expect(refused.stderr).toMatch(/--yes/)
@@ -105,47 +100,47 @@ describe('svc pay create', () => {
 describe('svc pay create when the answer is lost: never a second payment', () => {
   const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
-  it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async () => {
+  it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
-    const r = await cli(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const r = await inProcess(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/lost.*found payment/i)
     const found = JSON.parse(r.stdout)
-    const onServer = await paymentsFor(phone(1001))
+    const onServer = await paymentsFor(sandbox, phone(1001))
     expect(onServer).toHaveLength(1)
     expect(found.id).toBe(onServer[0].id)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
   })
 
-  it('503 after the service acted: not retried, found in the list', async () => {
+  it('503 after the service acted: not retried, found in the list', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
-    const r = await cli(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const r = await inProcess(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
-    expect(await paymentsFor(phone(1002))).toHaveLength(1)
+    expect(await paymentsFor(sandbox, phone(1002))).toHaveLength(1)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
   })
 
-  it('timeout after the service acted (SVC_TIMEOUT): found in the list', async () => {
+  it('timeout after the service acted (SVC_TIMEOUT): found in the list', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
-    const r = await cli(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
+    const r = await inProcess(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
       ...sandbox.env(),
       SVC_BASE_URL: proxy.url,
       SVC_TIMEOUT: '1s',
     })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).amount).toBe(4444)
-    expect(await paymentsFor(phone(1003))).toHaveLength(1)
+    expect(await paymentsFor(sandbox, phone(1003))).toHaveLength(1)
   })
 
-  it('502 before the service acted: nothing found, exit 7, says the outcome is unknown and how to check', async () => {
+  it('502 before the service acted: nothing found, exit 7, says the outcome is unknown and how to check', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
-    const r = await cli(['pay', 'create', '--amount', '5555', '--phone', phone(1004)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const r = await inProcess(['pay', 'create', '--amount', '5555', '--phone', phone(1004)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/outcome is unknown/)
     expect(r.stderr).toMatch(/svc pay list/)
-    expect(await paymentsFor(phone(1004))).toHaveLength(0)
+    expect(await paymentsFor(sandbox, phone(1004))).toHaveLength(0)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
-    const json = await cli(['pay', 'create', '--amount', '5555', '--phone', phone(1005), '--json'], {...sandbox.env(), SVC_BASE_URL: 'http://127.0.0.1:9'})
+    const json = await inProcess(['pay', 'create', '--amount', '5555', '--phone', phone(1005), '--json'], {...sandbox.env(), SVC_BASE_URL: 'http://127.0.0.1:9'})
     expect(json.exitCode).toBe(7)
     // A refused connection: nothing was sent, so not an unknown outcome (issue 18).
     expect(JSON.parse(json.stdout).error.code).toBe('not_connected')
@@ -153,7 +148,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
 })
 
 describe('svc pay status, list, watch', () => {
-  it('status shows a payment; an unknown id is exit 4; the other environment is exit 3', async () => {
+  it('status shows a payment; an unknown id is exit 4; the other environment is exit 3', async ({sandbox, inProcess}) => {
     const created = JSON.parse((await inProcess(['pay', 'create', '--amount', '800', '--phone', '670000001', '--json'])).stdout)
     const r = await inProcess(['pay', 'status', created.id, '--json'])
     expect(r.exitCode).toBe(0)
@@ -165,7 +160,7 @@ describe('svc pay status, list, watch', () => {
     expect(other.exitCode).toBe(3)
   })
 
-  it('list: table with amounts as "12 500 XAF", --status filter, --limit, --all following every page', async () => {
+  it('list: table with amounts as "12 500 XAF", --status filter, --limit, --all following every page', async ({sandbox, inProcess}) => {
     await inProcess(['pay', 'create', '--amount', '12500', '--phone', '670000099', '--watch', '--interval', '250ms'])
     const table = await inProcess(['pay', 'list', '--limit', '5'])
     expect(table.exitCode).toBe(0)
@@ -183,18 +178,18 @@ describe('svc pay status, list, watch', () => {
     expect(page[0].id).toBe(all[1].id)
   })
 
-  it('watch: a live payment nobody approves times out with exit 8; approved, it exits 0', async () => {
-    const live = JSON.parse((await cli(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], sandbox.env('live'))).stdout)
-    const timedOut = await cli(['pay', 'watch', live.id, '--interval', '250ms', '--timeout', '1s'], sandbox.env('live'))
+  it('watch: a live payment nobody approves times out with exit 8; approved, it exits 0', async ({sandbox, inProcess}) => {
+    const live = JSON.parse((await inProcess(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], sandbox.env('live'))).stdout)
+    const timedOut = await inProcess(['pay', 'watch', live.id, '--interval', '250ms', '--timeout', '1s'], sandbox.env('live'))
     expect(timedOut.exitCode).toBe(8)
     expect(timedOut.stderr).toMatch(/still PENDING/)
     await sandbox.admin('POST', `/payments/${live.id}/approve`)
-    const approved = await cli(['pay', 'watch', live.id, '--interval', '250ms', '--json'], sandbox.env('live'))
+    const approved = await inProcess(['pay', 'watch', live.id, '--interval', '250ms', '--json'], sandbox.env('live'))
     expect(approved.exitCode).toBe(0)
     expect(JSON.parse(approved.stdout).status).toBe('SUCCESS')
   })
 
-  it('--verbose traces requests on stderr with the key masked, never whole', async () => {
+  it('--verbose traces requests on stderr with the key masked, never whole', async ({sandbox, inProcess}) => {
     const r = await inProcess(['pay', 'list', '--limit', '1', '--verbose'])
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/GET .*\/v1\/payments/)

@@ -2,15 +2,17 @@ import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {ANSI, runCli, type CliResult} from '../helpers/cli.js'
+import {ANSI, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
 const temp = tempConfigDir()
 let served: ServedSandbox
 let info: any
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {configDir: temp.dir, env})
+// The served sandbox is the child process; the commands that drive it run in-process.
+const cli = (args: string[], env: Record<string, string> = {}) => runInProcess(args, {configDir: temp.dir, env})
 const json = async (args: string[], env: Record<string, string> = {}) => {
   const r = await cli([...args, '--json'], env)
   expect(r.exitCode, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0)
@@ -36,7 +38,7 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
     const profiles = await json(['profiles', 'list'])
     expect(profiles).toEqual([expect.objectContaining({name: 'local', environment: 'SANDBOX', base_url: info.base_url, current: true})])
     expect(statSync(join(temp.dir, 'sandboxes.json')).mode & 0o777).toBe(0o600)
-    const payment = await json(['--profile', 'local', 'pay', 'create', '--amount', '1000', '--phone', '670000001', '--watch', '--interval', '250ms'])
+    const payment = await json(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--watch', '--interval', '250ms', '--profile', 'local'])
     expect(payment.status).toBe('SUCCESS')
   })
 
@@ -59,15 +61,15 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
 
   it('allowlist: a range that excludes 127.0.0.1 → 403 (exit 3); removing it lets requests in again', async () => {
     await json(['sandbox', 'allowlist', 'add', '10.0.0.0/8'])
-    const blocked = await cli(['--profile', 'local', 'pay', 'list'])
+    const blocked = await cli(['pay', 'list', '--profile', 'local'])
     expect(blocked.exitCode).toBe(3)
     await json(['sandbox', 'allowlist', 'add', '::ffff:127.0.0.1/128'])
-    expect((await cli(['--profile', 'local', 'pay', 'list'])).exitCode).toBe(0)
+    expect((await cli(['pay', 'list', '--profile', 'local'])).exitCode).toBe(0)
     await json(['sandbox', 'allowlist', 'remove', '::ffff:127.0.0.1/128'])
-    expect((await cli(['--profile', 'local', 'pay', 'list'])).exitCode).toBe(3)
+    expect((await cli(['pay', 'list', '--profile', 'local'])).exitCode).toBe(3)
     await json(['sandbox', 'allowlist', 'remove', '10.0.0.0/8'])
     expect((await json(['sandbox', 'allowlist', 'list']))).toEqual([])
-    expect((await cli(['--profile', 'local', 'pay', 'list'])).exitCode).toBe(0)
+    expect((await cli(['pay', 'list', '--profile', 'local'])).exitCode).toBe(0)
     const bad = await cli(['sandbox', 'allowlist', 'add', '300.1.2.3/8'])
     expect(bad.exitCode).toBe(2)
   })
@@ -76,7 +78,7 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
     const before = (await json(['sandbox', 'balance', '--env', 'sandbox']))[0]
     await json(['sandbox', 'fees', 'set', '--fixed', '50', '--absorb'])
     expect(await json(['sandbox', 'fees', 'show'])).toMatchObject({mode: 'fixed', value: 50, absorb_fees: true})
-    await json(['--profile', 'local', 'pay', 'create', '--amount', '1000', '--phone', '670000002', '--watch', '--interval', '250ms'])
+    await json(['pay', 'create', '--amount', '1000', '--phone', '670000002', '--watch', '--interval', '250ms', '--profile', 'local'])
     const after = (await json(['sandbox', 'balance', '--env', 'sandbox']))[0]
     expect(after.balance - before.balance).toBe(950)
     expect(after.fees_total - before.fees_total).toBe(50)
@@ -117,9 +119,9 @@ describe('svc sandbox serve and the dashboard stand-ins', () => {
 
   it('inventory and outbox: an invoice published with a channel reserves stock and is recorded', async () => {
     await json(['sandbox', 'inventory', 'set', 'Mangoes', '40'])
-    const invoice = await json(['--profile', 'local', 'api', 'POST', '/v1/invoices', '-d',
-      JSON.stringify({customer_name: 'Awa', customer_email: 'awa@example.com', due_date: '2027-01-31', items: [{name: 'Mangoes', price: 200, quantity: 5}]})])
-    await json(['--profile', 'local', 'api', 'POST', `/v1/invoices/${invoice.id}/publish`, '-d', '{"channel":"EMAIL"}'])
+    const invoice = await json(['api', 'POST', '/v1/invoices', '-d',
+      JSON.stringify({customer_name: 'Awa', customer_email: 'awa@example.com', due_date: '2027-01-31', items: [{name: 'Mangoes', price: 200, quantity: 5}]}), '--profile', 'local'])
+    await json(['api', 'POST', `/v1/invoices/${invoice.id}/publish`, '-d', '{"channel":"EMAIL"}', '--profile', 'local'])
     const items = (await json(['sandbox', 'inventory', 'list']))
     expect(items).toContainEqual(expect.objectContaining({name: 'Mangoes', quantity: 40, reserved_quantity: 5, available_quantity: 35}))
     const reservations = (await json(['sandbox', 'inventory', 'reservations', '--invoice', invoice.id]))

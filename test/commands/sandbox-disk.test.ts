@@ -18,6 +18,7 @@ import {startSandbox} from '../../src/sandbox/index.js'
 import {BIN, baseEnv, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startServe} from '../helpers/sandbox.js'
+import {runInProcess} from '../helpers/in-process.js'
 
 const work = mkdtempSync(join(tmpdir(), 'svc-disk-'))
 const config = tempConfigDir()
@@ -144,13 +145,13 @@ describe('sandbox serve --data on a full disk', () => {
       for (let i = 0; i < 10 && cli.exitCode === 0; i++) {
         fill(disk)
         await writeUntilRefused(served.info.base_url, served.info.sandbox_key)
-        cli = await runCli(['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', ...items], {configDir: config.dir, env})
+        cli = await runInProcess(['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', ...items], {configDir: config.dir, env})
       }
       expect(cli.exitCode).toBe(7)
       expect(cli.stderr).toMatch(/no space left/i)
       // Space back: the same sandbox writes again.
       rmSync(filler)
-      const again = await runCli(['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--json'], {configDir: config.dir, env})
+      const again = await runInProcess(['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--json'], {configDir: config.dir, env})
       expect(again.exitCode, again.stderr).toBe(0)
     } finally {
       await served.stop()

@@ -14,6 +14,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
 let temp: ReturnType<typeof tempConfigDir>
@@ -35,7 +36,8 @@ const serve = async (args: string[] = [], configDir = temp.dir) => {
   return served
 }
 const done = (served: ServedSandbox) => (running = running.filter((s) => s !== served))
-const cli = (args: string[], configDir = temp.dir) => runCli(args, {configDir, timeoutMs: 60_000})
+// The serves are child processes (several at once, killed); the commands that read them run in-process.
+const cli = (args: string[], configDir = temp.dir) => runInProcess(args, {configDir})
 const portOf = (url: string) => new URL(url).port
 const profiles = () => JSON.parse(readFileSync(join(temp.dir, 'config.json'), 'utf8')).profiles
 
@@ -59,14 +61,14 @@ describe('one sandbox per data file', {timeout: 120_000}, () => {
     }
     // The holder still serves.
     const env = {SVC_API_KEY: first.info.sandbox_key, SVC_BASE_URL: first.info.base_url}
-    expect((await runCli(['pay', 'list'], {configDir: temp.dir, env})).exitCode).toBe(0)
+    expect((await runInProcess(['pay', 'list'], {configDir: temp.dir, env})).exitCode).toBe(0)
 
     const killed = await first.kill('SIGKILL')
     done(first)
     expect(killed.signal).toBe('SIGKILL')
     const next = await serve(['--data', file])
     // Same data: the key minted by the first still works.
-    const again = await runCli(['pay', 'list'], {configDir: temp.dir, env: {...env, SVC_BASE_URL: next.info.base_url}})
+    const again = await runInProcess(['pay', 'list'], {configDir: temp.dir, env: {...env, SVC_BASE_URL: next.info.base_url}})
     expect(again.exitCode, again.stderr).toBe(0)
   })
 })
@@ -116,7 +118,7 @@ describe('several sandboxes, one config directory', {timeout: 180_000}, () => {
 
     // The stand-ins follow the profile in use: the current one (`local`) is the first sandbox.
     const keysOf = async (args: string[]) => {
-      const r = await cli([...args, 'sandbox', 'keys', 'list', '--json'])
+      const r = await cli(['sandbox', 'keys', 'list', '--json', ...args])
       expect(r.exitCode, r.stderr).toBe(0)
       return JSON.stringify(JSON.parse(r.stdout))
     }
@@ -129,7 +131,7 @@ describe('several sandboxes, one config directory', {timeout: 180_000}, () => {
     expect(bEnded.stderr).toMatch(/`local`|"local"/)
     // The first is untouched: its profile, its admin state, the stand-ins.
     expect(profiles().local.base_url).toBe(a.info.base_url)
-    expect((await cli(['--profile', 'local', 'pay', 'list'])).exitCode).toBe(0)
+    expect((await cli(['pay', 'list', '--profile', 'local'])).exitCode).toBe(0)
     expect((await cli(['sandbox', 'balance'])).exitCode).toBe(0)
     expect(JSON.parse((await cli(['sandbox', 'list', '--json'])).stdout)).toEqual([expect.objectContaining({pid: a.info.pid})])
 
@@ -158,7 +160,8 @@ describe('several sandboxes, one config directory', {timeout: 180_000}, () => {
     const a = await serve(['--profile-name', 'ci-shop'])
     expect(a.info.profile).toBe('ci-shop')
     expect(profiles()['ci-shop'].base_url).toBe(a.info.base_url)
-    const clash = await cli(['sandbox', 'serve', '--port', '0', '--profile-name', 'ci-shop'])
+    // A second serve: a process of its own, refused while the first runs.
+    const clash = await runCli(['sandbox', 'serve', '--port', '0', '--profile-name', 'ci-shop'], {configDir: temp.dir, timeoutMs: 60_000})
     expect(clash.exitCode).toBe(2)
     expect(clash.stderr).toContain('ci-shop')
     expect(clash.stderr).toContain(`PID ${a.info.pid}`)
@@ -175,7 +178,7 @@ describe('a stopped sandbox is named as such', {timeout: 180_000}, () => {
     await a.stop()
     done(a)
     const port = portOf(a.info.base_url)
-    for (const args of [['--profile', 'local', 'pay', 'list'], ['pay', 'list']]) {
+    for (const args of [['pay', 'list', '--profile', 'local'], ['pay', 'list']]) {
       const r = await cli(args)
       expect(r.exitCode, r.stderr).toBe(7)
       expect(r.stderr).toMatch(/not running/)
@@ -195,7 +198,7 @@ describe('a stopped sandbox is named as such', {timeout: 180_000}, () => {
     const a = await serve()
     await a.stop()
     done(a)
-    const r = await runCli(['sandbox', 'walkthrough', '--settle-after', '250ms'], {configDir: temp.dir, env: {CI: 'true'}, timeoutMs: 120_000})
+    const r = await runInProcess(['sandbox', 'walkthrough', '--settle-after', '250ms'], {configDir: temp.dir, env: {CI: 'true'}})
     expect(r.exitCode, r.stderr + r.stdout).toBe(0)
     expect(r.stderr).toContain(a.info.base_url)
     expect(r.stderr).toMatch(/not running/)

@@ -1,43 +1,43 @@
 /**
- * The request journal over real HTTP: `svc sandbox requests [get]` and `svc sandbox logs tail`
- * against an in-process sandbox (found through SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN),
- * `svc sandbox serve --log` as a child process, and the journal kept on disk with --data.
+ * The request journal over real HTTP: `svc sandbox requests [get]` (in-process) and `svc sandbox
+ * logs tail` (a child process: streamed, stopped by SIGTERM or by the sandbox's end) against an
+ * in-process sandbox (found through SVC_SANDBOX_URL / SVC_SANDBOX_ADMIN_TOKEN), `svc sandbox serve
+ * --log` as a child process, and the journal kept on disk with --data.
  */
 import {spawn} from 'node:child_process'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {BIN, baseEnv} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {BIN, baseEnv, type CliResult} from '../helpers/cli.js'
+import {test} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
-const temp = tempConfigDir()
-let h: TestSandbox
+const adminEnv = (sandbox: TestSandbox) => ({SVC_SANDBOX_URL: sandbox.sb.url, SVC_SANDBOX_ADMIN_TOKEN: sandbox.sb.adminToken})
 
-const adminEnv = () => ({SVC_SANDBOX_URL: h.sb.url, SVC_SANDBOX_ADMIN_TOKEN: h.sb.adminToken})
-const cli = (args: string[]) => h.cli(temp.dir)(args, {env: adminEnv()})
-const json = async (args: string[]) => {
-  const r = await cli([...args, '--json'])
-  expect(r.exitCode, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0)
-  return JSON.parse(r.stdout)
-}
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${h.sb.url}${path}`, {method: 'POST', headers: {'x-api-key': h.sb.keys.sandbox, 'content-type': 'application/json', ...headers}, body: JSON.stringify(body)})
-
-beforeAll(async () => {
-  h = await startTestSandbox()
+// The file's sandbox (its journal fills as the tests go), a config dir per test, and the stand-ins
+// run in-process against the sandbox: `cli` as is, `json` with --json, exit 0 and parsed.
+const it = test.extend<{cli: (args: string[]) => Promise<CliResult>; json: (args: string[]) => Promise<any>}>({
+  cli: async ({sandbox, temp}, use) => {
+    await use((args) => sandbox.cli(temp.dir, 'sandbox', runInProcess)(args, {env: adminEnv(sandbox)}))
+  },
+  json: async ({cli}, use) => {
+    await use(async (args) => {
+      const r = await cli([...args, '--json'])
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0)
+      return JSON.parse(r.stdout)
+    })
+  },
 })
 
-afterAll(async () => {
-  await h?.close()
-  temp.cleanup()
-})
+const post = (sandbox: TestSandbox, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${sandbox.sb.url}${path}`, {method: 'POST', headers: {'x-api-key': sandbox.sb.keys.sandbox, 'content-type': 'application/json', ...headers}, body: JSON.stringify(body)})
 
 describe('svc sandbox requests', () => {
-  it('lists what the app sent, newest first, as a bare array: one POST /v1/payments of 5,000 with its key masked and no secret', async () => {
-    const created = await post('/v1/payments', {amount: 5000, phone_number: '670000001', operator: 'MTN'}, {'idempotency-key': 'idem-journal-1'})
+  it('lists what the app sent, newest first, as a bare array: one POST /v1/payments of 5,000 with its key masked and no secret', async ({json, sandbox}) => {
+    const created = await post(sandbox, '/v1/payments', {amount: 5000, phone_number: '670000001', operator: 'MTN'}, {'idempotency-key': 'idem-journal-1'})
     expect(created.status).toBe(201)
-    await h.get('/v1/payments?limit=1')
+    await sandbox.get('/v1/payments?limit=1')
     const list = await json(['sandbox', 'requests', '--method', 'post', '--path', '/v1/payments'])
     expect(Array.isArray(list)).toBe(true)
     expect(list).toHaveLength(1)
@@ -47,19 +47,24 @@ describe('svc sandbox requests', () => {
     expect(JSON.parse(entry.response_body)).toMatchObject({status: 'PENDING', amount: 5000})
     expect(entry.key).toMatch(/^svc_sk_test_….{4}$/)
     const text = JSON.stringify(entry)
-    expect(text).not.toContain(h.sb.keys.sandbox)
+    expect(text).not.toContain(sandbox.sb.keys.sandbox)
     expect(entry.request_headers['x-api-key']).toBeUndefined()
 
+    // An admin request is journalled, its Authorization header (the admin token) is not.
+    const admin = await fetch(`${sandbox.sb.adminUrl}/keys`, {headers: {authorization: `Bearer ${sandbox.sb.adminToken}`}})
+    expect(admin.status).toBe(200)
     const all = await json(['sandbox', 'requests'])
-    expect(all[0]).toMatchObject({method: 'GET', path: '/v1/payments', query: 'limit=1'})
-    expect(all[1].id).toBe(entry.id)
+    expect(all[0]).toMatchObject({method: 'GET', path: '/_admin/keys', key: null})
+    expect(all[1]).toMatchObject({method: 'GET', path: '/v1/payments', query: 'limit=1'})
+    expect(all[2].id).toBe(entry.id)
+    expect(all[0].request_headers.authorization).toBeUndefined()
     // The admin token never appears, nor the journal's own reads.
-    expect(JSON.stringify(all)).not.toContain(h.sb.adminToken)
+    expect(JSON.stringify(all)).not.toContain(sandbox.sb.adminToken)
     expect(all.some((e: {path: string}) => e.path.startsWith('/_admin/requests'))).toBe(false)
   })
 
-  it('filters by status class or status and by age; get shows one whole', async () => {
-    const unauthorised = await fetch(`${h.sb.url}/v1/payments`, {headers: {'x-api-key': 'svc_sk_test_notakeyatall'}})
+  it('filters by status class or status and by age; get shows one whole', async ({cli, json, sandbox}) => {
+    const unauthorised = await fetch(`${sandbox.sb.url}/v1/payments`, {headers: {'x-api-key': 'svc_sk_test_notakeyatall'}})
     expect(unauthorised.status).toBe(401)
     const fourxx = await json(['sandbox', 'requests', '--status', '4xx'])
     expect(fourxx.length).toBeGreaterThan(0)
@@ -77,7 +82,7 @@ describe('svc sandbox requests', () => {
     expect(missing.exitCode).toBe(4)
   })
 
-  it('refuses a bad filter naming the flag, sending nothing', async () => {
+  it('refuses a bad filter naming the flag, sending nothing', async ({cli}) => {
     const bad = await cli(['sandbox', 'requests', '--status', 'ok'])
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toContain('--status')
@@ -86,9 +91,9 @@ describe('svc sandbox requests', () => {
     expect(path.stderr).toContain('--path')
   })
 
-  it('cuts bodies at 64 KiB', async () => {
+  it('cuts bodies at 64 KiB', async ({json, sandbox}) => {
     const big = 'x'.repeat(100 * 1024)
-    await post('/v1/payments', {amount: 10, phone_number: '670000001', operator: 'MTN', note: big})
+    await post(sandbox, '/v1/payments', {amount: 10, phone_number: '670000001', operator: 'MTN', note: big})
     const [entry] = await json(['sandbox', 'requests', '--method', 'POST', '--status', '400'])
     expect(entry.truncated).toBe(true)
     expect(entry.request_bytes).toBeGreaterThan(100 * 1024)
@@ -97,9 +102,9 @@ describe('svc sandbox requests', () => {
 })
 
 describe('svc sandbox logs tail', () => {
-  it('streams each request as it happens, filtered, one JSON object per line, and stops cleanly on SIGTERM', async () => {
+  it('streams each request as it happens, filtered, one JSON object per line, and stops cleanly on SIGTERM', async ({sandbox, temp}) => {
     const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', 'tail', '--method', 'POST', '--json'], {
-      env: {...baseEnv(temp.dir), ...adminEnv()},
+      env: {...baseEnv(temp.dir), ...adminEnv(sandbox)},
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -111,8 +116,8 @@ describe('svc sandbox logs tail', () => {
     const deadline = Date.now() + 30_000
     while (!out.includes('\n')) {
       if (Date.now() > deadline) throw new Error(`no streamed request: ${err}`)
-      await h.get('/v1/payments?limit=1')
-      await post('/v1/payments', {amount: 777, phone_number: '670000001', operator: 'MTN'})
+      await sandbox.get('/v1/payments?limit=1')
+      await post(sandbox, '/v1/payments', {amount: 777, phone_number: '670000001', operator: 'MTN'})
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     const lines = out.trim().split('\n').map((line) => JSON.parse(line))
@@ -125,7 +130,7 @@ describe('svc sandbox logs tail', () => {
 })
 
 describe('svc sandbox logs tail when the sandbox stops', () => {
-  it('prints one line per request, then says the sandbox stopped streaming and exits 7', async () => {
+  it('prints one line per request, then says the sandbox stopped streaming and exits 7', async ({temp}) => {
     const other = await startTestSandbox()
     const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', 'tail', '--path', '/v1'], {
       env: {...baseEnv(temp.dir), SVC_SANDBOX_URL: other.sb.url, SVC_SANDBOX_ADMIN_TOKEN: other.sb.adminToken},
@@ -150,7 +155,7 @@ describe('svc sandbox logs tail when the sandbox stops', () => {
 })
 
 describe('svc sandbox serve --log and --data', () => {
-  it('prints one line per request, and keeps the journal across a restart with --data', async () => {
+  it('prints one line per request, and keeps the journal across a restart with --data', async ({temp}) => {
     const {startServe} = await import('../helpers/sandbox.js')
     const file = join(temp.dir, '..', 'journal.db')
     const served = await startServe(temp.dir, ['--log', '--data', file])

@@ -6,8 +6,8 @@
  */
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 import {startServe, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -17,7 +17,7 @@ let receiver: Receiver
 const logs: string[] = []
 
 const adminEnv = () => ({SVC_SANDBOX_URL: h.sb.url, SVC_SANDBOX_ADMIN_TOKEN: h.sb.adminToken})
-const cli = (args: string[], env: Record<string, string> = {}) => h.cli(temp.dir)(args, {env: {...adminEnv(), ...env}})
+const cli = (args: string[], env: Record<string, string> = {}) => h.cli(temp.dir, 'sandbox', runInProcess)(args, {env: {...adminEnv(), ...env}})
 const json = async (args: string[]) => {
   const r = await cli([...args, '--json'])
   expect(r.exitCode, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0)
@@ -325,24 +325,24 @@ describe('a sandbox in another container: serve --admin-token, SVC_SANDBOX_URL a
     try {
       expect(served.info.admin_token).toBe(token)
       const env = {SVC_SANDBOX_URL: served.info.base_url, SVC_SANDBOX_ADMIN_TOKEN: token}
-      const set = await runCli(['sandbox', 'faults', 'set', '--error', '503', '--json'], {configDir: otherDir.dir, env})
+      const set = await runInProcess(['sandbox', 'faults', 'set', '--error', '503', '--json'], {configDir: otherDir.dir, env})
       expect(set.exitCode, set.stderr).toBe(0)
-      const listed = await runCli(['sandbox', 'faults', 'list', '--json'], {configDir: otherDir.dir, env: {...env, SVC_SANDBOX_URL: `${served.info.base_url}/`}})
+      const listed = await runInProcess(['sandbox', 'faults', 'list', '--json'], {configDir: otherDir.dir, env: {...env, SVC_SANDBOX_URL: `${served.info.base_url}/`}})
       expect(JSON.parse(listed.stdout)).toHaveLength(1)
 
-      const wrong = await runCli(['sandbox', 'faults', 'list'], {configDir: otherDir.dir, env: {...env, SVC_SANDBOX_ADMIN_TOKEN: 'not-the-token-at-all'}})
+      const wrong = await runInProcess(['sandbox', 'faults', 'list'], {configDir: otherDir.dir, env: {...env, SVC_SANDBOX_ADMIN_TOKEN: 'not-the-token-at-all'}})
       expect(wrong.exitCode).toBe(3)
-      const half = await runCli(['sandbox', 'faults', 'list'], {configDir: otherDir.dir, env: {SVC_SANDBOX_URL: served.info.base_url}})
+      const half = await runInProcess(['sandbox', 'faults', 'list'], {configDir: otherDir.dir, env: {SVC_SANDBOX_URL: served.info.base_url}})
       expect(half.exitCode).toBe(2)
       expect(half.stderr).toContain('SVC_SANDBOX_ADMIN_TOKEN')
       // Without the variables and without saved state, there is no sandbox to drive.
-      expect((await runCli(['sandbox', 'faults', 'list'], {configDir: otherDir.dir})).exitCode).toBe(7)
+      expect((await runInProcess(['sandbox', 'faults', 'list'], {configDir: otherDir.dir})).exitCode).toBe(7)
     } finally {
       await served.stop()
       serveDir.cleanup()
       otherDir.cleanup()
     }
-    const short = await runCli(['sandbox', 'serve', '--port', '0', '--admin-token', 'short'], {configDir: temp.dir})
+    const short = await runInProcess(['sandbox', 'serve', '--port', '0', '--admin-token', 'short'], {configDir: temp.dir})
     expect(short.exitCode).toBe(2)
     expect(short.stderr).toContain('--admin-token')
   })
@@ -358,7 +358,7 @@ describe('serve on a non-loopback address', () => {
       const info = served.info as {base_url: string; pay_url: string; admin_url: string}
       expect(info.base_url).not.toContain('0.0.0.0')
       expect(info.pay_url).toBe(`${info.base_url}/pay`)
-      const profile = await runCli(['profiles', 'list', '--json'], {configDir: serveDir.dir})
+      const profile = await runInProcess(['profiles', 'list', '--json'], {configDir: serveDir.dir})
       expect(profile.stdout).not.toContain('0.0.0.0')
       expect(profile.stdout).toContain(info.base_url)
     } finally {

@@ -10,20 +10,22 @@ import {afterAll, describe, expect, it} from 'vitest'
 
 import {ANSI, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
 const withoutSqlite = fileURLToPath(new URL('../helpers/without-sqlite.mjs', import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-storage-'))
 afterAll(() => rmSync(dataDir, {recursive: true, force: true}))
 
+/** The commands against the served sandbox run in-process (the served sandbox is the child process). */
 function cliFor(configDir: string) {
-  const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {configDir, env})
+  const cli = (args: string[], env: Record<string, string> = {}) => runInProcess(args, {configDir, env})
   const json = async (args: string[], env: Record<string, string> = {}) => {
     const r = await cli([...args, '--json'], env)
     expect(r.exitCode, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0)
     return JSON.parse(r.stdout)
   }
-  const pay = (amount: number) => json(['--profile', 'local', 'pay', 'create', '--amount', String(amount), '--phone', '670000001'])
+  const pay = (amount: number) => json(['pay', 'create', '--amount', String(amount), '--phone', '670000001', '--profile', 'local'])
   return {cli, json, pay}
 }
 
@@ -66,7 +68,7 @@ describe.each([
       await pay(4000)
       expect(await paymentTotal(served)).toBe(3)
 
-      const french = await cli(['--lang', 'fr', 'sandbox', 'snapshot', 'delete', 'again'])
+      const french = await cli(['sandbox', 'snapshot', 'delete', 'again', '--lang', 'fr'])
       expect(french.exitCode).toBe(0)
       expect(french.stderr).toContain('Instantané « again » supprimé.')
       const missing = await cli(['sandbox', 'snapshot', 'restore', 'again', '--json'])
@@ -99,7 +101,7 @@ describe.each([
       expect(reset.stderr).toContain('Keys, webhook endpoints and settings are kept.')
       expect(await paymentTotal(served)).toBe(0)
       expect((await json(['sandbox', 'webhooks', 'list']))).toHaveLength(1)
-      expect(await json(['--profile', 'local', 'pay', 'list'])).toEqual([])
+      expect(await json(['pay', 'list', '--profile', 'local'])).toEqual([])
 
       const all = await json(['sandbox', 'reset', '--all'])
       expect(all).toMatchObject({reset: true, all: true, profile_updated: true, keys: {sandbox: expect.stringMatching(/^svc_sk_test_/), live: expect.stringMatching(/^svc_sk_live_/)}})
@@ -108,7 +110,7 @@ describe.each([
       const old = await fetch(`${served.info.base_url}/v1/payments`, {headers: {'x-api-key': served.info.sandbox_key}})
       expect(old.status).toBe(401)
       await pay(500)
-      expect((await json(['--profile', 'local', 'pay', 'list'])).map((p: {amount: number}) => p.amount)).toEqual([500])
+      expect((await json(['pay', 'list', '--profile', 'local'])).map((p: {amount: number}) => p.amount)).toEqual([500])
     } finally {
       await served.stop()
       temp.cleanup()
@@ -124,7 +126,7 @@ describe('svc sandbox serve --data with a JSON data file of an older svc', () =>
     const ids = JSON.parse(readFileSync(new URL('../sandbox/fixtures/legacy-v1.ids.json', import.meta.url), 'utf8'))
     try {
       const served = await startServe(temp.dir, ['--data', dataFile])
-      const status = await runCli(['pay', 'status', ids.settled, '--json'], {configDir: temp.dir, env: {SVC_API_KEY: ids.key, SVC_BASE_URL: served.info.base_url}})
+      const status = await runInProcess(['pay', 'status', ids.settled, '--json'], {configDir: temp.dir, env: {SVC_API_KEY: ids.key, SVC_BASE_URL: served.info.base_url}})
       expect(JSON.parse(status.stdout).status).toBe('SUCCESS')
       const ended = await served.stop()
       expect(ended.stderr).toContain(`Imported the JSON data file ${dataFile}`)

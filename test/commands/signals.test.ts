@@ -14,7 +14,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {spawn, type IPty} from '@lydell/node-pty'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {stripAnsi} from '../helpers/pty.js'
@@ -64,9 +64,10 @@ function onTerminal(args: string[], env: Record<string, string>, name: string): 
       }
     },
     // node-pty can report the exit before the last output has been read: wait for the script's
-    // last line (STTY-DONE), at most 3 s.
+    // last line (STTY-DONE), at most 10 s (a busy machine).
     done: exited.then(async () => {
-      for (let waited = 0; !output.includes('STTY-DONE') && waited < 3_000; waited += 25) await new Promise((r) => setTimeout(r, 25))
+      const deadline = Date.now() + 10_000
+      while (!output.includes('STTY-DONE') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
       const text = stripAnsi(output)
       const exit = Number(/EXIT=(\d+)/.exec(text)?.[1] ?? -1)
       return {exit, stty: text.slice(text.indexOf('EXIT=')), screen: text}
@@ -188,7 +189,10 @@ describe.concurrent('invoice import and sandbox serve: stopped on a terminal', (
       // Paced to 120 a minute: the import is still running when it is stopped.
       const session = onTerminal(['invoice', 'import', file, '--rate', '120', '--concurrency', '1'], sandbox.env(), name)
       await session.waitFor(/\[#*-+\]|Row|rows/)
-      await new Promise((r) => setTimeout(r, 1500))
+      // Stopped once it has created a row (its results file has something to say), not after a
+      // fixed time: the sandbox holds an invoice of this import.
+      const created = async () => ((await sandbox.get('/v1/invoices?page_size=100')) as {data: Array<{customer_name: string}>}).data
+      await vi.waitFor(async () => expect((await created()).some((invoice) => invoice.customer_name.startsWith(`Row ${name} `))).toBe(true), {timeout: 30_000, interval: 100})
       if (how === 'Ctrl-C') session.pty.write('\x03')
       else await terminate(name)
       const {exit, stty, screen} = await session.done

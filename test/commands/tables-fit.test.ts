@@ -2,7 +2,8 @@
  * Tables that fit (cli.md, Output), as a person sees them: every table command run in a real
  * pseudo-terminal of 80 and of 120 columns (stdout a TTY, stderr set aside), against a seeded
  * local sandbox. No line is wider than the terminal, no rule between rows, ids and amounts are
- * whole; piped, nothing is cut unless COLUMNS is set; --wide shows every value.
+ * whole; piped (in-process, as is the set-up), nothing is cut unless COLUMNS is set; --wide shows
+ * every value.
  */
 import {spawn} from '@lydell/node-pty'
 import {mkdirSync, writeFileSync} from 'node:fs'
@@ -11,8 +12,9 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {displayWidth} from '../../src/lib/io/table.js'
 import {EventLog} from '../../src/lib/webhooks/event-log.js'
-import {BIN, baseEnv, runCli} from '../helpers/cli.js'
+import {BIN, baseEnv} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {stripAnsi} from '../helpers/pty.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -57,7 +59,7 @@ beforeAll(async () => {
   h = await startTestSandbox({settleAfterMs: 0})
   // A profile, so that `profiles list` and the event log's scope have something to show.
   writeFileSync(join(temp.dir, 'config.json'), JSON.stringify({current: 'dev', profiles: {dev: {api_key: h.sb.keys.sandbox, base_url: h.sb.url}}}), {mode: 0o600})
-  const cli = (args: string[]) => runCli(args, {configDir: temp.dir, env: env()})
+  const cli = (args: string[]) => runInProcess(args, {configDir: temp.dir, env: env()})
   for (const phone of ['670000001', '690000099', '650000001']) {
     const paid = await cli(['pay', 'create', '--amount', '1250000', '--phone', phone, '--json'])
     expect(paid.exitCode, paid.stderr).toBe(0)
@@ -132,9 +134,9 @@ describe('what is never cut', () => {
   }, 30_000)
 
   it('piped, nothing is cut; with COLUMNS set, the table fits it', async () => {
-    const piped = await runCli(['invoice', 'list'], {configDir: temp.dir, env: env()})
+    const piped = await runInProcess(['invoice', 'list'], {configDir: temp.dir, env: env()})
     expect(piped.stdout).toContain(LONG_NAME)
-    const narrow = await runCli(['invoice', 'list'], {configDir: temp.dir, env: {...env(), COLUMNS: '60'}})
+    const narrow = await runInProcess(['invoice', 'list'], {configDir: temp.dir, env: {...env(), COLUMNS: '60'}})
     expect(widest(narrow.stdout)).toBeLessThanOrEqual(60)
     expect(narrow.stdout).toContain(ids.invoice)
     expect(narrow.stdout).not.toContain(LONG_NAME)

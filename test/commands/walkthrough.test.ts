@@ -1,24 +1,14 @@
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect} from 'vitest'
 
-import {ANSI, runCli} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {ANSI} from '../helpers/cli.js'
 import {startFaultProxy, type FaultRule} from '../helpers/fault-proxy.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {it} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 
-let temp: ReturnType<typeof tempConfigDir>
-let sandbox: TestSandbox
-beforeAll(async () => {
-  sandbox = await startTestSandbox({settleAfterMs: 200})
-})
-afterAll(() => sandbox.close())
-beforeEach(() => {
-  temp = tempConfigDir()
-})
-afterEach(() => temp.cleanup())
-
+// The walkthrough in-process: its steps, report and exit code are what is tested, not the process.
 describe('svc sandbox walkthrough', () => {
-  it('with no profile: starts its own sandbox, every step behaves, exit 0 (CI mode, no ANSI, no prompt)', async () => {
-    const r = await runCli(['sandbox', 'walkthrough', '--settle-after', '250ms'], {configDir: temp.dir, env: {CI: 'true'}, timeoutMs: 60_000})
+  it('with no profile: starts its own sandbox, every step behaves, exit 0 (CI mode, no ANSI, no prompt)', async ({sandbox, temp}) => {
+    const r = await runInProcess(['sandbox', 'walkthrough', '--settle-after', '250ms'], {configDir: temp.dir, env: {CI: 'true'}})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/no key, no network/)
     expect(r.stdout).toMatch(/Always-SUCCESS number settles\s+SUCCESS\s+SUCCESS\s+✓/)
@@ -34,8 +24,8 @@ describe('svc sandbox walkthrough', () => {
     expect(r.stdout + r.stderr).not.toMatch(ANSI)
   })
 
-  it('--json: one document with ok and every step', async () => {
-    const r = await runCli(['sandbox', 'walkthrough', '--json', '--settle-after', '250ms'], {configDir: temp.dir, timeoutMs: 60_000})
+  it('--json: one document with ok and every step', async ({temp}) => {
+    const r = await runInProcess(['sandbox', 'walkthrough', '--json', '--settle-after', '250ms'], {configDir: temp.dir})
     expect(r.exitCode, r.stderr).toBe(0)
     const report = JSON.parse(r.stdout)
     expect(report.ok).toBe(true)
@@ -43,9 +33,9 @@ describe('svc sandbox walkthrough', () => {
     expect(report.steps.every((s: {ok: boolean}) => s.ok)).toBe(true)
   })
 
-  it("with a sandbox key: uses that sandbox (not its own), and the payments land there", async () => {
+  it("with a sandbox key: uses that sandbox (not its own), and the payments land there", async ({sandbox, temp}) => {
     const before = (await sandbox.get('/v1/payments?limit=1')).total
-    const r = await runCli(['sandbox', 'walkthrough', '--json'], {configDir: temp.dir, env: sandbox.env(), timeoutMs: 60_000})
+    const r = await runInProcess(['sandbox', 'walkthrough', '--json'], {configDir: temp.dir, env: sandbox.env()})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout).base_url).toBe(sandbox.sb.url)
     // Two payments of its own, and the customer's on the checkout page.
@@ -54,13 +44,13 @@ describe('svc sandbox walkthrough', () => {
     expect(invoices.data[0]).toMatchObject({status: 'PAID', customer_name: 'Awa Bakery', total_amount: 3600})
   })
 
-  it('exits 1 when the sandbox does not behave as the spec says (a settlement reported wrongly)', async () => {
+  it('exits 1 when the sandbox does not behave as the spec says (a settlement reported wrongly)', async ({sandbox, temp}) => {
     // Every status read claims SUCCESS: the always-FAILED number's step must be marked ✗.
     const lie = (id: string) => JSON.stringify({id, status: 'SUCCESS', amount: 1, currency: 'XAF', created_at: new Date().toISOString(), phone_number: '237650000099'})
     const rules: FaultRule[] = Array.from({length: 40}, () => ({method: 'GET', path: /\/status$/, fault: {kind: 'status', status: 200, body: lie('svcpay_test_x')}}))
     const proxy = await startFaultProxy(sandbox.sb.url, rules)
     try {
-      const r = await runCli(['sandbox', 'walkthrough'], {configDir: temp.dir, env: {...sandbox.env(), SVC_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      const r = await runInProcess(['sandbox', 'walkthrough'], {configDir: temp.dir, env: {...sandbox.env(), SVC_BASE_URL: proxy.url}})
       expect(r.exitCode).toBe(1)
       expect(r.stdout).toMatch(/Always-FAILED number settles\s+FAILED \(failure_code\)\s+SUCCESS\s+✗/)
       expect(r.stderr).toMatch(/did not behave/)

@@ -7,29 +7,39 @@
 import type {ChildProcess} from 'node:child_process'
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect} from 'vitest'
 
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli, type CliResult} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import {test} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {makeEvent, startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 
-let temp: ReturnType<typeof tempConfigDir>
 const cleanups: Array<() => Promise<unknown> | void> = []
-
-beforeEach(() => {
-  temp = tempConfigDir()
-  mkdirSync(temp.dir, {recursive: true, mode: 0o700})
-  // A profile of its own (the listener takes inbound deliveries: the service is never called).
-  const config = {current: 'dev', profiles: {dev: {api_key: `svc_sk_test_${'a'.repeat(32)}`, base_url: 'http://127.0.0.1:9'}}}
-  writeFileSync(join(temp.dir, 'config.json'), JSON.stringify(config), {mode: 0o600})
-})
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
-  temp.cleanup()
 })
 
-const cli = (args: string[], input?: string) => runCli(args, {configDir: temp.dir, input})
+type Cli = (args: string[], input?: string) => Promise<CliResult>
+type Logged = {local: Receiver; events: ReturnType<typeof makeEvent>[]}
+
+// A config dir per test with a profile of its own (the listener takes inbound deliveries: the
+// service is never called); the commands run in-process with it, the listener as a process
+// (stopped with Ctrl-C, exit 130).
+const it = test.extend<{dir: string; cli: Cli; logThreeEvents: () => Promise<Logged>}>({
+  dir: async ({temp}, use) => {
+    mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+    const config = {current: 'dev', profiles: {dev: {api_key: `svc_sk_test_${'a'.repeat(32)}`, base_url: 'http://127.0.0.1:9'}}}
+    writeFileSync(join(temp.dir, 'config.json'), JSON.stringify(config), {mode: 0o600})
+    await use(temp.dir)
+  },
+  cli: async ({dir}, use) => {
+    await use((args, input) => runInProcess(args, {configDir: dir, input}))
+  },
+  logThreeEvents: async ({dir, cli}, use) => {
+    await use(() => logThreeEvents(dir, cli))
+  },
+})
 
 interface Running {
   stdout(): string
@@ -37,13 +47,13 @@ interface Running {
   interrupt(): Promise<CliResult>
 }
 
-async function listen(args: string[]): Promise<Running> {
+async function listen(dir: string, args: string[]): Promise<Running> {
   let child!: ChildProcess
   let out = ''
   let err = ''
   let exited = false
   const result = runCli(['webhooks', 'listen', ...args], {
-    configDir: temp.dir,
+    configDir: dir,
     timeoutMs: 45_000,
     onSpawn(spawned) {
       child = spawned
@@ -72,7 +82,7 @@ async function listen(args: string[]): Promise<Running> {
  * Three events through a real listener to an app that refuses the second (500): A delivered,
  * B failed, C delivered. Returns the app (now accepting everything) and the events.
  */
-async function logThreeEvents(): Promise<{local: Receiver; events: ReturnType<typeof makeEvent>[]}> {
+async function logThreeEvents(dir: string, cli: Cli): Promise<Logged> {
   const endpointSecret = generateSecret()
   expect((await cli(['webhooks', 'listen', '--endpoint-secret-stdin'], endpointSecret)).exitCode).toBe(0)
   const printed = await cli(['webhooks', 'listen', '--print-secret'])
@@ -80,23 +90,23 @@ async function logThreeEvents(): Promise<{local: Receiver; events: ReturnType<ty
   cleanups.push(() => local.close())
   const events = [makeEvent(1), makeEvent(2, 'payment.failed'), makeEvent(3)]
   local.statusFor = (delivery) => (delivery.event.id === events[1].id ? 500 : 200)
-  const run = await listen(['--source', 'inbound', '--forward-to', `${local.url}/hooks`, '--json'])
+  const run = await listen(dir, ['--source', 'inbound', '--forward-to', `${local.url}/hooks`, '--json'])
   const receiver = JSON.parse(run.stdout().split('\n')[0]).receiver_url as string
   for (const event of events) {
     const body = JSON.stringify(event)
     const answer = await fetch(receiver, {method: 'POST', headers: {'content-type': 'application/json', ...signPayload(endpointSecret, event.id, body)}, body})
     expect(answer.status).toBe(200)
     // Received in order, a few ms apart, so that "newest first" has one answer.
-    await waitFor(() => local.received.some((r) => r.event.id === event.id), 5_000, event.id)
+    await waitFor(() => local.received.some((r) => r.event.id === event.id), 10_000, event.id)
   }
-  await waitFor(() => (run.stdout().match(/"kind":"forward"/g) ?? []).length >= 3, 5_000, 'three forward attempts')
+  await waitFor(() => (run.stdout().match(/"kind":"forward"/g) ?? []).length >= 3, 10_000, 'three forward attempts')
   expect((await run.interrupt()).exitCode).toBe(130)
   local.statusFor = () => 200
   return {local, events}
 }
 
 describe('svc webhooks events', () => {
-  it('lists what listen received, newest first, with status, attempts and the last answer; filters; --json; bad flags exit 2', async () => {
+  it('lists what listen received, newest first, with status, attempts and the last answer; filters; --json; bad flags exit 2', async ({cli, logThreeEvents}) => {
     const {events} = await logThreeEvents()
     const [a, b, c] = events
     const listed = await cli(['webhooks', 'events'])
@@ -129,7 +139,7 @@ describe('svc webhooks events', () => {
     expect(badLimit.stderr).toMatch(/--limit 0/)
   })
 
-  it('an empty log says how events get there, and creates nothing', async () => {
+  it('an empty log says how events get there, and creates nothing', async ({cli, temp}) => {
     const empty = await cli(['webhooks', 'events'])
     expect(empty.exitCode).toBe(0)
     expect(empty.stderr).toMatch(/No events logged for dev yet: `svc webhooks listen` logs every event/)
@@ -139,7 +149,7 @@ describe('svc webhooks events', () => {
 })
 
 describe('svc webhooks replay --all-failed and --new-id', () => {
-  it('--all-failed sends every event the app never accepted, once, and they are delivered after', async () => {
+  it('--all-failed sends every event the app never accepted, once, and they are delivered after', async ({cli, logThreeEvents}) => {
     const {local, events} = await logThreeEvents()
     const before = local.received.length
     const replayed = await cli(['webhooks', 'replay', '--all-failed'])
@@ -157,7 +167,7 @@ describe('svc webhooks replay --all-failed and --new-id', () => {
     expect(local.received.length).toBe(before + 1)
   })
 
-  it('--all-failed exits 1 when the app still refuses, and the events stay failed', async () => {
+  it('--all-failed exits 1 when the app still refuses, and the events stay failed', async ({cli, logThreeEvents}) => {
     const {local, events} = await logThreeEvents()
     local.statusFor = () => 503
     const replayed = await cli(['webhooks', 'replay', '--all-failed', '--json'])
@@ -169,7 +179,7 @@ describe('svc webhooks replay --all-failed and --new-id', () => {
     expect(JSON.parse((await cli(['webhooks', 'events', '--status', 'failed', '--json'])).stdout)[0].id).toBe(events[1].id)
   })
 
-  it('--new-id sends the same event under a fresh webhook-id, so an app that dedupes acts on it', async () => {
+  it('--new-id sends the same event under a fresh webhook-id, so an app that dedupes acts on it', async ({cli, logThreeEvents}) => {
     const {local, events} = await logThreeEvents()
     // An app that dedupes on webhook-id: a plain replay of A is a no-op for it.
     const acted: string[] = []
@@ -198,7 +208,7 @@ describe('svc webhooks replay --all-failed and --new-id', () => {
     expect(human.stdout).toMatch(/as webhook-id evt_test_000001_replay_[0-9a-f]{12}/)
   })
 
-  it('needs an EVENT_ID or --all-failed, not both (exit 2, nothing sent)', async () => {
+  it('needs an EVENT_ID or --all-failed, not both (exit 2, nothing sent)', async ({cli}) => {
     const neither = await cli(['webhooks', 'replay', '--forward-to', 'http://127.0.0.1:9/x'])
     expect(neither.exitCode).toBe(2)
     expect(neither.stderr).toMatch(/EVENT_ID or --all-failed/)

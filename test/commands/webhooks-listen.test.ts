@@ -12,6 +12,7 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {markRunningSandbox, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 
@@ -43,7 +44,8 @@ function markLocalSandbox(sb: TestSandbox): void {
   markRunningSandbox(temp.dir, sb.sb)
 }
 
-const cli = (args: string[], input?: string) => runCli(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}, input})
+// The listener is a process (stopped with Ctrl-C, restarted); the other commands run in-process.
+const cli = (args: string[], input?: string) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}, input})
 
 async function printSecret(): Promise<string> {
   const r = await cli(['webhooks', 'listen', '--print-secret'])
@@ -152,14 +154,14 @@ describe('svc webhooks listen against the local sandbox', () => {
     expect(eventsFor(failures, ko)[0].path).toBe('/failed')
     expect(eventsFor(main, ko)).toHaveLength(0)
     // One line per event: time, type, id, the app's status, latency.
-    await waitFor(() => run.stdout().includes(success.event.id), 2000, 'the stdout line')
+    await waitFor(() => run.stdout().includes(success.event.id), 10_000, 'the stdout line')
     expect(run.stdout()).toMatch(new RegExp(`\\d\\d:\\d\\d:\\d\\d  payment\\.success  ${success.event.id}  \\[200\\]  +[\\d.]+ ms`))
 
     // A delivery not signed with the endpoint's secret is refused and shown.
     const forged = JSON.stringify({...success.event, id: 'evt_forged'})
     const refusedForged = await fetch(`${receiver}/`, {method: 'POST', headers: {...signPayload(secret, 'evt_forged', forged)}, body: forged})
     expect(refusedForged.status).toBe(401)
-    await waitFor(() => /refused a delivery \(401\): Signature mismatch/.test(run.stderr()), 2000, 'the refusal shown')
+    await waitFor(() => /refused a delivery \(401\): Signature mismatch/.test(run.stderr()), 10_000, 'the refusal shown')
 
     const stopped = await run.interrupt()
     expect(stopped.exitCode).toBe(130)
@@ -203,6 +205,7 @@ describe('svc webhooks listen against the local sandbox', () => {
     expect(lines.find((l) => l.kind === 'forward' && !l.ok)).toMatchObject({status: null, attempt: 1})
     await local.restart()
     await waitFor(() => ids.every((id) => eventsFor(local, id).length > 0), 15_000, 'every event after the app came back')
+    // Deliberate: no second delivery of any of them comes in the next 300 ms (not repeated).
     await new Promise((resolve) => setTimeout(resolve, 300))
     for (const id of ids) expect(eventsFor(local, id)).toHaveLength(1)
     expect(local.unverified).toBe(0)
@@ -258,7 +261,7 @@ describe('svc webhooks listen with inbound deliveries', () => {
     expect(local.received).toHaveLength(0)
     const good = await post({...signPayload(endpointSecret, event.id, body)})
     expect(good.status).toBe(200)
-    await waitFor(() => local.received.length === 1, 5000, 'the good delivery')
+    await waitFor(() => local.received.length === 1, 10_000, 'the good delivery')
     expect(local.received[0].event.id).toBe(event.id)
     const lines = run.stdout().trim().split('\n').map((l) => JSON.parse(l))
     expect(lines.filter((l) => l.kind === 'rejected').map((l) => l.reason)).toEqual(['signature_mismatch', 'timestamp_too_old'])
@@ -289,12 +292,12 @@ describe('svc webhooks listen polling the payments list', () => {
     const first = await listen(args)
     expect(first.stderr()).toMatch(/following the payments list/)
     const scopeDir = join(temp.dir, 'webhooks', 'dev')
-    await waitFor(() => readdirSync(scopeDir).some((f) => /^poll-.*\.json$/.test(f)), 5000, 'the poll position')
+    await waitFor(() => readdirSync(scopeDir).some((f) => /^poll-.*\.json$/.test(f)), 10_000, 'the poll position')
     const p1 = await pay(slow, '237670000002', 'MTN')
     await settle()
-    await waitFor(() => eventsFor(local, p1).length > 0, 5000, 'p1')
+    await waitFor(() => eventsFor(local, p1).length > 0, 10_000, 'p1')
     const p2 = await pay(slow, '237670000099', 'MTN')
-    await waitFor(() => JSON.parse(readFileSync(join(scopeDir, readdirSync(scopeDir).find((f) => f.startsWith('poll-'))!), 'utf8')).watching[p2], 5000, 'p2 watched')
+    await waitFor(() => JSON.parse(readFileSync(join(scopeDir, readdirSync(scopeDir).find((f) => f.startsWith('poll-'))!), 'utf8')).watching[p2], 10_000, 'p2 watched')
     expect((await first.interrupt()).exitCode).toBe(130)
 
     // While stopped: p2 settles, p3 is created and settles.
@@ -302,7 +305,8 @@ describe('svc webhooks listen polling the payments list', () => {
     const p3 = await pay(slow, '237650000001', 'ORANGE')
     await settle()
     const second = await listen(args)
-    await waitFor(() => eventsFor(local, p2).length > 0 && eventsFor(local, p3).length > 0, 8000, 'p2 and p3')
+    await waitFor(() => eventsFor(local, p2).length > 0 && eventsFor(local, p3).length > 0, 10_000, 'p2 and p3')
+    // Deliberate: nothing more arrives in the next 800 ms (no event repeated or invented).
     await new Promise((resolve) => setTimeout(resolve, 800))
     expect((await second.interrupt()).exitCode).toBe(130)
 

@@ -1,13 +1,15 @@
 /**
- * `svc webhooks test URL` graded against handlers of our own (test/lib/webhooks/handlers.ts), as
- * child processes over real HTTP: each wrong handler fails exactly the cases it should, with the
- * sentence that says why; the right ones pass all; flags are checked before anything is sent.
+ * `svc webhooks test URL` graded against handlers of our own (test/lib/webhooks/handlers.ts), over
+ * real HTTP (the command in-process; its terminal prompt on a pseudo-terminal): each wrong handler
+ * fails exactly the cases it should, with the sentence that says why; the right ones pass all;
+ * flags are checked before anything is sent.
  */
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect} from 'vitest'
 
 import {generateSecret} from '../../src/contract/signature.js'
-import {runCli, type CliResult} from '../helpers/cli.js'
-import {tempConfigDir} from '../helpers/config-dir.js'
+import type {CliResult} from '../helpers/cli.js'
+import {test} from '../helpers/fixtures.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {runInPty} from '../helpers/pty.js'
 import {startHandler, type Handler, type HandlerKind} from '../lib/webhooks/handlers.js'
 
@@ -22,21 +24,22 @@ interface JsonReport {
   failed: number
 }
 
-let temp: ReturnType<typeof tempConfigDir>
+type Grade = (args: string[]) => Promise<CliResult>
+
+// A config dir per test, and `svc webhooks test ARGS` run in-process with it.
+const it = test.extend<{grade: Grade}>({
+  grade: async ({temp}, use) => {
+    await use((args) => runInProcess(['webhooks', 'test', ...args], {configDir: temp.dir}))
+  },
+})
+
 let handler: Handler | undefined
 const secret = generateSecret()
 
-beforeEach(() => {
-  temp = tempConfigDir()
-})
 afterEach(async () => {
   await handler?.close()
   handler = undefined
-  temp.cleanup()
 })
-
-const grade = (args: string[], options: {env?: Record<string, string>; timeoutMs?: number} = {}) =>
-  runCli(['webhooks', 'test', ...args], {configDir: temp.dir, env: options.env, timeoutMs: options.timeoutMs ?? 30_000})
 
 function report(result: CliResult): JsonReport {
   return JSON.parse(result.stdout) as JsonReport
@@ -45,15 +48,15 @@ function report(result: CliResult): JsonReport {
 const failedCases = (r: JsonReport) => r.cases.filter((c) => c.verdict === 'fail').map((c) => c.name)
 const caseOf = (r: JsonReport, name: string) => r.cases.find((c) => c.name === name)!
 
-async function gradeHandler(kind: HandlerKind, extra: string[] = [], delayMs?: number): Promise<{result: CliResult; json: JsonReport}> {
+async function gradeHandler(grade: Grade, kind: HandlerKind, extra: string[] = [], delayMs?: number): Promise<{result: CliResult; json: JsonReport}> {
   handler = await startHandler(kind, secret, {delayMs})
   const result = await grade([handler.url, '--secret', secret, '--json', ...extra])
   return {result, json: report(result)}
 }
 
 describe('svc webhooks test: right handlers pass every case', () => {
-  it('the standardwebhooks library, used as a developer would: 14 of 14, exit 0; the report cannot see it acted twice', async () => {
-    const {result, json} = await gradeHandler('library')
+  it('the standardwebhooks library, used as a developer would: 14 of 14, exit 0; the report cannot see it acted twice', async ({grade}) => {
+    const {result, json} = await gradeHandler(grade, 'library')
     expect(result.exitCode).toBe(0)
     expect(json.cases.map((c) => c.name)).toEqual(ALL)
     expect(failedCases(json)).toEqual([])
@@ -72,7 +75,7 @@ describe('svc webhooks test: right handlers pass every case', () => {
     expect(handler!.acted.filter((acted) => acted === id)).toHaveLength(2)
   })
 
-  it('a handwritten one that deduplicates on webhook-id: every case passes, the human report is a table and a summary', async () => {
+  it('a handwritten one that deduplicates on webhook-id: every case passes, the human report is a table and a summary', async ({grade}) => {
     handler = await startHandler('handwritten', secret)
     const result = await grade([handler.url, '--secret', secret])
     expect(result.exitCode).toBe(0)
@@ -91,8 +94,8 @@ describe('svc webhooks test: right handlers pass every case', () => {
 })
 
 describe('svc webhooks test: each wrong handler fails exactly its cases', () => {
-  it('no signature check: fails every must-refuse case, saying it accepts forged events', async () => {
-    const {result, json} = await gradeHandler('no-signature-check')
+  it('no signature check: fails every must-refuse case, saying it accepts forged events', async ({grade}) => {
+    const {result, json} = await gradeHandler(grade, 'no-signature-check')
     expect(result.exitCode).toBe(1)
     expect(failedCases(json)).toEqual(REFUSE)
     expect(json).toMatchObject({passed: 8, failed: 6})
@@ -103,36 +106,36 @@ describe('svc webhooks test: each wrong handler fails exactly its cases', () => 
     expect(caseOf(json, 'tampered-body').detail).toMatch(/changed after signing/)
   })
 
-  it('verifies a re-serialised body: fails raw-body only, told to verify the raw bytes', async () => {
-    const {result, json} = await gradeHandler('reserialised')
+  it('verifies a re-serialised body: fails raw-body only, told to verify the raw bytes', async ({grade}) => {
+    const {result, json} = await gradeHandler(grade, 'reserialised')
     expect(result.exitCode).toBe(1)
     expect(failedCases(json)).toEqual(['raw-body'])
     expect(caseOf(json, 'raw-body')).toMatchObject({status: 401})
     expect(caseOf(json, 'raw-body').detail).toMatch(/verifies a re-serialised body; verify the raw bytes/)
   })
 
-  it('500 on an unknown event type: fails unknown-type only', async () => {
-    const {json} = await gradeHandler('unknown-type-500')
+  it('500 on an unknown event type: fails unknown-type only', async ({grade}) => {
+    const {json} = await gradeHandler(grade, 'unknown-type-500')
     expect(failedCases(json)).toEqual(['unknown-type'])
     expect(caseOf(json, 'unknown-type')).toMatchObject({status: 500})
     expect(caseOf(json, 'unknown-type').detail).toMatch(/ignore the types you do not handle/)
   })
 
-  it('crashes on missing headers: fails missing-headers only, as a crash', async () => {
-    const {json} = await gradeHandler('crash-on-missing-headers')
+  it('crashes on missing headers: fails missing-headers only, as a crash', async ({grade}) => {
+    const {json} = await gradeHandler(grade, 'crash-on-missing-headers')
     expect(failedCases(json)).toEqual(['missing-headers'])
     expect(caseOf(json, 'missing-headers')).toMatchObject({status: 500})
     expect(caseOf(json, 'missing-headers').detail).toMatch(/crashes \(HTTP 500\) on a delivery without the webhook-timestamp header: .*answer 400 or 401/)
   })
 
-  it('checks only the first of several signatures: fails rotation only', async () => {
-    const {json} = await gradeHandler('first-signature-only')
+  it('checks only the first of several signatures: fails rotation only', async ({grade}) => {
+    const {json} = await gradeHandler(grade, 'first-signature-only')
     expect(failedCases(json)).toEqual(['rotation'])
     expect(caseOf(json, 'rotation').detail).toMatch(/any one of them matches/)
   })
 
-  it('sleeps 6 s before answering: every must-accept case fails past --timeout, the refusals (fast) pass', async () => {
-    const {result, json} = await gradeHandler('slow', ['--timeout', '300ms'])
+  it('sleeps 6 s before answering: every must-accept case fails past --timeout, the refusals (fast) pass', async ({grade}) => {
+    const {result, json} = await gradeHandler(grade, 'slow', ['--timeout', '300ms'])
     expect(result.exitCode).toBe(1)
     expect(failedCases(json)).toEqual(ACCEPT)
     for (const name of ACCEPT) {
@@ -142,7 +145,7 @@ describe('svc webhooks test: each wrong handler fails exactly its cases', () => 
     }
   })
 
-  it('over 5 s but within the timeout: a pass with a warning (exit 0), told to answer first', async () => {
+  it('over 5 s but within the timeout: a pass with a warning (exit 0), told to answer first', async ({grade}) => {
     handler = await startHandler('slow', secret, {delayMs: 5_200})
     const result = await grade([handler.url, '--secret', secret, '--only', 'valid-success'])
     expect(result.exitCode).toBe(0)
@@ -151,7 +154,7 @@ describe('svc webhooks test: each wrong handler fails exactly its cases', () => 
     expect(result.stdout).toMatch(/^1 of 1 case passed \(1 slow\), 0 failed\.$/m)
   })
 
-  it('an app that is not running: one line saying nothing listens at that URL, exit 1, no battery', async () => {
+  it('an app that is not running: one line saying nothing listens at that URL, exit 1, no battery', async ({grade}) => {
     handler = await startHandler('library', secret)
     const url = handler.url
     await handler.close()
@@ -168,8 +171,8 @@ describe('svc webhooks test: each wrong handler fails exactly its cases', () => 
 })
 
 describe('svc webhooks test: secret, flags, languages', () => {
-  it('signs by default with the local signing secret that `webhooks listen` uses', async () => {
-    const printed = await runCli(['webhooks', 'listen', '--print-secret'], {configDir: temp.dir})
+  it('signs by default with the local signing secret that `webhooks listen` uses', async ({grade, temp}) => {
+    const printed = await runInProcess(['webhooks', 'listen', '--print-secret'], {configDir: temp.dir})
     expect(printed.exitCode).toBe(0)
     const local = printed.stdout.trim()
     handler = await startHandler('library', local)
@@ -178,7 +181,7 @@ describe('svc webhooks test: secret, flags, languages', () => {
     expect(result.stderr).toMatch(/local signing secret whsec_…[A-Za-z0-9+/=]{4} \(default\), the one svc webhooks listen signs with/)
   })
 
-  it('--only: the named cases in the battery order; an unknown or empty one exits 2 naming --only and the cases, nothing sent', async () => {
+  it('--only: the named cases in the battery order; an unknown or empty one exits 2 naming --only and the cases, nothing sent', async ({grade}) => {
     handler = await startHandler('handwritten', secret)
     const some = report(await grade([handler.url, '--secret', secret, '--json', '--only', 'tampered-body, raw-body']))
     expect(some.cases.map((c) => c.name)).toEqual(['raw-body', 'tampered-body'])
@@ -194,7 +197,7 @@ describe('svc webhooks test: secret, flags, languages', () => {
     expect(handler.acted.length).toBe(before)
   })
 
-  it('a bad URL, --timeout or --secret exits 2 naming it', async () => {
+  it('a bad URL, --timeout or --secret exits 2 naming it', async ({grade}) => {
     const cases: Array<[string[], RegExp]> = [
       [['ftp://localhost/x', '--secret', secret], /Invalid URL "ftp:\/\/localhost\/x"/],
       [['http://localhost:1/x', '--secret', secret, '--timeout', 'soon'], /Invalid --timeout "soon"/],
@@ -207,7 +210,7 @@ describe('svc webhooks test: secret, flags, languages', () => {
     }
   })
 
-  it('a host off this machine is refused without --yes when not interactive (exit 2), before anything is sent', async () => {
+  it('a host off this machine is refused without --yes when not interactive (exit 2), before anything is sent', async ({grade}) => {
     const result = await grade(['https://hooks.example.com/webhooks', '--secret', secret])
     expect(result.exitCode).toBe(2)
     expect(result.stderr).toMatch(/hooks\.example\.com, which is not on this machine: pass --yes/)
@@ -216,7 +219,7 @@ describe('svc webhooks test: secret, flags, languages', () => {
     expect(JSON.parse(json.stdout).error).toMatchObject({code: 'confirmation_required', field: 'yes'})
   })
 
-  it('foo.localhost is this machine only if it resolves to loopback here', async () => {
+  it('foo.localhost is this machine only if it resolves to loopback here', async ({grade}) => {
     const {lookup} = await import('node:dns/promises')
     const addresses = await lookup('foo.localhost', {all: true}).catch(() => [])
     const loopback = addresses.length > 0 && addresses.every((a) => a.address === '::1' || a.address.startsWith('127.'))
@@ -233,7 +236,7 @@ describe('svc webhooks test: secret, flags, languages', () => {
     }
   })
 
-  it('on a terminal, a host off this machine is asked about first; declining sends nothing (exit 2)', async () => {
+  it('on a terminal, a host off this machine is asked about first; declining sends nothing (exit 2)', async ({temp}) => {
     const session = runInPty(['webhooks', 'test', 'https://hooks.example.invalid/webhooks', '--secret', secret], {configDir: temp.dir})
     try {
       await session.waitFor('Send 66 signed test deliveries to hooks.example.invalid? It is not on this machine.')
@@ -246,7 +249,7 @@ describe('svc webhooks test: secret, flags, languages', () => {
     }
   })
 
-  it('speaks French (table, sentences, summary); --json stays English and keeps its shape', async () => {
+  it('speaks French (table, sentences, summary); --json stays English and keeps its shape', async ({grade}) => {
     handler = await startHandler('reserialised', secret)
     const fr = await grade([handler.url, '--secret', secret, '--only', 'valid-success,raw-body', '--lang', 'fr'])
     expect(fr.exitCode).toBe(1)

@@ -35,7 +35,9 @@ export function baseEnv(configDir: string): Record<string, string> {
  */
 export function countSpawn(kind: 'cli' | 'pty', args: string[]): void {
   const log = process.env.SVC_TEST_SPAWN_LOG
-  if (log) appendFileSync(log, `${kind} ${args.slice(0, 2).join(' ')}\n`)
+  // The first two words when they are command words; anything else (a key after --api-key…) is
+  // not written: the log must hold no secret.
+  if (log) appendFileSync(log, `${kind} ${args.slice(0, 2).map((arg) => (/^-{0,2}[a-z][a-z-]*$/.test(arg) ? arg : '…')).join(' ')}\n`)
 }
 
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {

@@ -19,7 +19,7 @@ import {fileURLToPath} from 'node:url'
 
 import {Config, type Command} from '@oclif/core'
 
-import type {CommandContextOptions} from '../../src/lib/command.js'
+import {SvcCommand, type CommandContextOptions} from '../../src/lib/command.js'
 import {baseEnv, type CliOptions, type CliResult} from './cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -33,15 +33,48 @@ let since: Promise<unknown>[] = []
 let going = 0
 let saved: {exitCode: typeof process.exitCode; listeners: Record<'SIGINT' | 'SIGTERM', Function[]>} | undefined
 
-/** The command a full argv names (`['pay', 'create', '--amount', …]` → `pay create`), and its own argv. */
-function split(args: string[]): {id: string; file: string; argv: string[]} {
+/**
+ * The global flags a user may write before the command words (`svc --profile local pay list`,
+ * as cli.md writes it; bin/run.cjs moves them behind the command for oclif): the base command's
+ * own flags, and whether each takes a value.
+ */
+const GLOBAL_FLAGS = new Map<string, boolean>(
+  Object.entries(SvcCommand.baseFlags as Record<string, {type: string; char?: string}>).flatMap(([name, flag]) => [
+    [`--${name}`, flag.type === 'option'],
+    ...(flag.type === 'boolean' ? [[`--no-${name}`, false] as [string, boolean]] : []),
+    ...(flag.char ? [[`-${flag.char}`, flag.type === 'option'] as [string, boolean]] : []),
+  ]),
+)
+
+/** The leading global flags of an argv, and where the command words start. */
+function leadingGlobals(args: string[]): {flags: string[]; from: number} {
+  let i = 0
+  while (i < args.length && GLOBAL_FLAGS.has(args[i]!.split('=')[0]!)) {
+    const takesValue = GLOBAL_FLAGS.get(args[i]!.split('=')[0]!) && !args[i]!.includes('=')
+    i += takesValue ? 2 : 1
+  }
+  return {flags: args.slice(0, i), from: i}
+}
+
+/**
+ * The command a full argv names (`['pay', 'create', '--amount', …]` → `pay create`), and its own
+ * argv (leading global flags moved behind the command words, as bin/run.cjs does).
+ */
+function split(all: string[]): {id: string; file: string; argv: string[]} {
+  const {flags, from} = leadingGlobals(all)
+  const args = all.slice(from)
   for (let n = Math.min(args.length, 3); n > 0; n--) {
     const words = args.slice(0, n)
     if (words.some((w) => w.startsWith('-'))) continue
-    const file = `${COMMANDS}${words.join('/')}.ts`
-    if (existsSync(file)) return {id: words.join(' '), file, argv: args.slice(n)}
+    // A command file, or the index.ts of a topic that is also a command (`sandbox requests`).
+    for (const file of [`${COMMANDS}${words.join('/')}.ts`, `${COMMANDS}${words.join('/')}/index.ts`]) {
+      if (!existsSync(file)) continue
+      const rest = args.slice(n)
+      const dashdash = rest.indexOf('--')
+      return {id: words.join(' '), file, argv: dashdash === -1 ? [...rest, ...flags] : [...rest.slice(0, dashdash), ...flags, ...rest.slice(dashdash)]}
+    }
   }
-  throw new Error(`runInProcess: no command in ${JSON.stringify(args)} (use runCli for help, --version, unknown commands)`)
+  throw new Error(`runInProcess: no command in ${JSON.stringify(all)} (use runCli for help, --version, unknown commands)`)
 }
 
 export function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {

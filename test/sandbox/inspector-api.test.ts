@@ -1,6 +1,7 @@
 /**
- * The inspector's admin routes over real HTTP, without a browser: the handset (decline, a payment
- * that no longer waits), redeliver, the session's cookie and CSRF rules, the login link.
+ * The inspector's admin routes over real HTTP, without a browser: the handset (PIN 1234, three
+ * wrong PINs, decline, a payment that no longer waits), redeliver, the outbox as read, the
+ * session's cookie and CSRF rules, the login link, the pages' Content-Security-Policy.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -42,6 +43,32 @@ describe('the customer’s handset', () => {
   })
 })
 
+describe('the handset’s PIN', () => {
+  const pin = (id: string, value: string) => h.admin('POST', `/phone/${id}/pin`, {pin: value})
+  const status = async (id: string) => {
+    await h.sb.clock.advance(1000)
+    return h.get(`/v1/payments/${id}/status`, h.sb.keys.live)
+  }
+
+  it('a wrong PIN approves nothing and says the tries left; 1234 then approves', async () => {
+    const id = await livePayment(1500)
+    expect(await pin(id, '0000')).toMatchObject({status: 'PENDING', tries_left: 2})
+    expect(await pin(id, '4321')).toMatchObject({status: 'PENDING', tries_left: 1})
+    expect(await status(id)).toMatchObject({status: 'PENDING'})
+    await pin(id, '1234')
+    expect(await status(id)).toMatchObject({status: 'SUCCESS'})
+  })
+
+  it('three wrong PINs fail the payment with ACCOUNT_INACTIVE, and it no longer rings', async () => {
+    const id = await livePayment(1600)
+    await pin(id, '0000')
+    await pin(id, '0000')
+    expect(await pin(id, '0000')).toMatchObject({tries_left: 0, failure_code: 'ACCOUNT_INACTIVE'})
+    expect(await status(id)).toMatchObject({status: 'FAILED', failure_code: 'ACCOUNT_INACTIVE'})
+    expect((await h.admin('GET', '/phone')).data.some((c: {payment_id: string}) => c.payment_id === id)).toBe(false)
+  })
+})
+
 describe('events', () => {
   it('delivers an event again to its endpoints', async () => {
     const id = await livePayment(800)
@@ -53,6 +80,48 @@ describe('events', () => {
     const again = await h.admin('POST', `/events/${event.id}/redeliver`)
     expect(again.data).toHaveLength(1)
     await waitFor(() => receiver.received.filter((r) => r.event.id === event.id).length === 2, 10_000, 'the second delivery')
+  })
+})
+
+describe('the outbox as the customer reads it', () => {
+  it('gives an email’s subject, text, pay link and the pay link’s QR code', async () => {
+    const key = h.sb.keys.sandbox
+    const draft = await fetch(`${h.sb.url}/v1/invoices`, {
+      method: 'POST',
+      headers: {'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'inspector-api-outbox'},
+      body: JSON.stringify({customer_name: 'Awa Ngo', customer_email: 'awa@example.cm', due_date: '2030-12-31', items: [{name: 'Savon', price: 1500, quantity: 2}]}),
+    }).then((r) => r.json() as Promise<{id: string}>)
+    const published = await fetch(`${h.sb.url}/v1/invoices/${draft.id}/publish`, {method: 'POST', headers: {'x-api-key': key, 'content-type': 'application/json'}, body: '{"channel":"EMAIL"}'})
+    expect(published.status).toBe(200)
+    const outbox = await h.admin('GET', `/outbox?invoice_id=${draft.id}`)
+    const [sent] = outbox.data as Array<{id: string}>
+    const message = await h.admin('GET', `/outbox/${sent.id}/message`)
+    expect(message).toMatchObject({channel: 'EMAIL', recipient: 'awa@example.cm', language: 'en'})
+    expect(message.subject).toMatch(/\S/)
+    expect(message.text).toContain(message.pay_url)
+    expect(message.pay_url).toContain(`/pay/i/${draft.id}`)
+    expect(message.qr).toMatch(/^data:image\/png;base64,/)
+    expect((await fetch(`${h.sb.adminUrl}/outbox/msg_nothing/message`, {headers: {authorization: `Bearer ${h.sb.adminToken}`}})).status).toBe(404)
+  })
+})
+
+describe('the inspector’s pages', () => {
+  it('carry a Content-Security-Policy without inline script or style, and the page has no inline script', async () => {
+    for (const path of ['/_inspector/', '/_inspector/app.js', '/_inspector/app.css']) {
+      const response = await fetch(`${h.sb.url}${path}`)
+      expect(response.status, path).toBe(200)
+      const csp = response.headers.get('content-security-policy') ?? ''
+      expect(csp, path).toContain("default-src 'none'")
+      expect(csp, path).toContain("script-src 'self'")
+      expect(csp, path).toContain("frame-ancestors 'none'")
+      expect(csp, path).not.toContain('unsafe-inline')
+      expect(csp, path).not.toContain('unsafe-eval')
+      const body = await response.text()
+      if (path === '/_inspector/') {
+        expect(body.match(/<script\b[^>]*>/g)?.every((tag) => / src=/.test(tag))).toBe(true)
+        expect(body).not.toMatch(/\son[a-z]+=|<style\b|\sstyle=/i)
+      }
+    }
   })
 })
 
@@ -77,5 +146,20 @@ describe('the inspector’s session', () => {
     // The inspector's own traffic is not in the journal.
     const journal = await h.admin('GET', '/requests?path=/_admin/keys&method=POST&status=201')
     expect(journal.data).toEqual([])
+  })
+
+  it('creates a key and revokes it as the Settings page does: the API then refuses the key', async () => {
+    const {url} = await h.admin('POST', '/inspector/login-links')
+    const session = (await fetch(url, {redirect: 'manual'})).headers.get('set-cookie')!.split(';')[0]
+    const {csrf} = (await (await fetch(`${h.sb.url}/_admin/inspector/session`, {headers: {cookie: session}})).json()) as {csrf: string}
+    const change = (path: string, body?: unknown) =>
+      fetch(`${h.sb.url}${path}`, {method: 'POST', headers: {cookie: session, 'x-svc-csrf': csrf, origin: h.sb.url, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+    const created = (await (await change('/_admin/keys', {environment: 'SANDBOX'})).json()) as {id: string; secret: string}
+    const read = () => fetch(`${h.sb.url}/v1/payments?limit=1`, {headers: {'x-api-key': created.secret}})
+    expect((await read()).status).toBe(200)
+    expect((await change(`/_admin/keys/${created.id}/revoke`)).status).toBe(200)
+    const refused = await read()
+    expect(refused.status).toBe(401)
+    expect(((await refused.json()) as {code: string}).code).toBe('unauthorized')
   })
 })

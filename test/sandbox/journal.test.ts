@@ -1,10 +1,15 @@
 /**
  * The request journal's bounds, in process: the ring keeps the newest N, forgets the rest, drops
- * secret headers, cuts bodies at 64 KiB, and holds at most its body budget (oldest bodies go).
+ * secret headers, cuts bodies at 64 KiB, and holds at most its body budget (oldest bodies go);
+ * on a data file it is written, pruned to its bound and read back.
  */
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {Journal, JOURNAL_BODY_BUDGET, type Capture} from '../../src/sandbox/journal.js'
+import {openStore} from '../../src/sandbox/open-store.js'
 import {MemoryStore} from '../../src/sandbox/store.js'
 
 const capture = (n: number, body = ''): Capture => ({
@@ -13,7 +18,7 @@ const capture = (n: number, body = ''): Capture => ({
   method: 'POST',
   url: `/v1/payments?n=${n}`,
   ip: '127.0.0.1',
-  headers: {'x-api-key': 'svc_sk_test_secretsecret', authorization: 'Bearer svc_admin_x', cookie: 'svc_inspector=abc', 'x-webhook-token': 't', 'content-type': 'application/json', 'idempotency-key': `k${n}`},
+  rawHeaders: ['X-API-Key', 'svc_sk_test_secretsecret', 'Authorization', 'Bearer svc_admin_x', 'Cookie', 'svc_inspector=abc', 'x-webhook-token', 't', 'Content-Type', 'application/json', 'Idempotency-Key', `k${n}`],
   requestBody: Buffer.from(body),
   status: 201,
   responseHeaders: {'content-type': 'application/json', 'set-cookie': 'svc_inspector=abc'},
@@ -56,16 +61,63 @@ describe('the request journal', () => {
     expect(held).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET)
     expect(list[0].response_body).toBe(body)
     expect(list.at(-1)!.response_body).toBeNull()
+    expect(list.at(-1)!.request_headers['content-type']).toBe('application/json')
+    expect(list.at(-1)!.truncated).toBe(true)
+  })
+
+  it('holds about what its entries take: bodies of requests pushed out of the ring make room for new ones', () => {
+    const journal = new Journal(new MemoryStore(), 100)
+    const body = 'y'.repeat(1024)
+    for (let n = 1; n <= 5000; n++) journal.record(capture(n, body))
+    const list = journal.list({}, 100)
+    expect(list).toHaveLength(100)
+    expect(list.every((e) => e.request_body === body && e.response_body === body && e.request_headers['idempotency-key'] === `k${e.query.slice(2)}`)).toBe(true)
+    // 100 entries of 2 KiB of bodies: a few hundred KiB, not the 10 MB written through it.
+    expect(journal.heldBytes).toBeLessThanOrEqual(1024 * 1024)
   })
 
   it('filters by method, path, status and age', () => {
     const journal = new Journal(new MemoryStore(), 10)
+    // Two minutes old: out of a --since of one minute.
+    journal.record({...capture(0), at: Date.now() - 120_000, url: '/v1/payments/old'})
     journal.record({...capture(1), method: 'GET', url: '/v1/invoices', status: 429})
     journal.record(capture(2))
     expect(journal.list({status: '4xx'}).map((e) => e.path)).toEqual(['/v1/invoices'])
-    expect(journal.list({status: '201,429'})).toHaveLength(2)
+    expect(journal.list({status: '201,429'})).toHaveLength(3)
     expect(journal.list({method: 'get'})).toHaveLength(1)
-    expect(journal.list({path: '/v1/*ments'})).toHaveLength(1)
-    expect(journal.list({since_ms: 60_000})).toHaveLength(2)
+    expect(journal.list({path: '/v1/*ments'})).toHaveLength(2)
+    expect(journal.list({path: '/v1/payments/'}).map((e) => e.path)).toEqual(['/v1/payments/old'])
+    expect(journal.list({since_ms: 60_000}).map((e) => e.path)).toEqual(['/v1/payments', '/v1/invoices'])
+    expect(journal.list({since_ms: 180_000})).toHaveLength(3)
+  })
+
+  it('on a data file (--data): written, pruned to its bound, and read back whole at start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'))
+    try {
+      const store = await openStore(join(dir, 'sandbox.db'))
+      const journal = new Journal(store, 5)
+      for (let n = 1; n <= 700; n++) {
+        journal.record(capture(n, `{"n":${n}}`))
+        if (n % 5 === 0) journal.flush()
+      }
+      journal.close()
+      // Pruned a batch at a time: never more than the bound and one batch (500).
+      const disk = store.business.collection<{id: string}>('request_journal')
+      expect(disk.size).toBeGreaterThanOrEqual(5)
+      expect(disk.size).toBeLessThanOrEqual(505)
+      expect(JSON.stringify(disk.newestFirst(0, 600).items)).not.toContain('svc_sk_test_secretsecret')
+
+      const again = new Journal(store, 5)
+      expect(again.list({}).map((e) => e.query)).toEqual(['n=700', 'n=699', 'n=698', 'n=697', 'n=696'])
+      expect(again.get('req_700')).toMatchObject({idempotency_key: 'k700', request_body: '{"n":700}', response_body: '{"n":700}', request_headers: {'content-type': 'application/json'}})
+      expect(again.get('req_700')!.request_headers['x-api-key']).toBeUndefined()
+      // The numbering goes on after the entries read back.
+      again.record(capture(701))
+      expect(again.list({}, 1)[0].id).toBe('req_701')
+      again.close()
+      await store.close()
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
   })
 })

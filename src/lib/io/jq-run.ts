@@ -1,28 +1,33 @@
 /**
- * The CLI's side of the `--jq` worker (jq-worker.ts): one worker thread, started by bin/run.cjs
- * when argv has --jq (or else with the first job), running one job at a time within two limits:
- * - time: past `timeoutMs` the thread is ended (Worker.terminate stops even a WebAssembly loop);
- * - memory: jq's WebAssembly memory capped by the worker itself, the JS heap (where jq's output
- *   is gathered) by resourceLimits; either ends the job as "memory".
+ * The CLI's side of `--jq`'s jobs, one at a time, each within two limits:
+ * - first on the main thread, for a slice of at most `mainThreadMs` (1 s for the compile,
+ *   jq-main.ts): nearly every filter ends there, and no worker thread is started at all;
+ * - a filter still running at the slice's end moves to a worker thread (jq-worker.ts), started
+ *   then, and runs there again from the start, for what is left of `timeoutMs` (its boot does not
+ *   count): past it the thread is ended (Worker.terminate stops even a WebAssembly loop). jq's
+ *   WebAssembly memory is capped by the worker itself, its JS heap (where jq's output is gathered)
+ *   by resourceLimits; either ends the job as "memory".
  * A job that ended on a limit or a crash leaves a jq that cannot be trusted: the worker is ended
- * and the next job starts another. While a job is pending the worker keeps the process alive;
- * idle, it does not. The main thread never blocks, so Ctrl-C and SIGTERM are answered mid-filter.
+ * and the next job starts another (the main thread's jq is given up: later jobs go to a worker).
+ * While a job is pending the worker keeps the process alive; idle, it does not. In the worker the
+ * main thread never blocks, so Ctrl-C and SIGTERM are answered mid-filter; on the main thread
+ * Ctrl-C stops the filter at once and SIGTERM is answered at the slice's end.
  */
 import {existsSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
+import {JQ_MAIN_THREAD_MAX_MS, runOnMainThread, type JqOutcome} from './jq-main.js'
 import {followJqWorker, jqWorkerOptions, startJqWorker, type JqJob, type JqJobResult, type JqWorkerMessage, type StartedJqWorker} from './jq-worker.js'
+
+export type {JqOutcome} from './jq-main.js'
 
 export interface JqLimits {
   timeoutMs: number
+  /** How long a filter may run on the main thread before it moves to a worker (0: straight to one). */
+  mainThreadMs: number
 }
-
-export type JqOutcome = {out: string} | {error: 'jq'; stderr: string} | {error: 'memory'} | {error: 'output'} | {error: 'time'} | {error: 'crashed'; message: string}
-
-/** Where bin/run.cjs leaves the worker it started early (an argv with --jq). */
-const PRESTARTED = Symbol.for('svc.jq.worker')
 
 /**
  * Where the worker's entry is: dist/jq-worker.js in a build (one level up from the chunk this
@@ -37,12 +42,6 @@ function workerEntry(): {file: string; fromSource: boolean} {
 }
 
 function startWorker(): StartedJqWorker {
-  const globals = globalThis as {[PRESTARTED]?: StartedJqWorker}
-  const prestarted = globals[PRESTARTED]
-  if (prestarted) {
-    delete globals[PRESTARTED]
-    return prestarted
-  }
   const {file, fromSource} = workerEntry()
   if (!fromSource) return startJqWorker(file)
   const tsx = createRequire(file).resolve('tsx/esm/api')
@@ -55,13 +54,17 @@ type Running = StartedJqWorker
 export class JqRunner {
   private running?: Running
   private nextId = 1
+  private started = 0
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor(readonly limits: JqLimits) {}
 
-  /** Runs `expression` over `json` (jq-web's flags), after the jobs before it. */
-  run(json: string, expression: string, flags: string[]): Promise<JqOutcome> {
-    const job = this.queue.then(() => this.runNow({id: this.nextId++, json, expression, flags}))
+  /**
+   * Runs `expression` over `json` (jq-web's flags), after the jobs before it. `compiling`: jq's
+   * first run (no input), which may take the longest slice on the main thread, JQ_MAIN_THREAD_MAX_MS.
+   */
+  run(json: string, expression: string, flags: string[], {compiling = false} = {}): Promise<JqOutcome> {
+    const job = this.queue.then(() => this.runNow({id: this.nextId++, json, expression, flags}, compiling))
     this.queue = job.catch(() => undefined)
     return job
   }
@@ -73,7 +76,39 @@ export class JqRunner {
     await running?.worker.terminate()
   }
 
-  private async runNow(job: JqJob): Promise<JqOutcome> {
+  /** How many worker threads this runner started (0 while every filter ended on the main thread). */
+  get workersStarted(): number {
+    return this.started
+  }
+
+  private async runNow(job: JqJob, compiling: boolean): Promise<JqOutcome> {
+    const {timeoutMs, mainThreadMs} = this.limits
+    const sliceMs = Math.min(compiling && mainThreadMs > 0 ? Math.max(mainThreadMs, JQ_MAIN_THREAD_MAX_MS) : mainThreadMs, timeoutMs)
+    const onMain = sliceMs > 0 ? await runOnMainThread(job, sliceMs) : undefined
+    if (onMain === undefined) return this.runInWorker(job, timeoutMs)
+    if (!('error' in onMain)) return onMain
+    switch (onMain.error) {
+      case 'interrupted':
+        // Ctrl-C, which node:vm's breakOnSigint consumed: handed to the command's own handler
+        // (exit 130), or, with none, raised again for Node's default (the process ends).
+        if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT')
+        else process.kill(process.pid, 'SIGINT')
+        return new Promise<never>(() => {})
+      case 'slice': {
+        // Past its slice: the worker runs it again, for what is left of the time limit. A SIGTERM
+        // that came meanwhile is answered first (one turn of the event loop), no worker started.
+        const left = timeoutMs - Math.max(onMain.ms, sliceMs)
+        if (left <= 0) return {error: 'time'}
+        await new Promise((resolve) => setImmediate(resolve))
+        return this.runInWorker(job, left)
+      }
+      default:
+        return onMain
+    }
+  }
+
+  private async runInWorker(job: JqJob, timeoutMs: number): Promise<JqOutcome> {
+    if (!this.running) this.started++
     const running = (this.running ??= startWorker())
     const {worker} = running
     // Pending: the process waits for the answer (ref), though not for an idle worker.
@@ -100,7 +135,7 @@ export class JqRunner {
         }
         const onError = (error: Error) => settle(outcomeOfFailure(error))
         const onExit = (code: number) => settle({error: 'crashed', message: `the jq worker exited (code ${code})`})
-        const timer = setTimeout(() => settle({error: 'time'}), this.limits.timeoutMs)
+        const timer = setTimeout(() => settle({error: 'time'}), timeoutMs)
         worker.on('message', onMessage)
         worker.on('error', onError)
         worker.on('exit', onExit)

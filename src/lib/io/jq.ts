@@ -5,12 +5,15 @@
  * (`jq -c`); indented on a terminal, where control characters in the results (text from the
  * service) are shown escaped (io/terminal-text.ts), as in all human output.
  *
- * Bounded: jq runs in a worker thread (jq-run.ts) with a time limit (SVC_JQ_TIMEOUT seconds,
- * default 10), a memory limit and an output limit (jq-worker.ts, JQ_MEMORY_MB, JQ_OUTPUT_MB); a filter past either ends the command with exit
- * 1 naming the limit, and the main thread stays free for Ctrl-C and SIGTERM.
+ * Bounded (jq-run.ts): a time limit (SVC_JQ_TIMEOUT seconds, default 10), a memory limit and an
+ * output limit (JQ_MEMORY_MB, JQ_OUTPUT_MB); a filter past either ends the command with exit 1
+ * naming the limit. A filter runs on the main thread for a short slice first (jq-main.ts,
+ * SVC_JQ_MAIN_THREAD_MS), then, still running, in a worker thread (jq-worker.ts), so that Ctrl-C
+ * and SIGTERM are answered mid-filter.
  */
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t} from '../i18n/index.js'
+import {JQ_MAIN_THREAD_DEFAULT_MS, JQ_MAIN_THREAD_MAX_MS} from './jq-main.js'
 import {JqRunner, type JqLimits, type JqOutcome} from './jq-run.js'
 import {JQ_MEMORY_MB, JQ_OUTPUT_MB} from './jq-worker.js'
 import {escapeForTerminal} from './terminal-text.js'
@@ -33,15 +36,31 @@ export function jqTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * Starts jq's worker and compiles `expression` there (given no input, jq compiles the program and
- * runs it on nothing): a syntax error is bad input (exit 2, jq's message), found before anything
- * is sent.
+ * SVC_JQ_MAIN_THREAD_MS: how long a filter may run on the main thread before it moves to a worker
+ * thread, whole milliseconds from 0 (always a worker) to 1000 (SIGTERM waits for the slice's end);
+ * default 500. Refused with exit 2 otherwise.
  */
-export async function loadJq(expression: string, terminal: boolean): Promise<JqFilter> {
-  const seconds = jqTimeoutSeconds()
-  const runner = jqRunner({timeoutMs: seconds * 1000})
+export function jqMainThreadMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SVC_JQ_MAIN_THREAD_MS
+  if (raw === undefined || raw.trim() === '') return JQ_MAIN_THREAD_DEFAULT_MS
+  const ms = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN
+  if (!(ms >= 0 && ms <= JQ_MAIN_THREAD_MAX_MS)) {
+    throw new InputError(t('core.jq.badMainThread', {value: JSON.stringify(raw), max: String(JQ_MAIN_THREAD_MAX_MS)}), {field: 'SVC_JQ_MAIN_THREAD_MS'})
+  }
+  return ms
+}
+
+/**
+ * Loads jq and compiles `expression` (given no input, jq compiles the program and runs it on
+ * nothing): a syntax error is bad input (exit 2, jq's message), found before anything is sent.
+ * SVC_JQ_TIMEOUT and SVC_JQ_MAIN_THREAD_MS are read from `env`, the command's environment (its
+ * context's).
+ */
+export async function loadJq(expression: string, terminal: boolean, env: NodeJS.ProcessEnv = process.env): Promise<JqFilter> {
+  const seconds = jqTimeoutSeconds(env)
+  const runner = jqRunner({timeoutMs: seconds * 1000, mainThreadMs: jqMainThreadMs(env)})
   const flags = terminal ? ['-r'] : ['-r', '-c']
-  const compiled = await runner.run('', expression, flags)
+  const compiled = await runner.run('', expression, flags, {compiling: true})
   if ('error' in compiled && compiled.error === 'jq') throw new InputError(t('core.jq.invalid', {message: jqMessage(compiled.stderr)}), {field: 'jq'})
   outputOf(compiled, seconds)
   return {
@@ -54,9 +73,9 @@ export async function loadJq(expression: string, terminal: boolean): Promise<JqF
 
 let shared: JqRunner | undefined
 
-/** One worker per process (a process running many commands, such as a test's, shares it). */
+/** One runner per process, and its worker if any (a process running many commands, such as a test's, shares it). */
 function jqRunner(limits: JqLimits): JqRunner {
-  if (shared?.limits.timeoutMs !== limits.timeoutMs) {
+  if (shared?.limits.timeoutMs !== limits.timeoutMs || shared.limits.mainThreadMs !== limits.mainThreadMs) {
     void shared?.close()
     shared = new JqRunner(limits)
   }

@@ -87,4 +87,6 @@ export const core = {
   // Config readable by others (a warning, as ssh gives for keys)
   'core.config.exposedFile': '{path} is readable by others (mode {mode}) and holds API keys: run `chmod 600 {path}`.',
   'core.config.exposedDir': 'The config directory {path} is readable by others (mode {mode}): run `chmod 700 {path}`.',
+  // --jq's main-thread slice (SVC_JQ_MAIN_THREAD_MS)
+  'core.jq.badMainThread': 'Invalid SVC_JQ_MAIN_THREAD_MS {value}: give how long a --jq filter may run on the main thread in milliseconds, a whole number from 0 to {max} (0: always in a worker thread).',
 } as const

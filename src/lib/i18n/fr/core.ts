@@ -89,4 +89,6 @@ export const core: {[K in keyof typeof en]: string} = {
   // Config readable by others (a warning, as ssh gives for keys)
   'core.config.exposedFile': '{path} est lisible par d’autres utilisateurs (mode {mode}) et contient des clés d’API : lancez `chmod 600 {path}`.',
   'core.config.exposedDir': 'Le répertoire de configuration {path} est lisible par d’autres utilisateurs (mode {mode}) : lancez `chmod 700 {path}`.',
+  // --jq's main-thread slice (SVC_JQ_MAIN_THREAD_MS)
+  'core.jq.badMainThread': 'SVC_JQ_MAIN_THREAD_MS {value} invalide : donnez en millisecondes combien de temps un filtre --jq peut tourner sur le fil principal, un nombre entier de 0 à {max} (0 : toujours dans un fil de travail).',
 }
