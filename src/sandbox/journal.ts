@@ -86,6 +86,11 @@ export function journalFilter(query: JournalQuery, now: number): (item: {method:
 
 type Stored = JournalEntry & {seq: number}
 
+/** Captures recorded before they are written to the ring at once (record). */
+const PENDING_MOST = 64
+/** How long a capture may wait to be written when nobody watches the journal live (ms). */
+const SETTLE_MS = 50
+
 /** How often the journal goes to the database (--data), and the most entries one write takes. */
 const FLUSH_EVERY_MS = 1000
 const FLUSH_MOST = 100
@@ -134,6 +139,11 @@ export class Journal {
   private timer?: NodeJS.Timeout
   /** The newest seq written to disk. */
   private flushed = 0
+  /** Captures recorded, not yet written to the ring (record); and the list they swap with. */
+  private pending: Capture[] = []
+  private spare: Capture[] = []
+  private settleScheduled = false
+  private settleTimer?: NodeJS.Timeout
 
   constructor(
     store: Store,
@@ -174,6 +184,7 @@ export class Journal {
    * to the bound. Every FLUSH_EVERY_MS, and at close.
    */
   flush(): void {
+    this.settle()
     if (!this.disk || this.flushed === this.seq) return
     const from = Math.max(this.flushed + 1, this.seq - Math.min(this.size, FLUSH_MOST) + 1)
     for (let seq = from; seq <= this.seq; seq++) {
@@ -192,7 +203,48 @@ export class Journal {
     this.flush()
   }
 
+  /**
+   * An answered request, into the journal. Written to the ring a batch at a time (at most
+   * PENDING_MOST, or at the end of the event loop's turn, or before the journal is read): the
+   * same work done in a tight loop over a few entries costs a third of what it costs interleaved
+   * with the requests' own (the ring's rows and bytes stay in the processor's cache), and the
+   * capture waits only as long as the request's own objects live anyway.
+   */
   record(capture: Capture): void {
+    this.pending.push(capture)
+    if (this.pending.length >= PENDING_MOST) this.settle()
+    else if (this.listeners.size > 0 && !this.settleScheduled) {
+      // Someone watches (serve --log, logs tail, the inspector): at the end of this turn.
+      this.settleScheduled = true
+      setImmediate(this.settleSoon)
+    } else if (!this.settleTimer) {
+      // Nobody watches: within SETTLE_MS, unless PENDING_MOST come first (one timer a batch).
+      this.settleTimer = setTimeout(this.settleSoon, SETTLE_MS)
+      this.settleTimer.unref()
+    }
+  }
+
+  private readonly settleSoon = (): void => {
+    this.settleScheduled = false
+    this.settle()
+  }
+
+  /** The captures recorded and not yet written, written (in the order they were answered). */
+  private settle(): void {
+    if (this.settleTimer) {
+      clearTimeout(this.settleTimer)
+      this.settleTimer = undefined
+    }
+    const pending = this.pending
+    if (pending.length === 0) return
+    // A listener may answer another request while this runs: it goes to the other list.
+    this.pending = this.spare
+    this.spare = pending
+    for (let i = 0; i < pending.length; i++) this.write(pending[i]!)
+    pending.length = 0
+  }
+
+  private write(capture: Capture): void {
     const slot = this.row(++this.seq, capture.at, capture.method, capture.url, capture.ip, capture.key, capture.status, capture.durationMs, true)
     const request = rawHeaderText(capture.rawHeaders)
     const response = objectHeaderText(capture.responseHeaders)
@@ -353,6 +405,7 @@ export class Journal {
 
   /** Newest first, filtered, at most `limit`; `summary`: without headers and bodies. */
   list(query: JournalQuery, limit = query.limit ?? 100): JournalEntry[] {
+    this.settle()
     const test = journalFilter(query, Date.now())
     // The path is read only when it is filtered on.
     const byPath = query.path !== undefined
@@ -371,18 +424,21 @@ export class Journal {
   }
 
   get(id: string): JournalEntry | undefined {
+    this.settle()
     const slot = this.slotOfId(id)
     return slot === undefined ? undefined : this.entry(slot)
   }
 
   /** The id of the key a request was made with (not kept across a restart). */
   keyIdOf(id: string): string | undefined {
+    this.settle()
     const slot = this.slotOfId(id)
     return slot === undefined ? undefined : this.keys[slot]?.id
   }
 
   /** Bytes the journal holds for its entries' headers and bodies (its two arenas). */
   get heldBytes(): number {
+    this.settle()
     return this.heads.capacity + this.bodies.capacity
   }
 
