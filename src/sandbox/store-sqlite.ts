@@ -376,10 +376,32 @@ export async function openSqliteStore(file: string): Promise<SqliteStore> {
     renameSync(temporary, file)
     notices.push({code: 'json_imported', file, count, backup})
   }
-  if (existed) checkComplete(file)
+  // A checkpoint cut short by a kill leaves the file shorter than its header says while its WAL
+  // holds the pages (SQLite copies them in page order, the header's page first): SQLite finishes
+  // the copy, so such a file is checked once that is done, not before.
+  const walFrames = existed && walHoldsFrames(file)
+  if (existed && !walFrames) checkComplete(file)
   const db = openDatabase(Driver, file)
+  if (walFrames) {
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)')
+      checkComplete(file)
+    } catch (error) {
+      db.close()
+      throw error
+    }
+  }
   const store = new SqliteStore(db, Driver, file, existed)
   store.notices.push(...notices)
   store.checkCommits(existed)
   return store
+}
+
+/** Whether a data file's write-ahead log holds any frame (past its 32-byte header). */
+function walHoldsFrames(file: string): boolean {
+  try {
+    return statSync(`${file}-wal`).size > 32
+  } catch {
+    return false
+  }
 }
