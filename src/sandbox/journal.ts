@@ -87,7 +87,7 @@ export function journalFilter(query: JournalQuery, now: number): (item: {method:
 type Stored = JournalEntry & {seq: number}
 
 /** Captures recorded before they are written to the ring at once (record). */
-const PENDING_MOST = 64
+const PENDING_MOST = 256
 /** How long a capture may wait to be written when nobody watches the journal live (ms). */
 const SETTLE_MS = 50
 
