@@ -204,11 +204,11 @@ export class Journal {
   }
 
   /**
-   * An answered request, into the journal. Written to the ring a batch at a time (at most
-   * PENDING_MOST, or at the end of the event loop's turn, or before the journal is read): the
-   * same work done in a tight loop over a few entries costs a third of what it costs interleaved
-   * with the requests' own (the ring's rows and bytes stay in the processor's cache), and the
-   * capture waits only as long as the request's own objects live anyway.
+   * An answered request, into the journal. Written to the ring a batch at a time: once
+   * PENDING_MOST are waiting, SETTLE_MS after the first, at the end of the event loop's turn when
+   * someone watches live, and always before the journal is read (so a reader never misses one).
+   * The same work done in a tight loop over many entries costs a third of what it costs
+   * interleaved with the requests' own (the ring's rows and bytes stay in the processor's cache).
    */
   record(capture: Capture): void {
     this.pending.push(capture)
