@@ -103,54 +103,29 @@ describe('svc sandbox requests', () => {
 
 describe('svc sandbox logs tail', () => {
   it('streams each request as it happens, filtered, one JSON object per line, and stops cleanly on SIGTERM', async ({sandbox, temp}) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', 'tail', '--method', 'POST', '--json'], {
-      env: {...baseEnv(temp.dir), ...adminEnv(sandbox)},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d: Buffer) => (out += d))
-    child.stderr.on('data', (d: Buffer) => (err += d))
-    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-    // Connected once a request shows up: send until one does (the stream starts after the process does).
-    const deadline = Date.now() + 30_000
-    while (!out.includes('\n')) {
-      if (Date.now() > deadline) throw new Error(`no streamed request: ${err}`)
+    const tail = startTail(['--method', 'POST', '--json'], {...baseEnv(temp.dir), ...adminEnv(sandbox)})
+    await tail.firstLine(async () => {
       await sandbox.get('/v1/payments?limit=1')
       await post(sandbox, '/v1/payments', {amount: 777, phone_number: '670000001', operator: 'MTN'})
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    const lines = out.trim().split('\n').map((line) => JSON.parse(line))
+    })
+    const lines = tail.out.trim().split('\n').map((line) => JSON.parse(line))
     expect(lines.every((e) => e.method === 'POST')).toBe(true)
     expect(lines[0]).toMatchObject({path: '/v1/payments', status: 201})
-    child.kill('SIGTERM')
-    expect(await ended).toBe(143)
-    expect(err).not.toContain('Error:')
+    tail.child.kill('SIGTERM')
+    expect(await tail.ended).toBe(143)
+    expect(tail.err).not.toContain('Error:')
   })
 })
 
 describe('svc sandbox logs tail when the sandbox stops', () => {
   it('prints one line per request, then says the sandbox stopped streaming and exits 7', async ({temp}) => {
     const other = await startTestSandbox()
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', 'tail', '--path', '/v1'], {
-      env: {...baseEnv(temp.dir), SVC_SANDBOX_URL: other.sb.url, SVC_SANDBOX_ADMIN_TOKEN: other.sb.adminToken},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d: Buffer) => (out += d))
-    child.stderr.on('data', (d: Buffer) => (err += d))
-    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-    const deadline = Date.now() + 30_000
-    while (!out.includes('\n')) {
-      if (Date.now() > deadline) throw new Error(`no streamed request: ${err}`)
-      await other.get('/v1/payments?limit=3')
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    expect(out.split('\n')[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3}  GET\s+200\s+[\d.]+ ms  SANDBOX  \/v1\/payments\?limit=3  svc_sk_test_…/)
+    const tail = startTail(['--path', '/v1'], {...baseEnv(temp.dir), ...adminEnv(other)})
+    await tail.firstLine(() => other.get('/v1/payments?limit=3'))
+    expect(tail.out.split('\n')[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3}  GET\s+200\s+[\d.]+ ms  SANDBOX  \/v1\/payments\?limit=3  svc_sk_test_…/)
     await other.close()
-    expect(await ended).toBe(7)
-    expect(err).toContain('stopped streaming')
+    expect(await tail.ended).toBe(7)
+    expect(tail.err).toContain('stopped streaming')
   })
 })
 
@@ -173,6 +148,29 @@ describe('svc sandbox serve --log and --data', () => {
     await again.stop()
   })
 })
+
+/** `svc sandbox logs tail ARGS` as a process (it streams until signalled or the sandbox stops). */
+function startTail(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', 'tail', ...args], {env, stdio: ['ignore', 'pipe', 'pipe']})
+  const tail = {
+    child,
+    out: '',
+    err: '',
+    ended: new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))),
+    /** Sends requests (`send`) until a first line is streamed: the stream starts after the process does. */
+    async firstLine(send: () => Promise<unknown>): Promise<void> {
+      const deadline = Date.now() + 30_000
+      while (!tail.out.includes('\n')) {
+        if (Date.now() > deadline) throw new Error(`no streamed request: ${tail.err}`)
+        await send()
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    },
+  }
+  child.stdout.on('data', (d: Buffer) => (tail.out += d))
+  child.stderr.on('data', (d: Buffer) => (tail.err += d))
+  return tail
+}
 
 async function runList(url: string, token: string) {
   const response = await fetch(`${url}/_admin/requests?path=/v1`, {headers: {authorization: `Bearer ${token}`}})

@@ -35,3 +35,17 @@ export async function launchChromium(): Promise<Browser> {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   })
 }
+
+/**
+ * One Chromium for a test file, as a vitest fixture launched by the first test that asks for it:
+ * `test.extend<{browser: Browser}>({browser: [fileBrowser, {scope: 'file'}]})`.
+ */
+// eslint-disable-next-line no-empty-pattern
+export async function fileBrowser({}: object, use: (browser: Browser) => Promise<void>): Promise<void> {
+  const browser = await launchChromium()
+  try {
+    await use(browser)
+  } finally {
+    await browser.close()
+  }
+}

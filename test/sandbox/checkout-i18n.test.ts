@@ -6,7 +6,7 @@
 import type {Browser} from 'playwright-core'
 import {describe, expect} from 'vitest'
 
-import {launchChromium, pdfText} from '../helpers/documents.js'
+import {fileBrowser, pdfText} from '../helpers/documents.js'
 import {withHarness, type Harness} from './helpers.js'
 import {getInvoice, pay, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
@@ -19,19 +19,7 @@ const it = withHarness({settleAfterMs: 300, businessName: 'Boulangerie Awa'}).ex
     },
     {auto: true},
   ],
-  // One Chromium for the file, launched by the first test that asks for it.
-  browser: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const browser = await launchChromium()
-      try {
-        await use(browser)
-      } finally {
-        await browser.close()
-      }
-    },
-    {scope: 'file'},
-  ],
+  browser: [fileBrowser, {scope: 'file'}],
 })
 
 const page = async (url: string, headers: Record<string, string> = {}) => {

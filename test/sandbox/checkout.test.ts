@@ -1,24 +1,13 @@
 import {describe, expect} from 'vitest'
 import type {Browser} from 'playwright-core'
-import {launchChromium} from '../helpers/documents.js'
+import {fileBrowser} from '../helpers/documents.js'
 import {withHarness, type Harness} from './helpers.js'
 import {createInvoice, getInvoice, invoiceIn, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
 // Payments settle on the real timer a moment after creation, as the page follows them. One
 // Chromium for the file, launched by the first test that asks for it.
 const it = withHarness({settleAfterMs: 300, businessName: 'Awa Bakery Ltd'}).extend<{browser: Browser}>({
-  browser: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const browser = await launchChromium()
-      try {
-        await use(browser)
-      } finally {
-        await browser.close()
-      }
-    },
-    {scope: 'file'},
-  ],
+  browser: [fileBrowser, {scope: 'file'}],
 })
 // Settlement only when the test moves the sandbox clock.
 const itSlow = withHarness({settleAfterMs: 60_000})

@@ -5,17 +5,16 @@
  * damage: SQLite finishes the copy from the WAL. Found by the durability test (SIGKILL at random
  * moments): the sandbox refused to start, calling such a file damaged.
  */
-import {copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync} from 'node:fs'
-import {createRequire} from 'node:module'
+import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {startSandbox} from '../../src/sandbox/index.js'
+import {walCrashState} from './wal-crash.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-checkpoint-'))
 afterAll(() => rmSync(dir, {recursive: true, force: true}))
-const Database = createRequire(import.meta.url)('better-sqlite3')
 
 /** The newest image of page 1 in a WAL file (its frames: 24-byte header, then the page). */
 function lastFirstPage(wal: Buffer): Buffer | undefined {
@@ -29,28 +28,7 @@ function lastFirstPage(wal: Buffer): Buffer | undefined {
 
 describe('a checkpoint cut short', () => {
   it('a file shorter than its header says, the pages in its WAL: the sandbox opens it with all its data', async () => {
-    const file = join(dir, 'cut.sqlite')
-    const first = await startSandbox({port: 0, rateLimit: 0, seed: 1, dataFile: file, settleAfterMs: 60_000})
-    // A reader holds the checkpoint back: the payments stay in the WAL, the file keeps its size.
-    const reader = new Database(file, {readonly: true})
-    reader.exec('BEGIN')
-    reader.prepare('SELECT count(*) FROM documents').get()
-    const ids: string[] = []
-    for (let i = 0; i < 150; i++) {
-      const r = await fetch(`${first.url}/v1/payments`, {
-        method: 'POST',
-        headers: {'x-api-key': first.keys.sandbox, 'content-type': 'application/json'},
-        body: JSON.stringify({amount: 1000 + i, phone_number: '237670000001', operator: 'MTN'}),
-      })
-      expect(r.status).toBe(201)
-      ids.push(((await r.json()) as {id: string}).id)
-    }
-    const copy = join(dir, 'cut-copy.sqlite')
-    for (const suffix of ['', '-wal', '.committed']) copyFileSync(`${file}${suffix}`, `${copy}${suffix}`)
-    reader.exec('COMMIT')
-    reader.close()
-    await first.close()
-
+    const {copy, ids} = await walCrashState(dir, 'cut', 150)
     // The checkpoint's first write: page 1 as the WAL has it, nothing after it.
     const page1 = lastFirstPage(readFileSync(`${copy}-wal`))!
     expect(page1).toBeDefined()

@@ -5,8 +5,7 @@
  * The crash state is made real: a reader holds the checkpoint back (as a `sqlite3` shell left open
  * would), the sandbox commits payments into the WAL, and the files are copied as they stand.
  */
-import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {createRequire} from 'node:module'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
@@ -14,7 +13,7 @@ import {afterAll, describe, expect, it} from 'vitest'
 import {startSandbox} from '../../src/sandbox/index.js'
 import {runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
-import {waitFor} from '../helpers/receiver.js'
+import {walCrashState} from './wal-crash.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-lost-wal-'))
 const config = tempConfigDir()
@@ -22,35 +21,8 @@ afterAll(() => {
   rmSync(dir, {recursive: true, force: true})
   config.cleanup()
 })
-const Database = createRequire(import.meta.url)('better-sqlite3')
 
-/** Payments committed into the WAL but not checkpointed; the files copied to `copy` as a crash leaves them. */
-async function crashState(name: string): Promise<{copy: string; ids: string[]}> {
-  const file = join(dir, `${name}.sqlite`)
-  const first = await startSandbox({port: 0, rateLimit: 0, seed: 1, dataFile: file, settleAfterMs: 60_000})
-  const reader = new Database(file, {readonly: true})
-  reader.exec('BEGIN')
-  reader.prepare('SELECT count(*) FROM documents').get()
-  const ids: string[] = []
-  for (let i = 0; i < 5; i++) {
-    const r = await fetch(`${first.url}/v1/payments`, {
-      method: 'POST',
-      headers: {'x-api-key': first.keys.sandbox, 'content-type': 'application/json'},
-      body: JSON.stringify({amount: 1000 + i, phone_number: '237670000001', operator: 'MTN'}),
-    })
-    expect(r.status).toBe(201)
-    ids.push(((await r.json()) as {id: string}).id)
-  }
-  // What the sandbox says it committed is on disk.
-  const sidecar = `${file}.committed`
-  await waitFor(() => existsSync(sidecar) && /"commits"/.test(readFileSync(sidecar, 'utf8')) && JSON.parse(readFileSync(sidecar, 'utf8')).commits >= 6, 5_000, 'the commit count')
-  const copy = join(dir, `${name}-copy.sqlite`)
-  for (const suffix of ['', '-wal', '.committed']) copyFileSync(`${file}${suffix}`, `${copy}${suffix}`)
-  reader.exec('COMMIT')
-  reader.close()
-  await first.close()
-  return {copy, ids}
-}
+const crashState = (name: string) => walCrashState(dir, name, 5)
 
 describe('a lost write-ahead log is reported at start', () => {
   it('an intact WAL: all the data, nothing reported', async () => {
