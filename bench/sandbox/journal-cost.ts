@@ -11,6 +11,12 @@
  *
  * `--data`: each sandbox on a SQLite file of its own (a new one per round), where the journal is
  * also written.
+ *
+ * Besides the medians of each side, the median of the rounds' own losses (each round's journal-on
+ * rate against the journal-off rate measured next to it: the machine's slow drift cancels out).
+ * `--control` (with --alternate) adds a third sandbox, the journal off as well, measured in the
+ * same rounds: what "off against off" gives is the noise of the machine, the floor under which a
+ * cost cannot be told from it.
  */
 import {spawn, type ChildProcess} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
@@ -99,18 +105,24 @@ async function load(sb: {child: ChildProcess; url: string; key: string}): Promis
 
 const on: Round[] = []
 const off: Round[] = []
+const control: Round[] = []
 const alternate = args.includes('--alternate')
+const withControl = alternate && args.includes('--control')
 for (let i = 0; i < rounds; i++) {
   if (alternate) {
-    // Which goes first alternates, so that neither always runs on a warmer (or busier) machine.
-    const order = i % 2 === 0 ? [true, false] : [false, true]
-    for (const journal of order) (journal ? on : off).push(await round(journal))
+    // Which goes first turns, so that neither always runs on a warmer (or busier) machine.
+    const sides: Array<[boolean, Round[]]> = [[true, on], [false, off]]
+    if (withControl) sides.push([false, control])
+    for (let k = 0; k < sides.length; k++) {
+      const [journal, into] = sides[(i + k) % sides.length]
+      into.push(await round(journal))
+    }
   } else {
     const [a, b] = await measure([true, false])
     on.push(a)
     off.push(b)
   }
-  process.stderr.write(`round ${i + 1}/${rounds}: on ${JSON.stringify(on.at(-1))}, off ${JSON.stringify(off.at(-1))}\n`)
+  process.stderr.write(`round ${i + 1}/${rounds}: on ${JSON.stringify(on.at(-1))}, off ${JSON.stringify(off.at(-1))}${withControl ? `, control ${JSON.stringify(control.at(-1))}` : ''}\n`)
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const n = (value: number) => Math.round(value).toLocaleString('en')
@@ -128,8 +140,26 @@ const report = (key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu', name:
     console.log(`| ${name}, ${which} | ${n(a)}/s, ${ca.toFixed(1)} µs CPU | ${n(b)}/s, ${cb.toFixed(1)} µs CPU | ${pct(1 - a / b)} | ${pct(ca / cb - 1)} |`)
   }
 }
+/** The median of the rounds' own losses: each round's `side` against its journal-off rate. */
+const paired = (side: Round[], key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu') => ({
+  lost: median(side.map((r, i) => 1 - r[key] / off[i][key])),
+  cpu: median(side.map((r, i) => r[cpuKey] / off[i][cpuKey] - 1)),
+})
 if (dir) rmSync(dir, {recursive: true, force: true})
 console.log(`\nNode ${process.version}, ${onDisk ? 'SQLite (--data), ' : 'in memory, '}${connections} connections per sandbox, ${rounds} rounds of ${duration} s, ${alternate ? 'one sandbox after the other' : 'both sandboxes at once'}; median of the rounds and best round\n`)
 console.log('| per request | journal on | journal off | requests/s lost | CPU time added |\n| --- | --- | --- | --- | --- |')
 report('reads', 'readCpu', 'status reads, one payment')
 report('creates', 'createCpu', 'creates')
+console.log(`\nEach round against itself (median of the ${rounds} rounds' own figures):\n`)
+console.log('| per request | requests/s lost | CPU time added |\n| --- | --- | --- |')
+for (const [key, cpuKey, name] of [
+  ['reads', 'readCpu', 'status reads'],
+  ['creates', 'createCpu', 'creates'],
+] as const) {
+  const a = paired(on, key, cpuKey)
+  console.log(`| ${name}, journal on against off | ${pct(a.lost)} | ${pct(a.cpu)} |`)
+  if (withControl) {
+    const c = paired(control, key, cpuKey)
+    console.log(`| ${name}, off against off (the noise) | ${pct(c.lost)} | ${pct(c.cpu)} |`)
+  }
+}

@@ -112,13 +112,20 @@ export class Journal {
   private readonly flags: Uint8Array
   private readonly requestBytes: Float64Array
   private readonly responseBytes: Float64Array
-  /** Where the entry's headers start in `heads` (request's, then response's), and their lengths. */
+  /**
+   * The first byte of `heads` the entry needs (its own, or one it shares with the entries before:
+   * see Last), and where its request's and its answer's headers are, and their lengths.
+   */
   private readonly headAt: Float64Array
+  private readonly requestHeadAt: Float64Array
   private readonly requestHeadLength: Int32Array
+  private readonly responseHeadAt: Float64Array
   private readonly responseHeadLength: Int32Array
-  /** Where the entry's bodies start in `bodies`, and their lengths (-1: no text kept). */
+  /** The same in `bodies` for its bodies (lengths -1: no text kept). */
   private readonly bodyAt: Float64Array
+  private readonly requestBodyAt: Float64Array
   private readonly requestBodyLength: Int32Array
+  private readonly responseBodyAt: Float64Array
   private readonly responseBodyLength: Int32Array
   private readonly methods: Array<string | undefined>
   /** Each entry's URL as bytes (latin-1, as the parser made it), URL_SLOT a slot; a longer one in `longUrls`. */
@@ -143,6 +150,24 @@ export class Journal {
   private pending: Capture[] = []
   private spare: Capture[] = []
   private settleScheduled = false
+  /** What the entry before had, to be shared when the next one has the same (see Last). */
+  private readonly last: Last = {
+    raw: [],
+    requestSeq: 0,
+    requestAt: -1,
+    requestLength: 0,
+    requestType: undefined,
+    response: {},
+    responseCount: -1,
+    responseSeq: 0,
+    responseAt: -1,
+    responseLength: 0,
+    responseType: undefined,
+    body: undefined,
+    bodySeq: 0,
+    bodyAt: -1,
+    bodyLength: 0,
+  }
   private settleTimer?: NodeJS.Timeout
 
   constructor(
@@ -157,10 +182,14 @@ export class Journal {
     this.requestBytes = new Float64Array(size)
     this.responseBytes = new Float64Array(size)
     this.headAt = new Float64Array(size)
+    this.requestHeadAt = new Float64Array(size)
     this.requestHeadLength = new Int32Array(size)
+    this.responseHeadAt = new Float64Array(size)
     this.responseHeadLength = new Int32Array(size)
     this.bodyAt = new Float64Array(size)
+    this.requestBodyAt = new Float64Array(size)
     this.requestBodyLength = new Int32Array(size)
+    this.responseBodyAt = new Float64Array(size)
     this.responseBodyLength = new Int32Array(size)
     this.methods = new Array(size)
     this.urlBytes = Buffer.alloc(size * URL_SLOT)
@@ -245,26 +274,83 @@ export class Journal {
   }
 
   private write(capture: Capture): void {
-    const slot = this.row(++this.seq, capture.at, capture.method, capture.url, capture.ip, capture.key, capture.status, capture.durationMs, true)
-    const request = rawHeaderText(capture.rawHeaders)
-    const response = objectHeaderText(capture.responseHeaders)
-    const kept = this.oldestKept(this.seq)
-    this.keepHeaders(slot, request, response, kept)
+    const seq = ++this.seq
+    const last = this.last
+    const slot = this.row(seq, capture.at, capture.method, capture.url, capture.ip, capture.key, capture.status, capture.durationMs, true)
+    const kept = this.oldestKept(seq)
+    // Headers: each part the same as the entry before's is shared, the others written.
+    const raw = capture.rawHeaders
+    const responseHeaders = capture.responseHeaders
+    // A part written more than half a ring ago is written again: what the arenas keep stays bounded.
+    const recent = seq - (this.size >> 1)
+    const sameRequest = last.requestSeq > recent && sameRaw(raw, last.raw) && this.heads.holds(last.requestAt)
+    const sameResponse = last.responseSeq > recent && sameHeaders(responseHeaders, last.response, last.responseCount) && this.heads.holds(last.responseAt)
+    const request = sameRequest ? undefined : rawHeaderText(raw)
+    const response = sameResponse ? undefined : objectHeaderText(responseHeaders)
+    let headFrom = kept === undefined ? this.heads.position : this.headAt[kept]
+    if (sameRequest) headFrom = Math.min(headFrom, last.requestAt)
+    if (sameResponse) headFrom = Math.min(headFrom, last.responseAt)
+    // Latin-1: HTTP header text is bytes, one character each.
+    const requestLength = request ? Math.min(request.text.length, HEADER_LIMIT) : 0
+    const responseLength = response ? Math.min(response.text.length, HEADER_LIMIT) : 0
+    let own = this.heads.reserve(requestLength + responseLength, headFrom)
+    this.headAt[slot] = Math.min(own, sameRequest ? last.requestAt : own, sameResponse ? last.responseAt : own)
+    if (request) {
+      last.raw = raw
+      last.requestSeq = seq
+      last.requestAt = own
+      last.requestLength = this.heads.writeString(request.text, requestLength, 'latin1')
+      last.requestType = request.contentType
+      own += last.requestLength
+    }
+    if (response) {
+      last.response = responseHeaders
+      last.responseSeq = seq
+      last.responseCount = countHeaders(responseHeaders)
+      last.responseAt = own
+      last.responseLength = this.heads.writeString(response.text, responseLength, 'latin1')
+      last.responseType = response.contentType
+    }
+    this.requestHeadAt[slot] = last.requestAt
+    this.requestHeadLength[slot] = last.requestLength
+    this.responseHeadAt[slot] = last.responseAt
+    this.responseHeadLength[slot] = last.responseLength
+    // Bodies: the answer's text shared when it is the same as the entry before's (a status polled).
     const requestBody = capture.requestBody
     const responseBody = capture.responseBody
+    const sameBody = last.bodySeq > recent && typeof responseBody === 'string' && responseBody === last.body && this.bodies.holds(last.bodyAt)
+    let bodyFrom = kept === undefined ? this.bodies.position : this.bodyAt[kept]
+    if (sameBody) bodyFrom = Math.min(bodyFrom, last.bodyAt)
     // Room for both bodies at their largest, one after the other.
-    const most = bodyMost(requestBody, request.contentType) + bodyMost(responseBody, response.contentType)
-    this.bodyAt[slot] = this.bodies.reserve(most, kept === undefined ? this.bodies.position : this.bodyAt[kept])
+    const most = bodyMost(requestBody, last.requestType) + (sameBody ? 0 : bodyMost(responseBody, last.responseType))
+    const bodyAt = this.bodies.reserve(most, bodyFrom)
+    this.bodyAt[slot] = sameBody ? Math.min(bodyAt, last.bodyAt) : bodyAt
     let flags = 0
+    this.requestBodyAt[slot] = bodyAt
     this.requestBytes[slot] = requestBody?.length ?? 0
-    this.requestBodyLength[slot] = this.keepBody(requestBody, request.contentType)
+    this.requestBodyLength[slot] = this.keepBody(requestBody, last.requestType)
     if (this.requestBodyLength[slot] >= 0 && this.requestBodyLength[slot] < this.requestBytes[slot]) flags |= REQUEST_CUT
-    this.responseBytes[slot] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? -1 : responseBody.length
-    this.responseBodyLength[slot] = this.keepBody(responseBody, response.contentType)
-    if (typeof responseBody === 'string') {
-      const kept = this.responseBodyLength[slot]
-      // Whole unless it may be longer than the limit (a character is at most 3 bytes of UTF-8).
-      this.responseBytes[slot] = responseBody.length * 3 <= JOURNAL_BODY_LIMIT ? kept : Buffer.byteLength(responseBody)
+    if (sameBody) {
+      this.responseBodyAt[slot] = last.bodyAt
+      this.responseBodyLength[slot] = last.bodyLength
+      this.responseBytes[slot] = last.bodyLength
+    } else {
+      // An entry between two that share would not keep their text in the arena: none is shared across it.
+      last.body = undefined
+      this.responseBodyAt[slot] = this.bodies.position
+      this.responseBytes[slot] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? -1 : responseBody.length
+      this.responseBodyLength[slot] = this.keepBody(responseBody, last.responseType)
+      if (typeof responseBody === 'string') {
+        const length = this.responseBodyLength[slot]
+        // Whole unless it may be longer than the limit (a character is at most 3 bytes of UTF-8).
+        const whole = responseBody.length * 3 <= JOURNAL_BODY_LIMIT
+        this.responseBytes[slot] = whole ? length : Buffer.byteLength(responseBody)
+        // Only a whole text is shared (an entry that shares it is not cut).
+        last.body = whole ? responseBody : undefined
+        last.bodySeq = seq
+        last.bodyAt = this.responseBodyAt[slot]
+        last.bodyLength = length
+      }
     }
     if (this.responseBodyLength[slot] >= 0 && this.responseBodyLength[slot] < this.responseBytes[slot]) flags |= RESPONSE_CUT
     this.flags[slot] = flags
@@ -306,12 +392,15 @@ export class Journal {
     return oldest < seq ? oldest % this.size : undefined
   }
 
+  /** An entry's headers written to `heads` (an entry read back from the database: none shared). */
   private keepHeaders(slot: number, request: HeaderText, response: HeaderText, kept: number | undefined): void {
-    // Latin-1: HTTP header text is bytes, one character each.
     const requestLength = Math.min(request.text.length, HEADER_LIMIT)
     const responseLength = Math.min(response.text.length, HEADER_LIMIT)
-    this.headAt[slot] = this.heads.reserve(requestLength + responseLength, kept === undefined ? this.heads.position : this.headAt[kept])
+    const at = this.heads.reserve(requestLength + responseLength, kept === undefined ? this.heads.position : this.headAt[kept])
+    this.headAt[slot] = at
+    this.requestHeadAt[slot] = at
     this.requestHeadLength[slot] = this.heads.writeString(request.text, requestLength, 'latin1')
+    this.responseHeadAt[slot] = at + this.requestHeadLength[slot]
     this.responseHeadLength[slot] = this.heads.writeString(response.text, responseLength, 'latin1')
   }
 
@@ -336,7 +425,9 @@ export class Journal {
     this.bodyAt[slot] = this.bodies.reserve(bodyMost(request, undefined) + bodyMost(response, undefined), kept === undefined ? this.bodies.position : this.bodyAt[kept])
     this.requestBytes[slot] = stored.request_bytes
     this.responseBytes[slot] = stored.response_bytes
+    this.requestBodyAt[slot] = this.bodyAt[slot]
     this.requestBodyLength[slot] = request === undefined ? -1 : this.keepBody(request, undefined)
+    this.responseBodyAt[slot] = this.bodies.position
     this.responseBodyLength[slot] = response === undefined ? -1 : this.keepBody(response, undefined)
     this.flags[slot] = stored.truncated ? WAS_TRUNCATED : 0
   }
@@ -358,27 +449,23 @@ export class Journal {
     const url = this.urlOf(slot)
     const queryAt = url.indexOf('?')
     const key = this.keys[slot]
-    const headsKept = this.heads.holds(this.headAt[slot])
-    const requestHeaders = headsKept ? parseHeaderText(this.heads.read(this.headAt[slot], this.requestHeadLength[slot], 'latin1')) : {}
+    const heads = this.heads
+    const requestHeaders = heads.holds(this.requestHeadAt[slot]) ? parseHeaderText(heads.read(this.requestHeadAt[slot], this.requestHeadLength[slot], 'latin1')) : {}
     const responseHeaders =
-      headsKept && !summary ? parseHeaderText(this.heads.read(this.headAt[slot] + this.requestHeadLength[slot], this.responseHeadLength[slot], 'latin1')) : {}
-    const bodiesKept = this.bodies.holds(this.bodyAt[slot])
+      !summary && heads.holds(this.responseHeadAt[slot]) ? parseHeaderText(heads.read(this.responseHeadAt[slot], this.responseHeadLength[slot], 'latin1')) : {}
+    const requestKept = this.bodies.holds(this.requestBodyAt[slot])
+    const responseKept = this.bodies.holds(this.responseBodyAt[slot])
     const flags = this.flags[slot]
     const requestBytes = this.requestBytes[slot]
     const responseBytes = this.responseBytes[slot]
-    const text = (at: number, length: number, bytes: number, cut: boolean): string | null => {
-      if (summary || !bodiesKept || length < 0 || bytes === 0) return null
+    const text = (kept: boolean, at: number, length: number, bytes: number, cut: boolean): string | null => {
+      if (summary || !kept || length < 0 || bytes === 0) return null
       const body = this.bodies.read(at, length, 'utf8')
       // Cut on a character boundary: the replacement character of a half sequence is dropped.
       return cut ? body.replace(/\uFFFD$/, '') : body
     }
-    const requestBody = text(this.bodyAt[slot], this.requestBodyLength[slot], requestBytes, (flags & REQUEST_CUT) !== 0)
-    const responseBody = text(
-      this.bodyAt[slot] + Math.max(0, this.requestBodyLength[slot]),
-      this.responseBodyLength[slot],
-      responseBytes,
-      (flags & RESPONSE_CUT) !== 0,
-    )
+    const requestBody = text(requestKept, this.requestBodyAt[slot], this.requestBodyLength[slot], requestBytes, (flags & REQUEST_CUT) !== 0)
+    const responseBody = text(responseKept, this.responseBodyAt[slot], this.responseBodyLength[slot], responseBytes, (flags & RESPONSE_CUT) !== 0)
     const idempotencyKey = requestHeaders['idempotency-key']
     return {
       id: `req_${this.seqs[slot]}`,
@@ -399,7 +486,7 @@ export class Journal {
       response_body: responseBody,
       response_bytes: responseBytes,
       // Bodies cut at the limit, or gone for the budget (only a body there was).
-      truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED)) !== 0 || (!bodiesKept && requestBytes + responseBytes > 0),
+      truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED)) !== 0 || (!requestKept && requestBytes > 0) || (!responseKept && responseBytes !== 0),
     }
   }
 
@@ -455,4 +542,57 @@ function bodyMost(body: string | Buffer | undefined, contentType: string | undef
   if (typeof body === 'string') return Math.min(body.length * 3, JOURNAL_BODY_LIMIT)
   if (contentType !== undefined && !TEXT_TYPE.test(contentType)) return 0
   return Math.min(body.length, JOURNAL_BODY_LIMIT)
+}
+
+/**
+ * What the entry written last had: each of its parts (request headers, answer headers, answer
+ * text) and where it is in the arenas. A client sends the same headers again and again, a
+ * status polled answers the same text: an entry whose part is the same as the one before's
+ * points at those bytes rather than writing them again (the arenas keep every byte an entry
+ * points at: an entry's headAt and bodyAt are the first byte it needs), as long as they were
+ * written less than half a ring before (so that a part shared for ever does not hold the arenas).
+ */
+interface Last {
+  raw: readonly string[]
+  /** The seq of the entry that wrote each part. */
+  requestSeq: number
+  requestAt: number
+  requestLength: number
+  requestType: string | undefined
+  response: Readonly<Record<string, unknown>>
+  /** How many names `response` has (sameHeaders). */
+  responseCount: number
+  responseSeq: number
+  responseAt: number
+  responseLength: number
+  responseType: string | undefined
+  /** The answer's text, when it was kept whole. */
+  body: string | undefined
+  bodySeq: number
+  bodyAt: number
+  bodyLength: number
+}
+
+/** The same request headers (`rawHeaders`): the same names and values in the same order. */
+function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
+  if (raw.length !== last.length) return false
+  for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
+  return true
+}
+
+/** The same answer headers: the same names with the same values. */
+function sameHeaders(headers: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>, lastCount: number): boolean {
+  if (headers === last) return true
+  let count = 0
+  for (const name in headers) {
+    if (headers[name] !== last[name]) return false
+    count++
+  }
+  return count === lastCount
+}
+
+function countHeaders(headers: Readonly<Record<string, unknown>>): number {
+  let count = 0
+  for (const name in headers) count++
+  return count
 }
