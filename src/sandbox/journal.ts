@@ -287,9 +287,9 @@ export class Journal {
     const sameResponse = last.responseSeq > recent && sameHeaders(responseHeaders, last.response, last.responseCount) && this.heads.holds(last.responseAt)
     const request = sameRequest ? undefined : rawHeaderText(raw)
     const response = sameResponse ? undefined : objectHeaderText(responseHeaders)
-    let headFrom = kept === undefined ? this.heads.position : this.headAt[kept]
-    if (sameRequest) headFrom = Math.min(headFrom, last.requestAt)
-    if (sameResponse) headFrom = Math.min(headFrom, last.responseAt)
+    // A shared part is at or after the oldest entry's headAt (every entry since the one that wrote
+    // it shares it too, and an entry's headAt is the first byte it needs): the arena keeps it.
+    const headFrom = kept === undefined ? this.heads.position : this.headAt[kept]
     // Latin-1: HTTP header text is bytes, one character each.
     const requestLength = request ? Math.min(request.text.length, HEADER_LIMIT) : 0
     const responseLength = response ? Math.min(response.text.length, HEADER_LIMIT) : 0
@@ -319,8 +319,7 @@ export class Journal {
     const requestBody = capture.requestBody
     const responseBody = capture.responseBody
     const sameBody = last.bodySeq > recent && typeof responseBody === 'string' && responseBody === last.body && this.bodies.holds(last.bodyAt)
-    let bodyFrom = kept === undefined ? this.bodies.position : this.bodyAt[kept]
-    if (sameBody) bodyFrom = Math.min(bodyFrom, last.bodyAt)
+    const bodyFrom = kept === undefined ? this.bodies.position : this.bodyAt[kept]
     // Room for both bodies at their largest, one after the other.
     const most = bodyMost(requestBody, last.requestType) + (sameBody ? 0 : bodyMost(responseBody, last.responseType))
     const bodyAt = this.bodies.reserve(most, bodyFrom)
