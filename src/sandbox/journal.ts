@@ -150,6 +150,14 @@ export class Journal {
   private pending: Capture[] = []
   private spare: Capture[] = []
   private settleScheduled = false
+  /** The parts of the request answered last (canonical). */
+  private readonly seen: {raw: readonly string[]; response: Capture['responseHeaders']; responseCount: number; body: string | undefined; url: string} = {
+    raw: [],
+    response: {},
+    responseCount: 0,
+    body: undefined,
+    url: '',
+  }
   /** What the entry before had, to be shared when the next one has the same (see Last). */
   private readonly last: Last = {
     raw: [],
@@ -240,6 +248,7 @@ export class Journal {
    * interleaved with the requests' own (the ring's rows and bytes stay in the processor's cache).
    */
   record(capture: Capture): void {
+    this.canonical(capture)
     this.pending.push(capture)
     if (this.pending.length >= PENDING_MOST) this.settle()
     else if (this.listeners.size > 0 && !this.settleScheduled) {
@@ -251,6 +260,29 @@ export class Journal {
       this.settleTimer = setTimeout(this.settleSoon, SETTLE_MS)
       this.settleTimer.unref()
     }
+  }
+
+  /**
+   * A part the same as the request's before (compared now, while both are in the processor's
+   * cache) is replaced by that one's object: the new one dies young, and `write` knows it for
+   * the same by identity rather than by reading it again once it has left the cache.
+   */
+  private canonical(capture: Capture): void {
+    const seen = this.seen
+    if (sameRaw(capture.rawHeaders, seen.raw)) capture.rawHeaders = seen.raw
+    else seen.raw = capture.rawHeaders
+    if (sameHeaders(capture.responseHeaders, seen.response, seen.responseCount)) capture.responseHeaders = seen.response
+    else {
+      seen.response = capture.responseHeaders
+      seen.responseCount = countHeaders(capture.responseHeaders)
+    }
+    const body = capture.responseBody
+    if (typeof body === 'string' && body.length * 3 <= JOURNAL_BODY_LIMIT) {
+      if (body === seen.body) capture.responseBody = seen.body
+      else seen.body = body
+    }
+    if (capture.url === seen.url) capture.url = seen.url
+    else seen.url = capture.url
   }
 
   private readonly settleSoon = (): void => {
@@ -574,6 +606,7 @@ interface Last {
 
 /** The same request headers (`rawHeaders`): the same names and values in the same order. */
 function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
+  if (raw === last) return true
   if (raw.length !== last.length) return false
   for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
   return true

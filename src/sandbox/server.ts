@@ -324,14 +324,18 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     const cap: Cap =
       deps.journal && !url.startsWith('/_inspector') && !url.startsWith('/_admin/requests')
         ? {
+            // Every field the capture gets is here from the start: one shape for all of them.
             at: Date.now(),
             started: performance.now(),
             method: req.method ?? 'GET',
             url,
             ip: req.socket.remoteAddress ?? '',
             rawHeaders: req.rawHeaders,
+            key: undefined,
+            requestBody: undefined,
             status: 0,
             responseHeaders: headers,
+            responseBody: undefined,
             durationMs: 0,
             sink: deps.journal,
           }
