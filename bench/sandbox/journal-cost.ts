@@ -7,13 +7,15 @@
  * (user + system, from process.cpuUsage), which other processes' load hardly moves. Runs the built
  * library through bench/sandbox/server.mjs (`npm run build` first).
  *
- *   node --import tsx bench/sandbox/journal-cost.ts [--rounds 5] [--duration 3] [--connections 10] [--alternate] [--data]
+ *   node --import tsx bench/sandbox/journal-cost.ts [--rounds 5] [--duration 3] [--connections 10] [--alternate] [--control] [--varied] [--data]
  *
  * `--data`: each sandbox on a SQLite file of its own (a new one per round), where the journal is
  * also written.
  *
  * Besides the medians of each side, the median of the rounds' own losses (each round's journal-on
  * rate against the journal-off rate measured next to it: the machine's slow drift cancels out).
+ * `--varied`: also status reads spread over 100 payments (each answer differs from the one before:
+ * nothing repeats for the journal to share), after the creates.
  * `--control` (with --alternate) adds a third sandbox, the journal off as well, measured in the
  * same rounds: what "off against off" gives is the noise of the machine, the floor under which a
  * cost cannot be told from it.
@@ -64,7 +66,11 @@ interface Round {
   creates: number
   readCpu: number
   createCpu: number
+  varied: number
+  variedCpu: number
 }
+
+const varied = args.includes('--varied')
 
 async function round(journal: boolean): Promise<Round> {
   return (await measure([journal]))[0]
@@ -99,7 +105,27 @@ async function load(sb: {child: ChildProcess; url: string; key: string}): Promis
     const c1 = await cpu(sb.child)
     const creates = await autocannon({url: `${sb.url}/v1/payments`, method: 'POST', headers, body, connections, duration})
     const c2 = await cpu(sb.child)
-    return {reads: reads.requests.average, creates: creates.requests.average, readCpu: (c1 - c0) / reads.requests.total, createCpu: (c2 - c1) / creates.requests.total}
+    const round = {
+      reads: reads.requests.average,
+      creates: creates.requests.average,
+      readCpu: (c1 - c0) / reads.requests.total,
+      createCpu: (c2 - c1) / creates.requests.total,
+      varied: 0,
+      variedCpu: 0,
+    }
+    if (!varied) return round
+    const page = (await fetch(`${sb.url}/v1/payments?limit=100`, {headers}).then((r) => r.json())) as {data: Array<{id: string}>}
+    const ids = page.data.map((p) => p.id)
+    const c3 = await cpu(sb.child)
+    const spread = await autocannon({
+      url: sb.url,
+      headers,
+      connections,
+      duration,
+      requests: [{setupRequest: (request: Record<string, unknown>) => ({...request, path: `/v1/payments/${ids[Math.floor(Math.random() * ids.length)]}/status`})}],
+    })
+    const c4 = await cpu(sb.child)
+    return {...round, varied: spread.requests.average, variedCpu: (c4 - c3) / spread.requests.total}
   }
 }
 
@@ -128,7 +154,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const n = (value: number) => Math.round(value).toLocaleString('en')
 const pct = (value: number) => `${(value * 100).toFixed(1)} %`
 /** One line per kind of request: the medians of the rounds, and the best round of each side (most requests/s, least CPU). */
-const report = (key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu', name: string) => {
+const report = (key: 'reads' | 'creates' | 'varied', cpuKey: 'readCpu' | 'createCpu' | 'variedCpu', name: string) => {
   for (const [which, pick, pickCpu] of [
     ['median', median, median],
     ['best', (v: number[]) => Math.max(...v), (v: number[]) => Math.min(...v)],
@@ -141,7 +167,7 @@ const report = (key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu', name:
   }
 }
 /** The median of the rounds' own losses: each round's `side` against its journal-off rate. */
-const paired = (side: Round[], key: 'reads' | 'creates', cpuKey: 'readCpu' | 'createCpu') => ({
+const paired = (side: Round[], key: 'reads' | 'creates' | 'varied', cpuKey: 'readCpu' | 'createCpu' | 'variedCpu') => ({
   lost: median(side.map((r, i) => 1 - r[key] / off[i][key])),
   cpu: median(side.map((r, i) => r[cpuKey] / off[i][cpuKey] - 1)),
 })
@@ -150,11 +176,13 @@ console.log(`\nNode ${process.version}, ${onDisk ? 'SQLite (--data), ' : 'in mem
 console.log('| per request | journal on | journal off | requests/s lost | CPU time added |\n| --- | --- | --- | --- | --- |')
 report('reads', 'readCpu', 'status reads, one payment')
 report('creates', 'createCpu', 'creates')
+if (varied) report('varied', 'variedCpu', 'status reads, 100 payments')
 console.log(`\nEach round against itself (median of the ${rounds} rounds' own figures):\n`)
 console.log('| per request | requests/s lost | CPU time added |\n| --- | --- | --- |')
 for (const [key, cpuKey, name] of [
   ['reads', 'readCpu', 'status reads'],
   ['creates', 'createCpu', 'creates'],
+  ...(varied ? ([['varied', 'variedCpu', 'status reads, 100 payments']] as const) : []),
 ] as const) {
   const a = paired(on, key, cpuKey)
   console.log(`| ${name}, journal on against off | ${pct(a.lost)} | ${pct(a.cpu)} |`)

@@ -1,0 +1,488 @@
+/**
+ * The request journal's entries (journal.ts), kept without an object per request: whatever
+ * outlives 10,000 requests is copied out of the young generation and marked again at every full
+ * collection, and that, more than the recording itself, is what a journal of objects costs. An
+ * entry is a row of typed arrays (seq, time, status, duration, sizes, positions), references to
+ * what exists anyway (the method's and the client address's strings, the key's record) and its URL;
+ * its headers (secrets left out as it is recorded) and bodies (cut at 64 KiB) are bytes in two byte
+ * rings (journal-arena.ts), one for headers and one for bodies, whose bound (JOURNAL_BODY_BUDGET)
+ * makes the oldest entries lose their bodies first. The entry clients read (JournalEntry) is made
+ * when it is read, streamed or written to disk. What a request has in common with the one answered
+ * before it (its headers, its answer's headers and text: a client's same headers, a status polled)
+ * is not written again: the entry points at the bytes already there (Last).
+ */
+import {JOURNAL_BODY_LIMIT, type JournalEntry} from '../contract/sandbox-inspector.js'
+import type {ApiKeyRecord} from './auth.js'
+import {Arena, objectHeaderText, parseHeaderText, rawHeaderText, type HeaderText} from './journal-arena.js'
+
+/** What the HTTP layer knows of one answered request (handed to `record`, not kept). */
+export interface Capture {
+  at: number
+  started: number
+  method: string
+  url: string
+  ip: string
+  /** The request's headers as received: name, value, name, value… (`req.rawHeaders`). */
+  rawHeaders: readonly string[]
+  key?: KeyView
+  /** The body read (the journal copies its first JOURNAL_BODY_LIMIT bytes). */
+  requestBody?: Buffer
+  status: number
+  responseHeaders: Readonly<Record<string, string | number | string[] | undefined>>
+  responseBody?: string | Buffer
+  durationMs: number
+  /** Where the capture goes once answered. */
+  sink?: {record(capture: Capture): void}
+}
+
+/** What an entry keeps of its key: its record, or what the database kept of it (no id). */
+type KeyView = Pick<ApiKeyRecord, 'environment' | 'masked'> & {id?: string}
+
+const TEXT_TYPE = /json|text|xml|csv|x-www-form-urlencoded|javascript/i
+
+/**
+ * Bodies the ring holds at most, bytes: past it, the oldest entries lose their bodies (their
+ * method, path, status, headers… stay). 10,000 answers of a list page would hold ~50 MB otherwise.
+ */
+export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024
+/**
+ * Headers the ring holds at most, bytes: an entry loses its headers only once the requests after
+ * it carried more than 1.6 KiB of them each on average. And the most one request's may take.
+ */
+const HEADER_BUDGET = 16 * 1024 * 1024
+const HEADER_LIMIT = 32 * 1024
+
+/** Bytes of an entry's URL kept in its slot (a longer one is kept as a string); and what does not fit a byte. */
+const URL_SLOT = 128
+const NOT_LATIN1 = /[^\0-\xff]/
+
+/** Bit flags of an entry. */
+const REQUEST_CUT = 1
+const RESPONSE_CUT = 2
+/** An entry read back from the database that said `truncated: true` (its cut bodies, as kept). */
+const WAS_TRUNCATED = 4
+
+/** An entry as the database keeps it. */
+export type Stored = JournalEntry & {seq: number}
+
+export class Ring {
+  // One row per slot (slot = seq % size); seq 0: an empty slot.
+  private readonly seqs: Float64Array
+  private readonly ats: Float64Array
+  private readonly durations: Float64Array
+  private readonly statuses: Uint16Array
+  private readonly flags: Uint8Array
+  private readonly requestBytes: Float64Array
+  private readonly responseBytes: Float64Array
+  /**
+   * The first byte of `heads` the entry needs (its own, or one it shares with the entries before:
+   * see Last), and where its request's and its answer's headers are, and their lengths.
+   */
+  private readonly headAt: Float64Array
+  private readonly requestHeadAt: Float64Array
+  private readonly requestHeadLength: Int32Array
+  private readonly responseHeadAt: Float64Array
+  private readonly responseHeadLength: Int32Array
+  /** The same in `bodies` for its bodies (lengths -1: no text kept). */
+  private readonly bodyAt: Float64Array
+  private readonly requestBodyAt: Float64Array
+  private readonly requestBodyLength: Int32Array
+  private readonly responseBodyAt: Float64Array
+  private readonly responseBodyLength: Int32Array
+  private readonly methods: Array<string | undefined>
+  /** Each entry's URL as bytes (latin-1, as the parser made it), URL_SLOT a slot; a longer one in `longUrls`. */
+  private readonly urlBytes: Buffer
+  private readonly urlLengths: Int32Array
+  private readonly longUrls = new Map<number, string>()
+  private readonly ips: Array<string | undefined>
+  /** The last client address seen: the same text is kept as one string, not one per request. */
+  private lastIp = ''
+  private readonly keys: Array<KeyView | undefined>
+  private readonly heads = new Arena(HEADER_BUDGET)
+  private readonly bodies = new Arena(JOURNAL_BODY_BUDGET)
+  private seq = 0
+  /** The oldest seq the ring may still hold (oldestKept). */
+  private oldest = 0
+  /** The parts of the request answered last (canonical). */
+  private readonly seen: {raw: readonly string[]; response: Capture['responseHeaders']; responseCount: number; body: string | undefined; url: string} = {
+    raw: [],
+    response: {},
+    responseCount: 0,
+    body: undefined,
+    url: '',
+  }
+  /** What the entry before had, to be shared when the next one has the same (see Last). */
+  private readonly last: Last = {
+    raw: [],
+    requestSeq: 0,
+    requestAt: -1,
+    requestLength: 0,
+    requestType: undefined,
+    response: {},
+    responseCount: -1,
+    responseSeq: 0,
+    responseAt: -1,
+    responseLength: 0,
+    responseType: undefined,
+    body: undefined,
+    bodySeq: 0,
+    bodyAt: -1,
+    bodyLength: 0,
+  }
+
+  constructor(readonly size: number) {
+    this.seqs = new Float64Array(size)
+    this.ats = new Float64Array(size)
+    this.durations = new Float64Array(size)
+    this.statuses = new Uint16Array(size)
+    this.flags = new Uint8Array(size)
+    this.requestBytes = new Float64Array(size)
+    this.responseBytes = new Float64Array(size)
+    this.headAt = new Float64Array(size)
+    this.requestHeadAt = new Float64Array(size)
+    this.requestHeadLength = new Int32Array(size)
+    this.responseHeadAt = new Float64Array(size)
+    this.responseHeadLength = new Int32Array(size)
+    this.bodyAt = new Float64Array(size)
+    this.requestBodyAt = new Float64Array(size)
+    this.requestBodyLength = new Int32Array(size)
+    this.responseBodyAt = new Float64Array(size)
+    this.responseBodyLength = new Int32Array(size)
+    this.methods = new Array(size)
+    this.urlBytes = Buffer.alloc(size * URL_SLOT)
+    this.urlLengths = new Int32Array(size)
+    this.ips = new Array(size)
+    this.keys = new Array(size)
+  }
+
+  /** The newest seq written. */
+  get newest(): number {
+    return this.seq
+  }
+
+  /**
+   * A part the same as the request's before (compared now, while both are in the processor's
+   * cache) is replaced by that one's object: the new one dies young, and `write` knows it for
+   * the same by identity rather than by reading it again once it has left the cache.
+   */
+  canonical(capture: Capture): void {
+    const seen = this.seen
+    if (sameRaw(capture.rawHeaders, seen.raw)) capture.rawHeaders = seen.raw
+    else seen.raw = capture.rawHeaders
+    if (sameHeaders(capture.responseHeaders, seen.response, seen.responseCount)) capture.responseHeaders = seen.response
+    else {
+      seen.response = capture.responseHeaders
+      seen.responseCount = countHeaders(capture.responseHeaders)
+    }
+    const body = capture.responseBody
+    if (typeof body === 'string' && body.length * 3 <= JOURNAL_BODY_LIMIT) {
+      if (body === seen.body) capture.responseBody = seen.body
+      else seen.body = body
+    }
+    if (capture.url === seen.url) capture.url = seen.url
+    else seen.url = capture.url
+  }
+
+  /** A capture, written: its slot. */
+  write(capture: Capture): number {
+    const seq = ++this.seq
+    const last = this.last
+    const slot = this.row(seq, capture.at, capture.method, capture.url, capture.ip, capture.key, capture.status, capture.durationMs, true)
+    const kept = this.oldestKept(seq)
+    // Headers: each part the same as the entry before's is shared, the others written.
+    const raw = capture.rawHeaders
+    const responseHeaders = capture.responseHeaders
+    // A part written more than half a ring ago is written again: what the arenas keep stays bounded.
+    const recent = seq - (this.size >> 1)
+    const sameRequest = last.requestSeq > recent && sameRaw(raw, last.raw) && this.heads.holds(last.requestAt)
+    const sameResponse = last.responseSeq > recent && sameHeaders(responseHeaders, last.response, last.responseCount) && this.heads.holds(last.responseAt)
+    const request = sameRequest ? undefined : rawHeaderText(raw)
+    const response = sameResponse ? undefined : objectHeaderText(responseHeaders)
+    // A shared part is at or after the oldest entry's headAt (every entry since the one that wrote
+    // it shares it too, and an entry's headAt is the first byte it needs): the arena keeps it.
+    const headFrom = kept === undefined ? this.heads.position : this.headAt[kept]
+    // Latin-1: HTTP header text is bytes, one character each.
+    const requestLength = request ? Math.min(request.text.length, HEADER_LIMIT) : 0
+    const responseLength = response ? Math.min(response.text.length, HEADER_LIMIT) : 0
+    let own = this.heads.reserve(requestLength + responseLength, headFrom)
+    this.headAt[slot] = Math.min(own, sameRequest ? last.requestAt : own, sameResponse ? last.responseAt : own)
+    if (request) {
+      last.raw = raw
+      last.requestSeq = seq
+      last.requestAt = own
+      last.requestLength = this.heads.writeString(request.text, requestLength, 'latin1')
+      last.requestType = request.contentType
+      own += last.requestLength
+    }
+    if (response) {
+      last.response = responseHeaders
+      last.responseSeq = seq
+      last.responseCount = countHeaders(responseHeaders)
+      last.responseAt = own
+      last.responseLength = this.heads.writeString(response.text, responseLength, 'latin1')
+      last.responseType = response.contentType
+    }
+    this.requestHeadAt[slot] = last.requestAt
+    this.requestHeadLength[slot] = last.requestLength
+    this.responseHeadAt[slot] = last.responseAt
+    this.responseHeadLength[slot] = last.responseLength
+    // Bodies: the answer's text shared when it is the same as the entry before's (a status polled).
+    const requestBody = capture.requestBody
+    const responseBody = capture.responseBody
+    const sameBody = last.bodySeq > recent && typeof responseBody === 'string' && responseBody === last.body && this.bodies.holds(last.bodyAt)
+    const bodyFrom = kept === undefined ? this.bodies.position : this.bodyAt[kept]
+    // Room for both bodies at their largest, one after the other.
+    const most = bodyMost(requestBody, last.requestType) + (sameBody ? 0 : bodyMost(responseBody, last.responseType))
+    const bodyAt = this.bodies.reserve(most, bodyFrom)
+    this.bodyAt[slot] = sameBody ? Math.min(bodyAt, last.bodyAt) : bodyAt
+    let flags = 0
+    this.requestBodyAt[slot] = bodyAt
+    this.requestBytes[slot] = requestBody?.length ?? 0
+    this.requestBodyLength[slot] = this.keepBody(requestBody, last.requestType)
+    if (this.requestBodyLength[slot] >= 0 && this.requestBodyLength[slot] < this.requestBytes[slot]) flags |= REQUEST_CUT
+    if (sameBody) {
+      this.responseBodyAt[slot] = last.bodyAt
+      this.responseBodyLength[slot] = last.bodyLength
+      this.responseBytes[slot] = last.bodyLength
+    } else {
+      // An entry between two that share would not keep their text in the arena: none is shared across it.
+      last.body = undefined
+      this.responseBodyAt[slot] = this.bodies.position
+      this.responseBytes[slot] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? -1 : responseBody.length
+      this.responseBodyLength[slot] = this.keepBody(responseBody, last.responseType)
+      if (typeof responseBody === 'string') {
+        const length = this.responseBodyLength[slot]
+        // Whole unless it may be longer than the limit (a character is at most 3 bytes of UTF-8).
+        const whole = responseBody.length * 3 <= JOURNAL_BODY_LIMIT
+        this.responseBytes[slot] = whole ? length : Buffer.byteLength(responseBody)
+        // Only a whole text is shared (an entry that shares it is not cut).
+        last.body = whole ? responseBody : undefined
+        last.bodySeq = seq
+        last.bodyAt = this.responseBodyAt[slot]
+        last.bodyLength = length
+      }
+    }
+    if (this.responseBodyLength[slot] >= 0 && this.responseBodyLength[slot] < this.responseBytes[slot]) flags |= RESPONSE_CUT
+    this.flags[slot] = flags
+    return slot
+  }
+
+  /** A new row for `seq`: its slot, its line filled in. */
+  private row(seq: number, at: number, method: string, url: string, ip: string, key: KeyView | undefined, status: number, durationMs: number, fromParser: boolean): number {
+    const slot = seq % this.size
+    this.seqs[slot] = seq
+    this.ats[slot] = at
+    this.methods[slot] = method
+    this.longUrls.delete(slot)
+    // The parser's URL is latin-1 (a byte a character); one read back from the database may not be.
+    if (url.length <= URL_SLOT && (fromParser || !NOT_LATIN1.test(url))) this.urlLengths[slot] = this.urlBytes.write(url, slot * URL_SLOT, URL_SLOT, 'latin1')
+    else {
+      this.urlLengths[slot] = -1
+      this.longUrls.set(slot, url)
+    }
+    if (ip !== this.lastIp) this.lastIp = ip
+    this.ips[slot] = this.lastIp
+    this.keys[slot] = key
+    this.statuses[slot] = status
+    this.durations[slot] = durationMs
+    return slot
+  }
+
+  /**
+   * The slot of the oldest entry the ring keeps besides `seq` (its bytes are still wanted in the
+   * arenas), or undefined when there is none. Moves only forward: amortised, a step a request.
+   */
+  private oldestKept(seq: number): number | undefined {
+    let oldest = Math.max(this.oldest, seq - this.size + 1, 1)
+    while (oldest < seq && this.seqs[oldest % this.size] !== oldest) oldest++
+    this.oldest = oldest
+    return oldest < seq ? oldest % this.size : undefined
+  }
+
+  /** An entry's headers written to `heads` (an entry read back from the database: none shared). */
+  private keepHeaders(slot: number, request: HeaderText, response: HeaderText, kept: number | undefined): void {
+    const requestLength = Math.min(request.text.length, HEADER_LIMIT)
+    const responseLength = Math.min(response.text.length, HEADER_LIMIT)
+    const at = this.heads.reserve(requestLength + responseLength, kept === undefined ? this.heads.position : this.headAt[kept])
+    this.headAt[slot] = at
+    this.requestHeadAt[slot] = at
+    this.requestHeadLength[slot] = this.heads.writeString(request.text, requestLength, 'latin1')
+    this.responseHeadAt[slot] = at + this.requestHeadLength[slot]
+    this.responseHeadLength[slot] = this.heads.writeString(response.text, responseLength, 'latin1')
+  }
+
+  /** Writes a body's text (its first JOURNAL_BODY_LIMIT bytes) to `bodies`; its length, or -1 when it is not text. */
+  private keepBody(body: string | Buffer | undefined, contentType: string | undefined): number {
+    if (body === undefined) return 0
+    if (typeof body === 'string') return this.bodies.writeString(body, JOURNAL_BODY_LIMIT, 'utf8')
+    if (contentType !== undefined && !TEXT_TYPE.test(contentType)) return -1
+    return this.bodies.writeBytes(body, JOURNAL_BODY_LIMIT)
+  }
+
+  /** An entry of the database back in the ring (its key's id is not kept there). */
+  restore(stored: Stored): void {
+    const key = stored.key && stored.environment ? {masked: stored.key, environment: stored.environment} : undefined
+    const url = stored.query ? `${stored.path}?${stored.query}` : stored.path
+    const slot = this.row(stored.seq, Date.parse(stored.at), stored.method, url, stored.ip, key, stored.status, stored.duration_ms, false)
+    this.seq = Math.max(this.seq, stored.seq)
+    const kept = this.oldestKept(stored.seq)
+    this.keepHeaders(slot, objectHeaderText(stored.request_headers), objectHeaderText(stored.response_headers), kept)
+    const request = stored.request_body ?? undefined
+    const response = stored.response_body ?? undefined
+    this.bodyAt[slot] = this.bodies.reserve(bodyMost(request, undefined) + bodyMost(response, undefined), kept === undefined ? this.bodies.position : this.bodyAt[kept])
+    this.requestBytes[slot] = stored.request_bytes
+    this.responseBytes[slot] = stored.response_bytes
+    this.requestBodyAt[slot] = this.bodyAt[slot]
+    this.requestBodyLength[slot] = request === undefined ? -1 : this.keepBody(request, undefined)
+    this.responseBodyAt[slot] = this.bodies.position
+    this.responseBodyLength[slot] = response === undefined ? -1 : this.keepBody(response, undefined)
+    this.flags[slot] = stored.truncated ? WAS_TRUNCATED : 0
+  }
+
+  /** The slot of `seq` while the ring still holds it. */
+  slotOf(seq: number): number | undefined {
+    if (!(seq > 0 && seq <= this.seq && seq > this.seq - this.size)) return undefined
+    const slot = seq % this.size
+    return this.seqs[slot] === seq ? slot : undefined
+  }
+
+  /** The entry of a slot, as clients read it; `summary`: without its headers and bodies. */
+  private urlOf(slot: number): string {
+    const length = this.urlLengths[slot]
+    return length === -1 ? this.longUrls.get(slot)! : this.urlBytes.toString('latin1', slot * URL_SLOT, slot * URL_SLOT + length)
+  }
+
+  entry(slot: number, summary = false): JournalEntry {
+    const url = this.urlOf(slot)
+    const queryAt = url.indexOf('?')
+    const key = this.keys[slot]
+    const heads = this.heads
+    const requestHeaders = heads.holds(this.requestHeadAt[slot]) ? parseHeaderText(heads.read(this.requestHeadAt[slot], this.requestHeadLength[slot], 'latin1')) : {}
+    const responseHeaders =
+      !summary && heads.holds(this.responseHeadAt[slot]) ? parseHeaderText(heads.read(this.responseHeadAt[slot], this.responseHeadLength[slot], 'latin1')) : {}
+    const requestKept = this.bodies.holds(this.requestBodyAt[slot])
+    const responseKept = this.bodies.holds(this.responseBodyAt[slot])
+    const flags = this.flags[slot]
+    const requestBytes = this.requestBytes[slot]
+    const responseBytes = this.responseBytes[slot]
+    const text = (kept: boolean, at: number, length: number, bytes: number, cut: boolean): string | null => {
+      if (summary || !kept || length < 0 || bytes === 0) return null
+      const body = this.bodies.read(at, length, 'utf8')
+      // Cut on a character boundary: the replacement character of a half sequence is dropped.
+      return cut ? body.replace(/\uFFFD$/, '') : body
+    }
+    const requestBody = text(requestKept, this.requestBodyAt[slot], this.requestBodyLength[slot], requestBytes, (flags & REQUEST_CUT) !== 0)
+    const responseBody = text(responseKept, this.responseBodyAt[slot], this.responseBodyLength[slot], responseBytes, (flags & RESPONSE_CUT) !== 0)
+    const idempotencyKey = requestHeaders['idempotency-key']
+    return {
+      id: `req_${this.seqs[slot]}`,
+      at: new Date(this.ats[slot]).toISOString(),
+      method: this.methods[slot]!,
+      path: queryAt === -1 ? url : url.slice(0, queryAt),
+      query: queryAt === -1 ? '' : url.slice(queryAt + 1),
+      status: this.statuses[slot],
+      duration_ms: Math.round(this.durations[slot] * 100) / 100,
+      environment: key?.environment ?? null,
+      key: key?.masked ?? null,
+      idempotency_key: idempotencyKey === undefined ? null : idempotencyKey.split(', ')[0],
+      ip: this.ips[slot]!,
+      request_headers: summary ? {} : requestHeaders,
+      request_body: requestBody,
+      request_bytes: requestBytes,
+      response_headers: responseHeaders,
+      response_body: responseBody,
+      response_bytes: responseBytes,
+      // Bodies cut at the limit, or gone for the budget (only a body there was).
+      truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED)) !== 0 || (!requestKept && requestBytes > 0) || (!responseKept && responseBytes !== 0),
+    }
+  }
+
+  /** Newest first, those `test` takes, at most `limit`; `summary`: without headers and bodies. */
+  newestFirst(test: (item: {method: string; path: string; status: number; atMs: number}) => boolean, byPath: boolean, limit: number, summary?: boolean): JournalEntry[] {
+    const found: JournalEntry[] = []
+    const oldest = Math.max(1, this.seq - this.size + 1)
+    for (let seq = this.seq; seq >= oldest && found.length < limit; seq--) {
+      const slot = seq % this.size
+      if (this.seqs[slot] !== seq) continue
+      if (test({method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot]})) found.push(this.entry(slot, summary))
+    }
+    return found
+  }
+
+  /** The id of the key an entry's request was made with (not kept across a restart). */
+  keyIdOf(slot: number): string | undefined {
+    return this.keys[slot]?.id
+  }
+
+  /** Bytes the ring holds for its entries' headers and bodies (its two arenas). */
+  get heldBytes(): number {
+    return this.heads.capacity + this.bodies.capacity
+  }
+}
+
+const pathOf = (url: string) => {
+  const queryAt = url.indexOf('?')
+  return queryAt === -1 ? url : url.slice(0, queryAt)
+}
+
+/** The most bytes a body's kept text may take (0 when none is kept). */
+function bodyMost(body: string | Buffer | undefined, contentType: string | undefined): number {
+  if (body === undefined) return 0
+  if (typeof body === 'string') return Math.min(body.length * 3, JOURNAL_BODY_LIMIT)
+  if (contentType !== undefined && !TEXT_TYPE.test(contentType)) return 0
+  return Math.min(body.length, JOURNAL_BODY_LIMIT)
+}
+
+/**
+ * What the entry written last had: each of its parts (request headers, answer headers, answer
+ * text) and where it is in the arenas. A client sends the same headers again and again, a
+ * status polled answers the same text: an entry whose part is the same as the one before's
+ * points at those bytes rather than writing them again (the arenas keep every byte an entry
+ * points at: an entry's headAt and bodyAt are the first byte it needs), as long as they were
+ * written less than half a ring before (so that a part shared for ever does not hold the arenas).
+ */
+interface Last {
+  raw: readonly string[]
+  /** The seq of the entry that wrote each part. */
+  requestSeq: number
+  requestAt: number
+  requestLength: number
+  requestType: string | undefined
+  response: Readonly<Record<string, unknown>>
+  /** How many names `response` has (sameHeaders). */
+  responseCount: number
+  responseSeq: number
+  responseAt: number
+  responseLength: number
+  responseType: string | undefined
+  /** The answer's text, when it was kept whole. */
+  body: string | undefined
+  bodySeq: number
+  bodyAt: number
+  bodyLength: number
+}
+
+/** The same request headers (`rawHeaders`): the same names and values in the same order. */
+function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
+  if (raw === last) return true
+  if (raw.length !== last.length) return false
+  for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
+  return true
+}
+
+/** The same answer headers: the same names with the same values. */
+function sameHeaders(headers: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>, lastCount: number): boolean {
+  if (headers === last) return true
+  let count = 0
+  for (const name in headers) {
+    if (headers[name] !== last[name]) return false
+    count++
+  }
+  return count === lastCount
+}
+
+function countHeaders(headers: Readonly<Record<string, unknown>>): number {
+  let count = 0
+  for (const name in headers) count++
+  return count
+}
