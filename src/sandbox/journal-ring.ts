@@ -119,7 +119,6 @@ export class Ring {
     requestLength: 0,
     requestType: undefined,
     response: {},
-    responseCount: -1,
     responseSeq: 0,
     responseAt: -1,
     responseLength: 0,
@@ -189,13 +188,14 @@ export class Ring {
     const last = this.last
     const slot = this.row(seq, capture.at, capture.method, capture.url, capture.ip, capture.key, capture.status, capture.durationMs, true)
     const kept = this.oldestKept(seq)
-    // Headers: each part the same as the entry before's is shared, the others written.
+    // Headers: each part the same as the entry before's is shared, the others written. A part the
+    // same as the one before is that one's object (canonical): identity is enough here.
     const raw = capture.rawHeaders
     const responseHeaders = capture.responseHeaders
     // A part written more than half a ring ago is written again: what the arenas keep stays bounded.
     const recent = seq - (this.size >> 1)
-    const sameRequest = last.requestSeq > recent && sameRaw(raw, last.raw) && this.heads.holds(last.requestAt)
-    const sameResponse = last.responseSeq > recent && sameHeaders(responseHeaders, last.response, last.responseCount) && this.heads.holds(last.responseAt)
+    const sameRequest = last.requestSeq > recent && raw === last.raw && this.heads.holds(last.requestAt)
+    const sameResponse = last.responseSeq > recent && responseHeaders === last.response && this.heads.holds(last.responseAt)
     const request = sameRequest ? undefined : rawHeaderText(raw)
     const response = sameResponse ? undefined : objectHeaderText(responseHeaders)
     // A shared part is at or after the oldest entry's headAt (every entry since the one that wrote
@@ -217,7 +217,6 @@ export class Ring {
     if (response) {
       last.response = responseHeaders
       last.responseSeq = seq
-      last.responseCount = countHeaders(responseHeaders)
       last.responseAt = own
       last.responseLength = this.heads.writeString(response.text, responseLength, 'latin1')
       last.responseType = response.contentType
@@ -449,8 +448,6 @@ interface Last {
   requestLength: number
   requestType: string | undefined
   response: Readonly<Record<string, unknown>>
-  /** How many names `response` has (sameHeaders). */
-  responseCount: number
   responseSeq: number
   responseAt: number
   responseLength: number
@@ -464,7 +461,6 @@ interface Last {
 
 /** The same request headers (`rawHeaders`): the same names and values in the same order. */
 function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
-  if (raw === last) return true
   if (raw.length !== last.length) return false
   for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
   return true
