@@ -67,8 +67,8 @@ if (mode === 'env') {
   const found = []
   for (const [step, answer] of Object.entries(answers)) {
     if (!answer?.id) continue
-    const kind = String(answer.id).startsWith('inv') || 'invoice_number' in answer ? 'invoices' : 'payments'
-    const read = await api('GET', `/v1/${kind}/${answer.id}`)
+    const path = String(answer.id).startsWith('inv') ? `/v1/invoices/${answer.id}` : `/v1/payments/${answer.id}/status`
+    const read = await api('GET', path)
     found.push({step, id: answer.id, status: read.status})
   }
   process.stdout.write(`${JSON.stringify(found)}\n`)
