@@ -268,7 +268,7 @@ describe('svc sandbox serve --detach, svc sandbox stop', {timeout: 180_000}, () 
     expect(registry()).toEqual([])
     const again = await startServe(temp.dir, ['--data', data])
     served.push(again)
-    const read = await fetch(`${again.info.base_url}/v1/payments/${made.id}`, {headers: {'x-api-key': again.info.sandbox_key}})
+    const read = await fetch(`${again.info.base_url}/v1/payments/${made.id}/status`, {headers: {'x-api-key': again.info.sandbox_key}})
     expect(read.status).toBe(200)
   })
 

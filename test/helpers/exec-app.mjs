@@ -9,7 +9,7 @@
  *   node exec-app.mjs fixtures           every id in SVC_FIXTURES_FILE read back from the sandbox (exit 0)
  */
 import {createHmac, timingSafeEqual} from 'node:crypto'
-import {readFileSync, writeFileSync} from 'node:fs'
+import {readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:http'
 
 const [mode, arg, code] = process.argv.slice(2)
@@ -23,6 +23,12 @@ async function api(method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   })
   return {status: response.status, body: await response.json()}
+}
+
+/** Whole or not at all: a test polls for the file. */
+function writeWhole(path, value) {
+  writeFileSync(`${path}.tmp`, JSON.stringify(value))
+  renameSync(`${path}.tmp`, path)
 }
 
 const pay = () => api('POST', '/v1/payments', {amount: 1500, phone_number: '237670000001', operator: 'MTN', payment_method: 'mobile_money'})
@@ -41,10 +47,10 @@ function verified(secret, headers, body) {
 
 if (mode === 'env') {
   const payment = await pay()
-  writeFileSync(arg, JSON.stringify({...settings(), payment}))
+  writeWhole(arg, {...settings(), payment})
   process.exit(Number(code ?? 0))
 } else if (mode === 'wait') {
-  writeFileSync(arg, JSON.stringify({...settings(), pid: process.pid}))
+  writeWhole(arg, {...settings(), pid: process.pid})
   setInterval(() => {}, 1000)
 } else if (mode === 'webhook') {
   const server = createServer((request, response) => {

@@ -30,7 +30,20 @@ export interface ServeFlags {
 }
 
 export interface RunningSandbox {
+  /** What serve printed (with --json, this object): its URLs, keys, admin token, profile, PID. */
+  info: ServeInfo
   close(): Promise<void>
+}
+
+export interface ServeInfo {
+  base_url: string
+  admin_url: string
+  admin_token: string
+  sandbox_key: string
+  live_key: string
+  profile: string
+  pid: number
+  data_file: string | null
 }
 
 /** A chosen admin token: printable, no spaces (it travels in an Authorization header), long enough to guard the surface. */
@@ -173,6 +186,7 @@ async function serveHolding(
     sandbox.journal.subscribe((request) => ctx.io.err(requestLine(request)))
   }
   return {
+    info,
     async close() {
       // Only what this sandbox owned: its entry (its profile stays, to start it again); other sandboxes keep theirs.
       await unregisterSandbox(ctx.configDir, entry).catch(() => undefined)
