@@ -16,6 +16,8 @@ import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 
 import {BIN, runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
+import {runInProcess} from '../helpers/in-process.js'
+import {execArgv} from '../../src/lib/sandbox-exec/argv.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
 const APP = fileURLToPath(new URL('../helpers/exec-app.mjs', import.meta.url))
@@ -278,5 +280,43 @@ describe('svc sandbox serve --detach, svc sandbox stop', {timeout: 180_000}, () 
     const named = await runCli(['sandbox', 'stop', '--profile', 'shop'], {configDir: temp.dir})
     expect(named.exitCode).toBe(7)
     expect(named.stderr).toContain('shop')
+  })
+})
+
+// Flags and files refused before anything starts: no process of its own is under test, so in-process.
+describe('svc sandbox exec: bad input starts nothing', () => {
+  const run = (args: string[]) => runInProcess(['sandbox', 'exec', ...args], {configDir: temp.dir})
+
+  it('a bad serve flag, --forward-to or fixtures file: exit 2 naming it, no sandbox started', async () => {
+    const settle = await run(['--settle-after', 'soon', '--', 'true'])
+    expect(settle.exitCode).toBe(2)
+    expect(settle.stderr).toMatch(/^svc exec: .*--settle-after/m)
+    const forward = await run(['--forward-to', 'ftp://example.com/hooks', '--', 'true'])
+    expect(forward.exitCode).toBe(2)
+    expect(forward.stderr).toContain('ftp://example.com/hooks')
+    const missing = await run(['--fixtures', join(work, 'none.json'), '--', 'true'])
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toContain('none.json')
+    expect(registry()).toEqual([])
+  })
+
+  it('two fixtures files with a step of the same name: exit 2 naming the step and both files', async () => {
+    const copy = join(work, 'again.json')
+    writeFileSync(copy, readFileSync(SHOP_WEEK))
+    const result = await run(['--fixtures', SHOP_WEEK, '--fixtures', copy, '--', 'true'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('monday_bread')
+    expect(result.stderr).toContain('again.json')
+    expect(registry()).toEqual([])
+  })
+
+  it('--journal-on-failure takes a FILE or nothing; what follows `--` is the command, untouched', () => {
+    expect(execArgv(['--journal-on-failure', '--', 'npm', 'test', '--journal-on-failure'])).toEqual({
+      flags: ['--journal-on-failure=-', '--', 'npm', 'test', '--journal-on-failure'],
+      command: ['npm', 'test', '--journal-on-failure'],
+    })
+    expect(execArgv(['--journal-on-failure', '--log', '--', 'x']).flags).toEqual(['--journal-on-failure=-', '--log', '--', 'x'])
+    expect(execArgv(['--journal-on-failure', 'out.txt', '--', 'x']).flags).toEqual(['--journal-on-failure', 'out.txt', '--', 'x'])
+    expect(execArgv(['--port', '0']).command).toEqual([])
   })
 })
