@@ -7,13 +7,13 @@
  */
 import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 
+import {freePort} from '../helpers/fault-proxy.js'
 import {BIN, runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
@@ -64,15 +64,6 @@ const registry = () => {
 const profiles = () => {
   const file = join(temp.dir, 'config.json')
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as {current?: string; profiles: Record<string, {base_url: string; api_key: string}>}) : {profiles: {}}
-}
-
-/** A port nothing listens on now (for --forward-to an app CMD will start). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as {port: number}
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 const exec = (args: string[], env: Record<string, string | undefined> = {}, extra: Partial<Parameters<typeof runCli>[1]> = {}): Promise<CliResult> =>

@@ -9,13 +9,13 @@
  */
 import {spawn} from 'node:child_process'
 import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {freePort} from '../helpers/fault-proxy.js'
 import {BIN} from '../helpers/cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -50,14 +50,6 @@ beforeAll(() => {
   copyFileSync(join(ROOT, 'examples/fixtures/shop-week.json'), join(project, 'test/fixtures/shop-week.json'))
 })
 afterAll(() => rmSync(project, {recursive: true, force: true}))
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as {port: number}
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 function sh(script: string, env: Record<string, string>): Promise<{code: number | null; out: string}> {
   return new Promise((resolve) => {

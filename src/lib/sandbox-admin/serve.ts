@@ -124,16 +124,7 @@ async function serveHolding(
       const owner = asked ? live.find((e) => e.profile === asked && e.pid !== process.pid) : undefined
       if (asked && owner) throw profileTaken(asked, owner)
       localOwner = live.find((e) => e.profile === LOCAL_PROFILE)
-      const mine: SandboxEntry = {
-        base_url: sandbox.url,
-        admin_url: sandbox.adminUrl,
-        admin_token: sandbox.adminToken,
-        pay_url: sandbox.payUrl,
-        ...currentOwner(),
-        started_at: new Date().toISOString(),
-        data_file: hold?.file ?? null,
-        profile: profileFor(live, asked, new URL(sandbox.url).port),
-      }
+      const mine = entryOf(sandbox, hold, profileFor(live, asked, new URL(sandbox.url).port))
       return {sandboxes: [...live, mine], result: mine}
     })
   } catch (error) {
@@ -236,4 +227,18 @@ export async function startLocalSandbox(
     }
     throw error
   })
+}
+
+/** This process's registry entry for a sandbox it started: its addresses, token, PID, data file and profile. */
+export function entryOf(sandbox: Pick<Sandbox, 'url' | 'adminUrl' | 'adminToken' | 'payUrl'>, hold: DataFileHold | undefined, profile: string): SandboxEntry {
+  return {
+    base_url: sandbox.url,
+    admin_url: sandbox.adminUrl,
+    admin_token: sandbox.adminToken,
+    pay_url: sandbox.payUrl,
+    ...currentOwner(),
+    started_at: new Date().toISOString(),
+    data_file: hold?.file ?? null,
+    profile,
+  }
 }

@@ -26,7 +26,6 @@ import {constants, tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
 import type {Sandbox} from '../../sandbox/index.js'
-import {currentOwner} from '../config/process-owner.js'
 import {createContext, type Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
@@ -34,7 +33,7 @@ import {generateSecret} from '../../contract/signature.js'
 import {adminClientFor} from '../sandbox-admin/admin.js'
 import type {DataFileHold} from '../sandbox-admin/data-lock.js'
 import {unregisterSandbox, updateRegistry, type SandboxEntry} from '../sandbox-admin/registry.js'
-import {serveSettings, startLocalSandbox, type ServeFlags} from '../sandbox-admin/serve.js'
+import {entryOf, serveSettings, startLocalSandbox, type ServeFlags} from '../sandbox-admin/serve.js'
 import {environmentWith, sandboxSettings, type SandboxSettings} from '../sandbox-admin/settings.js'
 import {parseListenRouting, type ListenRouting} from '../webhooks/routes.js'
 import type {ListenSession} from '../webhooks/listen-session.js'
@@ -186,17 +185,7 @@ async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[
 /** The registry entry of an ephemeral sandbox: no profile, marked as exec's. */
 function register(ctx: Context, sandbox: Sandbox, hold: DataFileHold | undefined): Promise<SandboxEntry> {
   return updateRegistry(ctx.configDir, (live) => {
-    const mine: SandboxEntry = {
-      base_url: sandbox.url,
-      admin_url: sandbox.adminUrl,
-      admin_token: sandbox.adminToken,
-      pay_url: sandbox.payUrl,
-      ...currentOwner(),
-      started_at: new Date().toISOString(),
-      data_file: hold?.file ?? null,
-      profile: '',
-      exec: true,
-    }
+    const mine: SandboxEntry = {...entryOf(sandbox, hold, ''), exec: true}
     return {sandboxes: [...live, mine], result: mine}
   })
 }
