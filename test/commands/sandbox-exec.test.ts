@@ -190,6 +190,41 @@ describe('svc sandbox exec', {timeout: 180_000}, () => {
     expect(registry()).toEqual([])
   })
 
+  it('SIGINT goes to CMD, which decides: a CMD that ends cleanly on it makes exec exit 0', async () => {
+    const out = join(work, 'ready')
+    const script = `trap 'echo cleaned up; exit 0' INT; touch "${out}"; while :; do sleep 0.05; done`
+    let child!: import('node:child_process').ChildProcess
+    const ended = exec(['--', 'sh', '-c', script], {}, {onSpawn: (c) => (child = c)})
+    await vi.waitFor(() => expect(existsSync(out)).toBe(true), {timeout: 60_000, interval: 50})
+    child.kill('SIGINT')
+    const result = await ended
+    expect(result.stdout).toContain('cleaned up')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(registry()).toEqual([])
+  })
+
+  it('a signal before CMD has started: the start is abandoned, CMD never runs, nothing left (exit 143)', async () => {
+    const marker = join(work, 'ran')
+    let child!: import('node:child_process').ChildProcess
+    let stderr = ''
+    // The client paced to 30 requests a minute: the seeding lasts seconds, the signal lands in it.
+    const ended = exec(['--fixtures', SHOP_WEEK, '--', process.execPath, APP, 'env', marker, '0'], {SVC_RATE_LIMIT: '30'}, {
+      onSpawn: (c) => {
+        child = c
+        c.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+      },
+    })
+    // The sandbox answers; the fixtures are being run.
+    await vi.waitFor(() => expect(stderr).toMatch(/svc exec: .*ready/), {timeout: 60_000, interval: 20})
+    child.kill('SIGTERM')
+    const result = await ended
+    expect(result.exitCode, result.stderr).toBe(143)
+    expect(result.stderr).toMatch(/svc exec: SIGTERM before the command started/)
+    expect(result.stderr).not.toMatch(/svc exec: running/)
+    expect(existsSync(marker)).toBe(false)
+    expect(registry()).toEqual([])
+  })
+
   it('kill -9 of exec leaves no sandbox running', async () => {
     const out = join(work, 'wait.json')
     let child!: import('node:child_process').ChildProcess

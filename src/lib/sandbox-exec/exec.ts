@@ -66,17 +66,28 @@ const signalCode = (signal: NodeJS.Signals): number => 128 + (constants.signals[
 export function startExec(ctx: Context, flags: ExecFlags, command: readonly string[]): ExecRun {
   let child: ChildProcess | undefined
   let abandoned: NodeJS.Signals | undefined
+  let abandon: (error: Abandoned) => void = () => {}
+  const signalled = new Promise<never>((_, reject) => (abandon = reject))
+  signalled.catch(() => undefined)
   const done = runExec(ctx, flags, command, {
     started: (c) => (child = c),
     check: () => {
       if (abandoned) throw new Abandoned(abandoned)
+    },
+    guard: (step) => {
+      // What the step still does after a signal (a fixtures request under way) fails once the sandbox is closed.
+      step.catch(() => undefined)
+      return Promise.race([step, signalled])
     },
   })
   return {
     done,
     signal(signal) {
       if (child && child.exitCode === null && child.signalCode === null) child.kill(signal)
-      else abandoned ??= signal
+      else if (!child && !abandoned) {
+        abandoned = signal
+        abandon(new Abandoned(signal))
+      }
     },
   }
 }
@@ -111,6 +122,8 @@ interface Hooks {
   started(child: ChildProcess): void
   /** Throws when a signal asked exec to stop before CMD started. */
   check(): void
+  /** A step of the start, given up (Abandoned) as soon as a signal comes. */
+  guard<T>(step: Promise<T>): Promise<T>
 }
 
 async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[], hooks: Hooks): Promise<number> {
@@ -129,8 +142,10 @@ async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[
       hold = await holdDataFile(flags.data)
       stops.push(() => hold?.release())
     }
-    const sandbox: Sandbox = await startLocalSandbox(flags, {settleAfterMs: serve.settleAfterMs, token: serve.token, hold, warmDocuments: false})
-    stops.push(() => sandbox.close())
+    const starting = startLocalSandbox(flags, {settleAfterMs: serve.settleAfterMs, token: serve.token, hold, warmDocuments: false})
+    // Closed even when a signal came while it started.
+    stops.push(async () => (await starting.catch(() => undefined))?.close())
+    const sandbox: Sandbox = await hooks.guard(starting)
     for (const notice of sandbox.notices) {
       if (notice.code === 'json_imported') say('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup})
       else ctx.io.warn(t('local.serve.dataBehind', {file: notice.file, committed: notice.committed, found: notice.found, at: notice.at}))
@@ -150,19 +165,21 @@ async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[
     hooks.check()
 
     if (files.length > 0) {
-      await seed(ctx, env, files, settings.SVC_FIXTURES_FILE!, hooks)
+      await hooks.guard(seed(ctx, env, files, settings.SVC_FIXTURES_FILE!, hooks))
       hooks.check()
     }
     const admin = adminClientFor(await ctx.clientFor(undefined, sandbox.url, {ratePerMinute: 0, retry: {maxRetries: 0}, timeoutMs: 60_000}), sandbox.adminToken)
     if (routing) {
-      const session = await forward(ctx, sandbox, admin, routing, settings.SVC_WEBHOOK_SECRET, join(work, 'webhooks'))
+      const forwarding = forward(ctx, sandbox, admin, routing, settings.SVC_WEBHOOK_SECRET, join(work, 'webhooks'))
       stops.push(async () => {
-        const pending = await session.stop()
+        const session = await forwarding.catch(() => undefined)
+        const pending = (await session?.stop()) ?? []
         if (pending.length > 0) {
           const {formatPendingSummary} = await import('../webhooks/format.js')
           ctx.io.err(formatPendingSummary(pending))
         }
       })
+      await hooks.guard(forwarding)
       hooks.check()
     }
 
