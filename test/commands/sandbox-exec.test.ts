@@ -182,6 +182,9 @@ describe('svc sandbox exec', {timeout: 180_000}, () => {
     const seen = JSON.parse(readFileSync(out, 'utf8'))
     leftover.push(seen.pid)
     expect(registry().map((e) => e.base_url)).toEqual([seen.SVC_BASE_URL])
+    // `svc sandbox list` shows it, with no profile.
+    const list = await runInProcess(['sandbox', 'list'], {configDir: temp.dir})
+    expect(list.stdout).toMatch(new RegExp(`${seen.SVC_BASE_URL}.*\\(none: sandbox exec\\)`))
     child.kill('SIGTERM')
     const result = await ended
     expect(result.exitCode, result.stderr).toBe(143)
@@ -298,6 +301,21 @@ describe('svc sandbox serve --detach, svc sandbox stop', {timeout: 180_000}, () 
     served.push(again)
     const read = await fetch(`${again.info.base_url}/v1/payments/${made.id}/status`, {headers: {'x-api-key': again.info.sandbox_key}})
     expect(read.status).toBe(200)
+  })
+
+  it('stop --all also stops an exec’d sandbox, through its command (SIGTERM to exec, then to CMD)', async () => {
+    const out = join(work, 'wait.json')
+    const ended = exec(['--', process.execPath, APP, 'wait', out])
+    await vi.waitFor(() => expect(existsSync(out)).toBe(true), {timeout: 60_000, interval: 50})
+    const seen = JSON.parse(readFileSync(out, 'utf8'))
+    leftover.push(seen.pid)
+    const stopped = await runCli(['sandbox', 'stop', '--all'], {configDir: temp.dir, timeoutMs: 60_000})
+    expect(stopped.exitCode, stopped.stderr).toBe(0)
+    expect(stopped.stderr).toContain(seen.SVC_BASE_URL)
+    const result = await ended
+    expect(result.exitCode).toBe(143)
+    expect(alive(seen.pid)).toBe(false)
+    expect(registry()).toEqual([])
   })
 
   it('stop with nothing running: exit 7 saying so; stop --profile naming no sandbox: exit 7 naming it', async () => {

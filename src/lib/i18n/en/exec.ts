@@ -22,5 +22,6 @@ export const exec = {
   'exec.stopNone': 'No local sandbox is running for this config directory.',
   'exec.stopNoProfile': 'No running local sandbox owns the profile "{profile}": `svc sandbox list` shows the running ones.',
   'exec.stopNoCurrent': 'Which sandbox? Give --profile NAME or --all (`svc sandbox list` shows the running ones).',
+  'exec.listNoProfile': '(none: sandbox exec)',
   'exec.stopStuck': 'The sandbox at {url} (PID {pid}) did not stop within {seconds} s of SIGTERM.',
 }

@@ -23,5 +23,6 @@ export const exec: {[K in keyof typeof en]: string} = {
   'exec.stopNone': 'Aucune sandbox locale ne tourne pour ce répertoire de configuration.',
   'exec.stopNoProfile': 'Aucune sandbox locale en marche ne possède le profil « {profile} » : `svc sandbox list` montre celles qui tournent.',
   'exec.stopNoCurrent': 'Quelle sandbox ? Donnez --profile NOM ou --all (`svc sandbox list` montre celles qui tournent).',
+  'exec.listNoProfile': '(aucun : sandbox exec)',
   'exec.stopStuck': 'La sandbox à {url} (PID {pid}) ne s’est pas arrêtée dans les {seconds} s qui ont suivi SIGTERM.',
 }
