@@ -22,6 +22,7 @@ export default class SandboxExec extends SvcCommand<typeof SandboxExec> {
     '<%= config.bin %> sandbox exec --journal-on-failure -- sh -c "npm run build && npm test"',
     '<%= config.bin %> sandbox exec --data ./ci.db --settle-after 0 --journal-on-failure journal.txt -- npm run e2e',
   ]
+  static override usage = 'sandbox exec [SERVE FLAGS] [--fixtures FILE…] [--forward-to URL…] [--journal-on-failure [FILE]] -- CMD [ARGS…]'
   static override strict = false
   static override flags = {
     port: Flags.integer({description: 'Port to listen on (default: any free port).', default: 0, min: 0, max: 65535}),
