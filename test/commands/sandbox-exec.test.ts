@@ -157,6 +157,14 @@ describe('svc sandbox exec', {timeout: 180_000}, () => {
     expect(result.exitCode, result.stderr + result.stdout).toBe(0)
   })
 
+  it('--forward-to forwards the LIVE environment’s events too (a payment the customer approves)', async () => {
+    const port = await freePort()
+    const result = await exec(['--forward-to', `http://127.0.0.1:${port}/hooks`, '--', process.execPath, APP, 'webhook', String(port), 'live'])
+    expect(result.stdout).toMatch(/verified payment\.success/)
+    expect(result.exitCode, result.stderr + result.stdout).toBe(0)
+    expect(result.stderr).toMatch(/svc exec: LIVE /)
+  })
+
   it('--journal-on-failure prints the requests the app made when CMD fails, and nothing when it succeeds', async () => {
     const failed = await exec(['--journal-on-failure', '--', process.execPath, APP, 'env', join(work, 'a.json'), '1'])
     expect(failed.exitCode).toBe(1)

@@ -235,7 +235,11 @@ async function seed(ctx: Context, env: NodeJS.ProcessEnv, files: string[], out: 
   writeFileSync(out, `${JSON.stringify(answers, null, 2)}\n`, {mode: 0o600})
 }
 
-/** The sandbox's events (its SANDBOX environment), re-signed with `secret`, to the routes given: webhooks listen's session. */
+/**
+ * The sandbox's events, both environments (SVC_API_KEY's and SVC_LIVE_API_KEY's), re-signed with
+ * `secret`, to the routes given: a webhooks listen session per environment (each registers its own
+ * endpoint with the sandbox), stopped together.
+ */
 async function forward(
   ctx: Context,
   sandbox: Sandbox,
@@ -243,25 +247,36 @@ async function forward(
   routing: ListenRouting,
   secret: string,
   dir: string,
-): Promise<ListenSession> {
+): Promise<Pick<ListenSession, 'stop'>> {
   const [{startListenSession}, {ephemeralScope}, format] = await Promise.all([
     import('../webhooks/listen-session.js'),
     import('../webhooks/scope.js'),
     import('../webhooks/format.js'),
   ])
-  const session = await startListenSession({
-    scope: ephemeralScope(dir, secret),
-    source: {kind: 'sandbox', admin, adminUrl: sandbox.adminUrl, environment: 'SANDBOX'},
-    routing,
-    localSecret: secret,
-    clock: ctx.clock,
-    onForward: (report) => ctx.io.err(format.formatForwardReport(report)),
-    onReceived: () => {},
-    onRejected: (report) => ctx.io.err(format.formatRejectedReport(report)),
-    onPollError: () => {},
-  })
+  const sessions: ListenSession[] = []
+  const stop = async () => (await Promise.all(sessions.map((session) => session.stop()))).flat()
+  try {
+    for (const environment of ['SANDBOX', 'LIVE'] as const) {
+      sessions.push(
+        await startListenSession({
+          scope: ephemeralScope(join(dir, environment.toLowerCase()), secret),
+          source: {kind: 'sandbox', admin, adminUrl: sandbox.adminUrl, environment},
+          routing,
+          localSecret: secret,
+          clock: ctx.clock,
+          onForward: (report) => ctx.io.err(`${environment}  ${format.formatForwardReport(report)}`),
+          onReceived: () => {},
+          onRejected: (report) => ctx.io.err(format.formatRejectedReport(report)),
+          onPollError: () => {},
+        }),
+      )
+    }
+  } catch (error) {
+    await stop().catch(() => undefined)
+    throw error
+  }
   ctx.io.err(t('exec.forwarding', {urls: routing.routes.defaultUrl ?? Object.values(routing.routes.byType).join(', ')}))
-  return session
+  return {stop}
 }
 
 /** CMD on exec's own terminal and descriptors; its exit code, 128 + N for signal N, 127/126 when it cannot start. */
