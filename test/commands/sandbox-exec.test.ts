@@ -6,7 +6,7 @@
  * test/helpers/exec-app.mjs, an app that knows only the environment exec gives it.
  */
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -324,6 +324,18 @@ describe('svc sandbox serve --detach, svc sandbox stop', {timeout: 180_000}, () 
     expect(result.exitCode).toBe(143)
     expect(alive(seen.pid)).toBe(false)
     expect(registry()).toEqual([])
+  })
+
+  it('serve --detach on a port in use: serve’s own message and exit 2, nothing left (no entry, no log)', async () => {
+    const busy = await startServe(temp.dir)
+    served.push(busy)
+    const port = new URL(busy.info.base_url).port
+    const result = await runCli(['sandbox', 'serve', '--detach', '--port', port], {configDir: temp.dir, timeoutMs: 120_000})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(port)
+    expect(result.stdout).toBe('')
+    expect(registry().map((e) => e.base_url)).toEqual([busy.info.base_url])
+    expect(existsSync(join(temp.dir, 'sandboxes')) ? readdirSync(join(temp.dir, 'sandboxes')) : []).toEqual([])
   })
 
   it('stop with nothing running: exit 7 saying so; stop --profile naming no sandbox: exit 7 naming it', async () => {
