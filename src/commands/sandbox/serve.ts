@@ -14,11 +14,11 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     'and says so; `svc sandbox list` shows the running ones. With --data, the file is held while it runs: a second serve on it exits 2.'
   static override examples = [
     '<%= config.bin %> sandbox serve',
+    'set -a; eval "$(<%= config.bin %> sandbox serve --detach --port 0)"; set +a; npm test; <%= config.bin %> sandbox stop',
     '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
     '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox.db',
     'SVC_SANDBOX_ADMIN_TOKEN=ci-sandbox-admin-token <%= config.bin %> sandbox serve --host 0.0.0.0',
     '<%= config.bin %> sandbox serve --port 8788 --profile-name shop-tests',
-    'set -a; eval "$(<%= config.bin %> sandbox serve --detach --port 0)"; set +a; npm test; <%= config.bin %> sandbox stop',
   ]
   static override flags = {
     port: Flags.integer({description: 'Port to listen on (0: any free port).', default: 8787, min: 0, max: 65535}),
