@@ -111,6 +111,7 @@ async function serveHolding(
   flags: ServeFlags,
   {settleAfterMs, token, asked, hold}: {settleAfterMs: number; token: string | undefined; asked: string | undefined; hold: DataFileHold | undefined},
 ): Promise<RunningSandbox> {
+  // A person's first PDF or cover image should not wait for the document worker to boot.
   const sandbox = await startLocalSandbox(flags, {settleAfterMs, token, hold, warmDocuments: true})
   for (const notice of sandbox.notices) {
     if (notice.code === 'json_imported') ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
