@@ -70,6 +70,8 @@ export interface RequestOptions {
   operation?: OperationName
   /** Lowers the number of retries for this request (never raises it above the policy). */
   maxRetries?: number
+  /** Told as the request leaves (after any pacing wait), at each attempt and redirect. */
+  onSend?: () => void
 }
 
 export interface ApiResponse<T> {
@@ -190,6 +192,7 @@ export function createClient(options: ClientOptions): ApiClient {
       tracer.line(traceRequestLine(currentMethod, url.href, attempt, maxAttempts))
       tracer.headers('>', headers)
       const started = now()
+      request.onSend?.()
       let status: number
       let responseHeaders: HeaderBag
       let raw: Buffer
