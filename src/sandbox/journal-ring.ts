@@ -11,7 +11,7 @@
  * before it (its headers, its answer's headers and text: a client's same headers, a status polled)
  * is not written again: the entry points at the bytes already there (Last).
  */
-import {JOURNAL_BODY_LIMIT, type JournalEntry} from '../contract/sandbox-inspector.js'
+import {JOURNAL_BODY_LIMIT, ORIGIN_HEADER, SVC_ORIGINS, type JournalEntry, type JournalOrigin} from '../contract/sandbox-inspector.js'
 import type {ApiKeyRecord} from './auth.js'
 import {Arena, objectHeaderText, parseHeaderText, rawHeaderText, type HeaderText} from './journal-arena.js'
 
@@ -62,6 +62,28 @@ const RESPONSE_CUT = 2
 /** An entry read back from the database that said `truncated: true` (its cut bodies, as kept). */
 const WAS_TRUNCATED = 4
 
+/** An entry's origin as a byte: 0 the app, then SVC_ORIGINS in order. */
+const ORIGINS: readonly JournalOrigin[] = ['app', ...SVC_ORIGINS]
+const ORIGIN_CODE = new Map<string, number>(ORIGINS.map((origin, code) => [origin, code]))
+
+/** The origin a request's headers name (ORIGIN_HEADER), as its byte; 0 (the app) without one svc sends. */
+function originOf(raw: readonly string[]): number {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === ORIGIN_HEADER.length && name.toLowerCase() === ORIGIN_HEADER) return ORIGIN_CODE.get(raw[i + 1]!.trim().toLowerCase()) || 0
+  }
+  return 0
+}
+
+/** The filters' view of an entry (journal.ts journalFilter). */
+export interface Line {
+  method: string
+  path: string
+  status: number
+  atMs: number
+  origin: JournalOrigin
+}
+
 /** An entry as the database keeps it. */
 export type Stored = JournalEntry & {seq: number}
 
@@ -72,6 +94,11 @@ export class Ring {
   private readonly durations: Float64Array
   private readonly statuses: Uint16Array
   private readonly flags: Uint8Array
+  /** Who made each request (ORIGINS' index). */
+  private readonly origins: Uint8Array
+  /** The request headers whose origin was read last, and that origin (a client sends the same headers again). */
+  private originRaw: readonly string[] = []
+  private originCode = 0
   private readonly requestBytes: Float64Array
   private readonly responseBytes: Float64Array
   /**
@@ -135,6 +162,7 @@ export class Ring {
     this.durations = new Float64Array(size)
     this.statuses = new Uint16Array(size)
     this.flags = new Uint8Array(size)
+    this.origins = new Uint8Array(size)
     this.requestBytes = new Float64Array(size)
     this.responseBytes = new Float64Array(size)
     this.headAt = new Float64Array(size)
@@ -192,6 +220,11 @@ export class Ring {
     // same as the one before is that one's object (canonical): identity is enough here.
     const raw = capture.rawHeaders
     const responseHeaders = capture.responseHeaders
+    if (raw !== this.originRaw) {
+      this.originRaw = raw
+      this.originCode = originOf(raw)
+    }
+    this.origins[slot] = this.originCode
     // A part written more than half a ring ago is written again: what the arenas keep stays bounded.
     const recent = seq - (this.size >> 1)
     const sameRequest = last.requestSeq > recent && raw === last.raw && this.heads.holds(last.requestAt)
@@ -336,6 +369,8 @@ export class Ring {
     this.responseBodyAt[slot] = this.bodies.position
     this.responseBodyLength[slot] = response === undefined ? -1 : this.keepBody(response, undefined)
     this.flags[slot] = stored.truncated ? WAS_TRUNCATED : 0
+    // Entries written before origins were recorded are the app's.
+    this.origins[slot] = ORIGIN_CODE.get(stored.origin ?? 'app') ?? 0
   }
 
   /** The slot of `seq` while the ring still holds it. */
@@ -393,17 +428,19 @@ export class Ring {
       response_bytes: responseBytes,
       // Bodies cut at the limit, or gone for the budget (only a body there was).
       truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED)) !== 0 || (!requestKept && requestBytes > 0) || (!responseKept && responseBytes !== 0),
+      origin: ORIGINS[this.origins[slot]]!,
     }
   }
 
   /** Newest first, those `test` takes, at most `limit`; `summary`: without headers and bodies. */
-  newestFirst(test: (item: {method: string; path: string; status: number; atMs: number}) => boolean, byPath: boolean, limit: number, summary?: boolean): JournalEntry[] {
+  newestFirst(test: (item: Line) => boolean, byPath: boolean, limit: number, summary?: boolean): JournalEntry[] {
     const found: JournalEntry[] = []
     const oldest = Math.max(1, this.seq - this.size + 1)
     for (let seq = this.seq; seq >= oldest && found.length < limit; seq--) {
       const slot = seq % this.size
       if (this.seqs[slot] !== seq) continue
-      if (test({method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot]})) found.push(this.entry(slot, summary))
+      const line = {method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot], origin: ORIGINS[this.origins[slot]]!}
+      if (test(line)) found.push(this.entry(slot, summary))
     }
     return found
   }

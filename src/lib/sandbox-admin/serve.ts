@@ -196,7 +196,10 @@ async function serveHolding(
   }
   if (flags.log) {
     const {requestLine} = await import('./journal.js')
-    sandbox.journal.subscribe((request) => ctx.io.err(requestLine(request)))
+    // The app's requests, as `svc sandbox requests` shows them by default (svc's own: `requests --all`).
+    sandbox.journal.subscribe((request) => {
+      if (request.origin === 'app') ctx.io.err(requestLine(request))
+    })
   }
   return {
     async close() {

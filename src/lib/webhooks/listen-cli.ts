@@ -10,6 +10,7 @@ import {findRunningSandbox} from '../sandbox-admin/running.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 import {formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
 import type {ListenSession, ListenSource, SandboxConnection} from './listen-session.js'
 import type {PendingDelivery} from './listener.js'
@@ -133,6 +134,9 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
+/** listen's requests to the local sandbox name it (the journal's origin). */
+const LISTEN_ORIGIN = {headers: {[ORIGIN_HEADER]: 'listen'}}
+
 /** The local sandbox at the credentials' base URL, by running.ts's one rule. */
 function localSandboxFor(ctx: Context): {base_url: string; admin_url: string} | undefined {
   return findRunningSandbox(ctx, {sameAsCredentials: true})
@@ -149,11 +153,13 @@ async function resolveSource(
   const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
   if (local) {
     const {localAdmin} = await import('../sandbox-admin/admin.js')
-    const client = ctx.credentials().apiKey ? await ctx.client() : undefined
+    const creds = ctx.credentials()
+    // Its own requests say so: the journal shows the app's traffic by default, not listen's.
+    const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl, LISTEN_ORIGIN) : undefined
     const listShape = client ? (await ctx.service()).lists.payments : undefined
     return {
       kind: 'sandbox',
-      admin: await localAdmin(ctx),
+      admin: await localAdmin(ctx, 'listen'),
       adminUrl: local.admin_url,
       environment: ctx.credentials().environment ?? 'SANDBOX',
       client,
@@ -186,8 +192,8 @@ async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): P
   const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox-admin/admin.js'), import('../sandbox-admin/running.js')])
   const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
   const state = requireRunningSandbox(ctx)
-  const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl) : undefined
-  return {admin: await localAdmin(ctx), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', client, listShape}
+  const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl, LISTEN_ORIGIN) : undefined
+  return {admin: await localAdmin(ctx, 'listen'), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', client, listShape}
 }
 
 /** Ctrl-C after the sandbox was out of reach: what is pending, and the windows it was disconnected. */
