@@ -143,7 +143,7 @@ describe('both environments, one command each', () => {
     // …approved on the handset with the wallet's PIN (the inspector's phone route, as its page sends it).
     const registry = JSON.parse(readFileSync(join(temp.dir, 'sandboxes.json'), 'utf8'))
     const token = registry.sandboxes[0].admin_token
-    const ringing = await (await fetch(`${base}/_admin/phone`, {headers: {authorization: `Bearer ${token}`}})).json()
+    const ringing = (await (await fetch(`${base}/_admin/phone`, {headers: {authorization: `Bearer ${token}`}})).json()) as any
     expect(ringing.data.map((c: {payment_id: string}) => c.payment_id)).toContain(payment.id)
     const answer = await fetch(`${base}/_admin/phone/${payment.id}/pin`, {
       method: 'POST',
