@@ -5,7 +5,7 @@
  * LIVE profile creates a payment the customer's phone approves (the inspector's phone route, over
  * HTTP); and the request journal's default view is the app's requests, not listen's.
  */
-import {readFileSync} from 'node:fs'
+import {chmodSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -13,6 +13,7 @@ import {HANDSET_PIN} from '../../src/contract/sandbox-inspector.js'
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {runInPty} from '../helpers/pty.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
@@ -185,4 +186,35 @@ describe('both environments, one command each', () => {
     // The SANDBOX payment settled before the LIVE one was approved: never forwarded.
     expect(local.received.some((r) => (r.event.data as {id: string}).id === sandboxPayment)).toBe(false)
   }, 90_000)
+})
+
+describe('--open', () => {
+  it('sandbox inspector --open: in a terminal, the browser ($BROWSER) gets a working login link; without one, the link is said to open by hand', async () => {
+    const served = await serve()
+    // No terminal (a script): nothing opened, the link printed and said on stderr.
+    const piped = await cli(['sandbox', 'inspector', '--open'])
+    expect(piped.exitCode, piped.stderr).toBe(0)
+    const printed = /http:\/\/127\.0\.0\.1:\d+\/_inspector\/login\?code=[\w-]+/.exec(piped.stdout)![0]
+    expect(piped.stderr).toContain(`No browser can be opened from here (no terminal, or no display): open ${printed} yourself.`)
+
+    // A person at a terminal: the browser is started with a new link, which logs in.
+    const opened = join(temp.dir, 'opened.txt')
+    const browser = join(temp.dir, 'browser.sh')
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`)
+    chmodSync(browser, 0o755)
+    const session = runInPty(['sandbox', 'inspector', '--open'], {configDir: temp.dir, env: {BROWSER: browser, DISPLAY: ':0'}})
+    expect((await session.exit).exitCode).toBe(0)
+    expect(session.output()).toContain('Opened in your browser')
+    await waitFor(() => existsSync(opened) && readFileSync(opened, 'utf8').length > 0, 10_000, 'the browser to be started')
+    const link = readFileSync(opened, 'utf8')
+    expect(link).toMatch(new RegExp(`^${served.info.base_url}/_inspector/login\\?code=`))
+    expect(link).not.toBe(printed)
+    const login = await fetch(link, {redirect: 'manual'})
+    expect(login.status).toBe(303)
+
+    // On Linux without a display, even in a terminal: said, not tried.
+    const headless = runInPty(['sandbox', 'inspector', '--open'], {configDir: temp.dir})
+    expect((await headless.exit).exitCode).toBe(0)
+    expect(headless.output()).toMatch(/No browser can be opened from here/)
+  }, 60_000)
 })
