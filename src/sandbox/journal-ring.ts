@@ -11,9 +11,9 @@
  * before it (its headers, its answer's headers and text: a client's same headers, a status polled)
  * is not written again: the entry points at the bytes already there (Last).
  */
-import {JOURNAL_BODY_LIMIT, ORIGIN_HEADER, SVC_ORIGINS, type JournalEntry, type JournalOrigin} from '../contract/sandbox-inspector.js'
+import {JOURNAL_BODY_LIMIT, type JournalEntry, type JournalOrigin} from '../contract/sandbox-inspector.js'
 import type {ApiKeyRecord} from './auth.js'
-import {Arena, objectHeaderText, parseHeaderText, rawHeaderText, type HeaderText} from './journal-arena.js'
+import {Arena, countHeaders, objectHeaderText, ORIGIN_CODE, ORIGINS, originOf, parseHeaderText, rawHeaderText, sameHeaders, sameRaw, type HeaderText} from './journal-arena.js'
 
 /** What the HTTP layer knows of one answered request (handed to `record`, not kept). */
 export interface Capture {
@@ -61,19 +61,6 @@ const REQUEST_CUT = 1
 const RESPONSE_CUT = 2
 /** An entry read back from the database that said `truncated: true` (its cut bodies, as kept). */
 const WAS_TRUNCATED = 4
-
-/** An entry's origin as a byte: 0 the app, then SVC_ORIGINS in order. */
-const ORIGINS: readonly JournalOrigin[] = ['app', ...SVC_ORIGINS]
-const ORIGIN_CODE = new Map<string, number>(ORIGINS.map((origin, code) => [origin, code]))
-
-/** The origin a request's headers name (ORIGIN_HEADER), as its byte; 0 (the app) without one svc sends. */
-function originOf(raw: readonly string[]): number {
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!
-    if (name.length === ORIGIN_HEADER.length && name.toLowerCase() === ORIGIN_HEADER) return ORIGIN_CODE.get(raw[i + 1]!.trim().toLowerCase()) || 0
-  }
-  return 0
-}
 
 /** The filters' view of an entry (journal.ts journalFilter). */
 export interface Line {
@@ -494,28 +481,4 @@ interface Last {
   bodySeq: number
   bodyAt: number
   bodyLength: number
-}
-
-/** The same request headers (`rawHeaders`): the same names and values in the same order. */
-function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
-  if (raw.length !== last.length) return false
-  for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
-  return true
-}
-
-/** The same answer headers: the same names with the same values. */
-function sameHeaders(headers: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>, lastCount: number): boolean {
-  if (headers === last) return true
-  let count = 0
-  for (const name in headers) {
-    if (headers[name] !== last[name]) return false
-    count++
-  }
-  return count === lastCount
-}
-
-function countHeaders(headers: Readonly<Record<string, unknown>>): number {
-  let count = 0
-  for (const name in headers) count++
-  return count
 }

@@ -90,7 +90,7 @@ export async function getRequest(ctx: Context, id: string): Promise<void> {
 export async function inspectorLink(ctx: Context, flags: {open?: boolean} = {}): Promise<void> {
   const body = await (await localAdmin(ctx, 'inspector')).call('POST /_admin/inspector/login-links')
   await ctx.io.result(body, () => ctx.io.out(`${t('local.serve.inspector')}  ${body.url}`))
-  if (flags.open) await (await import('../io/open-browser.js')).openInBrowser(ctx, body.url)
+  if (flags.open) await (await import('./open-browser.js')).openInBrowser(ctx, body.url)
 }
 
 /**

@@ -204,7 +204,7 @@ async function serveHolding(
     ctx.io.err(t('local.serve.ready', {profile, liveProfile}))
   })
   if (flags.open) {
-    const {openInBrowser} = await import('../io/open-browser.js')
+    const {openInBrowser} = await import('./open-browser.js')
     await openInBrowser(ctx, inspectorUrl)
   }
   // Bound beyond loopback: say what other machines can now reach (on stderr, --json or not).
