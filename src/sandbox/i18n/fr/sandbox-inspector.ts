@@ -23,7 +23,7 @@ export const sandboxInspector: Record<keyof typeof english, string> = {
   'inspector.filter.all': 'Aussi les requêtes de svc',
   'inspector.col.origin': 'Envoyée par',
   'inspector.origin.app': 'votre application',
-  'inspector.origin.listen': 'svc webhooks listen',
+  'inspector.origin.listen': 'la commande svc webhooks listen',
   'inspector.origin.stand-in': 'une commande svc sandbox',
   'inspector.origin.inspector': 'cet inspecteur',
   'inspector.link': 'Lien vers cet élément',
