@@ -166,6 +166,19 @@ describe('both environments, one command each', () => {
     expect(line(eventOf(sandboxPayment)!.event.id)).toMatch(/  SANDBOX  .*\[200\]/)
   }, 90_000)
 
+  it('a second sandbox saves local-PORT and local-PORT-live; serve --open without a terminal says where the inspector is', async () => {
+    const first = await serve()
+    const second = await startServe(temp.dir, ['--rate-limit', '0', '--open'])
+    const port = new URL(second.info.base_url).port
+    expect(second.info).toMatchObject({profile: `local-${port}`, live_profile: `local-${port}-live`})
+    const config = JSON.parse(readFileSync(join(temp.dir, 'config.json'), 'utf8'))
+    expect(config.profiles[`local-${port}-live`]).toMatchObject({api_key: second.info.live_key, base_url: second.info.base_url})
+    expect(config.profiles['local-live'].base_url).toBe(first.info.base_url)
+    expect(config.current).toBe('local')
+    const ended = await second.stop()
+    expect(ended.stderr).toContain(`No browser can be opened from here (no terminal, or no display): open ${second.info.inspector_url} yourself.`)
+  }, 60_000)
+
   it('--env live forwards only the LIVE events; a bad --env is refused naming the flag', async () => {
     const served = await serve()
     const {base_url: base, live_key: liveKey, sandbox_key: sandboxKey} = served.info
