@@ -115,7 +115,7 @@ describe('the app’s traffic, not svc’s', () => {
     const all = JSON.parse((await cli(['sandbox', 'requests', '--all', '--json'])).stdout) as Array<{path: string; origin: string}>
     const listens = all.filter((e) => e.origin === 'listen')
     expect(listens.length).toBeGreaterThanOrEqual(1)
-    expect(listens.every((e) => e.path.startsWith('/_admin/webhook-endpoints') || e.path.startsWith('/v1/payments'))).toBe(true)
+    expect(listens.every((e) => e.path.startsWith('/_admin/') || e.path.startsWith('/v1/'))).toBe(true)
     const lines = (await cli(['sandbox', 'requests', '--all'])).stdout
     expect(lines).toMatch(/\/_admin\/webhook-endpoints.*svc:listen$/m)
     expect(run.stderr()).not.toMatch(/went away/)
