@@ -179,6 +179,17 @@ describe('both environments, one command each', () => {
     expect(ended.stderr).toContain(`No browser can be opened from here (no terminal, or no display): open ${second.info.inspector_url} yourself.`)
   }, 60_000)
 
+  it('a stopped sandbox, asked through its LIVE profile: exit 7, and the command that starts it saves that profile again', async () => {
+    const served = await serve(['--profile-name', 'shop'])
+    expect(served.info.live_profile).toBe('shop-live')
+    const port = new URL(served.info.base_url).port
+    await served.stop()
+    const r = await cli(['--profile', 'shop-live', 'pay', 'list'])
+    expect(r.exitCode).toBe(7)
+    // Started again as "shop" (which saves shop-live), not as a profile "shop-live" of its own.
+    expect(r.stderr).toContain(`svc sandbox serve --port ${port} --profile-name shop\``)
+  }, 60_000)
+
   it('--env live forwards only the LIVE events; a bad --env is refused naming the flag', async () => {
     const served = await serve()
     const {base_url: base, live_key: liveKey, sandbox_key: sandboxKey} = served.info
