@@ -176,7 +176,11 @@ describe('both environments, one command each', () => {
     expect(config.profiles['local-live'].base_url).toBe(first.info.base_url)
     expect(config.current).toBe('local')
     const ended = await second.stop()
-    expect(ended.stderr).toContain(`No browser can be opened from here (no terminal, or no display): open ${second.info.inspector_url} yourself.`)
+    // A link of its own, besides the one printed.
+    const said = /open (http:\/\/\S+\/_inspector\/login\?code=[\w-]+) yourself\./.exec(ended.stderr)
+    expect(said, ended.stderr).not.toBeNull()
+    expect(said![1]).not.toBe(second.info.inspector_url)
+    expect(said![1].startsWith(`${second.info.base_url}/_inspector/login?code=`)).toBe(true)
   }, 60_000)
 
   it('a stopped sandbox, asked through its LIVE profile: exit 7, and the command that starts it saves that profile again', async () => {

@@ -204,8 +204,9 @@ async function serveHolding(
     ctx.io.err(t('local.serve.ready', {profile, liveProfile}))
   })
   if (flags.open) {
+    // A link of its own: the one printed stays good for another browser (each logs in once).
     const {openInBrowser} = await import('./open-browser.js')
-    await openInBrowser(ctx, inspectorUrl)
+    await openInBrowser(ctx, sandbox.inspectorLink())
   }
   // Bound beyond loopback: say what other machines can now reach (on stderr, --json or not).
   if (bindsBeyondLoopback(flags.host)) {
