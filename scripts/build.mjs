@@ -310,10 +310,20 @@ await build({
 cpSync(join(src, 'sandbox/invoices/fonts'), join(out, 'sandbox/fonts'), {recursive: true})
 // The web inspector's page (HTML, CSS, one script), files the sandbox serves as they are: beside
 // the sandbox's library entry (dist/sandbox/inspector/), where both copies of the sandbox find them
-// (src/sandbox/inspector/index.ts, assetDir). The one-file binary carries dist/ whole.
+// (src/sandbox/inspector/index.ts, assetDir). The HTML and CSS are copied; the script, app.js, is
+// the page's TypeScript (assets/app.ts and what it imports) bundled into one browser script with
+// the options in assets/bundle.json, the same a sandbox run from the sources bundles it with
+// (src/sandbox/inspector/page-script.ts). The one-file binary carries dist/ whole.
 const inspectorAssets = join(src, 'sandbox/inspector/assets')
 mkdirSync(join(out, 'sandbox/inspector'), {recursive: true})
-for (const name of readdirSync(inspectorAssets).filter((n) => /\.(html|css|js)$/.test(n))) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
+for (const name of readdirSync(inspectorAssets).filter((n) => /\.(html|css)$/.test(n))) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
+const pageScript = JSON.parse(readFileSync(join(inspectorAssets, 'bundle.json'), 'utf8'))
+await build({
+  ...pageScript,
+  entryPoints: pageScript.entryPoints.map((entry) => join(inspectorAssets, entry)),
+  outfile: join(out, 'sandbox/inspector/app.js'),
+  logLevel: 'warning',
+})
 // CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
 // rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS

@@ -10,7 +10,9 @@
  * when the browser says where it comes from (Origin), come from this sandbox.
  *
  * Like the rest of the sandbox, it imports only the sandbox's own modules and src/contract/ (its
- * routes' paths and answers: sandbox-inspector.ts); the page's files import nothing at all.
+ * routes' paths and answers: sandbox-inspector.ts). The page's script is TypeScript in assets/
+ * (browser code, which imports only assets/ and the admin contract), served bundled as app.js
+ * (page-script.ts).
  */
 import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
@@ -41,12 +43,21 @@ const ASSETS: Record<string, {file: string; type: string}> = {
   'app.css': {file: 'app.css', type: 'text/css; charset=utf-8'},
 }
 
-/** Where the assets are: beside the built sandbox (dist/sandbox/inspector), or in the sources. */
+/**
+ * Where the assets are: beside the built sandbox (dist/sandbox/inspector, app.js bundled by the
+ * build), or in the sources (assets/, app.js bundled on demand: page-script.ts).
+ */
 function assetDir(): string {
   // The build defines import.meta.dirname as __dirname (scripts/build.mjs): its output is CommonJS.
   const here = typeof __dirname === 'string' ? __dirname : import.meta.dirname
   for (const dir of [join(here, 'inspector'), join(here, '../sandbox/inspector'), join(here, 'assets')]) if (existsSync(join(dir, 'app.js'))) return dir
   return join(here, 'assets')
+}
+
+/** An asset as the page gets it: the file, or for app.js in the sources, the bundle of app.ts. */
+async function assetBytes(dir: string, file: string): Promise<Buffer> {
+  if (file === 'app.js' && !existsSync(join(dir, file))) return (await import('./page-script.js')).bundlePageScript(dir)
+  return readFileSync(join(dir, file))
 }
 
 function same(a: string, b: string): boolean {
@@ -119,9 +130,9 @@ export function registerInspector(deps: InspectorDependencies) {
       path: `${INSPECTOR_BASE}/${name}`,
       auth: 'none',
       responses: {200: {description: 'The inspector.', contentType: asset.type}},
-      handler: () => {
+      handler: async () => {
         let bytes = cache.get(name)
-        if (!bytes) cache.set(name, (bytes = readFileSync(join(dir, asset.file))))
+        if (!bytes) cache.set(name, (bytes = await assetBytes(dir, asset.file)))
         return {status: 200, raw: bytes, contentType: asset.type, headers: {...security, 'cache-control': 'no-cache'}}
       },
     })
