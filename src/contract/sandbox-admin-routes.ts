@@ -60,6 +60,14 @@ export interface AdminInfo {
   clock: AdminClockState
 }
 
+/** What a snapshot restore brought back (both environments together). */
+export interface RestoreCounts {
+  payments: number
+  invoices: number
+  events: number
+  webhook_endpoints: number
+}
+
 export interface BusinessView {
   name: string
   language: AdminLanguage
@@ -206,7 +214,7 @@ export interface AdminRoutes {
   'POST /_admin/reset': Optional<{all?: boolean}> & {answer: ResetAnswer}
   'GET /_admin/snapshots': {answer: AdminList<SnapshotView>}
   'POST /_admin/snapshots': {body: {name: string}; answer: SnapshotView}
-  'POST /_admin/snapshots/{name}/restore': {answer: {name: string; restored: true; clock: AdminClockState}}
+  'POST /_admin/snapshots/{name}/restore': {answer: {name: string; restored: true; clock: AdminClockState; counts: RestoreCounts; kept: string[]}}
   'DELETE /_admin/snapshots/{name}': {answer: {name: string; deleted: true}}
 
   // Events and deliveries

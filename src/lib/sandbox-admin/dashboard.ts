@@ -291,7 +291,19 @@ export async function snapshotSave(ctx: Context, name: string): Promise<void> {
 
 export async function snapshotRestore(ctx: Context, name: string): Promise<void> {
   const body = await (await localAdmin(ctx)).call('POST /_admin/snapshots/{name}/restore', {params: {name: snapshotName(name)}})
-  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.restored', {name})))
+  const {counts} = body
+  await ctx.io.result(body, () =>
+    ctx.io.note(
+      t('local.snapshot.restored', {
+        name,
+        payments: counts.payments,
+        invoices: counts.invoices,
+        events: counts.events,
+        endpoints: counts.webhook_endpoints,
+        clock: formatDateTime(body.clock.now, getLocale()),
+      }),
+    ),
+  )
 }
 
 export async function snapshotList(ctx: Context): Promise<void> {

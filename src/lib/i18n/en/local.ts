@@ -36,7 +36,8 @@ export const local = {
   'local.reset.profileNotUpdated': 'The profile "{profile}" does not point at this sandbox: it was left as it was.',
   'local.snapshot.name': 'Invalid snapshot name "{name}": use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.',
   'local.snapshot.saved': 'Saved snapshot "{name}": `svc sandbox snapshot restore {name}` brings the sandbox back to this state.',
-  'local.snapshot.restored': 'Restored snapshot "{name}".',
+  'local.snapshot.restored':
+    'Restored snapshot "{name}": {payments} {payments|payment|payments}, {invoices} {invoices|invoice|invoices}, {events} {events|event|events}, {endpoints} webhook {endpoints|endpoint|endpoints}, the clock ({clock}) and the scenarios. API keys are not in a snapshot: every key valid before the restore still is.',
   'local.snapshot.deleted': 'Deleted snapshot "{name}".',
   'local.snapshot.none': 'No snapshots: save one with `svc sandbox snapshot save NAME`.',
   'local.serve.noSqlite': '--data needs the better-sqlite3 module, which could not be loaded ({reason}). Reinstall svc with its optional dependencies (npm install needs a C++ compiler where no prebuilt binary exists), or leave out --data for an in-memory sandbox.',

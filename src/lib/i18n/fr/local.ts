@@ -40,7 +40,8 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.reset.profileNotUpdated': 'Le profil « {profile} » ne pointe pas vers cette sandbox : il n’a pas été modifié.',
   'local.snapshot.name': 'Nom d’instantané « {name} » invalide : utilisez de 1 à 64 lettres, chiffres, points, tirets ou soulignés, en commençant par une lettre ou un chiffre.',
   'local.snapshot.saved': 'Instantané « {name} » enregistré : `svc sandbox snapshot restore {name}` ramène la sandbox à cet état.',
-  'local.snapshot.restored': 'Instantané « {name} » restauré.',
+  'local.snapshot.restored':
+    'Instantané « {name} » restauré : {payments} {payments|paiement|paiements}, {invoices} {invoices|facture|factures}, {events} {events|événement|événements}, {endpoints} {endpoints|point|points} de terminaison webhook, l’horloge ({clock}) et les scénarios. Les clés d’API ne font pas partie d’un instantané : toute clé valide avant la restauration l’est encore.',
   'local.snapshot.deleted': 'Instantané « {name} » supprimé.',
   'local.snapshot.none': 'Aucun instantané : enregistrez-en un avec `svc sandbox snapshot save NOM`.',
   'local.serve.noSqlite': '--data a besoin du module better-sqlite3, qui n’a pas pu être chargé ({reason}). Réinstallez svc avec ses dépendances optionnelles (npm install demande un compilateur C++ là où aucun binaire précompilé n’existe), ou omettez --data pour une sandbox en mémoire.',
