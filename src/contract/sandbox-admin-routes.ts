@@ -190,6 +190,7 @@ export interface AdminRoutes {
   'POST /_admin/webhook-endpoints': {body: {url: string; environment?: AdminEnvironment}; answer: EndpointView}
   'DELETE /_admin/webhook-endpoints/{endpointId}': {answer: {id: string; deleted: true}}
   'POST /_admin/webhook-endpoints/{endpointId}/rotate': Optional<{overlap_ms?: number}> & {answer: EndpointView}
+  'GET /_admin/webhook-endpoints/{endpointId}/watch': {answer: 'text/event-stream'}
 
   // IP allowlist
   'GET /_admin/allowlist': {answer: AdminList<AllowlistEntryView>}
@@ -287,6 +288,7 @@ const EVERY_ROUTE: Record<AdminRoute, true> = {
   'POST /_admin/webhook-endpoints': true,
   'DELETE /_admin/webhook-endpoints/{endpointId}': true,
   'POST /_admin/webhook-endpoints/{endpointId}/rotate': true,
+  'GET /_admin/webhook-endpoints/{endpointId}/watch': true,
   'GET /_admin/allowlist': true,
   'POST /_admin/allowlist': true,
   'DELETE /_admin/allowlist': true,

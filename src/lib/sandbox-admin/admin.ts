@@ -18,7 +18,8 @@ export interface AdminClient {
   call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>): Promise<AdminAnswer<R>>
 }
 
-export function adminClientFor(client: ApiClient, token: string): AdminClient {
+/** `headers`: added to every request (listen marks its own as svc's). */
+export function adminClientFor(client: ApiClient, token: string, headers: Record<string, string> = {}): AdminClient {
   return {
     async call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>) {
       const input = (args[0] ?? {}) as AdminInput<R>
@@ -28,7 +29,7 @@ export function adminClientFor(client: ApiClient, token: string): AdminClient {
         body: input.body,
         query: input.query as Record<string, string | number | undefined> | undefined,
         auth: false,
-        headers: {Authorization: `Bearer ${token}`},
+        headers: {...headers, Authorization: `Bearer ${token}`},
       })
       return response.data
     },

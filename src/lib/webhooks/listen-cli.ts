@@ -6,7 +6,9 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
-import {findRunningSandbox} from '../sandbox-admin/running.js'
+import type {RunningSandbox} from '../sandbox-admin/running.js'
+import type {Credentials} from '../config/resolve.js'
+import {keyEnvironment} from '../../contract/keys.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
@@ -68,6 +70,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
     if (io.json) io.outJsonLine(json)
     else if (human !== undefined) (toStdout ? io.out(human) : io.err(human))
   }
+  let lostUrl = ''
   const {startListenSession} = await import('./listen-session.js')
   const session: ListenSession = await startListenSession({
     scope,
@@ -89,16 +92,17 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
       const message = ctx.redact((error as Error).message)
       io.warn(t('webhooks.poll.failed', {message, interval: formatDuration(pollIntervalMs)}))
     },
-    onSandboxLost: ({since, reason}) => {
-      if (io.json) io.outJsonLine({kind: 'sandbox_lost', since: since.toISOString(), reason})
-      io.err(paint.yellow(t('webhooks.listen.sandboxLost', {time: clockTime(new Date()), since: clockTime(since), reason: t(`webhooks.listen.lostReason.${reason}`)})))
+    onSandboxLost: ({since, reason, url}) => {
+      lostUrl = url
+      if (io.json) io.outJsonLine({kind: 'sandbox_lost', since: since.toISOString(), reason, url})
+      io.err(paint.yellow(t('webhooks.listen.sandboxLost', {time: clockTime(since), url, reason: t(`webhooks.listen.lostReason.${reason}`)})))
     },
     onSandboxBack: (gap, endpointId) => {
-      if (io.json) io.outJsonLine({kind: 'sandbox_back', endpoint_id: endpointId, from: gap.from.toISOString(), to: gap.to.toISOString(), recovered: gap.recovered, covered_from: gap.coveredFrom.toISOString(), uncovered: gap.uncovered ?? null})
-      const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
+      if (io.json) io.outJsonLine({kind: 'sandbox_back', endpoint_id: endpointId, from: gap.from.toISOString(), to: gap.to.toISOString(), recovered: gap.recovered, uncovered: gap.uncovered ?? null})
+      const window = {from: clockTime(gap.from), to: clockTime(gap.to), url: lostUrl}
       io.err(
         gap.uncovered === undefined
-          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date()), id: endpointId, count: gap.recovered, ...window, coveredFrom: clockTime(gap.coveredFrom)})
+          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date()), id: endpointId, count: gap.recovered, ...window})
           : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date()), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
       )
     },
@@ -133,9 +137,21 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
-/** The local sandbox at the credentials' base URL, by running.ts's one rule. */
-function localSandboxFor(ctx: Context): {base_url: string; admin_url: string} | undefined {
-  return findRunningSandbox(ctx, {sameAsCredentials: true})
+/**
+ * The local sandbox this listen is for, by running.ts's one rule: bound to a profile or flags that
+ * name a local address (a profile `serve` saved, a loopback URL), the sandbox there or exit 7; with
+ * no profile at all, the only running one. Undefined for a remote service (inbound or poll).
+ */
+async function localSandboxFor(ctx: Context): Promise<RunningSandbox | undefined> {
+  const {findRunningSandbox, requireRunningSandbox, sandboxBinding, isLocalAddress} = await import('../sandbox-admin/running.js')
+  const found = findRunningSandbox(ctx)
+  if (found) return found
+  const creds = ctx.credentials()
+  if (sandboxBinding(ctx)) return creds.profile?.local_sandbox || isLocalAddress(creds.baseUrl) ? requireRunningSandbox(ctx) : undefined
+  // Nothing chose a sandbox: the only running one, if any runs and no profile names a service.
+  if (creds.profileName || creds.apiKey) return undefined
+  const {liveSandboxes} = await import('../sandbox-admin/registry.js')
+  return liveSandboxes(ctx.configDir).length > 0 || ctx.env.SVC_SANDBOX_URL ? requireRunningSandbox(ctx) : undefined
 }
 
 async function resolveSource(
@@ -146,20 +162,10 @@ async function resolveSource(
   pollIntervalMs: number,
 ): Promise<ListenSource> {
   const endpointSecret = givenSecret ?? scope.endpointSecret()
-  const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
+  const local = mode === 'auto' ? await localSandboxFor(ctx) : undefined
   if (local) {
-    const {localAdmin} = await import('../sandbox-admin/admin.js')
-    const client = ctx.credentials().apiKey ? await ctx.client() : undefined
-    const listShape = client ? (await ctx.service()).lists.payments : undefined
-    return {
-      kind: 'sandbox',
-      admin: await localAdmin(ctx),
-      adminUrl: local.admin_url,
-      environment: ctx.credentials().environment ?? 'SANDBOX',
-      client,
-      listShape,
-      reconnect: () => reconnectLocal(ctx, listShape),
-    }
+    const connection = await connectTo(ctx, local, ctx.credentials())
+    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, connection.listShape)}
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
     if (!endpointSecret) {
@@ -176,18 +182,50 @@ async function resolveSource(
 }
 
 /**
- * The local sandbox again, after it restarted: the profile and the sandbox's saved state read
- * afresh from disk (an in-memory sandbox comes back with new keys and a new admin token, and
- * saves them), so a listen on `--profile local` follows the new sandbox.
+ * A connection to `sandbox` for these credentials: its admin surface and the public API with the
+ * key (the credentials', else the key of the profile the sandbox saved: a listen with no profile
+ * at all). Every request marked as listen's own (ORIGIN_HEADER).
+ */
+async function connectTo(ctx: Context, sandbox: RunningSandbox, creds: Credentials, listShape?: ListShape): Promise<SandboxConnection> {
+  const [{adminClientFor}, {ORIGIN_HEADER}] = await Promise.all([import('../sandbox-admin/admin.js'), import('./listen-session.js')])
+  const owned = sandbox.entry ? ctx.config().profiles[sandbox.entry.profile]?.api_key : undefined
+  const apiKey = creds.apiKey ?? owned
+  const local = {ratePerMinute: 0, retry: {maxRetries: 0}}
+  const client = apiKey ? await ctx.clientFor(apiKey, sandbox.base_url, local) : undefined
+  return {
+    admin: adminClientFor(await ctx.clientFor(undefined, sandbox.base_url, local), sandbox.admin_token, ORIGIN_HEADER),
+    adminUrl: sandbox.admin_url,
+    baseUrl: sandbox.base_url,
+    adminToken: sandbox.admin_token,
+    environment: (apiKey ? keyEnvironment(apiKey) : undefined) ?? 'SANDBOX',
+    client,
+    listShape: listShape ?? (client ? (await ctx.service()).lists.payments : undefined),
+    instance: {id: sandbox.entry ? `${sandbox.entry.pid}:${sandbox.entry.started_at}` : sandbox.base_url, persistent: sandbox.entry ? sandbox.entry.data_file !== null : true},
+  }
+}
+
+/**
+ * The listener's own sandbox again, after it went away: the profile and the registry read afresh
+ * from disk (an in-memory sandbox comes back with new keys and a new admin token, and saves them),
+ * only the sandbox at the profile's address counts (running.ts, no other), and only once it
+ * answers the profile's key: until then this rejects, and the watch tries again.
  */
 async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): Promise<SandboxConnection> {
-  const {readConfig} = await import('../config/store.js')
-  const {resolveCredentials} = await import('../config/resolve.js')
-  const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox-admin/admin.js'), import('../sandbox-admin/running.js')])
+  const [{readConfig}, {resolveCredentials}, {sandboxAt}] = await Promise.all([
+    import('../config/store.js'),
+    import('../config/resolve.js'),
+    import('../sandbox-admin/running.js'),
+  ])
   const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
-  const state = requireRunningSandbox(ctx)
-  const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl) : undefined
-  return {admin: await localAdmin(ctx), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', client, listShape}
+  const sandbox = sandboxAt(ctx, creds.baseUrl)
+  if (!sandbox) throw new Error(`no sandbox at ${creds.baseUrl}`)
+  const connection = await connectTo(ctx, sandbox, creds, listShape)
+  // Its key: a 401 (another sandbox at that address, or one that does not know the key) is not "back".
+  if (connection.client) {
+    const {ORIGIN_HEADER} = await import('./listen-session.js')
+    await connection.client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}, headers: {...ORIGIN_HEADER}})
+  }
+  return connection
 }
 
 /** Ctrl-C after the sandbox was out of reach: what is pending, and the windows it was disconnected. */
@@ -197,7 +235,7 @@ function formatGapSummary(pending: readonly PendingDelivery[], gaps: ReturnType<
     const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
     lines.push(
       gap.uncovered === undefined
-        ? t('webhooks.listen.gapCovered', {...window, count: gap.recovered, coveredFrom: clockTime(gap.coveredFrom)})
+        ? t('webhooks.listen.gapCovered', {...window, count: gap.recovered})
         : t('webhooks.listen.gapUncovered', window),
     )
   }

@@ -9,6 +9,10 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.numbers.footer':
     'Tout autre numéro aboutit au hasard à RÉUSSI ou ÉCHOUÉ (reproductible avec --seed). Un numéro de test donné avec l’autre opérateur compte comme un numéro quelconque.',
   'local.notRunning': 'Aucune sandbox locale ne tourne pour cette configuration : lancez-en une avec `svc sandbox serve` (dans un autre terminal).',
+  'local.notRunningAt': 'Aucune sandbox ne tourne à {url}, l’adresse donnée à cette commande (--profile, --api-key, --base-url ou le profil courant) : lancez-la avec `{command}` (dans un autre terminal), ou nommez-en une autre avec --profile.',
+  'local.usingOnly': 'Sandbox utilisée : {url} (profil « {profile} »), la seule qui tourne.',
+  'local.several': 'Plusieurs sandboxes tournent depuis ce dossier de configuration : {list}. Nommez-en une avec --profile (par ex. `--profile {profile}`).',
+  'local.choice': '« {profile} » à {url}',
   'local.unreachable': 'La sandbox locale de {url} ne répond pas : `svc sandbox serve` tourne-t-il toujours ?',
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
   'local.serve.portBusy': 'Le port {port} sur {host} est déjà utilisé (une autre sandbox ?). Arrêtez-la, ou choisissez un autre port : --port 8788 (ou --port 0 pour n’importe quel port libre).',
