@@ -138,16 +138,18 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
 }
 
 /**
- * The local sandbox this listen is for, by running.ts's one rule: bound to a profile or flags that
- * name a local address (a profile `serve` saved, a loopback URL), the sandbox there or exit 7; with
+ * The local sandbox this listen is for, by running.ts's one rule: the sandbox running at the
+ * credentials' address; bound to a profile `serve` saved, that sandbox or exit 7; with
  * no profile at all, the only running one. Undefined for a remote service (inbound or poll).
  */
 async function localSandboxFor(ctx: Context): Promise<RunningSandbox | undefined> {
-  const {findRunningSandbox, requireRunningSandbox, sandboxBinding, isLocalAddress} = await import('../sandbox-admin/running.js')
+  const {findRunningSandbox, requireRunningSandbox, sandboxBinding} = await import('../sandbox-admin/running.js')
   const found = findRunningSandbox(ctx)
   if (found) return found
   const creds = ctx.credentials()
-  if (sandboxBinding(ctx)) return creds.profile?.local_sandbox || isLocalAddress(creds.baseUrl) ? requireRunningSandbox(ctx) : undefined
+  // A profile `serve` saved, at its own address: its sandbox stopped is exit 7, never another source.
+  // Any other address (a service, a mock of the user's) is listened to as a service.
+  if (sandboxBinding(ctx)) return creds.profile?.local_sandbox && creds.profile.base_url === creds.baseUrl ? requireRunningSandbox(ctx) : undefined
   // Nothing chose a sandbox: the only running one, if any runs and no profile names a service.
   if (creds.profileName || creds.apiKey) return undefined
   const {liveSandboxes} = await import('../sandbox-admin/registry.js')
