@@ -182,6 +182,7 @@ export interface AdminRoutes {
 
   // Keys
   'GET /_admin/keys': {query: {environment?: AdminEnvironment}; answer: AdminList<KeyView>}
+  'GET /_admin/keys/known': {query: {sha256: string}; answer: {known: boolean; key?: KeyView}}
   'POST /_admin/keys': {body: {environment: AdminEnvironment; scopes?: string[]}; answer: KeyView & {secret: string}}
   'POST /_admin/keys/{keyId}/revoke': {answer: KeyView}
 
@@ -282,6 +283,7 @@ const EVERY_ROUTE: Record<AdminRoute, true> = {
   'GET /_admin/business': true,
   'PUT /_admin/business': true,
   'GET /_admin/keys': true,
+  'GET /_admin/keys/known': true,
   'POST /_admin/keys': true,
   'POST /_admin/keys/{keyId}/revoke': true,
   'GET /_admin/webhook-endpoints': true,

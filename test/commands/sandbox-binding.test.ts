@@ -111,6 +111,15 @@ describe('the stand-ins act on their profile’s sandbox only', {timeout: 120_00
     expect((await admin(b, '/clock')).offset_ms).toBe(before.offset_ms)
     expect(await admin(b, '/numbers')).toEqual(numbersBefore)
 
+    // With that key: the other sandbox's address with the stopped one's key is refused (exit 3), unchanged.
+    const otherKey = await cli(['--base-url', b.info.base_url, '--api-key', a.info.sandbox_key, 'sandbox', 'clock', 'advance', '1d'])
+    expect(otherKey.exitCode, otherKey.stderr).toBe(3)
+    expect(otherKey.stderr).toContain(b.info.base_url)
+    expect(otherKey.stderr).not.toContain(a.info.sandbox_key)
+    expect((await admin(b, '/clock')).offset_ms).toBe(before.offset_ms)
+    const ownKey = await cli(['--base-url', b.info.base_url, '--api-key', b.info.sandbox_key, 'sandbox', 'clock', 'show'])
+    expect(ownKey.exitCode, ownKey.stderr).toBe(0)
+
     // Its own profile still reaches it.
     const own = await cli(['--profile', b.info.profile, 'sandbox', 'clock', 'show', '--json'])
     expect(own.exitCode, own.stderr).toBe(0)

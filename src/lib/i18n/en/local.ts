@@ -10,6 +10,7 @@ export const local = {
   'local.usingOnly': 'Using the sandbox at {url} (profile "{profile}"), the only one running.',
   'local.several': 'Several sandboxes are running from this config directory: {list}. Name one with --profile (e.g. `--profile {profile}`).',
   'local.choice': '"{profile}" at {url}',
+  'local.keyUnknownHere': 'The sandbox at {url} does not know the key {key} ({source}): it is another sandbox’s key, or was revoked. Use the profile that sandbox saved (`svc sandbox list` names it) or a key it made.',
   'local.unreachable': 'The local sandbox at {url} does not answer: is `svc sandbox serve` still running?',
   'local.serve.rateLimit': 'Invalid --rate-limit: give requests per minute, 0 for no limit.',
   'local.serve.portBusy': 'Port {port} on {host} is already in use (another sandbox?). Stop it, or pick another port: --port 8788 (or --port 0 for any free one).',

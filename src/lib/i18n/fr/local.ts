@@ -13,6 +13,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.usingOnly': 'Sandbox utilisée : {url} (profil « {profile} »), la seule qui tourne.',
   'local.several': 'Plusieurs sandboxes tournent depuis ce dossier de configuration : {list}. Nommez-en une avec --profile (par ex. `--profile {profile}`).',
   'local.choice': '« {profile} » à {url}',
+  'local.keyUnknownHere': 'La sandbox de {url} ne connaît pas la clé {key} ({source}) : c’est la clé d’une autre sandbox, ou elle a été révoquée. Utilisez le profil que cette sandbox a enregistré (`svc sandbox list` le nomme) ou une clé qu’elle a créée.',
   'local.unreachable': 'La sandbox locale de {url} ne répond pas : `svc sandbox serve` tourne-t-il toujours ?',
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
   'local.serve.portBusy': 'Le port {port} sur {host} est déjà utilisé (une autre sandbox ?). Arrêtez-la, ou choisissez un autre port : --port 8788 (ou --port 0 pour n’importe quel port libre).',
