@@ -8,7 +8,6 @@
  */
 import type {ChildProcess} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -18,21 +17,13 @@ import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
-import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
+import {freePort} from '../helpers/fault-proxy.js'
+import {payOn, startServe, type ServedSandbox} from '../helpers/sandbox.js'
 
 const cleanups: Array<() => Promise<unknown> | unknown> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 function setUp() {
   const temp = tempConfigDir()
@@ -54,16 +45,6 @@ async function admin(served: ServedSandbox, path: string): Promise<any> {
   const response = await fetch(`${served.info.base_url}/_admin${path}`, {headers: {authorization: `Bearer ${served.info.admin_token}`}})
   expect(response.status).toBe(200)
   return response.json()
-}
-
-async function pay(served: ServedSandbox, amount: number): Promise<string> {
-  const response = await fetch(`${served.info.base_url}/v1/payments`, {
-    method: 'POST',
-    headers: {'x-api-key': served.info.sandbox_key, 'content-type': 'application/json'},
-    body: JSON.stringify({amount, phone_number: '237670000001', operator: 'MTN'}),
-  })
-  expect(response.status).toBe(201)
-  return ((await response.json()) as {id: string}).id
 }
 
 /** The sandbox's own events of a payment (its settlement), ids and types. */
@@ -176,14 +157,14 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     const l = listen(temp.dir, ['--profile', 'local'], app)
     await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
 
-    const first = await pay(a, 1001)
+    const first = await payOn(a, 1001)
     await waitFor(() => forwardedFor(app, first).length > 0, 20_000, 'the first payment forwarded')
     const mark = l.out.err.length
     await a.stop()
     await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to say it waits')
     expect(l.out.err.slice(mark)).toContain(a.info.base_url)
     // The other sandbox's payment settles while its own is down.
-    const other = await pay(b, 2002)
+    const other = await payOn(b, 2002)
     await until(async () => (await eventsOf(b, other)).length > 0, 20_000, 'the other sandbox’s settlement')
     // What is tested here is that nothing comes: the time the old fallback took to re-register
     // (one second) several times over.
@@ -193,7 +174,7 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
 
     a = await serve(['--port', String(port)])
     await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back on its sandbox')
-    const own = await pay(a, 3003)
+    const own = await payOn(a, 3003)
     await waitFor(() => forwardedFor(app, own).length > 0, 20_000, 'its own payment after the restart')
     expect(forwardedFor(app, other)).toEqual([])
     // Each delivery verified by listen: none was refused as a signature mismatch.
@@ -207,12 +188,12 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     let a = await serve(args)
     const app = await startReceiver()
     cleanups.push(() => app.close())
-    const early = await pay(a, 1111)
+    const early = await payOn(a, 1111)
     await until(async () => (await eventsOf(a, early)).length > 0, 20_000, 'the payment made before listen settled')
 
     const l = listen(temp.dir, ['--profile', 'local'], app)
     await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
-    const before = await pay(a, 2222)
+    const before = await payOn(a, 2222)
     await waitFor(() => forwardedFor(app, before).length > 0, 20_000, 'a payment forwarded')
     for (let round = 1; round <= 2; round++) {
       const mark = l.out.err.length
@@ -221,7 +202,7 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
       a = await serve(args)
       await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back')
     }
-    const after = await pay(a, 3333)
+    const after = await payOn(a, 3333)
     await waitFor(() => forwardedFor(app, after).length > 0, 20_000, 'a payment after the restarts forwarded')
 
     expect(forwardedFor(app, early)).toEqual([])
