@@ -2,7 +2,7 @@
  * `svc --profile local webhooks listen` across three restarts of `svc sandbox serve` on the same
  * port, in memory (each comes back with new keys and a new admin token, saved in the profile) and
  * with `--data`: within 5 s it says the sandbox went away, re-registers when it is back, recovers
- * the events of the gap from the payments list, and every payment's settlement reaches the app
+ * the events of the gap from the sandbox's event list, and every payment's settlement reaches the app
  * (0 missing). Ctrl-C does not claim every event arrived while it was disconnected.
  */
 import type {ChildProcess} from 'node:child_process'
@@ -72,7 +72,7 @@ describe.each([
       // registry entry is written first), and that line belongs to this round too.
       const back = err.length
       served = await startServe(temp.dir, serveArgs)
-      // At once, before listen can have registered again: its event is recovered from the payments list.
+      // At once, before listen can have registered again: its event is recovered from the sandbox's event list.
       payments.push(await payOn(served, 2000 + round))
       await waitFor(() => /back/.test(err.slice(back)), 15_000, `round ${round}: listen to re-register`)
       payments.push(await payOn(served, 3000 + round))

@@ -100,14 +100,14 @@ export function setHintFlags(flags: () => string): void {
 
 /**
  * The commands a sentence names (`svc pay watch {id}`), with the run's flags after `svc`; not those
- * that choose or need no profile (`sandbox serve`, `login`, `logout`, `profiles`, `status`). The
+ * that choose or need no profile (`sandbox serve`, `login`, `logout`, `profiles`). The
  * values filled in later (a command line already given whole) are left as they are.
  */
 function withHintFlags(template: string, flags: () => string): string {
   if (!template.includes('svc ')) return template
   const given = flags()
   if (!given) return template
-  return template.replace(/\bsvc (?!sandbox serve\b|login\b|logout\b|profiles\b|status\b|--)(?=[a-z])/g, `svc ${given} `)
+  return template.replace(/\bsvc (?!sandbox serve\b|login\b|logout\b|profiles\b|--)(?=[a-z])/g, `svc ${given} `)
 }
 
 /** A status as a person reads it in the current language (`UNPAID` → `À PAYER`); unknown ones as they are. */
