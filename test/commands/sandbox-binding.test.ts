@@ -212,4 +212,28 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
       expect([...ids]).toEqual(own.map((e) => e.id))
     }
   })
+
+  it('its endpoint removed while the sandbox runs (`sandbox reset --all`: new keys too): told at once by the watch line, registered again with the profile’s new key', async () => {
+    const {temp, serve, cli} = setUp()
+    const a = await serve()
+    const app = await startReceiver()
+    cleanups.push(() => app.close())
+    const l = listen(temp.dir, ['--profile', 'local'], app)
+    await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
+    const mark = l.out.err.length
+    const reset = await cli(['--profile', 'local', 'sandbox', 'reset', '--all', '--json'])
+    expect(reset.exitCode, reset.stderr).toBe(0)
+    const newKey = JSON.parse(reset.stdout).keys.sandbox as string
+    await waitFor(() => /no longer has this listener registered/.test(l.out.err.slice(mark)), 10_000, 'listen to learn its endpoint went')
+    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen registered again')
+    const response = await fetch(`${a.info.base_url}/v1/payments`, {
+      method: 'POST',
+      headers: {'x-api-key': newKey, 'content-type': 'application/json'},
+      body: JSON.stringify({amount: 4004, phone_number: '237670000001', operator: 'MTN'}),
+    })
+    expect(response.status).toBe(201)
+    const id = ((await response.json()) as {id: string}).id
+    await waitFor(() => forwardedFor(app, id).length > 0, 20_000, 'a payment after the reset forwarded')
+    expect(forwardedFor(app, id)).toHaveLength(1)
+  })
 })
