@@ -105,6 +105,8 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
   let line: WatchLine | undefined
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
+  // Attempts in a row that a sandbox answered with a refusal (the next one waits longer).
+  let refused = 0
 
   const follow = (opened: WatchLine) => {
     line = opened
@@ -125,9 +127,14 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
       fresh = await options.connect()
       endpoint = (await fresh.isRegistered(endpointId).catch(() => false)) ? {id: endpointId, secret: ''} : await fresh.register()
       opened = await fresh.watch(endpoint.id)
-    } catch {
-      return false // Still away (or not yet itself): try again at the next tick.
+    } catch (error) {
+      // Still away: try again at the next tick. A sandbox there that answered (a refused key, an
+      // endpoint it would not take) is asked less and less often (up to every 30 intervals), so a
+      // wrong sandbox's journal does not fill with listen's attempts.
+      refused = (error as {status?: unknown}).status === undefined ? 0 : refused + 1
+      return false
     }
+    refused = 0
     const restarted = fresh.instance.id !== link.instance.id
     link = fresh
     if (endpoint.id !== endpointId || endpoint.secret) {
@@ -184,7 +191,7 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
         .then((back) => {
           if (!back) schedule()
         })
-    }, interval)
+    }, interval * Math.min(2 ** refused, 30))
     timer.unref?.()
   }
 
