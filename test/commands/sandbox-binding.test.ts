@@ -236,4 +236,32 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     await waitFor(() => forwardedFor(app, id).length > 0, 20_000, 'a payment after the reset forwarded')
     expect(forwardedFor(app, id)).toHaveLength(1)
   })
+
+  it('with no profile and no flag: the only running sandbox, named; it follows that one through a restart', async () => {
+    const {temp, serve} = setUp()
+    const port = await freePort()
+    let a = await serve(['--port', String(port)])
+    const dropCurrent = () => {
+      const config = JSON.parse(readFileSync(join(temp.dir, 'config.json'), 'utf8'))
+      delete config.current
+      writeFileSync(join(temp.dir, 'config.json'), JSON.stringify(config), {mode: 0o600})
+    }
+    dropCurrent()
+    const app = await startReceiver()
+    cleanups.push(() => app.close())
+    const l = listen(temp.dir, [], app)
+    await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
+    expect(l.out.err).toMatch(new RegExp(`Using the sandbox at ${a.info.base_url.replace(/[.]/g, '\\.')}`))
+    expect(l.out.err).toContain(`the local sandbox at ${a.info.base_url}`)
+    const first = await payOn(a, 1500)
+    await waitFor(() => forwardedFor(app, first).length > 0, 20_000, 'a payment forwarded')
+    const mark = l.out.err.length
+    await a.stop()
+    await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to notice')
+    a = await serve(['--port', String(port)])
+    dropCurrent()
+    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back')
+    const second = await payOn(a, 2500)
+    await waitFor(() => forwardedFor(app, second).length > 0, 20_000, 'a payment after the restart forwarded')
+  })
 })

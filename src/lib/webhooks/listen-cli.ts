@@ -8,6 +8,7 @@ import {t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
 import type {RunningSandbox} from '../sandbox-admin/running.js'
 import type {Credentials} from '../config/resolve.js'
+import type {ConfigData} from '../config/store.js'
 import {keyEnvironment} from '../../contract/keys.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
@@ -15,7 +16,6 @@ import {EVENT_TYPES} from '../../contract/events.js'
 import {formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
 import type {ListenSession, ListenSource, SandboxConnection} from './listen-session.js'
 import type {PendingDelivery} from './listener.js'
-import type {ListShape} from '../api/index.js'
 import {clockTime} from '../payments/flows.js'
 import {forwardJson, pendingJson, receivedJson, rejectedJson} from './report-json.js'
 import {parseListenRouting, type ForwardRoutes, type ListenRouting} from './routes.js'
@@ -167,7 +167,10 @@ async function resolveSource(
   const local = mode === 'auto' ? await localSandboxFor(ctx) : undefined
   if (local) {
     const connection = await connectTo(ctx, local, ctx.credentials())
-    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, connection.listShape)}
+    // Chosen by no profile or flag (the only one running): that sandbox's address, kept.
+    const {sandboxBinding} = await import('../sandbox-admin/running.js')
+    const kept = sandboxBinding(ctx) || findsAtCredentials(ctx, local) ? undefined : local.base_url
+    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, kept)}
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
     if (!endpointSecret) {
@@ -183,14 +186,23 @@ async function resolveSource(
   return {kind: 'poll', client, listShape, intervalMs: pollIntervalMs}
 }
 
+/** Whether `sandbox` is the one at the credentials' address. */
+function findsAtCredentials(ctx: Context, sandbox: RunningSandbox): boolean {
+  try {
+    return ctx.credentials().baseUrl === sandbox.base_url
+  } catch {
+    return false
+  }
+}
+
 /**
  * A connection to `sandbox` for these credentials: its admin surface and the public API with the
- * key (the credentials', else the key of the profile the sandbox saved: a listen with no profile
+ * key (to check that the sandbox accepts it) (the credentials', else the key of the profile the sandbox saved: a listen with no profile
  * at all). Every request marked as listen's own (ORIGIN_HEADER).
  */
-async function connectTo(ctx: Context, sandbox: RunningSandbox, creds: Credentials, listShape?: ListShape): Promise<SandboxConnection> {
+async function connectTo(ctx: Context, sandbox: RunningSandbox, creds: Credentials, config: ConfigData = ctx.config()): Promise<SandboxConnection> {
   const [{adminClientFor}, {ORIGIN_HEADER}] = await Promise.all([import('../sandbox-admin/admin.js'), import('./listen-session.js')])
-  const owned = sandbox.entry ? ctx.config().profiles[sandbox.entry.profile]?.api_key : undefined
+  const owned = sandbox.entry ? config.profiles[sandbox.entry.profile]?.api_key : undefined
   const apiKey = creds.apiKey ?? owned
   const local = {ratePerMinute: 0, retry: {maxRetries: 0}}
   const client = apiKey ? await ctx.clientFor(apiKey, sandbox.base_url, local) : undefined
@@ -201,7 +213,6 @@ async function connectTo(ctx: Context, sandbox: RunningSandbox, creds: Credentia
     adminToken: sandbox.admin_token,
     environment: (apiKey ? keyEnvironment(apiKey) : undefined) ?? 'SANDBOX',
     client,
-    listShape: listShape ?? (client ? (await ctx.service()).lists.payments : undefined),
     instance: {id: sandbox.entry ? `${sandbox.entry.pid}:${sandbox.entry.started_at}` : sandbox.base_url, persistent: sandbox.entry ? sandbox.entry.data_file !== null : true},
   }
 }
@@ -209,19 +220,21 @@ async function connectTo(ctx: Context, sandbox: RunningSandbox, creds: Credentia
 /**
  * The listener's own sandbox again, after it went away: the profile and the registry read afresh
  * from disk (an in-memory sandbox comes back with new keys and a new admin token, and saves them),
- * only the sandbox at the profile's address counts (running.ts, no other), and only once it
- * answers the profile's key: until then this rejects, and the watch tries again.
+ * only the sandbox at the profile's address counts (running.ts, no other; with no profile at all,
+ * the address of the sandbox it started with), and only once it answers the profile's key: until then this rejects, and the watch tries again.
  */
-async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): Promise<SandboxConnection> {
+async function reconnectLocal(ctx: Context, address?: string): Promise<SandboxConnection> {
   const [{readConfig}, {resolveCredentials}, {sandboxAt}] = await Promise.all([
     import('../config/store.js'),
     import('../config/resolve.js'),
     import('../sandbox-admin/running.js'),
   ])
-  const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
-  const sandbox = sandboxAt(ctx, creds.baseUrl)
-  if (!sandbox) throw new Error(`no sandbox at ${creds.baseUrl}`)
-  const connection = await connectTo(ctx, sandbox, creds, listShape)
+  const config = readConfig(ctx.configDir)
+  const creds = resolveCredentials(ctx.flags, ctx.env, config)
+  const url = address ?? creds.baseUrl
+  const sandbox = sandboxAt(ctx, url)
+  if (!sandbox) throw new Error(`no sandbox at ${url}`)
+  const connection = await connectTo(ctx, sandbox, creds, config)
   // Its key: a 401 (another sandbox at that address, or one that does not know the key) is not "back".
   if (connection.client) {
     const {ORIGIN_HEADER} = await import('./listen-session.js')
@@ -279,7 +292,7 @@ function announce(
   const paint = io.paintSync()
   io.err(paint.bold(t('webhooks.listen.ready', {url: receiver})))
   if (source.kind === 'sandbox') {
-    io.err(t('webhooks.listen.source.sandbox', {base: creds.baseUrl, environment: source.environment, id: session.endpointId ?? ''}))
+    io.err(t('webhooks.listen.source.sandbox', {base: source.baseUrl, environment: source.environment, id: session.endpointId ?? ''}))
   } else if (source.kind === 'inbound') {
     io.err(t('webhooks.listen.source.inbound', {scope: scope.name, port: session.listener.port}))
   } else {

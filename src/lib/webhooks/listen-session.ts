@@ -40,8 +40,8 @@ export interface SandboxConnection {
   baseUrl: string
   adminToken: string
   environment: 'SANDBOX' | 'LIVE'
+  /** The public API with the profile's key: a sandbox is back only once it accepts it. */
   client?: ApiClient
-  listShape?: ListShape
   /** Which run of the sandbox (the registry's PID and start), and whether its data outlives it. */
   instance: {id: string; persistent: boolean}
 }
