@@ -105,7 +105,7 @@ function renderStatus(view: StatusView): string {
   const none = t('core.none')
   const rows: [string, string][] = [
     [t('core.status.profile'), view.profile ? `${view.profile}${view.current ? ` ${t('core.status.currentMark')}` : ''}` : none],
-    [t('core.status.chosenBy'), view.chosen_by.length > 0 ? view.chosen_by.join(', ') : t('core.status.defaults')],
+    [t('core.status.chosenBy'), view.chosen_by.length > 0 ? view.chosen_by.map((how) => (how === 'current profile' ? t('core.status.currentProfile') : how)).join(', ') : t('core.status.defaults')],
     [t('core.table.environment'), view.environment ?? none],
     [t('core.table.baseUrl'), view.base_url],
     [t('core.table.key'), view.api_key ?? none],

@@ -29,6 +29,7 @@ export const core = {
   'core.status.profile': 'PROFILE',
   'core.status.currentMark': '(current)',
   'core.status.chosenBy': 'CHOSEN BY',
+  'core.status.currentProfile': 'the current profile',
   'core.status.defaults': 'defaults (no profile, flag or variable)',
   'core.status.sandbox': 'LOCAL SANDBOX',
   'core.status.sandboxRunning': 'running (PID {pid}, data {data})',

@@ -31,6 +31,7 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.status.profile': 'PROFIL',
   'core.status.currentMark': '(courant)',
   'core.status.chosenBy': 'CHOISI PAR',
+  'core.status.currentProfile': 'le profil courant',
   'core.status.defaults': 'valeurs par défaut (ni profil, ni option, ni variable)',
   'core.status.sandbox': 'SANDBOX LOCALE',
   'core.status.sandboxRunning': 'en marche (PID {pid}, données {data})',
