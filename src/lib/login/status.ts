@@ -9,6 +9,7 @@ import type {Context} from '../context.js'
 import {ApiError, ExitCode, Failure} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {maskSecret} from '../../contract/keys.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 
 export interface StatusView {
   profile: string | null
@@ -69,10 +70,10 @@ export async function status(ctx: Context): Promise<void> {
     view.problem = ctx.redact((stoppedSandboxError(ctx)?.message ?? t('local.notRunning')))
     exitCode = ExitCode.UNAVAILABLE
   } else {
-    // One cheap read with the key (none: the address alone). Marked as svc's own request.
+    // One cheap read with the key (none: the address alone). Marked as svc's own request (a stand-in's).
     const client = await ctx.clientFor(creds.apiKey, creds.baseUrl, {retry: {maxRetries: 0}, timeoutMs: 10_000})
     try {
-      await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}, auth: Boolean(creds.apiKey), headers: {'svc-origin': 'status'}})
+      await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}, auth: Boolean(creds.apiKey), headers: {[ORIGIN_HEADER]: 'stand-in'}})
       view.reachable = true
       view.key_accepted = creds.apiKey ? true : null
     } catch (error) {

@@ -3,6 +3,7 @@
  * talk to the running local sandbox's admin surface (outside /v1, its own bearer token), found
  * by running.ts's rule. The trace hides the Authorization header.
  */
+import {ORIGIN_HEADER, type SvcOrigin} from '../../contract/sandbox-inspector.js'
 import {adminPath, splitRoute, type AdminAnswer, type AdminArgs, type AdminInput, type AdminRoute} from '../../contract/sandbox-admin-routes.js'
 import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
@@ -21,8 +22,11 @@ export interface AdminClient {
   call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>): Promise<AdminAnswer<R>>
 }
 
-/** `headers`: added to every request (listen marks its own as svc's). */
-export function adminClientFor(client: ApiClient, token: string, headers: Record<string, string> = {}): AdminClient {
+/**
+ * `headers`: added to every request: svc's own are marked with the part of svc that sends them
+ * (`svc-origin`, the journal's origin), a stand-in command's by default.
+ */
+export function adminClientFor(client: ApiClient, token: string, headers: Record<string, string> = {[ORIGIN_HEADER]: 'stand-in'}): AdminClient {
   return {
     async call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>) {
       const input = (args[0] ?? {}) as AdminInput<R>
@@ -65,12 +69,12 @@ async function checkKeyHere(ctx: Context, state: RunningSandbox, admin: AdminCli
   }
 }
 
-/** The admin client of the running sandbox (running.ts's rule; exit 7 when none runs). */
-export async function localAdmin(ctx: Context): Promise<AdminClient> {
+/** The admin client of the running sandbox (running.ts's rule; exit 7 when none runs), for `origin`. */
+export async function localAdmin(ctx: Context, origin: SvcOrigin = 'stand-in'): Promise<AdminClient> {
   const state = requireRunningSandbox(ctx)
   // No key (the admin token goes in its own header), no pacing, no retry: a local server.
   const client = await ctx.clientFor(undefined, state.base_url, {ratePerMinute: 0, retry: {maxRetries: 0}, timeoutMs: 60_000})
-  const admin = adminClientFor(client, state.admin_token)
+  const admin = adminClientFor(client, state.admin_token, {[ORIGIN_HEADER]: origin})
   await checkKeyHere(ctx, state, admin)
   return {
     async call(route, ...args) {

@@ -139,10 +139,10 @@ function chooseSandbox(ctx: Context): RunningSandbox {
   const live = liveSandboxes(ctx.configDir)
   if (live.length === 0) throw new SvcError(t('local.notRunning'), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
   if (live.length > 1) {
-    const list = live.map((e) => t('local.choice', {profile: e.profile, url: e.base_url})).join(', ')
-    throw new InputError(t('local.several', {list, profile: live[0].profile}), {field: 'profile', code: 'sandbox_ambiguous'})
+    const list = live.map((e) => t('local.choice', {profile: e.profile || '—', url: e.base_url})).join(', ')
+    throw new InputError(t('local.several', {list, profile: live.find((e) => e.profile)?.profile ?? 'local'}), {field: 'profile', code: 'sandbox_ambiguous'})
   }
-  ctx.io.err(t('local.usingOnly', {url: live[0].base_url, profile: live[0].profile}))
+  ctx.io.err(t('local.usingOnly', {url: live[0].base_url, profile: live[0].profile || '—'}))
   return asRunning(live[0])
 }
 
@@ -178,7 +178,9 @@ export function stoppedSandboxError(ctx: Context): SvcError | undefined {
   if (liveSandboxes(ctx.configDir).some((entry) => sameUrl(entry.base_url, credentials.baseUrl))) return undefined
   const parts = [startCommand(credentials.baseUrl)]
   if (saved.data_file) parts.push('--data', shellWord(saved.data_file))
-  if (credentials.profileName !== LOCAL_PROFILE) parts.push('--profile-name', credentials.profileName)
+  // A LIVE profile (`local-live`) is started again with the sandbox's own profile.
+  const owner = saved.profile ?? credentials.profileName
+  if (owner !== LOCAL_PROFILE) parts.push('--profile-name', owner)
   return new SvcError(t('local.stopped', {url: credentials.baseUrl, profile: credentials.profileName, command: parts.join(' ')}), {
     exitCode: ExitCode.UNAVAILABLE,
     code: 'sandbox_not_running',

@@ -13,6 +13,7 @@ import {keyEnvironment} from '../../contract/keys.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 import {formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
 import type {ListenSession, ListenSource, SandboxConnection} from './listen-session.js'
 import type {PendingDelivery} from './listener.js'
@@ -31,6 +32,8 @@ export interface ListenFlags {
   source: 'auto' | 'inbound' | 'poll'
   'endpoint-secret-stdin': boolean
   'poll-interval': string
+  /** Only this environment's events (a local sandbox forwards both by default). */
+  env?: 'sandbox' | 'live'
 }
 
 export interface ListenHandle {
@@ -62,7 +65,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
 
   const routing = parseListenRouting({forwardTo: flags['forward-to'] ?? [], events: flags.events, headers: flags.header})
   const pollIntervalMs = parseDuration(flags['poll-interval'], 'poll-interval', {min: 250})
-  const source = await resolveSource(ctx, scope, flags.source, givenEndpointSecret, pollIntervalMs)
+  const source = await resolveSource(ctx, scope, flags.source, givenEndpointSecret, pollIntervalMs, flags.env)
   const localSecret = await scope.localSecret()
   const paint = await io.paint()
 
@@ -137,6 +140,9 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
+/** listen's requests to the local sandbox name it (the journal's origin). */
+const LISTEN_ORIGIN = {[ORIGIN_HEADER]: 'listen'}
+
 /**
  * The local sandbox this listen is for, by running.ts's one rule: the sandbox running at the
  * credentials' address; bound to a profile `serve` saved, that sandbox or exit 7; with
@@ -162,15 +168,23 @@ async function resolveSource(
   mode: ListenFlags['source'],
   givenSecret: string | undefined,
   pollIntervalMs: number,
+  only: ListenFlags['env'],
 ): Promise<ListenSource> {
   const endpointSecret = givenSecret ?? scope.endpointSecret()
   const local = mode === 'auto' ? await localSandboxFor(ctx) : undefined
+  // A local sandbox forwards both environments' events (--env narrows); any other source, the
+  // key's only: an --env that is not the key's is refused rather than listened to in silence.
+  const environments = only ? [only.toUpperCase() as 'SANDBOX' | 'LIVE'] : (['SANDBOX', 'LIVE'] as const).slice()
+  const keyEnvironment = ctx.credentials().environment ?? 'SANDBOX'
+  if (!local && only && only.toUpperCase() !== keyEnvironment) {
+    throw new InputError(t('webhooks.listen.envNotLocal', {env: only, environment: keyEnvironment}), {field: 'env'})
+  }
   if (local) {
-    const connection = await connectTo(ctx, local, ctx.credentials())
+    const connection = await connectTo(ctx, local, ctx.credentials(), environments)
     // Chosen by no profile or flag (the only one running): that sandbox's address, kept.
     const {sandboxBinding} = await import('../sandbox-admin/running.js')
     const kept = sandboxBinding(ctx) || findsAtCredentials(ctx, local) ? undefined : local.base_url
-    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, kept)}
+    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, environments, kept)}
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
     if (!endpointSecret) {
@@ -200,18 +214,26 @@ function findsAtCredentials(ctx: Context, sandbox: RunningSandbox): boolean {
  * key (to check that the sandbox accepts it) (the credentials', else the key of the profile the sandbox saved: a listen with no profile
  * at all). Every request marked as listen's own (ORIGIN_HEADER).
  */
-async function connectTo(ctx: Context, sandbox: RunningSandbox, creds: Credentials, config: ConfigData = ctx.config()): Promise<SandboxConnection> {
-  const [{adminClientFor}, {ORIGIN_HEADER}] = await Promise.all([import('../sandbox-admin/admin.js'), import('./listen-session.js')])
+async function connectTo(
+  ctx: Context,
+  sandbox: RunningSandbox,
+  creds: Credentials,
+  environments: SandboxConnection['environments'],
+  config: ConfigData = ctx.config(),
+): Promise<SandboxConnection> {
+  const {adminClientFor} = await import('../sandbox-admin/admin.js')
   const owned = sandbox.entry ? config.profiles[sandbox.entry.profile]?.api_key : undefined
   const apiKey = creds.apiKey ?? owned
-  const local = {ratePerMinute: 0, retry: {maxRetries: 0}}
+  // Its own requests say so: the journal shows the app's traffic by default, not listen's.
+  const local = {ratePerMinute: 0, retry: {maxRetries: 0}, headers: LISTEN_ORIGIN}
   const client = apiKey ? await ctx.clientFor(apiKey, sandbox.base_url, local) : undefined
   return {
-    admin: adminClientFor(await ctx.clientFor(undefined, sandbox.base_url, local), sandbox.admin_token, ORIGIN_HEADER),
+    admin: adminClientFor(await ctx.clientFor(undefined, sandbox.base_url, local), sandbox.admin_token, LISTEN_ORIGIN),
     adminUrl: sandbox.admin_url,
     baseUrl: sandbox.base_url,
     adminToken: sandbox.admin_token,
     environment: (apiKey ? keyEnvironment(apiKey) : undefined) ?? 'SANDBOX',
+    environments,
     client,
     instance: {id: sandbox.entry ? `${sandbox.entry.pid}:${sandbox.entry.started_at}` : sandbox.base_url, persistent: sandbox.entry ? sandbox.entry.data_file !== null : true},
   }
@@ -223,7 +245,7 @@ async function connectTo(ctx: Context, sandbox: RunningSandbox, creds: Credentia
  * only the sandbox at the profile's address counts (running.ts, no other; with no profile at all,
  * the address of the sandbox it started with), and only once it answers the profile's key: until then this rejects, and the watch tries again.
  */
-async function reconnectLocal(ctx: Context, address?: string): Promise<SandboxConnection> {
+async function reconnectLocal(ctx: Context, environments: SandboxConnection['environments'], address?: string): Promise<SandboxConnection> {
   const [{readConfig}, {resolveCredentials}, {sandboxAt}] = await Promise.all([
     import('../config/store.js'),
     import('../config/resolve.js'),
@@ -234,12 +256,9 @@ async function reconnectLocal(ctx: Context, address?: string): Promise<SandboxCo
   const url = address ?? creds.baseUrl
   const sandbox = sandboxAt(ctx, url)
   if (!sandbox) throw new Error(`no sandbox at ${url}`)
-  const connection = await connectTo(ctx, sandbox, creds, config)
+  const connection = await connectTo(ctx, sandbox, creds, environments, config)
   // Its key: a 401 (another sandbox at that address, or one that does not know the key) is not "back".
-  if (connection.client) {
-    const {ORIGIN_HEADER} = await import('./listen-session.js')
-    await connection.client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}, headers: {...ORIGIN_HEADER}})
-  }
+  if (connection.client) await connection.client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}})
   return connection
 }
 
@@ -292,7 +311,7 @@ function announce(
   const paint = io.paintSync()
   io.err(paint.bold(t('webhooks.listen.ready', {url: receiver})))
   if (source.kind === 'sandbox') {
-    io.err(t('webhooks.listen.source.sandbox', {base: source.baseUrl, environment: source.environment, id: session.endpointId ?? ''}))
+    io.err(t('webhooks.listen.source.sandbox', {base: source.baseUrl, environment: source.environments.join(t('webhooks.listen.and')), id: session.endpointId ?? ''}))
   } else if (source.kind === 'inbound') {
     io.err(t('webhooks.listen.source.inbound', {scope: scope.name, port: session.listener.port}))
   } else {

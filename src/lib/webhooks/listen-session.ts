@@ -3,15 +3,17 @@
  * by one source, and its clean-up.
  *
  * - `sandbox`: the local sandbox (`svc sandbox serve`) gets the receiver as a webhook endpoint of
- *   the key's environment, through its admin surface, as `stripe listen` opens a session; its
- *   deliveries are verified with that endpoint's secret; the endpoint is removed at stop (and at
- *   the next start, if a crash left it behind and its listener is gone).
+ *   each environment listened to (both by default, `--env` narrows), through its admin surface, as
+ *   `stripe listen` opens a session; its deliveries are verified with those endpoints' secrets; the
+ *   endpoints are removed at stop (and at the next start, if a crash left them behind and their
+ *   listener is gone).
  * - `inbound`: deliveries POSTed to the receiver (through the user's tunnel), verified with the
  *   profile's endpoint secret.
  * - `poll`: the payments list, followed by the poll source (position kept per profile), each
  *   settlement ingested as an event.
  */
 import type {ApiClient, ListShape} from '../api/index.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 import type {AdminClient} from '../sandbox-admin/admin.js'
 import {listPayments} from '../payments/flows.js'
 import {openEventLog, type EventLog} from './event-log.js'
@@ -30,7 +32,7 @@ import {createPollSource, type PollSource} from './poll-source.js'
 import type {ListenRouting} from './routes.js'
 import type {WebhookScope} from './scope.js'
 import {generateSecret} from '../../contract/signature.js'
-import {watchSandbox, type Gap, type LostReason, type SandboxLink, type SandboxWatch, type WatchLine} from './sandbox-watch.js'
+import {watchSandbox, type Gap, type LostReason, type Mark, type SandboxLink, type SandboxWatch, type WatchLine} from './sandbox-watch.js'
 
 /** What talks to the local sandbox: its admin surface (listen's requests marked as svc's own) and the public API with the profile's key. */
 export interface SandboxConnection {
@@ -39,15 +41,18 @@ export interface SandboxConnection {
   /** The sandbox's base URL and admin token: the watch line is a stream, read with fetch. */
   baseUrl: string
   adminToken: string
+  /** The key's environment. */
   environment: 'SANDBOX' | 'LIVE'
+  /** The environments whose events it forwards: an endpoint registered for each, the first watched. */
+  environments: Array<'SANDBOX' | 'LIVE'>
   /** The public API with the profile's key: a sandbox is back only once it accepts it. */
   client?: ApiClient
   /** Which run of the sandbox (the registry's PID and start), and whether its data outlives it. */
   instance: {id: string; persistent: boolean}
 }
 
-/** The header that marks a request as svc's own (listen's), for the journal to tell it from the app's. */
-export const ORIGIN_HEADER = {'svc-origin': 'listen'} as const
+/** What marks a request as listen's (svc's own: the journal tells it from the app's). */
+const LISTEN_HEADERS: Record<string, string> = {[ORIGIN_HEADER]: 'listen'}
 
 export type ListenSource =
   | ({kind: 'sandbox'; reconnect?: () => Promise<SandboxConnection>} & SandboxConnection)
@@ -113,6 +118,8 @@ export async function startListenSession(options: ListenSessionOptions): Promise
   }
 
   let endpointId: string | undefined
+  /** Every endpoint registered, one per environment (endpointId is the first's). */
+  let endpointIds: string[] = []
   let poll: PollSource | undefined
   let watch: SandboxWatch | undefined
   // The sandbox's deliveries move the watch's mark (set once the watch runs).
@@ -121,34 +128,37 @@ export async function startListenSession(options: ListenSessionOptions): Promise
   let adminNow: SandboxConnection = source.kind === 'sandbox' ? source : ({} as SandboxConnection)
   try {
     if (source.kind === 'sandbox') {
-      const endpoint = await source.admin.call('POST /_admin/webhook-endpoints', {
-        body: {url: `${listener.url}/`, environment: source.environment},
-      })
-      endpointId = endpoint.id
-      listener.setInboundSecret(endpoint.secret)
-      scope.saveSession({endpoint_id: endpoint.id, admin_url: source.adminUrl, pid: process.pid})
+      const receiverUrl = `${listener.url}/`
+      const l = listener
+      // Each environment's endpoint; the listener verifies with any of their secrets.
+      const registered = (endpoints: Array<{id: string; secret: string}>) => {
+        endpointIds = endpoints.map((e) => e.id)
+        endpointId = endpointIds[0]
+        l.setInboundSecret(endpoints.map((e) => e.secret))
+        scope.saveSession({endpoint_id: endpointIds[0]!, endpoint_ids: endpointIds, admin_url: adminNow.adminUrl, pid: process.pid})
+      }
+      registered(await registerEach(source, receiverUrl))
       if (source.reconnect) {
-        const receiverUrl = `${listener.url}/`
         const reconnect = source.reconnect
-        const l = listener
-        // The newest event now: after a restart, only what came after it (or after the last one
-        // received) is forwarded, never an event from before the listener started.
-        const newest = await source.admin.call('GET /_admin/events', {query: {environment: source.environment, limit: 1}})
-        const first = newest.data[0] as {id?: string; created_at?: string} | undefined
+        // Each environment's newest event now: after a restart, only what came after it (or after
+        // the last one received) is forwarded, never an event from before the listener started.
+        const marks: Record<string, Mark> = {}
+        for (const environment of source.environments) {
+          const newest = await source.admin.call('GET /_admin/events', {query: {environment, limit: 1}})
+          const first = newest.data[0] as {id?: string; created_at?: string} | undefined
+          marks[environment] = first ? {id: first.id, created_at: first.created_at} : {}
+        }
         watch = await watchSandbox({
-          endpointId: endpoint.id,
-          link: sandboxLink(source, receiverUrl),
-          mark: first ? {id: first.id, created_at: first.created_at} : {},
+          endpointId: endpointIds[0]!,
+          link: sandboxLink(source, receiverUrl, registered),
+          marks,
           connect: async () => {
             const fresh = await reconnect()
             adminNow = fresh
-            return sandboxLink(fresh, receiverUrl)
+            return sandboxLink(fresh, receiverUrl, registered)
           },
-          onRegistered: (registered) => {
-            endpointId = registered.id
-            if (registered.secret) l.setInboundSecret(registered.secret)
-            scope.saveSession({endpoint_id: registered.id, admin_url: adminNow.adminUrl, pid: process.pid})
-          },
+          // sandboxLink's register hands every environment's endpoint to `registered`.
+          onRegistered: () => undefined,
           ingest: (event) => l.ingest(event, 'poll').outcome !== 'duplicate',
           onLost: (info) => options.onSandboxLost?.(info),
           onBack: (gap) => options.onSandboxBack?.(gap, endpointId ?? ''),
@@ -190,8 +200,8 @@ export async function startListenSession(options: ListenSessionOptions): Promise
       stopping ??= (async () => {
         await poll?.stop()
         await watch?.stop()
-        if (source.kind === 'sandbox' && endpointId) {
-          await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId}}).catch(() => undefined)
+        if (source.kind === 'sandbox' && endpointIds.length > 0) {
+          for (const id of endpointIds) await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch(() => undefined)
           scope.saveSession(undefined)
         }
         const {pending} = await listener.close({graceMs: 1000})
@@ -207,8 +217,19 @@ export async function startListenSession(options: ListenSessionOptions): Promise
 async function removeStaleEndpoint(scope: WebhookScope, source: Extract<ListenSource, {kind: 'sandbox'}>): Promise<void> {
   const saved = scope.savedSession()
   if (!saved || saved.admin_url !== source.adminUrl || isAlive(saved.pid)) return
-  await source.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: saved.endpoint_id}}).catch(() => undefined)
+  for (const id of saved.endpoint_ids ?? [saved.endpoint_id]) {
+    await source.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch(() => undefined)
+  }
   scope.saveSession(undefined)
+}
+
+/** The receiver registered as an endpoint of each environment listened to. */
+async function registerEach(connection: SandboxConnection, receiverUrl: string): Promise<Array<{id: string; secret: string}>> {
+  const endpoints: Array<{id: string; secret: string}> = []
+  for (const environment of connection.environments) {
+    endpoints.push(await connection.admin.call('POST /_admin/webhook-endpoints', {body: {url: receiverUrl, environment}}))
+  }
+  return endpoints
 }
 
 function isAlive(pid: number): boolean {
@@ -221,20 +242,29 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The watch's view of a sandbox connection: its line, is the receiver registered, register it, its events. */
-function sandboxLink(connection: SandboxConnection, receiverUrl: string): SandboxLink {
-  const {admin, environment} = connection
+/**
+ * The watch's view of a sandbox connection: its line, is the receiver registered (its first
+ * environment's endpoint), register it again (every environment's: `onRegistered` takes them all),
+ * each environment's events.
+ */
+function sandboxLink(connection: SandboxConnection, receiverUrl: string, onRegistered: (endpoints: Array<{id: string; secret: string}>) => void): SandboxLink {
+  const {admin} = connection
   return {
     url: connection.baseUrl,
     instance: connection.instance,
+    environments: connection.environments,
     watch: (endpointId) => openWatchLine(connection, endpointId),
     async isRegistered(id) {
-      const answer = await admin.call('GET /_admin/webhook-endpoints', {query: {environment}})
+      const answer = await admin.call('GET /_admin/webhook-endpoints', {query: {environment: connection.environments[0]}})
       return (answer.data ?? []).some((endpoint) => endpoint.id === id && endpoint.url === receiverUrl)
     },
-    register: () => admin.call('POST /_admin/webhook-endpoints', {body: {url: receiverUrl, environment}}),
-    async listEvents({limit, offset}) {
-      const page = await admin.call('GET /_admin/events', {query: {environment, limit, offset}})
+    async register() {
+      const endpoints = await registerEach(connection, receiverUrl)
+      onRegistered(endpoints)
+      return endpoints[0]!
+    },
+    async listEvents({environment, limit, offset}) {
+      const page = await admin.call('GET /_admin/events', {query: {environment: environment as 'SANDBOX' | 'LIVE', limit, offset}})
       // As the sandbox delivers them: the event without the dashboard's delivery list.
       const data = page.data.map((record) => {
         const {deliveries: _deliveries, ...event} = record as Record<string, unknown>
@@ -253,7 +283,7 @@ async function openWatchLine(connection: SandboxConnection, endpointId: string):
   const abort = new AbortController()
   const url = `${connection.baseUrl}/_admin/webhook-endpoints/${encodeURIComponent(endpointId)}/watch`
   const response = await fetch(url, {
-    headers: {authorization: `Bearer ${connection.adminToken}`, accept: 'text/event-stream', ...ORIGIN_HEADER},
+    headers: {authorization: `Bearer ${connection.adminToken}`, accept: 'text/event-stream', ...LISTEN_HEADERS},
     signal: abort.signal,
   })
   if (!response.ok || !response.body) {

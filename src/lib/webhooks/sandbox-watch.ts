@@ -32,14 +32,16 @@ export interface SandboxLink {
    * outlives the run (`--data`: the events from before the restart are still listed).
    */
   readonly instance: {id: string; persistent: boolean}
+  /** The environments whose events the listener forwards (each has its own event list). */
+  readonly environments: readonly string[]
   /** Opens the line for `endpointId`; rejects when the sandbox cannot be reached or has no such endpoint. */
   watch(endpointId: string): Promise<WatchLine>
   /** Is `endpointId` registered with this receiver URL? */
   isRegistered(endpointId: string): Promise<boolean>
   /** Register the receiver; its id and signing secret. */
   register(): Promise<{id: string; secret: string}>
-  /** The sandbox's events of the listener's environment, newest first. */
-  listEvents(query: {limit: number; offset: number}): Promise<{data: WebhookEvent[]; hasMore: boolean}>
+  /** The sandbox's events of one environment, newest first. */
+  listEvents(query: {environment: string; limit: number; offset: number}): Promise<{data: WebhookEvent[]; hasMore: boolean}>
 }
 
 /** The newest event the listener knows of: the recovery forwards only what came after it. */
@@ -63,8 +65,8 @@ export interface Gap {
 export interface SandboxWatchOptions {
   endpointId: string
   link: SandboxLink
-  /** The newest event of the sandbox when the listener started (none: an empty mark). */
-  mark: Mark
+  /** Per environment, the newest event of the sandbox when the listener started (none: an empty mark). */
+  marks: Record<string, Mark>
   /** A fresh link (profile and registry read again); rejects while the profile's sandbox is not there or refuses its key. */
   connect(): Promise<SandboxLink>
   /** The receiver was registered again: its new id and secret. */
@@ -98,7 +100,7 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
   const maxPages = options.maxPages ?? 20
   let link = options.link
   let endpointId = options.endpointId
-  let mark: Mark = {...options.mark}
+  const marks: Record<string, Mark> = {...options.marks}
   let lost: {since: Date; reason: LostReason} | undefined
   const closed: Gap[] = []
   let stopped = false
@@ -145,7 +147,8 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
     try {
       // A new run of a sandbox in memory holds only events made since it started, after the
       // listener's: all of them are the gap's.
-      gap.recovered = await recover(restarted && !fresh.instance.persistent ? {} : mark)
+      gap.recovered = 0
+      for (const environment of fresh.environments) gap.recovered += await recover(environment, restarted && !fresh.instance.persistent ? {} : (marks[environment] ?? {}))
     } catch (error) {
       gap.uncovered = (error as Error).message
     }
@@ -156,12 +159,12 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
     return true
   }
 
-  /** The events listed after `since` (newest first, up to it), handed over oldest first. */
-  async function recover(since: Mark): Promise<number> {
+  /** The events of `environment` listed after `since` (newest first, up to it), handed over oldest first. */
+  async function recover(environment: string, since: Mark): Promise<number> {
     const events: WebhookEvent[] = []
     let reached = false
     for (let page = 0; page < maxPages && !reached; page++) {
-      const {data, hasMore} = await link.listEvents({limit: 100, offset: page * 100})
+      const {data, hasMore} = await link.listEvents({environment, limit: 100, offset: page * 100})
       for (const event of data) {
         if ((since.id && event.id === since.id) || (since.created_at && event.created_at < since.created_at)) {
           reached = true
@@ -174,13 +177,14 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
     let recovered = 0
     for (const event of events.reverse()) {
       if (options.ingest(event)) recovered++
-      note(event)
+      note(event, environment)
     }
     return recovered
   }
 
-  function note(event: WebhookEvent): void {
-    if (!mark.created_at || event.created_at >= mark.created_at) mark = {id: event.id, created_at: event.created_at}
+  function note(event: WebhookEvent, environment: string): void {
+    const mark = marks[environment]
+    if (!mark?.created_at || event.created_at >= mark.created_at) marks[environment] = {id: event.id, created_at: event.created_at}
   }
 
   function schedule(): void {
@@ -202,7 +206,7 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
     endpointId: () => endpointId,
     received(event) {
       const parsed = asWebhookEvent(event)
-      if (parsed) note(parsed)
+      if (parsed && typeof parsed.environment === 'string') note(parsed, parsed.environment)
     },
     gaps: () => ({closed: [...closed], open: lost}),
     async stop() {
