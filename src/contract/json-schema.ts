@@ -34,6 +34,50 @@ export interface JsonSchema {
   $defs?: Readonly<Record<string, JsonSchema>>
 }
 
+/**
+ * The type of a value that passed `schema`, as far as the schema's own type says it: properties
+ * listed in a `required` known to the compiler are present, and so are those with a `default`
+ * (filled in), the others optional (a `required` widened to string[] says nothing: every property
+ * optional); enums are their members; a schema without a type is unknown. What a handler reads.
+ */
+export type FromSchema<S> = SchemaValue<S, 'checked'>
+/** The same, as a caller may send it: a property with a `default` may be left out. */
+export type SchemaInput<S> = SchemaValue<S, 'sent'>
+
+type Side = 'checked' | 'sent'
+type SchemaValue<S, D extends Side> = S extends {enum: readonly (infer E)[]}
+  ? E
+  : S extends {type: infer T}
+    ? T extends readonly (infer U)[]
+      ? TypeOf<U, S, D>
+      : TypeOf<T, S, D>
+    : unknown
+
+type TypeOf<T, S, D extends Side> = T extends 'string'
+  ? string
+  : T extends 'integer' | 'number'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : T extends 'array'
+          ? S extends {items: infer I}
+            ? SchemaValue<I, D>[]
+            : unknown[]
+          : T extends 'object'
+            ? ObjectOf<S, D>
+            : unknown
+
+type RequiredOf<S> = S extends {required: readonly (infer R)[]} ? (string extends R ? never : R) : never
+type WithDefault<P, D extends Side> = D extends 'checked' ? {[K in keyof P]: P[K] extends {default: unknown} ? K : never}[keyof P] : never
+
+type ObjectOf<S, D extends Side> = S extends {properties: infer P}
+  ? {-readonly [K in keyof P as K extends RequiredOf<S> | WithDefault<P, D> ? K : never]: SchemaValue<P[K], D>} & {
+      -readonly [K in keyof P as K extends RequiredOf<S> | WithDefault<P, D> ? never : K]?: SchemaValue<P[K], D>
+    } & (S extends {additionalProperties: false} ? unknown : Record<string, unknown>)
+  : Record<string, unknown>
+
 export type SchemaKeyword =
   | 'type'
   | 'enum'

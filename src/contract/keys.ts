@@ -15,6 +15,10 @@ export function maskSecret(secret: string | undefined): string {
 
 export type KeyEnvironment = 'SANDBOX' | 'LIVE'
 
+/** Every scope a key can carry. A key minted with no list has them all. */
+export const SCOPES = ['payments:read', 'payments:write', 'invoices:read', 'invoices:write', 'invoices:send', 'files:write'] as const
+export type Scope = (typeof SCOPES)[number]
+
 /** What is wrong with a string given as an API key, or undefined when it is well formed. */
 export type KeyProblem = 'prefix' | 'short' | 'characters'
 

@@ -17,6 +17,8 @@ import type {
   PinAnswer,
   ReplayAnswer,
 } from './sandbox-inspector.js'
+import type {ADMIN_BODIES, OPTIONAL_BODIES} from './sandbox-admin-bodies.js'
+import type {FromSchema, SchemaInput} from './json-schema.js'
 
 /** The environment an admin route is asked about; any case on the wire. */
 export type AdminEnvironment = 'SANDBOX' | 'LIVE' | 'sandbox' | 'live'
@@ -72,12 +74,6 @@ export interface BusinessView {
   name: string
   language: AdminLanguage
   logo: {content_type: string; size: number; url: string} | null
-}
-export interface BusinessUpdate {
-  language?: AdminLanguage
-  name?: string
-  /** A PNG or JPEG, at most 1 MB, base64; null removes the logo. */
-  logo_base64?: string | null
 }
 
 export interface KeyView {
@@ -135,13 +131,6 @@ export interface ResetAnswer {
   keys?: {sandbox: string; live: string}
 }
 
-export interface NumberUpdate {
-  operator: 'MTN' | 'ORANGE'
-  outcome: 'SUCCESS' | 'FAILED' | 'PENDING' | 'UNSPECIFIED'
-  then?: 'SUCCESS' | 'FAILED'
-  after_ms?: number
-  failure_code?: string
-}
 
 /** A number's outcome: a spec test number (scripted false) or one scripted with `numbers set`. */
 export interface NumberView {
@@ -154,53 +143,41 @@ export interface NumberView {
   failure_code?: string
 }
 
-export interface FaultRequest {
-  route?: string
-  latency_ms?: number
-  error?: '429' | 'reset' | '500' | '502' | '503' | 'html'
-  deliveries?: 'delay' | 'duplicate' | 'reorder' | 'drop'
-  delay_ms?: number
-  rate?: number
-  for_ms?: number
-}
 
-/** A route takes a body that may be left out. */
-interface Optional<B> {
-  optionalBody: B
-}
 
 /**
- * The admin surface, route by route: `'METHOD /path'` → what it takes (`query`, `body`, or
- * `optionalBody`) and its `answer`. `{…}` segments are path parameters.
+ * The admin surface, route by route: `'METHOD /path'` → what it takes (`query`) and its `answer`.
+ * `{…}` segments are path parameters. A route's body is its schema in sandbox-admin-bodies.ts
+ * (ADMIN_BODIES), typed from it (AdminBody, AdminBodyInput).
  */
 export interface AdminRoutes {
   'GET /_admin': {answer: AdminInfo}
 
   // The business
   'GET /_admin/business': {answer: BusinessView}
-  'PUT /_admin/business': {body: BusinessUpdate; answer: BusinessView}
+  'PUT /_admin/business': {answer: BusinessView}
 
   // Keys
   'GET /_admin/keys': {query: {environment?: AdminEnvironment}; answer: AdminList<KeyView>}
   'GET /_admin/keys/known': {query: {sha256: string}; answer: {known: boolean; key?: KeyView}}
-  'POST /_admin/keys': {body: {environment: AdminEnvironment; scopes?: string[]}; answer: KeyView & {secret: string}}
+  'POST /_admin/keys': {answer: KeyView & {secret: string}}
   'POST /_admin/keys/{keyId}/revoke': {answer: KeyView}
 
   // Webhook endpoints
   'GET /_admin/webhook-endpoints': {query: {environment?: AdminEnvironment}; answer: AdminList<EndpointView>}
-  'POST /_admin/webhook-endpoints': {body: {url: string; environment?: AdminEnvironment}; answer: EndpointView}
+  'POST /_admin/webhook-endpoints': {answer: EndpointView}
   'DELETE /_admin/webhook-endpoints/{endpointId}': {answer: {id: string; deleted: true}}
-  'POST /_admin/webhook-endpoints/{endpointId}/rotate': Optional<{overlap_ms?: number}> & {answer: EndpointView}
+  'POST /_admin/webhook-endpoints/{endpointId}/rotate': {answer: EndpointView}
   'GET /_admin/webhook-endpoints/{endpointId}/watch': {answer: 'text/event-stream'}
 
   // IP allowlist
   'GET /_admin/allowlist': {answer: AdminList<AllowlistEntryView>}
-  'POST /_admin/allowlist': {body: {cidr: string}; answer: AllowlistEntryView}
+  'POST /_admin/allowlist': {answer: AllowlistEntryView}
   'DELETE /_admin/allowlist': {query: {cidr: string}; answer: {cidr: string; deleted: true}}
 
   // Fees, balance, ledger
   'GET /_admin/fees': {answer: FeeSettingsView}
-  'PUT /_admin/fees': {body: {mode: 'percent' | 'fixed'; value: number; absorb_fees?: boolean}; answer: FeeSettingsView}
+  'PUT /_admin/fees': {answer: FeeSettingsView}
   'GET /_admin/balance': {query: {environment?: AdminEnvironment}; answer: AdminList<BalanceView>}
   'GET /_admin/ledger': {query: {environment?: AdminEnvironment} & PageQuery; answer: AdminPage<AdminRecord>}
 
@@ -210,12 +187,12 @@ export interface AdminRoutes {
 
   // Clock
   'GET /_admin/clock': {answer: AdminClockState}
-  'POST /_admin/clock/advance': {body: {ms: number}; answer: AdminClockState}
+  'POST /_admin/clock/advance': {answer: AdminClockState}
 
   // Reset and snapshots
-  'POST /_admin/reset': Optional<{all?: boolean}> & {answer: ResetAnswer}
+  'POST /_admin/reset': {answer: ResetAnswer}
   'GET /_admin/snapshots': {answer: AdminList<SnapshotView>}
-  'POST /_admin/snapshots': {body: {name: string}; answer: SnapshotView}
+  'POST /_admin/snapshots': {answer: SnapshotView}
   'POST /_admin/snapshots/{name}/restore': {answer: {name: string; restored: true; clock: AdminClockState; counts: RestoreCounts; kept: string[]}}
   'DELETE /_admin/snapshots/{name}': {answer: {name: string; deleted: true}}
 
@@ -229,15 +206,15 @@ export interface AdminRoutes {
 
   // Scenarios: scripted numbers, operator outages, faults
   'GET /_admin/numbers': {answer: AdminList<NumberView>}
-  'PUT /_admin/numbers/{number}': {body: NumberUpdate; answer: NumberView}
+  'PUT /_admin/numbers/{number}': {answer: NumberView}
   'DELETE /_admin/numbers/{number}': {answer: {phone_number: string; deleted: true}}
   'GET /_admin/operators': {answer: AdminList<AdminRecord>}
-  'POST /_admin/operators/{operator}/down': Optional<{mode?: 'fail' | 'unspecified' | 'slow'; for_ms?: number}> & {
+  'POST /_admin/operators/{operator}/down': {
     answer: {operator: string; up: false; outage: AdminRecord}
   }
   'POST /_admin/operators/{operator}/up': {answer: {operator: string; up: true; ended: AdminRecord | null; payments_resolving: unknown}}
   'GET /_admin/faults': {answer: AdminList<AdminRecord>}
-  'POST /_admin/faults': {body: FaultRequest; answer: AdminRecord}
+  'POST /_admin/faults': {answer: AdminRecord}
   'DELETE /_admin/faults': {answer: AdminList<AdminRecord> & {cleared: true}}
   'DELETE /_admin/faults/{faultId}': {answer: AdminList<AdminRecord> & {cleared: true}}
 
@@ -248,7 +225,7 @@ export interface AdminRoutes {
     answer: AdminPage<AdminRecord>
   }
   'GET /_admin/inventory/{item}': {query: {environment?: AdminEnvironment}; answer: AdminRecord}
-  'PUT /_admin/inventory/{item}': {query: {environment?: AdminEnvironment}; body: {quantity: number}; answer: AdminRecord}
+  'PUT /_admin/inventory/{item}': {query: {environment?: AdminEnvironment}; answer: AdminRecord}
   'GET /_admin/outbox': {
     query: {environment?: AdminEnvironment; invoice_id?: string; channel?: 'EMAIL' | 'WHATSAPP'} & PageQuery
     answer: AdminPage<AdminRecord>
@@ -267,7 +244,7 @@ export interface AdminRoutes {
   'GET /_admin/payments/{paymentId}': {answer: AdminRecord}
   'GET /_admin/invoices': {query: Record<string, string | number | undefined>; answer: AdminPage<AdminRecord>}
   'GET /_admin/phone': {answer: AdminList<PhoneCall>}
-  'POST /_admin/phone/{paymentId}/pin': {body: {pin?: string; decline?: boolean}; answer: PinAnswer}
+  'POST /_admin/phone/{paymentId}/pin': {answer: PinAnswer}
   /** The deliveries queued again, one per endpoint. */
   'POST /_admin/events/{eventId}/redeliver': {answer: AdminList<AdminRecord>}
   'GET /_admin/outbox/{messageId}/message': {answer: OutboxMessage}
@@ -352,17 +329,27 @@ type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer R
 
 export type AdminParams<R extends AdminRoute> = {[K in ParamNames<R>]: string}
 export type AdminQuery<R extends AdminRoute> = AdminRoutes[R] extends {query: infer Q} ? Q : Record<string, never>
-export type AdminBody<R extends AdminRoute> = AdminRoutes[R] extends {body: infer B}
-  ? B
-  : AdminRoutes[R] extends {optionalBody: infer B}
-    ? B
-    : undefined
+type Bodies = typeof ADMIN_BODIES
+/** The body a handler reads: validated against the route's schema, defaults filled in. */
+export type AdminBody<R extends AdminRoute> = R extends keyof Bodies ? FromSchema<Bodies[R]> : undefined
+/** The body a caller sends: the same schema, a property with a default may be left out. */
+export type AdminBodyInput<R extends AdminRoute> = R extends keyof Bodies ? SchemaInput<Bodies[R]> : undefined
+type OptionalBody = (typeof OPTIONAL_BODIES)[number]
+/** Every route of ADMIN_BODIES is a route of the contract: a name that is not fails the type check here. */
+const bodiesAreRoutes: Exclude<keyof Bodies, AdminRoute> extends never ? true : never = true
+void bodiesAreRoutes
+
+/** The bodies the stand-ins build field by field. */
+export type BusinessUpdate = AdminBodyInput<'PUT /_admin/business'>
+export type NumberUpdate = AdminBodyInput<'PUT /_admin/numbers/{number}'>
+export type FaultRequest = AdminBodyInput<'POST /_admin/faults'>
+
 export type AdminAnswer<R extends AdminRoute> = AdminRoutes[R]['answer']
 
 /** What a call of the route sends: its path parameters (when it has any), query and body. */
 export type AdminInput<R extends AdminRoute> = ([ParamNames<R>] extends [never] ? {params?: undefined} : {params: AdminParams<R>}) &
   (AdminRoutes[R] extends {query: infer Q} ? {query?: Q} : {query?: undefined}) &
-  (AdminRoutes[R] extends {body: infer B} ? {body: B} : AdminRoutes[R] extends {optionalBody: infer B} ? {body?: B} : {body?: undefined})
+  (R extends keyof Bodies ? (R extends OptionalBody ? {body?: AdminBodyInput<R>} : {body: AdminBodyInput<R>}) : {body?: undefined})
 
 /** The arguments after the route: the input, which may be left out when nothing in it is required. */
 export type AdminArgs<R extends AdminRoute> = {} extends AdminInput<R> ? [input?: AdminInput<R>] : [input: AdminInput<R>]

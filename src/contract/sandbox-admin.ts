@@ -11,3 +11,10 @@ export const MAX_SANDBOX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 
 /** The most one clock advance may move the sandbox clock: 3 650 days. */
 export const MAX_ADVANCE_MS = 3650 * 86_400_000
+
+/** The faults an API route can be given (`svc sandbox faults set --error`). */
+export const API_ERRORS = ['500', '502', '503', '429', 'reset', 'html'] as const
+export type ApiErrorKind = (typeof API_ERRORS)[number]
+/** The faults webhook deliveries can be given (`--deliveries`). */
+export const DELIVERY_FAULTS = ['duplicate', 'reorder', 'delay', 'drop'] as const
+export type DeliveryFaultKind = (typeof DELIVERY_FAULTS)[number]

@@ -4,17 +4,13 @@
  */
 import {TEST_NUMBERS, OPERATORS, type Operator} from '../contract/test-numbers.js'
 import {normalisePhone} from '../contract/phone.js'
-import {MAX_ADVANCE_MS} from './clock.js'
 import {ApiError, validationError} from './errors.js'
 import {t} from './i18n/index.js'
-import {FAILURE_CODES, type Payments} from './payments.js'
+import type {Payments} from './payments.js'
 import {addAdminRoute} from './admin/route.js'
 import type {Router} from './router.js'
-import {API_ERRORS, DELIVERY_FAULTS, type Scenarios} from './scenarios.js'
-import type {Schema} from './schema.js'
+import type {Scenarios} from './scenarios.js'
 
-const duration: Schema = {type: 'integer', minimum: 0, maximum: MAX_ADVANCE_MS}
-const positiveDuration: Schema = {type: 'integer', minimum: 1, maximum: MAX_ADVANCE_MS}
 const operatorParam = (value: string): Operator => {
   const operator = value.toUpperCase() as Operator
   if (!OPERATORS.includes(operator))
@@ -41,18 +37,6 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
     }),
   })
   addAdminRoute(router, 'PUT /_admin/numbers/{number}', {
-    body: {
-      type: 'object',
-      required: ['operator', 'outcome'],
-      additionalProperties: false,
-      properties: {
-        operator: {type: 'string', enum: OPERATORS},
-        outcome: {type: 'string', enum: ['SUCCESS', 'FAILED', 'PENDING', 'UNSPECIFIED']},
-        then: {type: 'string', enum: ['SUCCESS', 'FAILED']},
-        after_ms: duration,
-        failure_code: {type: 'string', enum: FAILURE_CODES},
-      },
-    },
     handler: (req) => {
       const phone = phoneParam(req.params.number)
       if (scenarios.isTestNumber(phone)) throw validationError([{field: 'number', message: t('sandbox.scenario.testNumber', {number: phone})}])
@@ -91,12 +75,6 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
     }),
   })
   addAdminRoute(router, 'POST /_admin/operators/{operator}/down', {
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {mode: {type: 'string', enum: ['fail', 'unspecified', 'slow'], default: 'fail'}, for_ms: positiveDuration},
-    },
-    bodyOptional: true,
     handler: (req) => {
       const operator = operatorParam(req.params.operator)
       const outage = scenarios.down(operator, req.body.mode ?? 'fail', req.body.for_ms)
@@ -115,19 +93,6 @@ export function registerScenarioRoutes(router: Router, scenarios: Scenarios, pay
   // Faults ----------------------------------------------------------------------------------------
   addAdminRoute(router, 'GET /_admin/faults', {handler: () => ({status: 200, body: {data: scenarios.faults()}})})
   addAdminRoute(router, 'POST /_admin/faults', {
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        route: {type: 'string', pattern: '^(GET|POST|PUT|PATCH|DELETE) /\\S*$', maxLength: 200, 'x-pattern-message': 'sandbox.scenario.route'},
-        latency_ms: {type: 'integer', minimum: 0, maximum: 120_000},
-        error: {type: 'string', enum: API_ERRORS},
-        deliveries: {type: 'string', enum: DELIVERY_FAULTS},
-        delay_ms: positiveDuration,
-        rate: {type: 'number', minimum: 0, maximum: 1, default: 1},
-        for_ms: positiveDuration,
-      },
-    },
     handler: (req) => {
       const {route, latency_ms: latency, error, deliveries, delay_ms: delay, rate, for_ms: forMs} = req.body
       const errors = []

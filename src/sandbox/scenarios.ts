@@ -15,6 +15,7 @@
  * Scripts, outages and faults are settings of the sandbox (saved with --data); they last until
  * removed, or until their `for` runs out on the sandbox clock.
  */
+import {API_ERRORS, DELIVERY_FAULTS, type ApiErrorKind, type DeliveryFaultKind} from '../contract/sandbox-admin.js'
 import {findTestNumber, type Operator} from '../contract/test-numbers.js'
 import type {Clock} from './clock.js'
 import {seededRandom, type Random} from './random.js'
@@ -45,10 +46,7 @@ export interface Outage {
   until?: string
 }
 
-export const API_ERRORS = ['500', '502', '503', '429', 'reset', 'html'] as const
-export type ApiErrorKind = (typeof API_ERRORS)[number]
-export const DELIVERY_FAULTS = ['duplicate', 'reorder', 'delay', 'drop'] as const
-export type DeliveryFaultKind = (typeof DELIVERY_FAULTS)[number]
+export {API_ERRORS, DELIVERY_FAULTS, type ApiErrorKind, type DeliveryFaultKind}
 
 export interface Fault {
   id: string

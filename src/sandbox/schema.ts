@@ -30,44 +30,8 @@ export interface Schema extends JsonSchema {
   'x-refused'?: Record<string, MessageKey>
 }
 
-/**
- * The type of a value that passed `schema`, as far as the schema's own type says it: properties
- * listed in a `required` known to the compiler are present, the others optional (a `required`
- * widened to string[] says nothing: every property optional); enums are their members; a schema
- * without a type is unknown.
- */
-export type FromSchema<S> = S extends {enum: readonly (infer E)[]}
-  ? E
-  : S extends {type: infer T}
-    ? T extends readonly (infer U)[]
-      ? TypeOf<U, S>
-      : TypeOf<T, S>
-    : unknown
-
-type TypeOf<T, S> = T extends 'string'
-  ? string
-  : T extends 'integer' | 'number'
-    ? number
-    : T extends 'boolean'
-      ? boolean
-      : T extends 'null'
-        ? null
-        : T extends 'array'
-          ? S extends {items: infer I}
-            ? FromSchema<I>[]
-            : unknown[]
-          : T extends 'object'
-            ? ObjectOf<S>
-            : unknown
-
-type RequiredOf<S> = S extends {required: readonly (infer R)[]} ? (string extends R ? never : R) : never
-type WithDefault<P> = {[K in keyof P]: P[K] extends {default: unknown} ? K : never}[keyof P]
-
-type ObjectOf<S> = S extends {properties: infer P}
-  ? {[K in keyof P as K extends RequiredOf<S> | WithDefault<P> ? K : never]: FromSchema<P[K]>} & {
-      [K in keyof P as K extends RequiredOf<S> | WithDefault<P> ? never : K]?: FromSchema<P[K]>
-    } & (S extends {additionalProperties: false} ? unknown : Record<string, unknown>)
-  : Record<string, unknown>
+/** The type of a value that passed a schema (src/contract/json-schema.ts, FromSchema). */
+export type {FromSchema} from '../contract/json-schema.js'
 
 export interface FieldError {
   field: string

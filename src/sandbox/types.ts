@@ -2,15 +2,8 @@
 export type Environment = 'SANDBOX' | 'LIVE'
 export const ENVIRONMENTS: readonly Environment[] = ['SANDBOX', 'LIVE']
 
-/** Every scope a key can carry (service-contract.md, "Scopes"). A key minted with no list has them all. */
-export const SCOPES = [
-  'payments:read',
-  'payments:write',
-  'invoices:read',
-  'invoices:write',
-  'invoices:send',
-  'files:write',
-] as const
-export type Scope = (typeof SCOPES)[number]
+/** Every scope a key can carry (src/contract/keys.ts). A key minted with no list has them all. */
+import {SCOPES, type Scope} from '../contract/keys.js'
+export {SCOPES, type Scope}
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | {[key: string]: JsonValue}

@@ -12,6 +12,7 @@ import type {Payment} from '../payments/types.js'
 import {formatDateTime} from '../time/date.js'
 import {formatDurationForPeople, parseDuration} from '../time/duration.js'
 import {SNAPSHOT_NAME} from '../../contract/sandbox-admin.js'
+import type {Scope} from '../../contract/keys.js'
 import type {AdminClockState, AdminEnvironment, AdminLanguage, BusinessUpdate} from '../../contract/sandbox-admin-routes.js'
 import {localAdmin} from './admin.js'
 
@@ -139,7 +140,8 @@ function environment(value: string | undefined): AdminEnvironment | undefined {
 }
 
 export async function keysCreate(ctx: Context, flags: {env: string; scopes?: string}): Promise<void> {
-  const scopes = flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean)
+  // As typed: the sandbox checks each against the contract's scopes and names the field.
+  const scopes = flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean) as Scope[] | undefined
   const body = await (await localAdmin(ctx)).call('POST /_admin/keys', {
     body: {environment: environment(flags.env)!, ...(scopes ? {scopes} : {})},
   })

@@ -43,7 +43,7 @@ export async function numbersSet(ctx: Context, number: string, flags: NumberScri
     outcome: flags.outcome as NumberUpdate['outcome'],
     ...(flags.then ? {then: flags.then as NumberUpdate['then']} : {}),
     ...(flags.after ? {after_ms: parseDuration(flags.after, 'after')} : {}),
-    ...(flags['failure-code'] ? {failure_code: flags['failure-code']} : {}),
+    ...(flags['failure-code'] ? {failure_code: flags['failure-code'] as NumberUpdate['failure_code']} : {}),
   }
   const entry = await (await localAdmin(ctx)).call('PUT /_admin/numbers/{number}', {params: {number}, body})
   await ctx.io.result(entry, () => {

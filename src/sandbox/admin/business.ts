@@ -5,7 +5,6 @@ import {
   businessLanguage,
   businessLogo,
   businessName,
-  LANGUAGES,
   MAX_LOGO_BYTES,
   setBusinessLanguage,
   setBusinessLogo,
@@ -30,15 +29,6 @@ export function registerBusinessRoutes(deps: AdminDependencies): void {
   }
   addAdminRoute(router, 'GET /_admin/business', {handler: () => ({status: 200, body: businessView()})})
   addAdminRoute(router, 'PUT /_admin/business', {
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        language: {type: 'string', enum: [...LANGUAGES]},
-        name: {type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$'},
-        logo_base64: {type: ['string', 'null'], description: 'A PNG or JPEG, at most 1 MB, base64; null removes the logo.'},
-      },
-    },
     handler: (req) => {
       if (Object.keys(req.body).length === 0) throw validationError([{field: 'body', message: t('sandbox.business.nothing')}])
       // Every field is checked before any is applied: a bad logo never leaves a new name behind.

@@ -8,16 +8,6 @@ import {addAdminRoute} from './route.js'
 export function registerMoneyRoutes({router, ledger, payments}: AdminDependencies): void {
   addAdminRoute(router, 'GET /_admin/fees', {handler: () => ({status: 200, body: ledger.fees()})})
   addAdminRoute(router, 'PUT /_admin/fees', {
-    body: {
-      type: 'object',
-      required: ['mode', 'value'],
-      additionalProperties: false,
-      properties: {
-        mode: {type: 'string', enum: ['percent', 'fixed']},
-        value: {type: 'number', minimum: 0},
-        absorb_fees: {type: 'boolean'},
-      },
-    },
     handler: (req) => {
       const {mode, value} = req.body
       if (mode === 'percent' && value > 100) throw validationError([{field: 'value', message: t('sandbox.admin.percent')}])

@@ -1,5 +1,5 @@
 /** Time and state: the sandbox clock, reset, and snapshots (test isolation). */
-import {MAX_ADVANCE_MS, MAX_SANDBOX_TIME} from '../clock.js'
+import {MAX_SANDBOX_TIME} from '../clock.js'
 import {ApiError, validationError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {KEPT_BY_RESTORE, SNAPSHOT_NAME} from '../store.js'
@@ -11,7 +11,6 @@ export function registerTimeRoutes(deps: AdminDependencies): void {
   const {router, scheduler, store} = deps
   addAdminRoute(router, 'GET /_admin/clock', {handler: () => ({status: 200, body: scheduler.state()})})
   addAdminRoute(router, 'POST /_admin/clock/advance', {
-    body: {type: 'object', required: ['ms'], additionalProperties: false, properties: {ms: {type: 'integer', minimum: 1, maximum: MAX_ADVANCE_MS}}},
     handler: async (req) => {
       const now = scheduler.clock.now()
       if (now + req.body.ms > MAX_SANDBOX_TIME)
@@ -21,8 +20,6 @@ export function registerTimeRoutes(deps: AdminDependencies): void {
   })
 
   addAdminRoute(router, 'POST /_admin/reset', {
-    body: {type: 'object', additionalProperties: false, properties: {all: {type: 'boolean'}}},
-    bodyOptional: true,
     handler: async (req) => {
       const all = req.body?.all === true
       // Deliveries in flight finish first: they would write into the emptied data.
@@ -41,7 +38,6 @@ export function registerTimeRoutes(deps: AdminDependencies): void {
   }
   addAdminRoute(router, 'GET /_admin/snapshots', {handler: () => ({status: 200, body: {data: store.listSnapshots()}})})
   addAdminRoute(router, 'POST /_admin/snapshots', {
-    body: {type: 'object', required: ['name'], additionalProperties: false, properties: {name: {type: 'string'}}},
     handler: async (req) => ({status: 201, body: await store.saveSnapshot(snapshotName(req.body.name))}),
   })
   addAdminRoute(router, 'POST /_admin/snapshots/{name}/restore', {

@@ -26,12 +26,6 @@ export function registerWebhookRoutes({router, events}: AdminDependencies): void
     handler: (req) => ({status: 200, body: {data: events.listEndpoints(env(req.query.environment)).map(endpointView)}}),
   })
   addAdminRoute(router, 'POST /_admin/webhook-endpoints', {
-    body: {
-      type: 'object',
-      required: ['url'],
-      additionalProperties: false,
-      properties: {url: {type: 'string', pattern: '^https?://[^\\s/]+', 'x-pattern-message': 'sandbox.admin.url'}, environment: envSchema},
-    },
     handler: (req) => {
       const endpoint = events.addEndpoint(req.body.url, env(req.body.environment, 'SANDBOX')!)
       return {status: 201, body: {...endpointView(endpoint), secret: endpoint.secret}}
@@ -73,8 +67,6 @@ export function registerWebhookRoutes({router, events}: AdminDependencies): void
     },
   })
   addAdminRoute(router, 'POST /_admin/webhook-endpoints/{endpointId}/rotate', {
-    body: {type: 'object', additionalProperties: false, properties: {overlap_ms: {type: 'integer', minimum: 0}}},
-    bodyOptional: true,
     handler: (req) => {
       const endpoint = events.rotate(req.params.endpointId, req.body.overlap_ms)
       if (!endpoint) throw notFound('webhook endpoint', req.params.endpointId)

@@ -103,7 +103,6 @@ export function registerInspectorData(deps: InspectorDependencies): void {
     },
   })
   addAdminRoute(router, 'POST /_admin/phone/{paymentId}/pin', {
-    body: {type: 'object', additionalProperties: false, properties: {pin: {type: 'string', maxLength: 12}, decline: {type: 'boolean'}}},
     handler: (req) => {
       const id = req.params.paymentId
       const record = payments.get('LIVE', id)

@@ -89,7 +89,6 @@ function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox
   })
   addAdminRoute(router, 'PUT /_admin/inventory/{item}', {
     query: {type: 'object', properties: {environment: envSchema}},
-    body: {type: 'object', required: ['quantity'], additionalProperties: false, properties: {quantity: {type: 'integer', minimum: 0}}},
     handler: (req) => {
       if (req.params.item.trim() === '') throw notFound('inventory item', req.params.item)
       return {status: 200, body: itemView(inventory.setQuantity(env(req.query.environment), req.params.item, req.body.quantity))}
