@@ -11,7 +11,8 @@
  * as its context (`SvcCommand.runWith`: streams, environment), not patched into the process. What
  * is still the process's is put back once no run is left: the exit code, the signal listeners the
  * commands added, and TZ (Node reads it from process.env only). Runs may overlap (each has its own
- * language, streams and exit code), except a run that sets TZ: it runs alone.
+ * language, streams and exit code), except a run that sets TZ: it runs alone. `options.clock` (a
+ * test clock, test/helpers/clock.ts) is the run's clock: the test sets and moves its time.
  */
 import {existsSync} from 'node:fs'
 import {Readable, Writable} from 'node:stream'
@@ -120,7 +121,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   if (env.TZ !== undefined) process.env.TZ = env.TZ
   let exitCode: number
   try {
-    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams})
+    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams, clock: options.clock})
   } finally {
     if (env.TZ !== undefined) {
       if (savedTz === undefined) delete process.env.TZ

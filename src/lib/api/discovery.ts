@@ -87,12 +87,15 @@ async function readCache(file: string, baseUrl: string): Promise<CacheFile | und
   }
 }
 
+/** Writes of this process so far: with the pid, a temporary name no other write shares. */
+let writes = 0
+
 async function writeCache(file: string, content: CacheFile): Promise<void> {
   const {mkdir, writeFile, rename} = await import('node:fs/promises')
   const {dirname} = await import('node:path')
   try {
     await mkdir(dirname(file), {recursive: true, mode: 0o700})
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
+    const temporary = `${file}.${process.pid}.${++writes}.tmp`
     await writeFile(temporary, JSON.stringify(content), {mode: 0o600})
     await rename(temporary, file)
   } catch {

@@ -29,7 +29,8 @@ function sleepSync(ms: number): void {
   Atomics.wait(pause, 0, 0, ms)
 }
 
-function withLock<T>(lock: string, work: () => T): T | undefined {
+/** Run `work` holding `lock`; `now` (the caller's clock) tells a crashed holder's lock by its age. */
+function withLock<T>(lock: string, now: number, work: () => T): T | undefined {
   for (let attempt = 0; attempt < 2000; attempt++) {
     try {
       mkdirSync(lock, {mode: 0o700})
@@ -45,7 +46,7 @@ function withLock<T>(lock: string, work: () => T): T | undefined {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined
       try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock)
+        if (now - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock)
       } catch {
         // gone in the meantime
       }
@@ -77,7 +78,7 @@ export function sharedBudget(options: {dir: string; apiKey: string; baseUrl: str
       } catch {
         return 0
       }
-      const wait = withLock(lock, () => {
+      const wait = withLock(lock, now, () => {
         let stamps: number[] = []
         try {
           const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
@@ -97,7 +98,7 @@ export function sharedBudget(options: {dir: string; apiKey: string; baseUrl: str
     },
     answered(takenAt, at) {
       if (!ready || at <= takenAt) return
-      withLock(lock, () => {
+      withLock(lock, at, () => {
         let stamps: unknown
         try {
           stamps = JSON.parse(readFileSync(file, 'utf8'))

@@ -45,7 +45,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   if (typeof value.customer_name !== 'string' || value.customer_name.trim() === '') {
     throw new InputError(t('domain.draft.customerName', {field: 'customer-name'}), {field: 'customer-name'})
   }
-  parseDueDate(typeof value.due_date === 'string' ? value.due_date : '', 'due-date')
+  parseDueDate(typeof value.due_date === 'string' ? value.due_date : '', 'due-date', {relative: false})
   if (value.customer_email !== undefined && value.customer_email !== null && value.customer_email !== '') {
     if (typeof value.customer_email !== 'string' || !EMAIL.test(value.customer_email.trim())) {
       throw new InputError(t('domain.draft.email', {field: 'email', value: quoteInput(value.customer_email)}), {field: 'email'})

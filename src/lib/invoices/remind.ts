@@ -65,7 +65,7 @@ export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<v
   if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(client))
   const api = {client, service: await ctx.service()}
   const credentials = ctx.credentials()
-  const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials))
+  const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials), ctx.clock)
   try {
     await remindWith(ctx, journal, {filter, channel, dryRun, api})
   } finally {
@@ -112,7 +112,7 @@ async function remindWith(
     await ctx.confirmLive(t('invoice.live.remind', {customers, invoices: todo.length}))
   }
 
-  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}))
+  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}), ctx.clock)
   // On a terminal the waits go to the bar's own status line (as import's), not glued to the bar.
   const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   try {

@@ -78,7 +78,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
   const token = checkAdminToken(flags['admin-token'])
   const asked = chosenProfile(ctx, flags['profile-name'])
   // Before the database is opened: a second process on the file would lose the first's updates.
-  const hold: DataFileHold | undefined = flags.data ? await holdDataFile(flags.data) : undefined
+  const hold: DataFileHold | undefined = flags.data ? await holdDataFile(flags.data, ctx.clock) : undefined
   try {
     return await serveHolding(ctx, flags, {settleAfterMs, token, asked, hold})
   } catch (error) {
@@ -101,6 +101,7 @@ async function serveHolding(
     rateLimit: flags['rate-limit'],
     dataFile: hold?.file,
     adminToken: token,
+    clock: ctx.clock,
     // A person's first PDF or cover image should not wait for the document worker to boot.
     warmDocuments: true,
   }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
@@ -143,7 +144,7 @@ async function serveHolding(
         admin_token: sandbox.adminToken,
         pay_url: sandbox.payUrl,
         ...currentOwner(),
-        started_at: new Date().toISOString(),
+        started_at: new Date(ctx.clock.now()).toISOString(),
         data_file: hold?.file ?? null,
         profile: profileFor(live, asked, new URL(sandbox.url).port),
       }

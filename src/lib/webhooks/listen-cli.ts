@@ -91,15 +91,15 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
     },
     onSandboxLost: ({since, reason}) => {
       if (io.json) io.outJsonLine({kind: 'sandbox_lost', since: since.toISOString(), reason})
-      io.err(paint.yellow(t('webhooks.listen.sandboxLost', {time: clockTime(new Date()), since: clockTime(since), reason: t(`webhooks.listen.lostReason.${reason}`)})))
+      io.err(paint.yellow(t('webhooks.listen.sandboxLost', {time: clockTime(new Date(ctx.clock.now())), since: clockTime(since), reason: t(`webhooks.listen.lostReason.${reason}`)})))
     },
     onSandboxBack: (gap, endpointId) => {
       if (io.json) io.outJsonLine({kind: 'sandbox_back', endpoint_id: endpointId, from: gap.from.toISOString(), to: gap.to.toISOString(), recovered: gap.recovered, covered_from: gap.coveredFrom.toISOString(), uncovered: gap.uncovered ?? null})
       const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
       io.err(
         gap.uncovered === undefined
-          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date()), id: endpointId, count: gap.recovered, ...window, coveredFrom: clockTime(gap.coveredFrom)})
-          : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date()), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
+          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date(ctx.clock.now())), id: endpointId, count: gap.recovered, ...window, coveredFrom: clockTime(gap.coveredFrom)})
+          : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date(ctx.clock.now())), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
       )
     },
   })

@@ -133,7 +133,7 @@ export function watchSandbox(options: SandboxWatchOptions): SandboxWatch {
           break
         }
         if (Number.isFinite(created)) oldestRead = Math.min(oldestRead, created)
-        const event = settlementEvent(payment)
+        const event = settlementEvent(payment, new Date(now()))
         if (event) events.push(event)
       }
       if (!hasMore) reachedHorizon = true
