@@ -15,7 +15,7 @@
 import {test as base} from 'vitest'
 
 import {tempConfigDir} from './config-dir.js'
-import {startTestSandbox, type TestSandbox} from './sandbox.js'
+import {startTestSandbox, type StartOptions, type TestSandbox} from './sandbox.js'
 
 export type TempConfigDir = ReturnType<typeof tempConfigDir>
 
@@ -30,7 +30,7 @@ export interface CommandFixtures {
  * The fixtures with a sandbox started with these options (a file whose payments must settle at
  * once, a LIVE-only sandbox…): `const it = withSandbox({settleAfterMs: 0})` at the top of the file.
  */
-export function withSandbox(options: Parameters<typeof startTestSandbox>[0] = {}) {
+export function withSandbox(options: StartOptions = {}) {
   return base.extend<CommandFixtures>({
     sandbox: [
       // eslint-disable-next-line no-empty-pattern

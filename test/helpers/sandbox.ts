@@ -16,7 +16,7 @@ import {join} from 'node:path'
 
 import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
 import {runCli, type CliOptions, type CliResult} from './cli.js'
-import type {TestClock} from './clock.js'
+import {TestClock} from './clock.js'
 
 export type {Sandbox, StartOptions}
 
@@ -36,14 +36,15 @@ export interface TestSandbox {
   close(): Promise<void>
 }
 
-export async function startTestSandbox(options: Omit<StartOptions, 'clock'> & {clock?: TestClock} = {}): Promise<TestSandbox> {
+export async function startTestSandbox(options: StartOptions = {}): Promise<TestSandbox> {
   const sb = await startSandbox({port: 0, rateLimit: 0, settleAfterMs: 200, seed: 7, ...options})
+  const clock = options.clock instanceof TestClock ? options.clock : undefined
   const env = (key: 'sandbox' | 'live' = 'sandbox') => ({SVC_API_KEY: sb.keys[key], SVC_BASE_URL: sb.url})
   return {
     sb,
     env,
     cli: (configDir, key = 'sandbox', run = runCli) => (args, extra = {}) =>
-      run(args, {configDir, clock: options.clock, ...extra, env: {...env(key), SVC_RATE_LIMIT: '0', ...extra.env}}),
+      run(args, {configDir, clock, ...extra, env: {...env(key), SVC_RATE_LIMIT: '0', ...extra.env}}),
     async admin(method, path, body) {
       const response = await fetch(`${sb.adminUrl}${path}`, {
         method,
