@@ -8,6 +8,13 @@
  * sandbox's scheduler); `flow()` lets it run again from where it stands. While pinned, timers fire
  * only when the clock is moved; while it flows, also as real time reaches them.
  *
+ * `skippingClock(start)` is pinned, and moves itself: whenever a CLI run waits on it (pacing under
+ * a rate limit, a retry's backoff), it jumps to the end of the first such wait, firing what falls
+ * due on the way (the sandbox's tasks, its rate window's turn). Work takes no time on it and a wait
+ * takes no real time: a test of a one-minute window runs in the time its requests take. Only the
+ * runs' waits move it (the sandbox's own tasks, a day away, do not), and deadlines (timers of kind
+ * `deadline`: a request's) keep their real length, so a busy machine's slow answer is no timeout.
+ *
  * A child process cannot share an object: `runCli(args, {clock})` starts the child with the
  * clock's time at that moment (test/helpers/child-clock.mjs, preloaded): pinned if the clock is,
  * else flowing from it.
@@ -18,6 +25,8 @@ interface Timer {
   at: number
   callback: () => void
   kind: TimerKind
+  /** Set by a CLI run (`forRuns()`): a skipping clock jumps to it. */
+  run: boolean
   real?: ReturnType<typeof setTimeout>
 }
 
@@ -26,8 +35,12 @@ export class TestClock implements Clock {
   private pinnedAt: number | undefined
   private readonly timers = new Map<number, Timer>()
   private nextId = 1
+  private jumpQueued = false
 
-  constructor(start?: number | string | Date) {
+  constructor(
+    start?: number | string | Date,
+    private readonly skipping = false,
+  ) {
     if (start !== undefined) this.pin(toMs(start))
   }
 
@@ -41,11 +54,7 @@ export class TestClock implements Clock {
   }
 
   setTimer(callback: () => void, ms: number, kind: TimerKind = 'wait'): unknown {
-    const id = this.nextId++
-    const timer: Timer = {at: this.now() + Math.max(0, ms), callback, kind}
-    this.timers.set(id, timer)
-    this.arm(id, timer)
-    return id
+    return this.add(callback, ms, kind, false)
   }
 
   clearTimer(handle: unknown): void {
@@ -53,6 +62,15 @@ export class TestClock implements Clock {
     if (!timer) return
     if (timer.real) clearTimeout(timer.real)
     this.timers.delete(handle as number)
+  }
+
+  /** The same clock, as the CLI runs of a test take it: a skipping clock jumps through their waits. */
+  forRuns(): Clock {
+    return {
+      now: () => this.now(),
+      setTimer: (callback, ms, kind = 'wait') => this.add(callback, ms, kind, true),
+      clearTimer: (handle) => this.clearTimer(handle),
+    }
   }
 
   /**
@@ -72,7 +90,7 @@ export class TestClock implements Clock {
     const target = this.now() + ms
     this.pin(this.now())
     for (;;) {
-      const due = [...this.timers].filter(([, timer]) => timer.at <= target).sort((a, b) => a[1].at - b[1].at)[0]
+      const due = [...this.timers].filter(([, timer]) => timer.at <= target && !this.realTimed(timer)).sort((a, b) => a[1].at - b[1].at)[0]
       if (!due) break
       this.pinnedAt = Math.max(this.pinnedAt!, due[1].at)
       this.clearTimer(due[0])
@@ -102,16 +120,43 @@ export class TestClock implements Clock {
     return JSON.stringify(this.pinned ? {pinnedAt: this.pinnedAt} : {offsetMs: this.offsetMs})
   }
 
+  private add(callback: () => void, ms: number, kind: TimerKind, run: boolean): number {
+    const id = this.nextId++
+    const timer: Timer = {at: this.now() + Math.max(0, ms), callback, kind, run}
+    this.timers.set(id, timer)
+    this.arm(id, timer)
+    if (this.skipping && run && kind === 'wait') this.queueJump()
+    return id
+  }
+
+  /** On a skipping clock, a deadline runs on real time. */
+  private realTimed(timer: Timer): boolean {
+    return this.skipping && timer.kind === 'deadline'
+  }
+
+  /** Once the turn's work is done, jump to the end of the first wait of a run. */
+  private queueJump(): void {
+    if (this.jumpQueued) return
+    this.jumpQueued = true
+    setTimeout(() => {
+      this.jumpQueued = false
+      const next = [...this.timers.values()].filter((timer) => timer.run && timer.kind === 'wait').sort((a, b) => a.at - b.at)[0]
+      if (next && this.pinned) this.advance(Math.max(0, next.at - this.now()))
+    }, 1)
+  }
+
   private pin(at: number): void {
     this.pinnedAt = at
     for (const timer of this.timers.values()) {
-      if (timer.real) clearTimeout(timer.real)
-      timer.real = undefined
+      if (timer.real && !this.realTimed(timer)) {
+        clearTimeout(timer.real)
+        timer.real = undefined
+      }
     }
   }
 
   private arm(id: number, timer: Timer): void {
-    if (this.pinned) return
+    if (this.pinned && !this.realTimed(timer)) return
     if (timer.real) clearTimeout(timer.real)
     timer.real = setTimeout(() => {
       if (!this.timers.has(id)) return
@@ -131,4 +176,9 @@ function toMs(at: number | string | Date): number {
 /** A test clock, pinned at `start` when given (else flowing with real time). */
 export function testClock(start?: number | string | Date): TestClock {
   return new TestClock(start)
+}
+
+/** A pinned test clock that jumps through the CLI runs' waits (see above), from `start` or now. */
+export function skippingClock(start: number | string | Date = Date.now()): TestClock {
+  return new TestClock(start, true)
 }

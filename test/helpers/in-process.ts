@@ -121,7 +121,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   if (env.TZ !== undefined) process.env.TZ = env.TZ
   let exitCode: number
   try {
-    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams, clock: options.clock})
+    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams, clock: options.clock?.forRuns()})
   } finally {
     if (env.TZ !== undefined) {
       if (savedTz === undefined) delete process.env.TZ

@@ -12,6 +12,8 @@ import {createHash} from 'node:crypto'
 import {mkdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {systemClock} from '../../contract/clock.js'
+
 export interface SharedBudget {
   /** Take a slot at `now` (0), or say how long to wait before asking again (ms). */
   take(now: number): number
@@ -29,8 +31,7 @@ function sleepSync(ms: number): void {
   Atomics.wait(pause, 0, 0, ms)
 }
 
-/** Run `work` holding `lock`; `now` (the caller's clock) tells a crashed holder's lock by its age. */
-function withLock<T>(lock: string, now: number, work: () => T): T | undefined {
+function withLock<T>(lock: string, work: () => T): T | undefined {
   for (let attempt = 0; attempt < 2000; attempt++) {
     try {
       mkdirSync(lock, {mode: 0o700})
@@ -46,7 +47,8 @@ function withLock<T>(lock: string, now: number, work: () => T): T | undefined {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined
       try {
-        if (now - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock)
+        // Its age against its file time: the machine's clock, whatever the callers' says.
+        if (systemClock.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock)
       } catch {
         // gone in the meantime
       }
@@ -78,7 +80,7 @@ export function sharedBudget(options: {dir: string; apiKey: string; baseUrl: str
       } catch {
         return 0
       }
-      const wait = withLock(lock, now, () => {
+      const wait = withLock(lock, () => {
         let stamps: number[] = []
         try {
           const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
@@ -98,7 +100,7 @@ export function sharedBudget(options: {dir: string; apiKey: string; baseUrl: str
     },
     answered(takenAt, at) {
       if (!ready || at <= takenAt) return
-      withLock(lock, at, () => {
+      withLock(lock, () => {
         let stamps: unknown
         try {
           stamps = JSON.parse(readFileSync(file, 'utf8'))

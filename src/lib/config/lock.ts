@@ -21,7 +21,7 @@ export interface LockOptions {
   staleMs?: number
   /** How long to wait for another process's lock before giving up. */
   waitMs?: number
-  /** Where the time is read and the waits are set (default the machine's). */
+  /** Where the wait for another holder is measured and paced (default the machine's). */
   clock?: Clock
 }
 
@@ -42,7 +42,7 @@ interface Seen {
   since: number
 }
 
-function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}, clock: Clock): boolean {
+function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}): boolean {
   try {
     mkdirSync(path)
     return true
@@ -50,7 +50,8 @@ function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}, clock: C
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
   try {
-    const now = clock.now()
+    // A lock's age is read against its file time: the machine's clock, whatever the run's says.
+    const now = systemClock.now()
     const {mtimeMs} = statSync(path)
     if (seen.last?.mtimeMs !== mtimeMs) seen.last = {mtimeMs, since: now}
     const unchangedFor = now - seen.last.since
@@ -73,7 +74,7 @@ export async function withFileLock<T>(file: string, work: () => Promise<T> | T, 
   const clock = options.clock ?? systemClock
   const deadline = clock.now() + (options.waitMs ?? 120_000)
   const seen: {last?: Seen} = {}
-  while (!tryAcquire(path, staleMs, seen, clock)) {
+  while (!tryAcquire(path, staleMs, seen)) {
     if (clock.now() > deadline) {
       throw new SvcError(t('core.config.locked', {path}), {exitCode: ExitCode.FAILURE, code: 'config_locked'})
     }
@@ -84,7 +85,7 @@ export async function withFileLock<T>(file: string, work: () => Promise<T> | T, 
   releaseAllOnExit()
   const refresh = setInterval(() => {
     try {
-      const now = new Date(clock.now())
+      const now = new Date(systemClock.now())
       utimesSync(path, now, now)
     } catch {
       // Nothing to refresh.

@@ -256,7 +256,7 @@ export async function invoiceList(
 ): Promise<void> {
   checkListPaging(flags)
   const pageSize = flags['page-size']
-  let filter = readFilter(flags)
+  let filter = readFilter(flags, dateNow(ctx.clock))
   const invoices = await api(ctx)
   if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(invoices.client))
   if (isFiltering(filter)) {

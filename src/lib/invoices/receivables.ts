@@ -45,7 +45,7 @@ export function filterNeedsToday(flags: FilterFlags): boolean {
  * Reads and checks the filter flags before any request (InputError naming the flag). `today`
  * (the service's) is where `30d` counts from.
  */
-export function readFilter(flags: FilterFlags, today?: Date): ReceivableFilter {
+export function readFilter(flags: FilterFlags, today: Date): ReceivableFilter {
   const filter: ReceivableFilter = {}
   if (flags.customer !== undefined) {
     const text = flags.customer.trim()
@@ -64,7 +64,7 @@ export function readFilter(flags: FilterFlags, today?: Date): ReceivableFilter {
   return filter
 }
 
-function day(input: string, field: string, today?: Date): string {
+function day(input: string, field: string, today: Date): string {
   return parseDueDate(input, field, {today}).slice(0, 10)
 }
 

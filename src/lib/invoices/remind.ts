@@ -6,6 +6,7 @@
  * share the work: one reminder per invoice in total, and a run names the invoices another run is
  * reminding. `--dry-run` finds, checks and shows the same plan, and sends nothing.
  */
+import {dateNow} from '../../contract/clock.js'
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, OutcomeError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
@@ -58,7 +59,7 @@ function target(invoice: Invoice, channel: Channel | undefined): {channel: Chann
 }
 
 export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<void> {
-  let filter = readFilter(flags)
+  let filter = readFilter(flags, dateNow(ctx.clock))
   const channel = parseChannel(flags.channel)
   const dryRun = flags['dry-run'] === true
   const client = await ctx.client()
