@@ -123,7 +123,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // command still streams ends it (jqFailed).
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env)
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env, this.ctx.clock)
       this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
     }
   }

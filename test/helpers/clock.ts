@@ -36,6 +36,7 @@ export class TestClock implements Clock {
   private readonly timers = new Map<number, Timer>()
   private nextId = 1
   private jumpQueued = false
+  private readonly counts: Record<TimerKind, number> = {wait: 0, deadline: 0}
 
   constructor(
     start?: number | string | Date,
@@ -115,6 +116,11 @@ export class TestClock implements Clock {
     return [...this.timers.values()].filter((timer) => kind === undefined || timer.kind === kind).map((timer) => timer.at - this.now())
   }
 
+  /** How many timers of `kind` were ever set on this clock. */
+  timersSet(kind: TimerKind): number {
+    return this.counts[kind]
+  }
+
   /** What a child process is started with (test/helpers/child-clock.mjs). */
   forChild(): string {
     return JSON.stringify(this.pinned ? {pinnedAt: this.pinnedAt} : {offsetMs: this.offsetMs})
@@ -123,6 +129,7 @@ export class TestClock implements Clock {
   private add(callback: () => void, ms: number, kind: TimerKind, run: boolean): number {
     const id = this.nextId++
     const timer: Timer = {at: this.now() + Math.max(0, ms), callback, kind, run}
+    this.counts[kind]++
     this.timers.set(id, timer)
     this.arm(id, timer)
     if (this.skipping && run && kind === 'wait') this.queueJump()
