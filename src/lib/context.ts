@@ -12,7 +12,7 @@ import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
 import {ProcessStreams} from './io/process-streams.js'
 import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
-import {resolveCredentials, type Credentials} from './config/resolve.js'
+import {resolveCredentials, selectedProfileName, type Credentials} from './config/resolve.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
 import {configDir, configExposure, readConfig, type ConfigData} from './config/store.js'
 import {systemClock, type Clock} from '../contract/clock.js'
@@ -148,7 +148,7 @@ export function createContext(options: ContextOptions): Context {
   const profileLang = () => {
     try {
       const data = readConfigOnce()
-      const name = flags.profile ?? (env.SVC_PROFILE || undefined) ?? data.current
+      const name = selectedProfileName(flags, env, data)
       return name ? data.profiles[name]?.lang : undefined
     } catch {
       return undefined
