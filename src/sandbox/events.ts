@@ -22,7 +22,7 @@ import {DEFAULT_DELIVERY_DELAY_MS, DEFAULT_REORDER_DELAY_MS, type Fault} from '.
 import type {Collection, Store} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
-/** Delays before each retry (service-contract.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** Delays before each retry (docs/service.md, "Events and signatures"): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const
 export const DELIVERY_TIMEOUT_MS = 15_000
 /** How long the previous secret keeps signing after a rotation, by default. */

@@ -1,8 +1,8 @@
 /**
  * The CLI run in-process, for the tests of flags, validation and formatting: the command class
  * (from src/, through vite) run with oclif's `Command.run` on the project's config, its stdout and
- * stderr captured, as @oclif/test's `captureOutput` does (stack-notes.md: `runCommand` loads
- * commands outside vite; the class run with `{root}` works). Same arguments and result as `runCli`,
+ * stderr captured, as @oclif/test's `captureOutput` does (its `runCommand` loads the
+ * commands outside vite, from dist/; the class run with the project's config works). Same arguments and result as `runCli`,
  * so a test moves between the two by changing one name; a test that needs a real process (signals,
  * start-up, the built bundle, a TTY, a second process) keeps `runCli`; stdin is `options.input`.
  *
@@ -36,7 +36,7 @@ let saved: {exitCode: typeof process.exitCode; listeners: Record<'SIGINT' | 'SIG
 
 /**
  * The global flags a user may write before the command words (`svc --profile local pay list`,
- * as cli.md writes it; bin/run.cjs moves them behind the command for oclif): the base command's
+ * as the README writes it; bin/run.cjs moves them behind the command for oclif): the base command's
  * own flags, and whether each takes a value.
  */
 const GLOBAL_FLAGS = new Map<string, boolean>(

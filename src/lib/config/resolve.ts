@@ -1,5 +1,5 @@
 /**
- * Which key and base URL a command uses (cli.md): `--api-key`, then `SVC_API_KEY`, then the
+ * Which key and base URL a command uses (README.md, "Environment"): `--api-key`, then `SVC_API_KEY`, then the
  * profile named by `--profile` / `SVC_PROFILE`, then the current profile. Same order for the base
  * URL (`--base-url`, `SVC_BASE_URL`, profile, default).
  */

@@ -14,7 +14,7 @@ import type {LineItem} from './items.js'
 import {computeTotalsExact, type Totals} from '../../contract/totals.js'
 import {hasControlCharacter, MAX_LENGTH, MAX_PRICE, MAX_QUANTITY, MAX_TOTAL} from '../../contract/limits.js'
 
-/** The service refuses invoices whose total after discount is below this (service-interface.md). */
+/** The service refuses invoices whose total after discount is below this (docs/service.md, "Limits"). */
 export const MIN_INVOICE_TOTAL = 100
 
 /** The create-request body the CLI builds (totals are computed by the service, never sent). */
@@ -52,7 +52,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
     }
   }
 
-  // The contract's longest strings, and no control characters (service-contract.md, "Limits").
+  // The contract's longest strings, and no control characters (docs/service.md, "Limits").
   for (const [flag, text, max] of [
     ['customer-name', value.customer_name, MAX_LENGTH.customerName],
     ['email', value.customer_email, MAX_LENGTH.email],

@@ -99,7 +99,7 @@ export function verifyDelivery(input: VerifyInput): VerifyReport {
   const now = input.nowSeconds
   const options = {toleranceSeconds: input.toleranceSeconds, nowSeconds: now}
   const result = verifyPayload(input.secret.trim(), headers, input.payload, options)
-  // A secret that is not a signing secret at all is bad input (exit 2, cli.md), like a bad header:
+  // A secret that is not a signing secret at all is bad input (exit 2, README.md "Exit codes"), like a bad header:
   // nothing about the delivery was checked.
   if (!result.ok && result.reason === 'secret_malformed') {
     throw new InputError(describeVerifyFailure(result, {secretFlag: VERIFY_FLAGS.secret}), {field: VERIFY_FLAGS.secret, code: 'secret_malformed'})
