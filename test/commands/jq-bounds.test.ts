@@ -21,18 +21,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BIN, baseEnv, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {HOSTILE, JQ_ARGS} from '../helpers/jq-hostile.js'
 
-const HOSTILE = [
-  'def f: f; f',
-  'last(range(1e9))',
-  '[limit(100000000; repeat(1))] | length',
-  'reduce range(1e12) as $i (0; .+1)',
-  'until(false; .)',
-  'repeat(.)',
-  '[repeat(1)]',
-  '[range(1e9)]',
-  'def f: [f]; f',
-]
 
 let temp: ReturnType<typeof tempConfigDir>
 beforeAll(() => {
@@ -40,8 +30,7 @@ beforeAll(() => {
 })
 afterAll(() => temp.cleanup())
 
-// `sandbox numbers` prints the spec's test numbers without a sandbox: the filter is all there is to run.
-const ARGS = ['sandbox', 'numbers']
+const ARGS = JQ_ARGS
 
 describe('--jq under a long time limit: a limit other than time ends it, never a Node abort', () => {
   it.each(['repeat(.)', 'range(1e9)', '[range(3e7)] | tostring'])('%s with a long time limit: its output meets a limit first, never a Node abort', async (expression) => {

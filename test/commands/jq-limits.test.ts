@@ -11,18 +11,8 @@ import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 import {testClock, type TestClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {HOSTILE, JQ_ARGS} from '../helpers/jq-hostile.js'
 
-const HOSTILE = [
-  'def f: f; f',
-  'last(range(1e9))',
-  '[limit(100000000; repeat(1))] | length',
-  'reduce range(1e12) as $i (0; .+1)',
-  'until(false; .)',
-  'repeat(.)',
-  '[repeat(1)]',
-  '[range(1e9)]',
-  'def f: [f]; f',
-]
 
 let temp: ReturnType<typeof tempConfigDir>
 beforeAll(() => {
@@ -30,8 +20,7 @@ beforeAll(() => {
 })
 afterAll(() => temp.cleanup())
 
-// `sandbox numbers` prints the spec's test numbers without a sandbox: the filter is all there is to run.
-const ARGS = ['sandbox', 'numbers']
+const ARGS = JQ_ARGS
 // Straight to the worker (no main-thread slice, which runs on node:vm's own time).
 const LIMITS = {SVC_JQ_TIMEOUT: '2', SVC_JQ_MAIN_THREAD_MS: '0'}
 

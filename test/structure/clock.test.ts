@@ -6,26 +6,12 @@
  * `SandboxClock` (src/sandbox/clock.ts), itself built on a `Clock`, so a test that hands both the
  * same clock sets and moves the time of both.
  */
-import {readdirSync, readFileSync} from 'node:fs'
-import {join, relative} from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {describe, expect, it} from 'vitest'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+import {code, sources} from './sources.js'
 
 /** The files that may read the machine's time: they are the clock. */
 const CLOCK_FILES = ['src/contract/clock.ts', 'src/sandbox/clock.ts']
-
-function sources(dir: string): {file: string; text: string}[] {
-  return (readdirSync(join(ROOT, dir), {recursive: true}) as string[])
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => ({file: relative(ROOT, join(ROOT, dir, name)).split('\\').join('/'), text: readFileSync(join(ROOT, dir, name), 'utf8')}))
-}
-
-/** The code of a file without its comments (a comment may name what the code must not do). */
-function code(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
-}
 
 const files = sources('src').filter((f) => !CLOCK_FILES.includes(f.file))
 
