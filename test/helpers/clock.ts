@@ -162,8 +162,13 @@ export class TestClock implements Clock {
     }
   }
 
+  /**
+   * A real timer for `timer`: while the clock flows, or for a deadline of a skipping clock; while
+   * it stands still, only for a timer already due (`setTimer(f, 0)` fires on the next turn, as
+   * Node's does), the others waiting for the clock to move.
+   */
   private arm(id: number, timer: Timer): void {
-    if (this.pinned && !this.realTimed(timer)) return
+    if (this.pinned && !this.realTimed(timer) && timer.at > this.now()) return
     if (timer.real) clearTimeout(timer.real)
     timer.real = setTimeout(() => {
       if (!this.timers.has(id)) return

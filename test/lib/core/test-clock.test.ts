@@ -29,6 +29,15 @@ describe('testClock', () => {
     expect(fired).toEqual([['a', AT + 1000], ['b', AT + 2000]])
   })
 
+  it('pinned: a timer already due fires on the next turn, as a zero timeout does', async () => {
+    const clock = testClock(AT)
+    let fired = false
+    clock.setTimer(() => (fired = true), 0)
+    expect(fired).toBe(false)
+    await vi.waitFor(() => expect(fired).toBe(true))
+    expect(clock.now()).toBe(AT)
+  })
+
   it('set: forward fires what falls due; backward fires nothing', () => {
     const clock = testClock(AT)
     let fired = 0
