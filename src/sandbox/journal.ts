@@ -7,6 +7,7 @@
  * sample of the last second, the ring all of it) and at close.
  */
 import {JOURNAL_SIZE, pathMatcher, statusMatcher, type JournalEntry, type JournalQuery} from '../contract/sandbox-inspector.js'
+import {systemClock, type Clock} from '../contract/clock.js'
 import {Ring, type Capture, type Line, type Stored} from './journal-ring.js'
 import type {Collection, Store} from './store.js'
 
@@ -52,6 +53,8 @@ export class Journal {
   constructor(
     store: Store,
     private readonly size = JOURNAL_SIZE,
+    /** The machine's clock the entries are stamped with (the sandbox clock's `machine`). */
+    private readonly machine: Clock = systemClock,
   ) {
     this.ring = new Ring(size)
     if (store.kind !== 'sqlite') return
@@ -142,7 +145,7 @@ export class Journal {
   /** Newest first, filtered, at most `limit`; `summary`: without headers and bodies. */
   list(query: JournalQuery, limit = query.limit ?? 100): JournalEntry[] {
     this.settle()
-    const test = journalFilter(query, Date.now())
+    const test = journalFilter(query, this.machine.now())
     // The path is read only when it is filtered on.
     const byPath = query.path !== undefined
     return this.ring.newestFirst(test, byPath, limit, query.summary)

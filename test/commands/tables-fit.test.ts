@@ -1,5 +1,5 @@
 /**
- * Tables that fit (cli.md, Output), as a person sees them: every table command run in a real
+ * Tables that fit (docs/conventions.md, "Tables"), as a person sees them: every table command run in a real
  * pseudo-terminal of 80 and of 120 columns (stdout a TTY, stderr set aside), against a seeded
  * local sandbox. No line is wider than the terminal, no rule between rows, ids and amounts are
  * whole; piped (in-process, as is the set-up), nothing is cut unless COLUMNS is set; --wide shows

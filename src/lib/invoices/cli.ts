@@ -4,6 +4,7 @@
  */
 import {readFile} from 'node:fs/promises'
 
+import {dateNow} from '../../contract/clock.js'
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {readReason} from '../io/read-reason.js'
@@ -138,7 +139,7 @@ async function readStdin(stdin: AsyncIterable<Buffer | string>): Promise<string>
 export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<void> {
   // Everything local first: nothing is sent if any of it is wrong.
   const base = flags.from ? await draftFromInvoice(ctx, flags.from) : flags['from-file'] ? await readBodyFile(flags['from-file'], ctx.io.streams.stdin as AsyncIterable<Buffer | string>) : {}
-  let start = draftFromFlags(flags, base)
+  let start = draftFromFlags(flags, base, {today: dateNow(ctx.clock)})
   // `--due-date 30d` counts from the service's today: checked above, then one small read.
   if (isRelativeDate(flags['due-date'])) start = draftFromFlags(flags, base, {today: await serviceNow((await api(ctx)).client)})
   let channel = parseChannel(flags.channel)
@@ -165,7 +166,7 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   const key = readIdempotencyKey(flags['idempotency-key'])
   ctx.io.err(renderTotals(totals, draft.discount_percent))
   // Allowed (the service accepts it: the invoice is PAST_DUE at once), but rarely meant.
-  if (draft.due_date < new Date().toISOString().slice(0, 10)) {
+  if (draft.due_date < dateNow(ctx.clock).toISOString().slice(0, 10)) {
     ctx.io.warn(t('invoice.create.dueInPast', {date: formatDate(draft.due_date, getLocale())}))
   }
   if (flags['dry-run']) return showDryRun(ctx, {draft, totals, publish, channel, key, cover: flags.cover})
@@ -255,7 +256,7 @@ export async function invoiceList(
 ): Promise<void> {
   checkListPaging(flags)
   const pageSize = flags['page-size']
-  let filter = readFilter(flags)
+  let filter = readFilter(flags, dateNow(ctx.clock))
   const invoices = await api(ctx)
   if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(invoices.client))
   if (isFiltering(filter)) {

@@ -7,6 +7,7 @@
  * "Today" is the service's day (its Date header, which the local sandbox serves from its own
  * clock), so `sandbox clock advance 40d` makes invoices overdue here as it does on the service.
  */
+import {dateNow} from '../../contract/clock.js'
 import {InputError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatDate, isRelativeDate, parseDueDate} from '../time/date.js'
@@ -44,7 +45,7 @@ export function filterNeedsToday(flags: FilterFlags): boolean {
  * Reads and checks the filter flags before any request (InputError naming the flag). `today`
  * (the service's) is where `30d` counts from.
  */
-export function readFilter(flags: FilterFlags, today?: Date): ReceivableFilter {
+export function readFilter(flags: FilterFlags, today: Date): ReceivableFilter {
   const filter: ReceivableFilter = {}
   if (flags.customer !== undefined) {
     const text = flags.customer.trim()
@@ -63,7 +64,7 @@ export function readFilter(flags: FilterFlags, today?: Date): ReceivableFilter {
   return filter
 }
 
-function day(input: string, field: string, today?: Date): string {
+function day(input: string, field: string, today: Date): string {
   return parseDueDate(input, field, {today}).slice(0, 10)
 }
 
@@ -134,7 +135,7 @@ export async function searchInvoices(api: InvoiceApi, options: SearchOptions): P
   let today: string | undefined
   for await (const page of pages) {
     // The first answer carries the service's Date: its day is "today" for every page.
-    today ??= utcDay(api.client.serviceNow() ?? new Date())
+    today ??= utcDay(api.client.serviceNow() ?? dateNow(api.client.clock))
     for (const [index, invoice] of page.items.entries()) {
       scanned++
       if (!matchesFilter(invoice, options.filter, today)) continue
@@ -147,5 +148,5 @@ export async function searchInvoices(api: InvoiceApi, options: SearchOptions): P
     options.onPage?.(scanned, items.length)
     if (!page.hasMore) break
   }
-  return {items, today: today ?? utcDay(api.client.serviceNow() ?? new Date()), stoppedEarly: false}
+  return {items, today: today ?? utcDay(api.client.serviceNow() ?? dateNow(api.client.clock)), stoppedEarly: false}
 }

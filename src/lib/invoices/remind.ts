@@ -6,6 +6,7 @@
  * share the work: one reminder per invoice in total, and a run names the invoices another run is
  * reminding. `--dry-run` finds, checks and shows the same plan, and sends nothing.
  */
+import {dateNow} from '../../contract/clock.js'
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, OutcomeError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
@@ -58,14 +59,14 @@ function target(invoice: Invoice, channel: Channel | undefined): {channel: Chann
 }
 
 export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<void> {
-  let filter = readFilter(flags)
+  let filter = readFilter(flags, dateNow(ctx.clock))
   const channel = parseChannel(flags.channel)
   const dryRun = flags['dry-run'] === true
   const client = await ctx.client()
   if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(client))
   const api = {client, service: await ctx.service()}
   const credentials = ctx.credentials()
-  const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials))
+  const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials), ctx.clock)
   try {
     await remindWith(ctx, journal, {filter, channel, dryRun, api})
   } finally {
@@ -112,7 +113,7 @@ async function remindWith(
     await ctx.confirmLive(t('invoice.live.remind', {customers, invoices: todo.length}))
   }
 
-  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}))
+  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}), ctx.clock)
   // On a terminal the waits go to the bar's own status line (as import's), not glued to the bar.
   const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   try {

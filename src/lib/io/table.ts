@@ -98,7 +98,7 @@ interface Layout {
   gap: string
 }
 
-/** Which columns to show, how wide, and the gap between them, for `width` (cli.md, Output). */
+/** Which columns to show, how wide, and the gap between them, for `width` (docs/conventions.md, "Tables"). */
 function layout(cells: string[][][], columns: Array<Required<Column>>, width: number | undefined): Layout {
   const count = columns.length
   const natural = Array.from({length: count}, (_, c) => Math.max(0, ...cells.flatMap((row) => (row[c] ?? []).map(cellWidth))))

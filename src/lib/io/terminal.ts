@@ -22,7 +22,7 @@ export function isTerminal(streams: StreamsLike, name: keyof StreamsLike): boole
 }
 
 /**
- * The width tables fit into (cli.md, Output): none with --wide; `COLUMNS` when set (piped too,
+ * The width tables fit into (docs/conventions.md, "Tables"): none with --wide; `COLUMNS` when set (piped too,
  * for whoever asks for it); the terminal's on a TTY; none when piped (scripts get every value).
  */
 export function tableWidth(wide: boolean | undefined, env: NodeJS.ProcessEnv, streams: StreamsLike): number | undefined {

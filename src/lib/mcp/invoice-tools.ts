@@ -97,7 +97,7 @@ export const invoicesCreate: ToolDefinition = {
     const customerName = optionalString(args, 'customer_name')
     if (customerName !== undefined) base.customer_name = customerName
     const dueDate = optionalString(args, 'due_date')
-    if (dueDate !== undefined) base.due_date = asArgument('due_date', () => parseDueDate(dueDate, 'due-date'))
+    if (dueDate !== undefined) base.due_date = asArgument('due_date', () => parseDueDate(dueDate, 'due-date', {today: new Date(ctx.clock.now())}))
     const items = readItems(args)
     if (items !== undefined) base.items = items
     const discount = args.discount_percent

@@ -1,5 +1,5 @@
 /**
- * Tables that fit (cli.md, Output): on a terminal, a table takes the terminal's width (COLUMNS
+ * Tables that fit (docs/conventions.md, "Tables"): on a terminal, a table takes the terminal's width (COLUMNS
  * when set); free text is cut with `…` first, then the least important columns go; ids and
  * amounts are never cut; --wide and pipes print every value in full.
  */

@@ -34,6 +34,7 @@ export const api = {
   'api.trace.pacing': '* pacing: waited {delay} ms to stay under the rate limit',
   'api.trace.redirect': '* following redirect to {url}',
   'api.trace.discovery': '* operations from {source}{detail}',
+  'api.trace.builtInDescription': "svc's built-in description",
 
   // waits before a retry, by what caused them (a 429, another status)
   'api.wait.retry429': 'The service asked to slow down (429): retrying in {seconds} s…',

@@ -35,6 +35,7 @@ export const api: {[K in keyof typeof en]: string} = {
   'api.trace.pacing': '* cadence : attente de {delay} ms pour rester sous la limite de requêtes',
   'api.trace.redirect': '* redirection suivie vers {url}',
   'api.trace.discovery': '* opérations lues depuis {source}{detail}',
+  'api.trace.builtInDescription': 'la description intégrée de svc',
 
   // waits before a retry, by what caused them (a 429, another status)
   'api.wait.retry429': 'Le service demande de ralentir (429) : nouvel essai dans {seconds} s…',
