@@ -22,11 +22,15 @@ export interface ProfileRecord {
   lang?: Locale
   /** Set by `svc sandbox serve` on the profile it saves: how to start that sandbox again. */
   local_sandbox?: {data_file: string | null}
+  /** `svc config set` on this profile (config/settings.ts). */
+  settings?: Record<string, string>
 }
 
 export interface ConfigData {
   current?: string
   profiles: Record<string, ProfileRecord>
+  /** `svc config set` with no profile in use: for every profile (config/settings.ts). */
+  settings?: Record<string, string>
 }
 
 export const CONFIG_FILE = 'config.json'

@@ -168,8 +168,15 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   if (draft.due_date < new Date().toISOString().slice(0, 10)) {
     ctx.io.warn(t('invoice.create.dueInPast', {date: formatDate(draft.due_date, getLocale())}))
   }
-  if (flags['dry-run']) return showDryRun(ctx, {draft, totals, publish, channel, key, cover: flags.cover})
+  const {numberForInvoice} = await import('./numbering.js')
+  if (flags['dry-run']) {
+    const next = await numberForInvoice(ctx, draft, key, {reserve: false})
+    return showDryRun(ctx, {draft, totals, publish, channel, key, cover: flags.cover, next})
+  }
   if (publish && channel) await ctx.confirmLive(t('invoice.live.publish', {customer: draft.customer_name, channel}))
+  // The profile's next number, reserved on disk before anything is sent (invoices/numbering.ts).
+  const number = await numberForInvoice(ctx, draft, key, {reserve: true})
+  if (number) draft.external_reference = number
 
   const invoices = await api(ctx)
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
@@ -215,7 +222,16 @@ function finishCommand(id: string, channel: string | undefined, argv: readonly s
 /** `--dry-run`: the checked body, its totals and what would be delivered; nothing sent, exit 0. */
 async function showDryRun(
   ctx: Context,
-  plan: {draft: InvoiceDraft; totals: {subtotal_amount: number; discount_amount: number; total_amount: number}; publish: boolean; channel?: string; key: string; cover?: string},
+  plan: {
+    draft: InvoiceDraft
+    totals: {subtotal_amount: number; discount_amount: number; total_amount: number}
+    publish: boolean
+    channel?: string
+    key: string
+    cover?: string
+    /** The number a real run would reserve now (none is reserved). */
+    next?: string
+  },
 ): Promise<void> {
   const recipient = plan.channel === 'EMAIL' ? plan.draft.customer_email : plan.channel === 'WHATSAPP' ? plan.draft.customer_phone : undefined
   const report = {
@@ -226,11 +242,13 @@ async function showDryRun(
     publish: plan.publish,
     delivery: plan.channel ? {channel: plan.channel, recipient: recipient ?? null} : null,
     cover_file: plan.cover ?? null,
+    next_number: plan.next ?? null,
   }
   await ctx.io.result(report, () => {
     ctx.io.out(t('invoice.dryRun.heading'))
     ctx.io.out(t('invoice.dryRun.customer', {customer: plan.draft.customer_name, due: formatDate(plan.draft.due_date, getLocale())}))
     for (const item of plan.draft.items) ctx.io.out(t('invoice.dryRun.item', {name: item.name, quantity: item.quantity, price: formatXaf(item.price, getLocale())}))
+    if (plan.next) ctx.io.out(t('invoice.dryRun.number', {number: plan.next}))
     ctx.io.out(t(plan.publish ? (plan.channel ? 'invoice.dryRun.publishSend' : 'invoice.dryRun.publish') : 'invoice.dryRun.draft', {channel: plan.channel ?? '', recipient: recipient ?? '—'}))
   })
 }

@@ -78,6 +78,7 @@ export const invoice = {
   'invoice.dryRun.heading': 'Dry run: checked, nothing sent. The service would receive:',
   'invoice.dryRun.customer': '  Invoice for {customer}, due {due}',
   'invoice.dryRun.item': '  {name}: {quantity} × {price}',
+  'invoice.dryRun.number': '  Its number would be {number} (a dry run reserves none).',
   'invoice.dryRun.draft': '  It would stay a DRAFT (not payable, not sent).',
   'invoice.dryRun.publish': '  It would be published (payable), not delivered.',
   'invoice.dryRun.publishSend': '  It would be published and delivered by {channel} to {recipient}.',

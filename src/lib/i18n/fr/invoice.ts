@@ -80,6 +80,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.dryRun.heading': 'Simulation : tout est vérifié, rien n’est envoyé. Le service recevrait :',
   'invoice.dryRun.customer': '  Facture pour {customer}, échéance {due}',
   'invoice.dryRun.item': '  {name} : {quantity} × {price}',
+  'invoice.dryRun.number': '  Son numéro serait {number} (une simulation n’en réserve aucun).',
   'invoice.dryRun.draft': '  Elle resterait en brouillon (ni payable, ni envoyée).',
   'invoice.dryRun.publish': '  Elle serait publiée (payable), sans être envoyée.',
   'invoice.dryRun.publishSend': '  Elle serait publiée et envoyée par {channel} à {recipient}.',
