@@ -20,7 +20,7 @@ export default class InvoiceList extends SvcCommand<typeof InvoiceList> {
     page: Flags.integer({description: 'Page number, from 1.'}),
     'page-size': Flags.integer({description: 'Invoices per page (1–100).', aliases: ['limit']}),
     all: Flags.boolean({description: 'Follow every page.', exclusive: ['page']}),
-    customer: Flags.string({description: 'Only invoices whose customer name, email or phone contains this text (any case). Filtered by the CLI.', exclusive: ['page']}),
+    customer: Flags.string({description: 'Only invoices whose customer name, email, phone or reference (invoice number) contains this text, in any case and with or without accents (Emilie finds Émilie). Filtered by the CLI.', exclusive: ['page']}),
     'due-before': Flags.string({description: 'Only invoices due before this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
     'due-after': Flags.string({description: 'Only invoices due after this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
     overdue: Flags.boolean({description: "Only unpaid invoices past their due date (the service's today). Filtered by the CLI.", exclusive: ['page']}),

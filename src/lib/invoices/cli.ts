@@ -81,6 +81,17 @@ export function checkId(id: string): string {
   return value
 }
 
+/**
+ * The invoice an id names: as given, or, shortened as a table shows it (`inv_test_0VcF…`), the one
+ * invoice whose id starts so (invoices/id-prefix.ts).
+ */
+export async function resolveId(ctx: Context, given: string): Promise<string> {
+  const {shortenedId, resolveInvoicePrefix} = await import('./id-prefix.js')
+  const prefix = shortenedId(given)
+  if (prefix === undefined) return checkId(given)
+  return resolveInvoicePrefix(await api(ctx), checkId(prefix))
+}
+
 // ---------------------------------------------------------------------------------------------
 // create
 
@@ -117,7 +128,7 @@ async function readBodyFile(path: string, stdin: AsyncIterable<Buffer | string>)
  * Idempotency-Key.
  */
 async function draftFromInvoice(ctx: Context, id: string): Promise<Partial<InvoiceDraft>> {
-  const source = await getInvoice(await api(ctx), checkId(id))
+  const source = await getInvoice(await api(ctx), await resolveId(ctx, id))
   const draft: Partial<InvoiceDraft> = {
     customer_name: source.customer_name,
     items: (source.items ?? []).map(({name, description, price, quantity}) => ({name, ...(description ? {description} : {}), price, quantity})),
@@ -311,7 +322,7 @@ export async function invoiceList(
 }
 
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {
-  const invoice = await getInvoice(await api(ctx), checkId(id))
+  const invoice = await getInvoice(await api(ctx), await resolveId(ctx, id))
   await show(ctx, invoice)
 }
 
@@ -319,8 +330,8 @@ export async function invoiceGet(ctx: Context, id: string): Promise<void> {
 // publish, send, cancel
 
 export async function invoicePublish(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
-  const invoiceId = checkId(id)
   const delivery = readPublishDelivery(flags)
+  const invoiceId = await resolveId(ctx, id)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
   const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await show(ctx, invoice, () => {
@@ -330,8 +341,8 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
 }
 
 export async function invoiceSend(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
-  const invoiceId = checkId(id)
   const delivery = readDelivery(flags)
+  const invoiceId = await resolveId(ctx, id)
   await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
   const result = await sendInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
   await ctx.io.result(result, () => ctx.io.out(renderSend(result)))
@@ -353,7 +364,7 @@ function inFlagTerms(error: unknown): never {
 }
 
 export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
-  const invoiceId = checkId(id)
+  const invoiceId = await resolveId(ctx, id)
   await ctx.confirmLive(t('invoice.live.cancel', {id: invoiceId}))
   const invoice = await cancelInvoice(await api(ctx), invoiceId)
   await show(ctx, invoice, () => ctx.io.err(t('invoice.cancel.done', {id: invoice.id})))
@@ -363,7 +374,7 @@ export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
 // pdf, open
 
 export async function invoicePdf(ctx: Context, id: string, flags: {output?: string}): Promise<void> {
-  const invoiceId = checkId(id)
+  const invoiceId = await resolveId(ctx, id)
   const target = flags.output ?? `${invoiceId}.pdf`
   const {link, url, bytes} = await fetchInvoicePdf(await api(ctx), invoiceId)
   if (target === '-') {
@@ -390,7 +401,7 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
 }
 
 export async function invoiceOpen(ctx: Context, id: string, flags: {print: boolean}): Promise<void> {
-  const invoice = await getInvoice(await api(ctx), checkId(id))
+  const invoice = await getInvoice(await api(ctx), await resolveId(ctx, id))
   const url = invoice.checkout_url
   if (typeof url !== 'string' || url === '') throw new OutcomeError(t('invoice.open.noUrl', {id: invoice.id}), {code: 'no_checkout_url'})
   let opened = false

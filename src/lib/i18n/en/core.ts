@@ -39,6 +39,8 @@ export const core = {
   'core.config.problem.field': 'profiles.{name}.{field} must be text',
   'core.config.problem.lang': 'profiles.{name}.lang must be "en" or "fr"',
   'core.config.locked': 'Another svc process has held the config lock {path} for too long. If no other svc is running, remove that directory.',
+  'core.table.notShown': 'Not shown at this width: {columns} (--wide shows every column).',
+  'core.table.shortened': 'Ids ending in … are shortened: the commands take them as shown.',
   'core.config.unknownKey': 'Unknown setting {key}: settings are {keys}.',
   'core.config.badValue': 'Invalid value {value} for {key}: {accepted}.',
   'core.config.accepted.prefix': 'give 1 to 20 letters, digits, "-", "_", "." or "/", starting with a letter or digit',
