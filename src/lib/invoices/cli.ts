@@ -280,9 +280,10 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
 
 export async function invoiceList(
   ctx: Context,
-  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
+  flags: {status?: string; page?: number; offset?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
 ): Promise<void> {
   checkListPaging(flags)
+  if (flags.offset !== undefined) return invoiceListFrom(ctx, flags.offset, flags)
   const pageSize = flags['page-size']
   let filter = readFilter(flags)
   const invoices = await api(ctx)
@@ -319,6 +320,31 @@ export async function invoiceList(
   })
   // On stderr, with --json too: a script that read one page learns there is more (the data is unchanged).
   if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
+}
+
+/**
+ * `invoice list --offset N`, as `pay list` takes it: the service pages invoices by number, so the
+ * page holding the N-th invoice is read, and the next when the --page-size invoices run onto it.
+ */
+async function invoiceListFrom(ctx: Context, offset: number, flags: {status?: string; 'page-size'?: number; csv?: boolean}): Promise<void> {
+  const size = flags['page-size'] ?? 20
+  const invoices = await api(ctx)
+  const first = Math.floor(offset / size) + 1
+  const skip = offset % size
+  const page = await listInvoices(invoices, {status: flags.status, page: first, pageSize: size, all: false})
+  let items = page.items.slice(skip)
+  let hasMore = page.hasMore
+  if (skip > 0 && page.hasMore) {
+    const next = await listInvoices(invoices, {status: flags.status, page: first + 1, pageSize: size, all: false})
+    items = [...items, ...next.items.slice(0, skip)]
+    hasMore = next.hasMore || next.items.length > skip
+  }
+  await ctx.io.result(items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(items))
+    if (items.length === 0) return ctx.io.err(t('invoice.list.none'))
+    ctx.io.out(await renderInvoiceTable(ctx.io, items))
+  })
+  if (hasMore) ctx.io.err(t('invoice.list.moreOffset', {next: offset + items.length}))
 }
 
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {

@@ -170,10 +170,17 @@ export class IO {
     if (!this.json) this.err(text)
   }
 
-  /** A message for the person on stderr. */
+  /** A message for the person on stderr: on a terminal, wrapped at word boundaries to its width. */
   err(text: string): void {
     const safe = this.forTerminal(text)
-    this.write('stderr', safe.endsWith('\n') ? safe : `${safe}\n`)
+    const columns = this.isTerminal('stderr') ? (this.streams.stderr as {columns?: number}).columns : undefined
+    const wrapped = columns && columns > 0 ? wrapProse(safe, columns) : safe
+    this.write('stderr', wrapped.endsWith('\n') ? wrapped : `${wrapped}\n`)
+  }
+
+  /** Prose on stdout (a report's sentences): on a terminal, wrapped at word boundaries to its width. */
+  prose(text: string): string {
+    return this.isTerminal('stdout') ? wrapProse(text, this.columns) : text
   }
 
   /** Whether stdout (or another of the streams) is a terminal. */

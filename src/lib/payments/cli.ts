@@ -133,8 +133,14 @@ export function checkListLimit(limit: number | undefined): void {
   }
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean; csv?: boolean}): Promise<void> {
-  checkListLimit(flags.limit)
+export async function payList(ctx: Context, given: {status?: string; limit?: number; offset?: number; page?: number; all: boolean; csv?: boolean}): Promise<void> {
+  checkListLimit(given.limit)
+  if (given.page !== undefined && (!Number.isInteger(given.page) || given.page < 1)) {
+    throw new InputError(t('core.error.invalidFlag', {flag: '--page', reason: t('invoice.list.pageRange')}), {field: 'page'})
+  }
+  // --page N is the offset of its first payment (pages of --limit), as invoice list counts pages.
+  const {page, ...rest} = given
+  const flags = page === undefined ? rest : {...rest, offset: (page - 1) * (given.limit ?? 20)}
   const client = await ctx.client()
   const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
   // Only --all, which may read many pages, shows progress.

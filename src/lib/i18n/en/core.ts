@@ -39,6 +39,8 @@ export const core = {
   'core.config.problem.field': 'profiles.{name}.{field} must be text',
   'core.config.problem.lang': 'profiles.{name}.lang must be "en" or "fr"',
   'core.config.locked': 'Another svc process has held the config lock {path} for too long. If no other svc is running, remove that directory.',
+  'core.prompt.keyNavigate': 'navigate',
+  'core.prompt.keySelect': 'select',
   'core.table.notShown': 'Not shown at this width: {columns} (--wide shows every column).',
   'core.table.shortened': 'Ids ending in … are shortened: the commands take them as shown.',
   'core.config.unknownKey': 'Unknown setting {key}: settings are {keys}.',

@@ -41,6 +41,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.config.problem.field': 'profiles.{name}.{field} doit être un texte',
   'core.config.problem.lang': 'profiles.{name}.lang doit valoir « en » ou « fr »',
   'core.config.locked': 'Un autre processus svc garde le verrou de configuration {path} depuis trop longtemps. Si aucun autre svc ne tourne, supprimez ce répertoire.',
+  'core.prompt.keyNavigate': 'se déplacer',
+  'core.prompt.keySelect': 'valider',
   'core.table.notShown': 'Non affiché à cette largeur : {columns} (--wide montre toutes les colonnes).',
   'core.table.shortened': 'Les identifiants finissant par … sont raccourcis : les commandes les acceptent tels quels.',
   'core.config.unknownKey': 'Réglage inconnu {key} : les réglages sont {keys}.',
