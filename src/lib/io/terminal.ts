@@ -247,8 +247,8 @@ export class IO {
     let fit: TableFit = {dropped: [], shortened: []}
     const table = plainTable(safe(head), rows.map(safe), {columns, width: this.tableWidth, paintHead: this.color ? paint.bold : undefined, onFit: (f) => (fit = f)})
     const notes: string[] = []
-    if (fit.dropped.length > 0) notes.push(t('core.table.notShown', {columns: fit.dropped.map((c) => head[c]).join(', ')}))
-    if (fit.shortened.length > 0) notes.push(t('core.table.shortened'))
+    if (fit.dropped.length > 0) notes.push(t('core.fit.notShown', {columns: fit.dropped.map((c) => head[c]).join(', ')}))
+    if (fit.shortened.length > 0) notes.push(t('core.fit.shortened'))
     const footer = notes.map((note) => `\n${paint.dim(this.forTerminal(wrapProse(note, this.tableWidth ?? this.columns)))}`).join('')
     return {text: table + footer, shown: (column) => !fit.dropped.includes(column)}
   }

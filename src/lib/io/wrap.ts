@@ -2,7 +2,8 @@
  * Prose wrapped at word boundaries to a width (the terminal's), as `fmt` does: a terminal left to
  * itself cuts words in two at its edge. Lines already shorter stay as they are; an indented line
  * keeps its indent on the lines it wraps onto; a word longer than the width (a URL, a command)
- * stays whole on a line of its own; text in backquotes (a command to paste) is one word.
+ * stays whole on a line of its own; text in backquotes, or a command from `svc` to the end of its
+ * sentence, is one word: a command to paste is never split over two lines.
  */
 import {displayWidth} from './table.js'
 
@@ -23,7 +24,7 @@ function wrapLine(line: string, width: number): string {
   const indent = /^\s*/.exec(line)![0]
   // A bullet or a label ("  row 3: ", "- ") sets where the next lines start.
   const hang = /^(\s*(?:[-•*]|\d+[.)])\s+)/.exec(line)?.[1] ?? indent
-  const words = line.slice(indent.length).match(/`[^`]*`\S*|\S+/g) ?? []
+  const words = glueCommands(line.slice(indent.length).match(/`[^`]*`\S*|\S+/g) ?? [])
   const lines: string[] = []
   let current = indent
   let empty = true
@@ -37,4 +38,21 @@ function wrapLine(line: string, width: number): string {
   }
   lines.push(current)
   return lines.join('\n')
+}
+
+/** `svc` and the words after it, up to one that ends a sentence (`.`, `;`, `,`, `)`), as one word. */
+function glueCommands(words: string[]): string[] {
+  const out: string[] = []
+  let command: string[] | undefined
+  for (const word of words) {
+    if (!command && word === 'svc') command = [word]
+    else if (command) command.push(word)
+    else out.push(word)
+    if (command && command.length > 1 && /[.;,)]$/.test(word)) {
+      out.push(command.join(' '))
+      command = undefined
+    }
+  }
+  if (command) out.push(command.join(' '))
+  return out
 }
