@@ -33,9 +33,9 @@ export async function renderInvoiceTable(io: IO, invoices: Invoice[]): Promise<s
     money(i.amount_paid ?? 0),
   ])
   // Names before ids: the id is shortened to a prefix the invoice commands take back, then a name
-  // longer than 24 columns is cut (never below that); then the amount paid, the number and the due
-  // date are left out, in that order.
-  const columns: Column[] = [{kind: 'id', shorten: true}, {kind: 'text', priority: 4, min: 13}, {priority: 1}, {kind: 'text', priority: 2, min: 24}, {kind: 'amount'}, {priority: 3}, {priority: 5}]
+  // longer than 24 columns is cut (never below that); then the amount paid, the number, the due
+  // date and the status are left out, in that order: the customer's name goes last.
+  const columns: Column[] = [{kind: 'id', shorten: true}, {kind: 'text', priority: 4, min: 13}, {priority: 2}, {kind: 'text', priority: 1, min: 24}, {kind: 'amount'}, {priority: 3}, {priority: 5}]
   const keep = (_: unknown, c: number) => numbered || c !== 1
   return io.table(head.filter(keep), rows.map((row) => row.filter(keep)), columns.filter(keep))
 }
