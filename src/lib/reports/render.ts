@@ -64,7 +64,8 @@ export async function renderReceivables(io: IO, report: ReceivablesReport): Prom
       ]),
       [paint.bold(t('report.table.total')), String(report.totals.count), xaf(report.totals.amount_due), oldest ? day(oldest) : '', String(maxDays)],
     ],
-    [{kind: 'text', priority: 0}, {priority: 1}, {kind: 'amount'}, {priority: 3}, {priority: 2}],
+    // Names before the rest: a customer's name is never cut below 24 columns.
+    [{kind: 'text', priority: 0, min: 24}, {priority: 1}, {kind: 'amount'}, {priority: 3}, {priority: 2}],
   )
   // The sentences wrap at word boundaries on a terminal; the chart and the table already fit it.
   return io.prose([head, '', paint.bold(t('report.receivables.byAge')), chart, '', paint.bold(t('report.receivables.byCustomer')), table].join('\n'))
