@@ -10,6 +10,6 @@ export default class ConfigGet extends SvcCommand<typeof ConfigGet> {
 
   async run(): Promise<void> {
     const {configGet} = await import('../../lib/config/settings-cli.js')
-    await configGet(this.ctx, this.args.key)
+    await configGet({configDir: this.ctx.configDir, named: this.ctx.flags.profile ?? (this.ctx.env.SVC_PROFILE || undefined), io: this.ctx.io}, this.args.key)
   }
 }

@@ -13,6 +13,6 @@ export default class ConfigSet extends SvcCommand<typeof ConfigSet> {
 
   async run(): Promise<void> {
     const {configSet} = await import('../../lib/config/settings-cli.js')
-    await configSet(this.ctx, this.args.key, this.args.value)
+    await configSet({configDir: this.ctx.configDir, named: this.ctx.flags.profile ?? (this.ctx.env.SVC_PROFILE || undefined), io: this.ctx.io}, this.args.key, this.args.value)
   }
 }

@@ -2,21 +2,28 @@
  * `svc config set KEY VALUE` and `svc config get [KEY]`: the settings of config/settings.ts, on the
  * profile in use (`--profile`, `SVC_PROFILE`, the current one) or, with none, for every profile.
  */
-import type {Context} from '../context.js'
+import type {IO} from '../io/terminal.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {checkSettingKey, checkSettingValue, readSetting, settingSource, SETTINGS, type SettingKey} from './settings.js'
 import {readConfig, updateConfig, type ConfigData} from './store.js'
 
+/** What the settings commands need of the run: its config dir, the profile it names (`--profile`, `SVC_PROFILE`), its output. */
+export interface SettingsRun {
+  configDir: string
+  named?: string
+  io: IO
+}
+
 /** The profile whose settings change: the one named (which must exist), else the current one, else none. */
-function profileInUse(ctx: Context, config: ConfigData): string | undefined {
-  const named = ctx.flags.profile ?? (ctx.env.SVC_PROFILE || undefined)
+function profileInUse(ctx: SettingsRun, config: ConfigData): string | undefined {
+  const named = ctx.named
   if (named !== undefined && !config.profiles[named]) throw new InputError(t('core.profile.notFound', {name: named}), {field: 'profile', code: 'profile_not_found'})
   const name = named ?? config.current
   return name && config.profiles[name] ? name : undefined
 }
 
-export async function configSet(ctx: Context, key: string, value: string): Promise<void> {
+export async function configSet(ctx: SettingsRun, key: string, value: string): Promise<void> {
   const setting = checkSettingKey(key)
   const stored = checkSettingValue(setting, value)
   let profile: string | undefined
@@ -32,7 +39,7 @@ export async function configSet(ctx: Context, key: string, value: string): Promi
   )
 }
 
-export async function configGet(ctx: Context, key: string | undefined): Promise<void> {
+export async function configGet(ctx: SettingsRun, key: string | undefined): Promise<void> {
   const keys = key === undefined ? (Object.keys(SETTINGS) as SettingKey[]) : [checkSettingKey(key)]
   const config = readConfig(ctx.configDir)
   const profile = profileInUse(ctx, config)
