@@ -15,7 +15,7 @@ import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {allInvoices} from './invoice-helpers.js'
+import {allInvoices, payAtCheckout} from './invoice-helpers.js'
 
 const it = withSandbox({settleAfterMs: 0}).extend<{work: string}>({
   // eslint-disable-next-line no-empty-pattern
@@ -42,18 +42,6 @@ async function pdfOf(sandbox: TestSandbox, id: string): Promise<string> {
   const response = await fetch(link.pdf_url ?? link.url)
   expect(response.status).toBe(200)
   return pdfText(Buffer.from(await response.arrayBuffer()))
-}
-
-async function payAtCheckout(invoice: {checkout_url: string}, amount: number): Promise<void> {
-  const action = new URL(invoice.checkout_url)
-  action.pathname = `${action.pathname}/pay`
-  const response = await fetch(action, {
-    method: 'POST',
-    headers: {'content-type': 'application/x-www-form-urlencoded'},
-    body: new URLSearchParams({operator: 'MTN', phone: '670000001', amount: String(amount)}).toString(),
-    redirect: 'manual',
-  })
-  expect(response.status).toBe(303)
 }
 
 describe('invoice numbers', {timeout: 120_000}, () => {
