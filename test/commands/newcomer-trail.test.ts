@@ -100,6 +100,14 @@ describe('the newcomer\'s paper trail', {timeout: 90_000}, () => {
     expect(path.stderr).toMatch(/svc openapi --operations/)
     const id = await svc(['api', '/v1/invoices/inv_test_nope'])
     expect(id.stderr).toMatch(/check the id/i)
+    // The service names its fields (customer_email, override_email); a person typed flags.
+    const draft = JSON.parse((await svc(['invoice', 'create', '--customer-name', 'Sans Mail', '--due-date', '2099-01-31', '--item', 'Pain:500:1', '--json'])).stdout)
+    for (const args of [['publish', draft.id, '--channel', 'EMAIL'], ['publish', draft.id, '--channel', 'WHATSAPP']]) {
+      const r = await svc(['invoice', ...args])
+      expect(r.exitCode).toBe(2)
+      expect(r.stderr).not.toMatch(/customer_email|customer_phone|override_email|override_phone/)
+      expect(r.stderr).toMatch(/--to-email|--to-phone/)
+    }
   })
 
   it('the guided form\'s key hints follow the language', async ({sandbox, temp}) => {

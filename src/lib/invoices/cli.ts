@@ -359,7 +359,7 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
   const delivery = readPublishDelivery(flags)
   const invoiceId = await resolveId(ctx, id)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
-  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
+  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms(invoiceId))
   await show(ctx, invoice, () => {
     ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: statusLabel(invoice.status)}))
     if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
@@ -370,7 +370,7 @@ export async function invoiceSend(ctx: Context, id: string, flags: {channel?: st
   const delivery = readDelivery(flags)
   const invoiceId = await resolveId(ctx, id)
   await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
-  const result = await sendInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
+  const result = await sendInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms(invoiceId))
   await ctx.io.result(result, () => ctx.io.out(renderSend(result)))
 }
 
@@ -378,15 +378,24 @@ export async function invoiceSend(ctx: Context, id: string, flags: {channel?: st
  * The service names its own fields (`override_email`: no address to deliver to); a person typed
  * flags. A 400 about a delivery address gets a hint naming the flag that gives one.
  */
-function inFlagTerms(error: unknown): never {
-  if (error instanceof ApiError && error.status === 400) {
-    const fields = new Set((error.errors ?? []).map((e) => e.field))
-    const hint = fields.has('override_email') ? t('invoice.delivery.hintEmail') : fields.has('override_phone') ? t('invoice.delivery.hintPhone') : undefined
-    if (hint) {
-      throw new ApiError(error.message, {status: error.status, code: error.code, errors: error.errors, requestId: error.requestId, hint})
+function inFlagTerms(id: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof ApiError && error.status === 400) {
+      const fields = new Set((error.errors ?? []).map((e) => e.field))
+      const missing = fields.has('override_email') ? 'Email' : fields.has('override_phone') ? 'Phone' : undefined
+      // The service's sentence names its fields (customer_email, override_email): ours names the flags.
+      if (missing) {
+        throw new ApiError(t(`invoice.delivery.no${missing}`, {id}), {
+          status: error.status,
+          code: error.code,
+          errors: error.errors,
+          requestId: error.requestId,
+          hint: t(`invoice.delivery.hint${missing}`),
+        })
+      }
     }
+    throw error
   }
-  throw error
 }
 
 export async function invoiceCancel(ctx: Context, id: string): Promise<void> {

@@ -47,6 +47,8 @@ export const invoice = {
   'invoice.create.sending': 'Creating the invoice for {customer}…',
   'invoice.delivery.hintEmail': 'Give the address with --to-email ADDRESS, or deliver by WhatsApp with --channel WHATSAPP --to-phone NUMBER.',
   'invoice.delivery.hintPhone': 'Give the number with --to-phone NUMBER, or deliver by email with --channel EMAIL --to-email ADDRESS.',
+  'invoice.delivery.noEmail': 'Invoice {id} has no email address to deliver to by EMAIL.',
+  'invoice.delivery.noPhone': 'Invoice {id} has no phone number to deliver to by WHATSAPP.',
   'invoice.create.replayed':
     'The service replayed an earlier answer to this Idempotency-Key: invoice {id} already existed and was not created again.',
   'invoice.create.dueInPast': 'The due date {date} is already past: the invoice will be PAST_DUE as soon as it is published.',

@@ -49,6 +49,8 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.create.sending': 'Création de la facture pour {customer}…',
   'invoice.delivery.hintEmail': 'Donnez l’adresse avec --to-email ADRESSE, ou envoyez par WhatsApp avec --channel WHATSAPP --to-phone NUMÉRO.',
   'invoice.delivery.hintPhone': 'Donnez le numéro avec --to-phone NUMÉRO, ou envoyez par e-mail avec --channel EMAIL --to-email ADRESSE.',
+  'invoice.delivery.noEmail': 'La facture {id} n’a pas d’adresse e-mail où l’envoyer par EMAIL.',
+  'invoice.delivery.noPhone': 'La facture {id} n’a pas de numéro de téléphone où l’envoyer par WHATSAPP.',
   'invoice.create.replayed':
     'Le service a rejoué une réponse antérieure pour cette Idempotency-Key : la facture {id} existait déjà et n’a pas été créée une seconde fois.',
   'invoice.create.dueInPast': 'L’échéance du {date} est déjà passée : la facture sera EN RETARD dès sa publication.',
