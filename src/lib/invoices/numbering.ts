@@ -23,6 +23,7 @@ import {CONFIG_FILE, ensureConfigDir} from '../config/store.js'
 import {readSetting} from '../config/settings.js'
 import type {ConfigData} from '../config/store.js'
 import type {Context} from '../context.js'
+import {NetworkError} from '../errors.js'
 
 /** Who the numbers belong to: the profile in use, or a key from the environment and its base URL (hashed). */
 export interface NumberOwner {
@@ -152,10 +153,21 @@ export async function numberForInvoice(
   return options.reserve ? reserveNumber(ctx.configDir, who, format, year, key) : peekNumber(ctx.configDir, who, format, year)
 }
 
-/** The service's year (its Date header: the local sandbox's clock moves it). */
+/**
+ * The service's year (its Date header: the local sandbox's clock moves it), read with one small
+ * request when no answer has told it yet. A service that cannot be reached stops here, with
+ * nothing sent (the create could not go either); any other failure leaves the run's clock to say.
+ */
 export async function serviceYear(ctx: Context): Promise<number> {
-  const {serviceNow} = await import('../api/service-clock.js')
-  return (await serviceNow(await ctx.client())).getUTCFullYear()
+  const client = await ctx.client()
+  if (!client.serviceNow()) {
+    try {
+      await client.request({method: 'GET', path: '/v1/invoices', query: {limit: 1}})
+    } catch (error) {
+      if (error instanceof NetworkError) throw error
+    }
+  }
+  return (client.serviceNow() ?? new Date(ctx.clock.now())).getUTCFullYear()
 }
 
 /**
