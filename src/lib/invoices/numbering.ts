@@ -176,6 +176,8 @@ export async function serviceYear(ctx: Context): Promise<number> {
  */
 export async function numbererForRun(ctx: Context): Promise<((draft: {external_reference?: string}, key: string) => Promise<string | undefined>) | undefined> {
   if (!numberFormat(ctx.config(), ctx.credentials().profileName).enabled) return undefined
-  const year = await serviceYear(ctx)
+  // An unreachable service is the rows' to report (the import decides what that means): the run's
+  // clock gives the year meanwhile, and no row's create can go without the service anyway.
+  const year = await serviceYear(ctx).catch(() => new Date(ctx.clock.now()).getUTCFullYear())
   return (draft, key) => numberForInvoice(ctx, draft, key, {reserve: true, year})
 }
