@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../lib/command.js'
 import type {RunningSandbox} from '../../lib/sandbox-admin/serve.js'
+import type {Detaching} from '../../lib/sandbox-exec/detach.js'
 
 export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
   static override summary = 'Run the local sandbox in the foreground (Ctrl-C stops it).'
@@ -13,6 +14,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     'and says so; `svc sandbox list` shows the running ones. With --data, the file is held while it runs: a second serve on it exits 2.'
   static override examples = [
     '<%= config.bin %> sandbox serve',
+    'set -a; eval "$(<%= config.bin %> sandbox serve --detach --port 0)"; set +a; npm test; <%= config.bin %> sandbox stop',
     '<%= config.bin %> sandbox serve --port 9000 --settle-after 250ms --seed 42',
     '<%= config.bin %> sandbox serve --rate-limit 0 --data ./sandbox.db',
     'SVC_SANDBOX_ADMIN_TOKEN=ci-sandbox-admin-token <%= config.bin %> sandbox serve --host 0.0.0.0',
@@ -37,17 +39,30 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
       description:
         'Keep state in this SQLite database across restarts, every acknowledged write on disk (in memory by default). A JSON data file of an older svc is imported once.',
     }),
+    detach: Flags.boolean({
+      description:
+        'Run in the background: return once the sandbox answers, printing the settings `svc sandbox exec` gives a command (KEY=value lines a shell can eval; --json: an object). `svc sandbox stop` stops it.',
+    }),
   }
 
   private running?: RunningSandbox
+  private detaching?: Detaching
 
   async run(): Promise<void> {
+    if (this.flags.detach) {
+      const {startDetached} = await import('../../lib/sandbox-exec/detach.js')
+      this.detaching = startDetached(this.ctx, this.argv)
+      return this.detaching.done
+    }
     const {serveSandbox} = await import('../../lib/sandbox-admin/serve.js')
     this.running = await serveSandbox(this.ctx, this.flags)
+    // Started by `serve --detach`: tell it the sandbox answers.
+    if (this.ctx.env.SVC_SANDBOX_DETACHED) (await import('../../lib/sandbox-exec/detach.js')).reportToParent(this.ctx.env, this.running.info)
     await new Promise<void>(() => {})
   }
 
   protected override async onInterrupt(): Promise<void> {
+    this.detaching?.abort()
     await this.running?.close()
   }
 }

@@ -13,6 +13,7 @@ import {saveProfile, validateProfileName} from '../config/profiles.js'
 import {parseDuration} from '../time/duration.js'
 import {currentOwner} from '../config/process-owner.js'
 import {holdDataFile, type DataFileHold} from './data-lock.js'
+import type {Sandbox} from '../../sandbox/index.js'
 import {liveSandboxes, LOCAL_PROFILE, unregisterSandbox, updateRegistry, type SandboxEntry} from './registry.js'
 
 export interface ServeFlags {
@@ -29,7 +30,20 @@ export interface ServeFlags {
 }
 
 export interface RunningSandbox {
+  /** What serve printed (with --json, this object): its URLs, keys, admin token, profile, PID. */
+  info: ServeInfo
   close(): Promise<void>
+}
+
+export interface ServeInfo {
+  base_url: string
+  admin_url: string
+  admin_token: string
+  sandbox_key: string
+  live_key: string
+  profile: string
+  pid: number
+  data_file: string | null
 }
 
 /** A chosen admin token: printable, no spaces (it travels in an Authorization header), long enough to guard the surface. */
@@ -72,10 +86,15 @@ function profileFor(live: SandboxEntry[], asked: string | undefined, port: strin
   return name
 }
 
-export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<RunningSandbox> {
+/** The flags every start of a local sandbox checks first (serve, exec), before anything is held or started. */
+export function serveSettings(flags: Pick<ServeFlags, 'settle-after' | 'rate-limit' | 'admin-token'>): {settleAfterMs: number; token: string | undefined} {
   const settleAfterMs = parseDuration(flags['settle-after'], 'settle-after')
   if (flags['rate-limit'] < 0) throw new InputError(t('local.serve.rateLimit'), {field: 'rate-limit'})
-  const token = checkAdminToken(flags['admin-token'])
+  return {settleAfterMs, token: checkAdminToken(flags['admin-token'])}
+}
+
+export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<RunningSandbox> {
+  const {settleAfterMs, token} = serveSettings(flags)
   const asked = chosenProfile(ctx, flags['profile-name'])
   // Before the database is opened: a second process on the file would lose the first's updates.
   const hold: DataFileHold | undefined = flags.data ? await holdDataFile(flags.data) : undefined
@@ -92,39 +111,8 @@ async function serveHolding(
   flags: ServeFlags,
   {settleAfterMs, token, asked, hold}: {settleAfterMs: number; token: string | undefined; asked: string | undefined; hold: DataFileHold | undefined},
 ): Promise<RunningSandbox> {
-  const {startSandbox} = await import('../../sandbox/index.js')
-  const sandbox = await startSandbox({
-    port: flags.port,
-    host: flags.host,
-    settleAfterMs,
-    seed: flags.seed,
-    rateLimit: flags['rate-limit'],
-    dataFile: hold?.file,
-    adminToken: token,
-    // A person's first PDF or cover image should not wait for the document worker to boot.
-    warmDocuments: true,
-  }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
-    // A busy or forbidden port is the user's input to change, not an unexpected error.
-    if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})
-    if (error.code === 'EACCES') throw new InputError(t('local.serve.portDenied', {host: flags.host, port: flags.port}), {field: 'port'})
-    // better-sqlite3 is an optional dependency (a native module): without it, only --data is out of reach.
-    if (error.code === 'storage_unavailable') {
-      throw new SvcError(t('local.serve.noSqlite', {reason: error.reason ?? error.message}), {
-        exitCode: ExitCode.FAILURE,
-        code: 'storage_unavailable',
-        field: 'data',
-      })
-    }
-    // The data file: no space (exit 7, as a 507 is), damaged, a directory, read-only (exit 2);
-    // the message names the file and what to do.
-    if (error.code === 'insufficient_storage') {
-      throw new SvcError(error.message, {exitCode: ExitCode.UNAVAILABLE, code: 'insufficient_storage', field: 'data'})
-    }
-    if (error.code === 'data_file_damaged' || error.code === 'data_file_directory' || error.code === 'data_file_read_only') {
-      throw new SvcError(error.message, {exitCode: ExitCode.USAGE, code: error.code, field: 'data'})
-    }
-    throw error
-  })
+  // A person's first PDF or cover image should not wait for the document worker to boot.
+  const sandbox = await startLocalSandbox(flags, {settleAfterMs, token, hold, warmDocuments: true})
   for (const notice of sandbox.notices) {
     if (notice.code === 'json_imported') ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
     else ctx.io.warn(t('local.serve.dataBehind', {file: notice.file, committed: notice.committed, found: notice.found, at: notice.at}))
@@ -137,16 +125,7 @@ async function serveHolding(
       const owner = asked ? live.find((e) => e.profile === asked && e.pid !== process.pid) : undefined
       if (asked && owner) throw profileTaken(asked, owner)
       localOwner = live.find((e) => e.profile === LOCAL_PROFILE)
-      const mine: SandboxEntry = {
-        base_url: sandbox.url,
-        admin_url: sandbox.adminUrl,
-        admin_token: sandbox.adminToken,
-        pay_url: sandbox.payUrl,
-        ...currentOwner(),
-        started_at: new Date().toISOString(),
-        data_file: hold?.file ?? null,
-        profile: profileFor(live, asked, new URL(sandbox.url).port),
-      }
+      const mine = entryOf(sandbox, hold, profileFor(live, asked, new URL(sandbox.url).port))
       return {sandboxes: [...live, mine], result: mine}
     })
   } catch (error) {
@@ -199,11 +178,68 @@ async function serveHolding(
     sandbox.journal.subscribe((request) => ctx.io.err(requestLine(request)))
   }
   return {
+    info,
     async close() {
       // Only what this sandbox owned: its entry (its profile stays, to start it again); other sandboxes keep theirs.
       await unregisterSandbox(ctx.configDir, entry).catch(() => undefined)
       await sandbox.close()
       hold?.release()
     },
+  }
+}
+
+/**
+ * The sandbox started with the flags of serve (and exec), its failures said as the user's input to
+ * change where they are (a busy port, a damaged data file), not as unexpected errors.
+ */
+export async function startLocalSandbox(
+  flags: Pick<ServeFlags, 'port' | 'host' | 'seed' | 'rate-limit'>,
+  options: {settleAfterMs: number; token: string | undefined; hold: DataFileHold | undefined; warmDocuments: boolean},
+): Promise<Sandbox> {
+  const {startSandbox} = await import('../../sandbox/index.js')
+  return startSandbox({
+    port: flags.port,
+    host: flags.host,
+    settleAfterMs: options.settleAfterMs,
+    seed: flags.seed,
+    rateLimit: flags['rate-limit'],
+    dataFile: options.hold?.file,
+    adminToken: options.token,
+    warmDocuments: options.warmDocuments,
+  }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
+    // A busy or forbidden port is the user's input to change, not an unexpected error.
+    if (error.code === 'EADDRINUSE') throw new InputError(t('local.serve.portBusy', {host: flags.host, port: flags.port}), {field: 'port'})
+    if (error.code === 'EACCES') throw new InputError(t('local.serve.portDenied', {host: flags.host, port: flags.port}), {field: 'port'})
+    // better-sqlite3 is an optional dependency (a native module): without it, only --data is out of reach.
+    if (error.code === 'storage_unavailable') {
+      throw new SvcError(t('local.serve.noSqlite', {reason: error.reason ?? error.message}), {
+        exitCode: ExitCode.FAILURE,
+        code: 'storage_unavailable',
+        field: 'data',
+      })
+    }
+    // The data file: no space (exit 7, as a 507 is), damaged, a directory, read-only (exit 2);
+    // the message names the file and what to do.
+    if (error.code === 'insufficient_storage') {
+      throw new SvcError(error.message, {exitCode: ExitCode.UNAVAILABLE, code: 'insufficient_storage', field: 'data'})
+    }
+    if (error.code === 'data_file_damaged' || error.code === 'data_file_directory' || error.code === 'data_file_read_only') {
+      throw new SvcError(error.message, {exitCode: ExitCode.USAGE, code: error.code, field: 'data'})
+    }
+    throw error
+  })
+}
+
+/** This process's registry entry for a sandbox it started: its addresses, token, PID, data file and profile. */
+export function entryOf(sandbox: Pick<Sandbox, 'url' | 'adminUrl' | 'adminToken' | 'payUrl'>, hold: DataFileHold | undefined, profile: string): SandboxEntry {
+  return {
+    base_url: sandbox.url,
+    admin_url: sandbox.adminUrl,
+    admin_token: sandbox.adminToken,
+    pay_url: sandbox.payUrl,
+    ...currentOwner(),
+    started_at: new Date().toISOString(),
+    data_file: hold?.file ?? null,
+    profile,
   }
 }
