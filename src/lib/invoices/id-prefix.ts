@@ -7,6 +7,7 @@
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
+import {displayWidth} from '../io/table.js'
 import type {InvoiceApi} from './flows.js'
 import type {Invoice} from './types.js'
 
@@ -43,7 +44,12 @@ export async function resolveInvoicePrefix(api: InvoiceApi, prefix: string): Pro
   if (found.length === 0) {
     throw new SvcError(t('invoice.prefix.none', {prefix: quoteInput(`${prefix}…`), scanned}), {exitCode: ExitCode.NOT_FOUND, code: 'not_found', field: 'id'})
   }
-  const lines = found.slice(0, MAX_LISTED).map((invoice) => t('invoice.prefix.candidate', {id: invoice.id, customer: invoice.customer_name, reference: invoice.external_reference ?? ''}).trimEnd())
+  const listed = found.slice(0, MAX_LISTED)
+  // In columns: the id, the customer (padded to the longest), the number.
+  const width = Math.max(...listed.map((invoice) => displayWidth(invoice.customer_name)))
+  const lines = listed.map((invoice) =>
+    t('invoice.prefix.candidate', {id: invoice.id, customer: invoice.customer_name + ' '.repeat(width - displayWidth(invoice.customer_name)), reference: invoice.external_reference ?? ''}).trimEnd(),
+  )
   throw new InputError(`${t('invoice.prefix.ambiguous', {prefix: quoteInput(`${prefix}…`), count: found.length > MAX_LISTED ? `${MAX_LISTED}+` : found.length})}\n${lines.join('\n')}`, {
     field: 'id',
     code: 'ambiguous_id',

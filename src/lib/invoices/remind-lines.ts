@@ -23,7 +23,7 @@ const WORDS: Record<RemindOutcome, () => string> = {
 }
 
 /** A customer's name longer than this is not padded to (one long name would push every line). */
-const MAX_NAME = 32
+const MAX_NAME = 48
 
 export type RemindDetail =
   | {outcome: 'wouldSend'; amount: number; due: string; channel: Channel; recipient: string}

@@ -159,7 +159,8 @@ async function remindWith(
 
 async function show(ctx: Context, report: RemindReport, filtered: boolean, lines: RemindLines): Promise<void> {
   await ctx.io.result(report, () => {
-    if (report.sent.length === 0 && report.dry_run) ctx.io.err(t(filtered ? 'invoice.remind.noneMatching' : 'invoice.remind.noneOwed'))
+    const none = [report.sent, report.skipped, report.unknown, report.elsewhere, report.failed].every((list) => list.length === 0)
+    if (none && report.dry_run) ctx.io.err(t(filtered ? 'invoice.remind.noneMatching' : 'invoice.remind.noneOwed'))
     // One line per invoice on stdout, dry run or not (those already written as they happened are not repeated).
     for (const p of report.sent)
       lines.write(p.id, p.customer, report.dry_run ? {outcome: 'wouldSend', amount: p.amount_due, due: p.due_date, channel: p.channel, recipient: p.recipient} : {outcome: 'sent', channel: p.channel, recipient: p.recipient})
