@@ -76,6 +76,8 @@ describe('the newcomer\'s paper trail', {timeout: 90_000}, () => {
     const svc = sandbox.cli(temp.dir, 'sandbox', runInProcess)
     await svc(['pay', 'create', '--amount', '5000', '--phone', '670000001'])
     await svc(['pay', 'create', '--amount', '6000', '--phone', '670000001'])
+    await svc(['pay', 'create', '--amount', '7000', '--phone', '670000001'])
+    for (const name of ['Page One', 'Page Two', 'Page Three']) await published(sandbox, name, 'page@example.cm')
     for (const list of ['pay', 'invoice']) {
       for (const flags of [['--limit', '1'], ['--page-size', '1'], ['--page', '2', '--page-size', '1'], ['--limit', '1', '--offset', '1']]) {
         const r = await svc([list, 'list', ...flags, '--json'])
@@ -85,6 +87,11 @@ describe('the newcomer\'s paper trail', {timeout: 90_000}, () => {
       const second = JSON.parse((await svc([list, 'list', '--page', '2', '--page-size', '1', '--json'])).stdout)
       const offset = JSON.parse((await svc([list, 'list', '--offset', '1', '--limit', '1', '--json'])).stdout)
       expect(second[0].id).toBe(offset[0].id)
+      // An offset inside a page: the rest of that page and the start of the next.
+      const all = JSON.parse((await svc([list, 'list', '--all', '--json'])).stdout) as Array<{id: string}>
+      expect(all.length).toBeGreaterThanOrEqual(3)
+      const across = JSON.parse((await svc([list, 'list', '--offset', '1', '--limit', '2', '--json'])).stdout) as Array<{id: string}>
+      expect(across.map((i) => i.id)).toEqual(all.slice(1, 3).map((i) => i.id))
     }
   })
 
