@@ -4,7 +4,7 @@
  * killed after reserving), shown on the PDF and the checkout page; a cancelled invoice's PDF asks
  * for nothing, a paid one says so.
  */
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, vi} from 'vitest'
@@ -76,6 +76,21 @@ describe('invoice numbers', {timeout: 120_000}, () => {
     const unknown = await svc(['config', 'set', 'invoice.colour', 'red'])
     expect(unknown.exitCode).toBe(2)
     expect(unknown.stderr).toContain('invoice.prefix')
+  })
+
+  it('each profile numbers its own invoices, with its own prefix', async ({sandbox, temp}) => {
+    mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+    const profile = {api_key: sandbox.sb.keys.sandbox, base_url: sandbox.sb.url}
+    writeFileSync(join(temp.dir, 'config.json'), JSON.stringify({current: 'shop', profiles: {shop: profile, depot: profile}}), {mode: 0o600})
+    const run = (args: string[]) => runInProcess(args, {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}})
+    const year = await serviceYear(sandbox)
+    const set = await run(['--profile', 'shop', 'config', 'set', 'invoice.prefix', 'SHOP'])
+    expect(set.stderr).toContain('profile "shop"')
+    const number = async (name: string) => JSON.parse((await run(['--profile', name, ...create(`Of ${name}`), '--json'])).stdout).external_reference
+    expect(await number('shop')).toBe(`SHOP-${year}-0001`)
+    expect(await number('depot')).toBe(`FAC-${year}-0001`)
+    expect(await number('shop')).toBe(`SHOP-${year}-0002`)
+    expect((await run(['--profile', 'depot', 'config', 'get', 'invoice.prefix'])).stdout.trim()).toBe('FAC')
   })
 
   it('a dry run shows the next number and reserves nothing; `invoice import` numbers each row, its dry run reserves nothing', async ({sandbox, temp, work}) => {
