@@ -27,6 +27,8 @@ export interface ServeFlags {
   'profile-name'?: string
   /** One line per request on stderr (the request journal). */
   log?: boolean
+  /** Open the inspector in the browser. */
+  open?: boolean
 }
 
 export interface RunningSandbox {
@@ -67,7 +69,7 @@ function chosenProfile(ctx: Context, name: string | undefined): string | undefin
   } catch {
     throw new InputError(t('local.serve.profileName', {name}), {field: 'profile-name'})
   }
-  const owner = liveSandboxes(ctx.configDir).find((entry) => entry.profile === name && entry.pid !== process.pid)
+  const owner = liveSandboxes(ctx.configDir).find((entry) => (entry.profile === name || liveProfileOf(entry.profile) === name) && entry.pid !== process.pid)
   if (owner) throw profileTaken(name, owner)
   return name
 }
@@ -76,9 +78,15 @@ function profileTaken(name: string, owner: SandboxEntry): InputError {
   return new InputError(t('local.serve.profileTaken', {profile: name, url: owner.base_url, pid: owner.pid}), {field: 'profile-name', code: 'profile_in_use'})
 }
 
+/** The LIVE profile saved beside a sandbox's profile: `local-live`, `local-8788-live`, `NAME-live`. */
+export function liveProfileOf(profile: string): string {
+  return `${profile}-live`
+}
+
 /** The profile a new sandbox saves: the one asked for, else `local` when no live sandbox owns it, else `local-PORT`. */
 function profileFor(live: SandboxEntry[], asked: string | undefined, port: string): string {
-  const owned = new Set(live.map((entry) => entry.profile))
+  // A running sandbox owns its profile and the LIVE one beside it.
+  const owned = new Set(live.flatMap((entry) => [entry.profile, liveProfileOf(entry.profile)]))
   if (asked) return asked
   if (!owned.has(LOCAL_PROFILE)) return LOCAL_PROFILE
   let name = `${LOCAL_PROFILE}-${port}`
@@ -133,7 +141,11 @@ async function serveHolding(
     throw error
   }
   const profile = entry.profile
+  const liveProfile = liveProfileOf(profile)
   await saveProfile(ctx.configDir, profile, {api_key: sandbox.keys.sandbox, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file}}, {makeCurrent: 'if-none'})
+  // The LIVE key beside it (the customer's phone rings for LIVE payments), never made current:
+  // a LIVE profile is chosen by name only.
+  await saveProfile(ctx.configDir, liveProfile, {api_key: sandbox.keys.live, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file, profile}}, {makeCurrent: 'never'})
   if (!asked && profile !== LOCAL_PROFILE && localOwner) {
     ctx.io.err(t('local.serve.ownProfile', {profile, url: localOwner.base_url, pid: localOwner.pid}))
   }
@@ -148,6 +160,7 @@ async function serveHolding(
     live_key: sandbox.keys.live,
     webhook_secrets: sandbox.webhookSecrets,
     profile,
+    live_profile: liveProfile,
     pid: process.pid,
     data_file: entry.data_file,
     settle_after_ms: settleAfterMs,
@@ -167,15 +180,23 @@ async function serveHolding(
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
-    ctx.io.err(t('local.serve.ready', {profile}))
+    ctx.io.err(t('local.serve.ready', {profile, liveProfile}))
   })
+  if (flags.open) {
+    // A link of its own: the one printed stays good for another browser (each logs in once).
+    const {openInBrowser} = await import('./open-browser.js')
+    await openInBrowser(ctx, sandbox.inspectorLink())
+  }
   // Bound beyond loopback: say what other machines can now reach (on stderr, --json or not).
   if (bindsBeyondLoopback(flags.host)) {
     ctx.io.err(t('local.serve.exposed', {host: flags.host, base: sandbox.url, pay: sandbox.payUrl, admin: sandbox.adminUrl}))
   }
   if (flags.log) {
     const {requestLine} = await import('./journal.js')
-    sandbox.journal.subscribe((request) => ctx.io.err(requestLine(request)))
+    // The app's requests, as `svc sandbox requests` shows them by default (svc's own: `requests --all`).
+    sandbox.journal.subscribe((request) => {
+      if (request.origin === 'app') ctx.io.err(requestLine(request))
+    })
   }
   return {
     info,

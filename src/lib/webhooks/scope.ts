@@ -46,6 +46,8 @@ export interface SavedRoutes {
 
 export interface SavedSession {
   endpoint_id: string
+  /** Every endpoint it registered (one per environment); endpoint_id alone in older files. */
+  endpoint_ids?: string[]
   admin_url: string
   pid: number
 }
