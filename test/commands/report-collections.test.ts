@@ -13,6 +13,7 @@ import {testClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const SETTLE_MS = 10 * 60 * 1000
@@ -171,9 +172,17 @@ describe('svc report collections', () => {
     const lines = r.stdout.split('\n')
     expect(lines[0]).toBe(`Collections from ${first} to ${range[3]}: 9 payments, 16 700 XAF asked for, 11 500 XAF collected.`)
     expect(lines[1]).toBe('Success rate: 57.1 % of the 7 payments with a final status (4 SUCCESS, 3 FAILED); not final yet: 2 PENDING, 0 UNSPECIFIED.')
-    expect(lines[2]).toMatch(/^Collected per day \(SUCCESS; highest [\d ]+ XAF\):$/)
-    expect(lines[3]).toMatch(new RegExp(`^${first} [▁▂▃▄▅▆▇█]{4} ${range[3]}$`))
-    expect(lines[3]).toContain('▁ ') // the last day has no payment
+    // Piped, no sparkline: a line of blocks says nothing in a file or an email (the table has the figures).
+    expect(lines[2]).toBe('')
+    expect(r.stdout).not.toMatch(/[▁▂▃▄▅▆▇█]/)
+    // On a terminal, the sparkline of what came in per day.
+    const pty = runInPty(['report', 'collections', '--since', first, '--until', addDays(first, 3)], {configDir: temp.dir, cols: 120, env: {...sandbox.env(), TZ: 'UTC', NO_COLOR: '1'}})
+    expect((await pty.exit).exitCode).toBe(0)
+    const screen = stripAnsi(pty.output()).replace(/\r/g, '').split('\n')
+    const at = screen.findIndex((line) => /^Collected per day \(SUCCESS; highest [\d ]+ XAF\):$/.test(line))
+    expect(at, screen.join('\n')).toBeGreaterThan(0)
+    expect(screen[at + 1]).toMatch(new RegExp(`^${first} [▁▂▃▄▅▆▇█]{4} ${range[3]}$`))
+    expect(screen[at + 1]).toContain('▁ ') // the last day has no payment
     expect(r.stdout).toMatch(/DATE\s+PAYMENTS\s+AMOUNT\s+SUCCESS\s+FAILED\s+PENDING\s+UNSPECIFIED\s+SUCCESS RATE\s+COLLECTED/)
     expect(r.stdout).toMatch(/TOTAL\s+9\s+16 700 XAF\s+4\s+3\s+2\s+0\s+57\.1 %\s+11 500 XAF/)
     expect(r.stdout).toMatch(/CUSTOMER_DECLINED\s+3\s+3 100 XAF/)

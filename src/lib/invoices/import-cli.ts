@@ -178,7 +178,9 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
     if (todo.length > 0) {
       const client = await ctx.client()
       const service = await ctx.service()
+      const numberFor = await (await import('./numbering.js')).numbererForRun(ctx)
       await runImport({client, service}, todo, {
+        numberFor,
         concurrency: flags.concurrency,
         publish,
         signal: controller.signal,

@@ -16,7 +16,7 @@ import type {InvoiceApi} from './flows.js'
 import type {Invoice} from './types.js'
 
 export interface ReceivableFilter {
-  /** Part of the customer's name, email or phone, any case. */
+  /** Part of the customer's name, email, phone or the invoice's reference, any case or accent. */
   customer?: string
   /** Due strictly before this day (YYYY-MM-DD). */
   dueBefore?: string
@@ -86,11 +86,16 @@ function addDays(dayText: string, days: number): string {
   return utcDay(new Date(Date.parse(`${dayText}T00:00:00Z`) + days * DAY))
 }
 
+/** Text as a search compares it: accents and case folded (`Émilie` and `EMILIE` read as `emilie`), spaces collapsed. */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
 export function matchesFilter(invoice: Invoice, filter: ReceivableFilter, today: string): boolean {
   const due = String(invoice.due_date ?? '').slice(0, 10)
   if (filter.customer !== undefined) {
-    const needle = filter.customer.toLowerCase()
-    const haystack = [invoice.customer_name, invoice.customer_email ?? '', invoice.customer_phone ?? ''].join('\n').toLowerCase()
+    const needle = foldText(filter.customer)
+    const haystack = foldText([invoice.customer_name, invoice.customer_email ?? '', invoice.customer_phone ?? '', invoice.external_reference ?? ''].join('\n'))
     if (!haystack.includes(needle)) return false
   }
   if (filter.dueBefore !== undefined && !(due < filter.dueBefore)) return false

@@ -118,6 +118,9 @@ export const invoicesCreate: ToolDefinition = {
       liveAction: publish && channel ? t('invoice.live.publish', {customer: draft.customer_name, channel}) : undefined,
       async execute() {
         const invoices = await invoiceApi(ctx)
+        // The profile's next number, as `svc invoice create` gives it (invoices/numbering.ts).
+        const number = await (await import('../invoices/numbering.js')).numberForInvoice(ctx, draft, key, {reserve: true})
+        if (number) draft.external_reference = number
         const created = await createInvoice(invoices, draft, key)
         let invoice = created.invoice
         const params = () => ({
