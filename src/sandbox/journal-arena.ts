@@ -13,6 +13,7 @@
  * A position is absolute (bytes written since the start, the gaps left at each wrap included),
  * so that whether a piece is still there is two comparisons (`holds`).
  */
+import {ELLIPSIS_LATIN1} from './journal-redact.js'
 
 /** Bytes of a new arena before it grows. */
 const FIRST_SIZE = 64 * 1024
@@ -167,6 +168,8 @@ export function objectHeaderText(headers: Readonly<Record<string, unknown>>): He
 
 /** `name\0value\0…` back as an object: names in lower case, a repeated name's values joined. */
 export function parseHeaderText(text: string): Record<string, string> {
+  // A secret's mask (journal-redact.ts): its `…` written as UTF-8.
+  if (text.includes(ELLIPSIS_LATIN1)) text = text.replaceAll(ELLIPSIS_LATIN1, '…')
   const headers: Record<string, string> = {}
   let from = 0
   while (from < text.length) {

@@ -8,6 +8,7 @@
  */
 import {JOURNAL_SIZE, pathMatcher, statusMatcher, type JournalEntry, type JournalQuery} from '../contract/sandbox-inspector.js'
 import {Ring, type Capture, type Stored} from './journal-ring.js'
+import {Redactor} from './journal-redact.js'
 import type {Collection, Store} from './store.js'
 
 export {JOURNAL_BODY_BUDGET, type Capture} from './journal-ring.js'
@@ -50,8 +51,10 @@ export class Journal {
   constructor(
     store: Store,
     private readonly size = JOURNAL_SIZE,
+    /** What masks the secrets of each entry before it is stored (journal-redact.ts). */
+    redactor = new Redactor(),
   ) {
-    this.ring = new Ring(size)
+    this.ring = new Ring(size, redactor)
     if (store.kind !== 'sqlite') return
     this.disk = store.business.collection<Stored>('request_journal')
     // Written a batch at a time, off the requests' path (flush).
