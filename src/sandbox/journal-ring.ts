@@ -61,7 +61,7 @@ const HEADER_LIMIT = 32 * 1024
  */
 const URL_SLOT = 128
 const URL_LIMIT = 8 * 1024
-const LONG_URL_BUDGET = 4 * 1024 * 1024
+export const JOURNAL_URL_BUDGET = 4 * 1024 * 1024
 const NOT_LATIN1 = /[^\0-\xff]/
 
 /** Bit flags of an entry. */
@@ -69,7 +69,7 @@ const REQUEST_CUT = 1
 const RESPONSE_CUT = 2
 /** An entry read back from the database that said `truncated: true` (its cut bodies, as kept). */
 const WAS_TRUNCATED = 4
-/** Its URL (query included) was cut (at URL_LIMIT, or for LONG_URL_BUDGET). */
+/** Its URL (query included) was cut (at URL_LIMIT, or for JOURNAL_URL_BUDGET). */
 const URL_CUT = 8
 
 /** An entry as the database keeps it. */
@@ -321,7 +321,7 @@ export class Ring {
 
   /**
    * An entry's URL: its first URL_SLOT bytes in its slot, all of it (up to URL_LIMIT) in
-   * `longUrls` when it is longer, within LONG_URL_BUDGET (past it, the oldest entries keep only
+   * `longUrls` when it is longer, within JOURNAL_URL_BUDGET (past it, the oldest entries keep only
    * their slot's bytes and are marked cut). Returns URL_CUT when this one is cut now.
    */
   private keepUrl(slot: number, url: string, fromParser: boolean): number {
@@ -338,7 +338,7 @@ export class Ring {
     this.longUrlBytes += kept.length
     // The oldest first (a Map keeps the order its keys were set in).
     for (const [old, text] of this.longUrls) {
-      if (this.longUrlBytes <= LONG_URL_BUDGET) break
+      if (this.longUrlBytes <= JOURNAL_URL_BUDGET) break
       this.longUrls.delete(old)
       this.longUrlBytes -= text.length
       this.flags[old] |= URL_CUT

@@ -11,7 +11,7 @@ import {Ring, type Capture, type Stored} from './journal-ring.js'
 import {Redactor} from './journal-redact.js'
 import type {Collection, Store} from './store.js'
 
-export {JOURNAL_BODY_BUDGET, type Capture} from './journal-ring.js'
+export {JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture} from './journal-ring.js'
 
 /** A test of a journal entry (raw or made) against the filters. */
 export function journalFilter(query: JournalQuery, now: number): (item: {method: string; path: string; status: number; atMs: number}) => boolean {
