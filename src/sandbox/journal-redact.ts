@@ -3,19 +3,21 @@
  * its URL, its headers' text, its bodies), so that every view of the journal (the list, one entry,
  * the live stream, the inspector, `serve --log`, the data file) is clean by construction.
  *
- * Every secret the sandbox mints carries its kind at its start: API keys (`svc_sk_test_`,
- * `svc_sk_live_`), the admin token (`svc_admin_`), the inspector's login codes (`svc_login_`),
- * session cookies (`svc_session_`) and CSRF tokens (`svc_csrf_`), replay stand-ins (`svc_replay_`),
- * webhook signing secrets (`whsec_`), the signatures of upload and PDF links (`svc_sig_`; one
- * without it, from before, as the value of a `signature=` parameter). A handset PIN is the value of a `pin` field (JSON) or parameter (a query, a
- * form). What the sandbox accepts without such a shape (an admin token given at start) is known
- * by its value (`add`). Each is masked as svc masks a secret anywhere: its prefix, `…`, its last
- * four (nothing of a value of 8 characters or fewer).
+ * Every secret the sandbox mints carries its kind at its start (SECRET_PREFIXES,
+ * src/contract/keys.ts): API keys (`svc_sk_test_`, `svc_sk_live_`), the admin token
+ * (`svc_admin_`), the inspector's login codes (`svc_login_`), session cookies (`svc_session_`) and
+ * CSRF tokens (`svc_csrf_`), replay stand-ins (`svc_replay_`), the signatures of upload and PDF
+ * links (`svc_sig_`; one without it, from before, as the value of a `signature=` parameter),
+ * webhook signing secrets (`whsec_`). A handset PIN is the value of a `pin` field (JSON) or
+ * parameter (a query, a form). What the sandbox accepts without such a shape (an admin token given
+ * at start) is known by its value (`add`). Each is masked as svc masks a secret anywhere: its
+ * prefix, `…`, its last four (nothing of a value of 8 characters or fewer).
  *
  * Cost: a text is first tested against one regular expression of the anchors (the prefixes,
  * `signature=`, `pin`, the known values); only a text that has one is searched and rewritten.
  * Most texts have none: a URL, a JSON answer, a client's headers.
  */
+import {SECRET_PREFIXES} from '../contract/keys.js'
 
 /** Characters of a body looked at past the journal's body limit: a secret cut by the limit is still masked whole. */
 const MARGIN = 1024
@@ -28,9 +30,11 @@ export const ELLIPSIS_LATIN1 = Buffer.from('…').toString('latin1')
 
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+const TOKEN_PREFIXES = SECRET_PREFIXES.filter((prefix) => prefix.startsWith('svc_')).map((prefix) => prefix.slice(4, -1))
+
 /** The shapes, one alternative each; the groups: (prefix)(secret). */
 const SHAPES = [
-  '(svc_(?:sk_test|sk_live|admin|login|session|csrf|replay|sig)_)([A-Za-z0-9_-]+)',
+  `(svc_(?:${TOKEN_PREFIXES.join('|')})_)([A-Za-z0-9_-]+)`,
   '(whsec_)((?:[A-Za-z0-9+/]|%2[BbFf])+(?:=|%3[Dd]){0,2})',
   '(signature=|(?:^|[?&])pin=)([^&\\s"\'<>\\\\\\0]+)',
   '("pin"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?[0-9.]+)',

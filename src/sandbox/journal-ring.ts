@@ -402,8 +402,9 @@ export class Ring {
     this.seq = Math.max(this.seq, stored.seq)
     const kept = this.oldestKept(stored.seq)
     this.keepHeaders(slot, this.masked(objectHeaderText(stored.request_headers), true), this.masked(objectHeaderText(stored.response_headers), true), kept)
-    const request = stored.request_body ?? undefined
-    const response = stored.response_body ?? undefined
+    // Masked as it is read back: an entry an older svc wrote may hold a secret whole.
+    const request = stored.request_body == null ? undefined : this.redactor.text(stored.request_body, '…', JOURNAL_BODY_LIMIT)
+    const response = stored.response_body == null ? undefined : this.redactor.text(stored.response_body, '…', JOURNAL_BODY_LIMIT)
     this.bodyAt[slot] = this.bodies.reserve(bodyMost(request, undefined) + bodyMost(response, undefined), kept === undefined ? this.bodies.position : this.bodyAt[kept])
     this.requestBytes[slot] = stored.request_bytes
     this.responseBytes[slot] = stored.response_bytes

@@ -10,6 +10,7 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
 import {Journal, JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture} from '../../src/sandbox/journal.js'
+import type {Stored} from '../../src/sandbox/journal-ring.js'
 import {openStore} from '../../src/sandbox/open-store.js'
 import {MemoryStore} from '../../src/sandbox/store.js'
 
@@ -148,6 +149,37 @@ describe('the request journal', () => {
       // The numbering goes on after the entries read back.
       again.record(capture(701))
       expect(again.list({}, 1)[0].id).toBe('req_701')
+      again.close()
+      await store.close()
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  })
+  it('masks the secrets of an entry an older svc wrote whole to the data file, as it is read back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-old-'))
+    try {
+      const store = await openStore(join(dir, 'sandbox.db'))
+      const journal = new Journal(store, 5)
+      journal.record(capture(1, '{}'))
+      journal.close()
+      const secret = 'svc_sk_live_0123456789abcdefghijKLMN'
+      const disk = store.business.collection<Stored>('request_journal')
+      const [written] = disk.newestFirst(0, 1).items
+      disk.insert({
+        ...written!,
+        id: 'old',
+        seq: 2,
+        query: `key=${secret}`,
+        request_headers: {'x-note': secret},
+        request_body: `{"key":"${secret}","pin":"1234"}`,
+        response_body: `{"secret":"${secret}"}`,
+      })
+      const again = new Journal(store, 5)
+      const entry = again.get('req_2')!
+      expect(JSON.stringify(entry)).not.toContain(secret)
+      expect(entry.query).toBe('key=svc_sk_live_…KLMN')
+      expect(entry.request_headers['x-note']).toBe('svc_sk_live_…KLMN')
+      expect(JSON.parse(entry.request_body!)).toEqual({key: 'svc_sk_live_…KLMN', pin: '…'})
       again.close()
       await store.close()
     } finally {
