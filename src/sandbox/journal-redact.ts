@@ -36,7 +36,8 @@ const TOKEN_PREFIXES = SECRET_PREFIXES.filter((prefix) => prefix.startsWith('svc
 const SHAPES = [
   `(svc_(?:${TOKEN_PREFIXES.join('|')})_)([A-Za-z0-9_-]+)`,
   '(whsec_)((?:[A-Za-z0-9+/]|%2[BbFf])+(?:=|%3[Dd]){0,2})',
-  '(signature=|(?:^|[?&])pin=)([^&\\s"\'<>\\\\\\0]+)',
+  // A signature with its kind is the first shape's (its prefix kept).
+  '(signature=(?!svc_)|(?:^|[?&])pin=)([^&\\s"\'<>\\\\\\0]+)',
   '("pin"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?[0-9.]+)',
 ]
 const ANCHORS = ['svc_', 'whsec_', 'signature=', 'pin']
