@@ -254,6 +254,7 @@ export interface AdminRoutes {
   'GET /_admin/inspector/session': {answer: InspectorSession}
   'GET /_admin/inspector/changes': {answer: 'text/event-stream'}
   'GET /_admin/payments': {query: Record<string, string | number | undefined>; answer: AdminPage<AdminRecord>}
+  'GET /_admin/payments/{paymentId}': {answer: AdminRecord}
   'GET /_admin/invoices': {query: Record<string, string | number | undefined>; answer: AdminPage<AdminRecord>}
   'GET /_admin/phone': {answer: AdminList<PhoneCall>}
   'POST /_admin/phone/{paymentId}/pin': {body: {pin?: string; decline?: boolean}; answer: PinAnswer}
@@ -321,6 +322,7 @@ const EVERY_ROUTE: Record<AdminRoute, true> = {
   'GET /_admin/inspector/session': true,
   'GET /_admin/inspector/changes': true,
   'GET /_admin/payments': true,
+  'GET /_admin/payments/{paymentId}': true,
   'GET /_admin/invoices': true,
   'GET /_admin/phone': true,
   'POST /_admin/phone/{paymentId}/pin': true,

@@ -147,11 +147,20 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     process.exit()
   }
 
-  /** Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130. */
-  protected async onInterrupt(): Promise<void> {}
+  /**
+   * Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130 (143 on
+   * SIGTERM), or the exit code it returns (`sandbox exec`: its command's).
+   */
+  protected async onInterrupt(_signal: 'SIGINT' | 'SIGTERM'): Promise<number | void> {}
+
+  /** Another signal while the clean-up of the first runs: ignored unless the command passes it on. */
+  protected onInterruptAgain(_signal: 'SIGINT' | 'SIGTERM'): void {}
 
   private async interrupted(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
-    if (this.interrupting) return
+    if (this.interrupting) {
+      this.onInterruptAgain(signal)
+      return
+    }
     this.interrupting = true
     const {io} = this.ctx
     io.stopSpinner()
@@ -159,14 +168,15 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     io.restoreTerminal()
     // One message on a signal: the command's own (what is pending, how to resume), else "Interrupted.".
     const before = io.stderrWrites
+    let code: number | void = undefined
     try {
-      await this.onInterrupt()
+      code = await this.onInterrupt(signal)
     } finally {
       // What the person needs to carry on (e.g. the payment id and `svc pay watch ID`).
       const note = io.interruptNote()
       if (note) io.note(`\n${note}`)
       if (io.stderrWrites === before) io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
-      process.exit(signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
+      process.exit(typeof code === 'number' ? code : signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
     }
   }
 

@@ -87,6 +87,8 @@ export interface ClientOverrides {
   ratePerMinute?: number
   retry?: {maxRetries?: number}
   timeoutMs?: number
+  /** Headers on every request of this client (a request's own come after). */
+  headers?: Record<string, string>
 }
 
 export interface ContextOptions {

@@ -26,6 +26,7 @@ export const journalQuery: Schema = {
     since_ms: {type: 'integer', minimum: 0},
     limit: {type: 'integer', minimum: 1, maximum: JOURNAL_SIZE, default: 100},
     summary: {type: 'boolean'},
+    all: {type: 'boolean'},
   },
 }
 
@@ -86,7 +87,7 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
         stream: (res) =>
           eventStream(res, (send) =>
             journal.subscribe((entry) => {
-              if (test({method: entry.method, path: entry.path, status: entry.status, atMs: Date.parse(entry.at)})) send('request', entry)
+              if (test({method: entry.method, path: entry.path, status: entry.status, atMs: Date.parse(entry.at), origin: entry.origin})) send('request', entry)
             }),
           ),
       }
@@ -115,7 +116,7 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
       headers['x-svc-replay-of'] = id
       const url = `${deps.baseUrl()}${entry.path}${entry.query ? `?${entry.query}` : ''}`
       await fetch(url, {method: entry.method, headers, body: entry.request_body ?? undefined}).then((r) => r.arrayBuffer())
-      const replayed = journal.list({}, 50).find((e: JournalEntry) => e.request_headers['x-svc-replay-of'] === id)
+      const replayed = journal.list({all: true}, 50).find((e: JournalEntry) => e.request_headers['x-svc-replay-of'] === id)
       return {status: 201, body: {request: replayed} satisfies Partial<ReplayAnswer>}
     },
   })

@@ -43,6 +43,8 @@ export interface ClientOptions {
    * EnvHttpProxyAgent when HTTP(S)_PROXY is set, node:http/https otherwise (transport.ts).
    */
   dispatcher?: Dispatcher
+  /** Headers on every request (a request's own `headers` come after, the key and Idempotency-Key last). */
+  headers?: Record<string, string>
 }
 
 export type QueryValue = string | number | boolean | null | undefined
@@ -70,6 +72,8 @@ export interface RequestOptions {
   operation?: OperationName
   /** Lowers the number of retries for this request (never raises it above the policy). */
   maxRetries?: number
+  /** Told as the request leaves (after any pacing wait), at each attempt and redirect. */
+  onSend?: () => void
 }
 
 export interface ApiResponse<T> {
@@ -190,6 +194,7 @@ export function createClient(options: ClientOptions): ApiClient {
       tracer.line(traceRequestLine(currentMethod, url.href, attempt, maxAttempts))
       tracer.headers('>', headers)
       const started = now()
+      request.onSend?.()
       let status: number
       let responseHeaders: HeaderBag
       let raw: Buffer
@@ -275,7 +280,7 @@ export function createClient(options: ClientOptions): ApiClient {
       else if (request.body !== undefined) headers['Content-Type'] = 'application/json'
     }
     const sameOrigin = url.origin === base.origin
-    for (const [name, value] of Object.entries(request.headers ?? {})) {
+    for (const [name, value] of [...Object.entries(options.headers ?? {}), ...Object.entries(request.headers ?? {})]) {
       // A caller-supplied key obeys the same origin rule as ours.
       if (name.toLowerCase() === 'x-api-key' && !sameOrigin) continue
       const existing = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase())

@@ -21,7 +21,8 @@ export interface ProfileRecord {
   local_secret?: string
   lang?: Locale
   /** Set by `svc sandbox serve` on the profile it saves: how to start that sandbox again. */
-  local_sandbox?: {data_file: string | null}
+  /** Saved by `svc sandbox serve`; `profile`: on a LIVE profile, the sandbox's own profile it sits beside. */
+  local_sandbox?: {data_file: string | null; profile?: string}
 }
 
 export interface ConfigData {

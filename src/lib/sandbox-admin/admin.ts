@@ -3,6 +3,7 @@
  * talk to the running local sandbox's admin surface (outside /v1, its own bearer token), found
  * by running.ts's rule. The trace hides the Authorization header.
  */
+import {ORIGIN_HEADER, type SvcOrigin} from '../../contract/sandbox-inspector.js'
 import {adminPath, splitRoute, type AdminAnswer, type AdminArgs, type AdminInput, type AdminRoute} from '../../contract/sandbox-admin-routes.js'
 import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
@@ -18,7 +19,8 @@ export interface AdminClient {
   call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>): Promise<AdminAnswer<R>>
 }
 
-export function adminClientFor(client: ApiClient, token: string): AdminClient {
+/** `origin`: which part of svc calls (the journal keeps svc's own requests out of the app's view). */
+export function adminClientFor(client: ApiClient, token: string, origin: SvcOrigin = 'stand-in'): AdminClient {
   return {
     async call<R extends AdminRoute>(route: R, ...args: AdminArgs<R>) {
       const input = (args[0] ?? {}) as AdminInput<R>
@@ -28,19 +30,19 @@ export function adminClientFor(client: ApiClient, token: string): AdminClient {
         body: input.body,
         query: input.query as Record<string, string | number | undefined> | undefined,
         auth: false,
-        headers: {Authorization: `Bearer ${token}`},
+        headers: {Authorization: `Bearer ${token}`, [ORIGIN_HEADER]: origin},
       })
       return response.data
     },
   }
 }
 
-/** The admin client of the running sandbox (running.ts's rule; exit 7 when none runs). */
-export async function localAdmin(ctx: Context): Promise<AdminClient> {
+/** The admin client of the running sandbox (running.ts's rule; exit 7 when none runs), for `origin`. */
+export async function localAdmin(ctx: Context, origin: SvcOrigin = 'stand-in'): Promise<AdminClient> {
   const state = requireRunningSandbox(ctx)
   // No key (the admin token goes in its own header), no pacing, no retry: a local server.
   const client = await ctx.clientFor(undefined, state.base_url, {ratePerMinute: 0, retry: {maxRetries: 0}, timeoutMs: 60_000})
-  const admin = adminClientFor(client, state.admin_token)
+  const admin = adminClientFor(client, state.admin_token, origin)
   return {
     async call(route, ...args) {
       try {

@@ -104,7 +104,9 @@ export function stoppedSandboxError(ctx: Context): SvcError | undefined {
   const parts = ['svc sandbox serve', '--port', url.port || '80']
   if (url.hostname !== '127.0.0.1') parts.push('--host', url.hostname.replace(/^\[|\]$/g, ''))
   if (saved.data_file) parts.push('--data', shellWord(saved.data_file))
-  if (credentials.profileName !== LOCAL_PROFILE) parts.push('--profile-name', credentials.profileName)
+  // A LIVE profile (`local-live`) is started again with the sandbox's own profile.
+  const owner = saved.profile ?? credentials.profileName
+  if (owner !== LOCAL_PROFILE) parts.push('--profile-name', owner)
   return new SvcError(t('local.stopped', {url: credentials.baseUrl, profile: credentials.profileName, command: parts.join(' ')}), {
     exitCode: ExitCode.UNAVAILABLE,
     code: 'sandbox_not_running',

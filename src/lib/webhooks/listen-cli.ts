@@ -10,6 +10,7 @@ import {findRunningSandbox} from '../sandbox-admin/running.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 import {formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
 import type {ListenSession, ListenSource, SandboxConnection} from './listen-session.js'
 import type {PendingDelivery} from './listener.js'
@@ -29,6 +30,8 @@ export interface ListenFlags {
   source: 'auto' | 'inbound' | 'poll'
   'endpoint-secret-stdin': boolean
   'poll-interval': string
+  /** Only this environment's events (a local sandbox forwards both by default). */
+  env?: 'sandbox' | 'live'
 }
 
 export interface ListenHandle {
@@ -60,7 +63,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
 
   const routing = parseListenRouting({forwardTo: flags['forward-to'] ?? [], events: flags.events, headers: flags.header})
   const pollIntervalMs = parseDuration(flags['poll-interval'], 'poll-interval', {min: 250})
-  const source = await resolveSource(ctx, scope, flags.source, givenEndpointSecret, pollIntervalMs)
+  const source = await resolveSource(ctx, scope, flags.source, givenEndpointSecret, pollIntervalMs, flags.env)
   const localSecret = await scope.localSecret()
   const paint = await io.paint()
 
@@ -133,6 +136,9 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
+/** listen's requests to the local sandbox name it (the journal's origin). */
+const LISTEN_ORIGIN = {headers: {[ORIGIN_HEADER]: 'listen'}}
+
 /** The local sandbox at the credentials' base URL, by running.ts's one rule. */
 function localSandboxFor(ctx: Context): {base_url: string; admin_url: string} | undefined {
   return findRunningSandbox(ctx, {sameAsCredentials: true})
@@ -144,21 +150,32 @@ async function resolveSource(
   mode: ListenFlags['source'],
   givenSecret: string | undefined,
   pollIntervalMs: number,
+  only: ListenFlags['env'],
 ): Promise<ListenSource> {
   const endpointSecret = givenSecret ?? scope.endpointSecret()
   const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
+  // A local sandbox forwards both environments' events (--env narrows); any other source, the
+  // key's only: an --env that is not the key's is refused rather than listened to in silence.
+  const environments = only ? [only.toUpperCase() as 'SANDBOX' | 'LIVE'] : (['SANDBOX', 'LIVE'] as const).slice()
+  const keyEnvironment = ctx.credentials().environment ?? 'SANDBOX'
+  if (!local && only && only.toUpperCase() !== keyEnvironment) {
+    throw new InputError(t('webhooks.listen.envNotLocal', {env: only, environment: keyEnvironment}), {field: 'env'})
+  }
   if (local) {
     const {localAdmin} = await import('../sandbox-admin/admin.js')
-    const client = ctx.credentials().apiKey ? await ctx.client() : undefined
+    const creds = ctx.credentials()
+    // Its own requests say so: the journal shows the app's traffic by default, not listen's.
+    const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl, LISTEN_ORIGIN) : undefined
     const listShape = client ? (await ctx.service()).lists.payments : undefined
     return {
       kind: 'sandbox',
-      admin: await localAdmin(ctx),
+      admin: await localAdmin(ctx, 'listen'),
       adminUrl: local.admin_url,
-      environment: ctx.credentials().environment ?? 'SANDBOX',
+      environment: keyEnvironment,
+      environments,
       client,
       listShape,
-      reconnect: () => reconnectLocal(ctx, listShape),
+      reconnect: () => reconnectLocal(ctx, listShape, environments),
     }
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
@@ -180,14 +197,14 @@ async function resolveSource(
  * afresh from disk (an in-memory sandbox comes back with new keys and a new admin token, and
  * saves them), so a listen on `--profile local` follows the new sandbox.
  */
-async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): Promise<SandboxConnection> {
+async function reconnectLocal(ctx: Context, listShape: ListShape | undefined, environments: SandboxConnection['environments']): Promise<SandboxConnection> {
   const {readConfig} = await import('../config/store.js')
   const {resolveCredentials} = await import('../config/resolve.js')
   const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox-admin/admin.js'), import('../sandbox-admin/running.js')])
   const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
   const state = requireRunningSandbox(ctx)
-  const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl) : undefined
-  return {admin: await localAdmin(ctx), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', client, listShape}
+  const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl, LISTEN_ORIGIN) : undefined
+  return {admin: await localAdmin(ctx, 'listen'), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', environments, client, listShape}
 }
 
 /** Ctrl-C after the sandbox was out of reach: what is pending, and the windows it was disconnected. */
@@ -239,7 +256,7 @@ function announce(
   const paint = io.paintSync()
   io.err(paint.bold(t('webhooks.listen.ready', {url: receiver})))
   if (source.kind === 'sandbox') {
-    io.err(t('webhooks.listen.source.sandbox', {base: creds.baseUrl, environment: source.environment, id: session.endpointId ?? ''}))
+    io.err(t('webhooks.listen.source.sandbox', {base: creds.baseUrl, environment: source.environments.join(t('webhooks.listen.and')), id: session.endpointId ?? ''}))
   } else if (source.kind === 'inbound') {
     io.err(t('webhooks.listen.source.inbound', {scope: scope.name, port: session.listener.port}))
   } else {

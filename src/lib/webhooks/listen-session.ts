@@ -3,9 +3,10 @@
  * by one source, and its clean-up.
  *
  * - `sandbox`: the local sandbox (`svc sandbox serve`) gets the receiver as a webhook endpoint of
- *   the key's environment, through its admin surface, as `stripe listen` opens a session; its
- *   deliveries are verified with that endpoint's secret; the endpoint is removed at stop (and at
- *   the next start, if a crash left it behind and its listener is gone).
+ *   each environment listened to (both by default, `--env` narrows), through its admin surface, as
+ *   `stripe listen` opens a session; its deliveries are verified with those endpoints' secrets; the
+ *   endpoints are removed at stop (and at the next start, if a crash left them behind and their
+ *   listener is gone).
  * - `inbound`: deliveries POSTed to the receiver (through the user's tunnel), verified with the
  *   profile's endpoint secret.
  * - `poll`: the payments list, followed by the poll source (position kept per profile), each
@@ -36,7 +37,10 @@ import {watchSandbox, type Gap, type SandboxLink, type SandboxWatch} from './san
 export interface SandboxConnection {
   admin: AdminClient
   adminUrl: string
+  /** The key's environment (the payments list it reads). */
   environment: 'SANDBOX' | 'LIVE'
+  /** The environments whose events it forwards: an endpoint registered for each, the first watched. */
+  environments: Array<'SANDBOX' | 'LIVE'>
   client?: ApiClient
   listShape?: ListShape
 }
@@ -102,35 +106,35 @@ export async function startListenSession(options: ListenSessionOptions): Promise
   }
 
   let endpointId: string | undefined
+  /** Every endpoint registered, one per environment (endpointId is the first's). */
+  let endpointIds: string[] = []
   let poll: PollSource | undefined
   let watch: SandboxWatch | undefined
   // The sandbox connection in use (a new one after a restart: its admin token changes).
   let adminNow: SandboxConnection = source.kind === 'sandbox' ? source : ({} as SandboxConnection)
   try {
     if (source.kind === 'sandbox') {
-      const endpoint = await source.admin.call('POST /_admin/webhook-endpoints', {
-        body: {url: `${listener.url}/`, environment: source.environment},
-      })
-      endpointId = endpoint.id
-      listener.setInboundSecret(endpoint.secret)
-      scope.saveSession({endpoint_id: endpoint.id, admin_url: source.adminUrl, pid: process.pid})
+      const receiverUrl = `${listener.url}/`
+      const l = listener
+      // Each environment's endpoint; the listener verifies with any of their secrets.
+      const registered = (endpoints: Array<{id: string; secret: string}>) => {
+        endpointIds = endpoints.map((e) => e.id)
+        endpointId = endpointIds[0]
+        l.setInboundSecret(endpoints.map((e) => e.secret))
+        scope.saveSession({endpoint_id: endpointIds[0]!, endpoint_ids: endpointIds, admin_url: adminNow.adminUrl, pid: process.pid})
+      }
+      registered(await registerEach(source, receiverUrl))
       if (source.reconnect) {
-        const receiverUrl = `${listener.url}/`
         const reconnect = source.reconnect
-        const l = listener
         watch = watchSandbox({
-          endpointId: endpoint.id,
-          link: sandboxLink(source, receiverUrl),
+          endpointId: endpointIds[0]!,
+          link: sandboxLink(source, receiverUrl, registered),
           connect: async () => {
             const fresh = await reconnect()
             adminNow = fresh
-            return sandboxLink(fresh, receiverUrl)
+            return sandboxLink(fresh, receiverUrl, registered)
           },
-          onRegistered: (registered) => {
-            endpointId = registered.id
-            if (registered.secret) l.setInboundSecret(registered.secret)
-            scope.saveSession({endpoint_id: registered.id, admin_url: adminNow.adminUrl, pid: process.pid})
-          },
+          onRegistered: () => undefined,
           ingest: (event) => l.ingest(event, 'poll').outcome !== 'duplicate',
           onLost: (info) => options.onSandboxLost?.(info),
           onBack: (gap) => options.onSandboxBack?.(gap, endpointId ?? ''),
@@ -170,8 +174,8 @@ export async function startListenSession(options: ListenSessionOptions): Promise
       stopping ??= (async () => {
         await poll?.stop()
         await watch?.stop()
-        if (source.kind === 'sandbox' && endpointId) {
-          await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId}}).catch(() => undefined)
+        if (source.kind === 'sandbox' && endpointIds.length > 0) {
+          for (const id of endpointIds) await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch(() => undefined)
           scope.saveSession(undefined)
         }
         const {pending} = await listener.close({graceMs: 1000})
@@ -187,8 +191,19 @@ export async function startListenSession(options: ListenSessionOptions): Promise
 async function removeStaleEndpoint(scope: WebhookScope, source: Extract<ListenSource, {kind: 'sandbox'}>): Promise<void> {
   const saved = scope.savedSession()
   if (!saved || saved.admin_url !== source.adminUrl || isAlive(saved.pid)) return
-  await source.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: saved.endpoint_id}}).catch(() => undefined)
+  for (const id of saved.endpoint_ids ?? [saved.endpoint_id]) {
+    await source.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch(() => undefined)
+  }
   scope.saveSession(undefined)
+}
+
+/** The receiver registered as an endpoint of each environment listened to. */
+async function registerEach(connection: SandboxConnection, receiverUrl: string): Promise<Array<{id: string; secret: string}>> {
+  const endpoints: Array<{id: string; secret: string}> = []
+  for (const environment of connection.environments) {
+    endpoints.push(await connection.admin.call('POST /_admin/webhook-endpoints', {body: {url: receiverUrl, environment}}))
+  }
+  return endpoints
 }
 
 function isAlive(pid: number): boolean {
@@ -201,15 +216,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The watch's view of a sandbox connection: is the receiver registered, register it, list payments. */
-function sandboxLink(connection: SandboxConnection, receiverUrl: string): SandboxLink {
-  const {admin, environment} = connection
+/**
+ * The watch's view of a sandbox connection: is the receiver registered (its first environment's
+ * endpoint), register it again (every environment's: `onRegistered` takes them all), list payments.
+ */
+function sandboxLink(connection: SandboxConnection, receiverUrl: string, onRegistered: (endpoints: Array<{id: string; secret: string}>) => void): SandboxLink {
+  const {admin} = connection
   return {
     async isRegistered(id) {
-      const answer = await admin.call('GET /_admin/webhook-endpoints', {query: {environment}})
+      const answer = await admin.call('GET /_admin/webhook-endpoints', {query: {environment: connection.environments[0]}})
       return (answer.data ?? []).some((endpoint) => endpoint.id === id && endpoint.url === receiverUrl)
     },
-    register: () => admin.call('POST /_admin/webhook-endpoints', {body: {url: receiverUrl, environment}}),
+    async register() {
+      const endpoints = await registerEach(connection, receiverUrl)
+      onRegistered(endpoints)
+      return endpoints[0]!
+    },
     async listPayments({limit, offset}) {
       if (!connection.client) throw new Error('no API key for the payments list')
       const page = await listPayments(connection.client, {limit, offset, listShape: connection.listShape})

@@ -123,7 +123,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   function accept(event: WebhookEvent, body: string, webhookId: string, source: EventSource): IngestResult {
     const at = new Date()
     const report = (outcome: ReceivedReport['outcome']): IngestResult => {
-      options.onReceived?.({at, eventId: event.id, webhookId, type: event.type, source, outcome})
+      options.onReceived?.({at, eventId: event.id, webhookId, type: event.type, source, outcome, ...environmentOf(event)})
       return {outcome}
     }
     // The same settlement under another id (the sandbox's delivery, and the same one recovered
@@ -143,7 +143,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       log?.appendSkip({event_id: event.id, at: at.toISOString(), reason: routed.skip})
       return report(routed.skip)
     }
-    queue.enqueue({eventId: event.id, webhookId, type: event.type, body, url: routed.url, receivedAt: at})
+    queue.enqueue({eventId: event.id, webhookId, type: event.type, body, url: routed.url, receivedAt: at, ...environmentOf(event)})
     return report('accepted')
   }
 
@@ -194,6 +194,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       type: event.type,
       source: 'ingest',
       outcome: 'resumed',
+      ...environmentOf(event),
     })
     queue.enqueue({
       eventId: event.id,
@@ -202,6 +203,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       body: JSON.stringify(event),
       url: routed.url,
       receivedAt: new Date(),
+      ...environmentOf(event),
     })
   }
 
@@ -239,4 +241,9 @@ function settlementKey(event: WebhookEvent | undefined): string | undefined {
   if (!event || !isSettlementEvent(event.type)) return undefined
   const data = event.data as {id?: unknown; status?: unknown} | undefined
   return typeof data?.id === 'string' && typeof data.status === 'string' ? `settlement:${data.id}:${data.status}` : undefined
+}
+
+/** The event's environment, when it names one the service has (the listener's lines show it). */
+function environmentOf(event: WebhookEvent): {environment?: string} {
+  return event.environment === 'SANDBOX' || event.environment === 'LIVE' ? {environment: event.environment} : {}
 }

@@ -16,7 +16,8 @@ export async function listenerRegistered(ctx: Context): Promise<boolean | undefi
   const state = findRunningSandbox(ctx, {sameAsCredentials: true})
   const creds = ctx.credentials()
   if (!state) return undefined
-  const ids = liveSessions(ctx.configDir, state.admin_url).map((session) => session.endpoint_id)
+  // A listener registers one endpoint per environment it forwards.
+  const ids = liveSessions(ctx.configDir, state.admin_url).flatMap((session) => session.endpoint_ids ?? [session.endpoint_id])
   if (ids.length === 0) return false
   try {
     const {localAdmin} = await import('../sandbox-admin/admin.js')

@@ -171,8 +171,10 @@ export function registerInspector(deps: InspectorDependencies) {
             }, 150)
           }
           const offJournal = journal.subscribe((entry) => {
+            // svc's own reads (listen checking its endpoint, a stand-in listing) change nothing a page shows.
+            if (entry.origin !== 'app' && entry.method === 'GET') return
             changed('request')
-            send('request', entry)
+            if (entry.origin === 'app') send('request', entry)
           })
           const offEvents = deps.context.events.subscribe(() => changed('event'))
           return () => {

@@ -45,6 +45,8 @@ export const core = {
   'core.login.checking': 'Checking the key with {url}…',
   'core.login.stdinEmpty': 'No key on standard input (--api-key-stdin).',
   'core.login.needsKey': 'No key given: on a terminal, run `svc login`; elsewhere pipe it in with --api-key-stdin.',
+  'core.open.opened': 'Opened in your browser: {url}',
+  'core.open.cannot': 'No browser can be opened from here (no terminal, or no display): open {url} yourself.',
   'core.live.confirm': 'This uses a LIVE key ({key}): {action}. Continue?',
   'core.live.refused': 'Refusing to {action} with a LIVE key ({key}) without confirmation: pass --yes.',
   'core.live.declined': 'Cancelled: nothing was sent.',

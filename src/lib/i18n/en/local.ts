@@ -16,7 +16,8 @@ export const local = {
   'local.serve.payUrl': 'CHECKOUT PAGES',
   'local.serve.admin': 'ADMIN SURFACE',
   'local.serve.secret': 'WEBHOOK SECRET ({url})',
-  'local.serve.ready': 'Local sandbox running; saved as profile "{profile}": try `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` in another terminal. Ctrl-C stops it.',
+  'local.serve.ready':
+    'Local sandbox running; saved as profile "{profile}", and "{liveProfile}" with the live key: try `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` in another terminal (with `--profile {liveProfile}`, the customer\'s phone in the inspector rings). Ctrl-C stops it.',
   'local.keys.shownOnce': 'The secret is shown once: store it now.',
   'local.keys.none': 'No keys.',
   'local.webhooks.none': 'No webhook endpoints.',

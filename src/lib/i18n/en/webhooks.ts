@@ -48,7 +48,10 @@ export const webhooks = {
   'webhooks.listen.resumed': 'Resuming {count} {count|event|events} not delivered before the last stop.',
   'webhooks.listen.ready': 'Ready: receiving events at {url}',
   'webhooks.listen.source.sandbox':
-    'Events: the local sandbox at {base} delivers its {environment} events here (endpoint {id}, removed when you stop).',
+    'Events: the local sandbox at {base} delivers its {environment} events here, each line marked with its environment (endpoint {id}, removed when you stop; --env narrows).',
+  'webhooks.listen.and': ' and ',
+  'webhooks.listen.envNotLocal':
+    'Invalid --env {env}: only a local sandbox forwards both environments; these credentials follow their own environment ({environment}). Leave out --env, or use a key of that environment.',
   'webhooks.listen.source.inbound':
     'Events: inbound deliveries, verified with the endpoint signing secret of {scope}; point your tunnel at port {port}.',
   'webhooks.listen.source.poll': 'Events: following the payments list of {base} every {interval}; each settlement becomes an event.',

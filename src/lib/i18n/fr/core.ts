@@ -47,6 +47,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.login.checking': 'Vérification de la clé auprès de {url}…',
   'core.login.stdinEmpty': 'Aucune clé sur l’entrée standard (--api-key-stdin).',
   'core.login.needsKey': 'Aucune clé fournie : dans un terminal, lancez `svc login` ; ailleurs, transmettez-la avec --api-key-stdin.',
+  'core.open.opened': 'Ouvert dans votre navigateur : {url}',
+  'core.open.cannot': 'Aucun navigateur ne peut être ouvert d’ici (pas de terminal, ou pas d’affichage) : ouvrez vous-même {url}',
   'core.live.confirm': 'Ceci utilise une clé LIVE ({key}) : {action}. Continuer ?',
   'core.live.refused': 'Refusé : impossible de {action} avec une clé LIVE ({key}) sans confirmation. Passez --yes.',
   'core.live.declined': 'Annulé : rien n’a été envoyé.',

@@ -20,7 +20,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.serve.admin': 'SURFACE D’ADMINISTRATION',
   'local.serve.secret': 'SECRET WEBHOOK ({url})',
   'local.serve.ready':
-    'Sandbox locale démarrée ; enregistrée comme profil « {profile} » : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal. Ctrl-C l’arrête.',
+    'Sandbox locale démarrée ; enregistrée comme profil « {profile} », et « {liveProfile} » avec la clé live : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal (avec `--profile {liveProfile}`, le téléphone du client sonne dans l’inspecteur). Ctrl-C l’arrête.',
   'local.keys.shownOnce': 'Le secret n’est affiché qu’une fois : conservez-le maintenant.',
   'local.keys.none': 'Aucune clé.',
   'local.webhooks.none': 'Aucune URL de webhook enregistrée.',

@@ -50,7 +50,10 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.listen.resumed': 'Reprise de {count} {count|événement non livré|événements non livrés} avant le dernier arrêt.',
   'webhooks.listen.ready': 'Prêt : réception des événements sur {url}',
   'webhooks.listen.source.sandbox':
-    'Événements : la sandbox locale de {base} livre ici ses événements {environment} (point de terminaison {id}, supprimé à l’arrêt).',
+    'Événements : la sandbox locale de {base} livre ici ses événements {environment}, chaque ligne marquée de son environnement (point de terminaison {id}, supprimé à l’arrêt ; --env restreint).',
+  'webhooks.listen.and': ' et ',
+  'webhooks.listen.envNotLocal':
+    '--env {env} invalide : seule une sandbox locale transmet les deux environnements ; ces identifiants suivent leur propre environnement ({environment}). Retirez --env, ou utilisez une clé de cet environnement.',
   'webhooks.listen.source.inbound':
     'Événements : livraisons entrantes, vérifiées avec le secret de signature du webhook de {scope} ; dirigez votre tunnel vers le port {port}.',
   'webhooks.listen.source.poll': 'Événements : lecture de la liste des paiements de {base} toutes les {interval} ; chaque paiement finalisé devient un événement.',
