@@ -12,6 +12,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {ORIGIN_HEADER} from '../../src/contract/sandbox-inspector.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -66,7 +67,7 @@ describe('the request journal keeps no secret', () => {
   it('masks every kind, in headers, queries, paths and bodies, in every view and in the data file', async () => {
     const {sb} = h
     const admin = {authorization: `Bearer ${sb.adminToken}`, 'content-type': 'application/json'}
-    const stream = readStream(`${sb.adminUrl}/requests/stream`, sb.adminToken)
+    const stream = readStream(`${sb.adminUrl}/requests/stream?all=true`, sb.adminToken)
     const changes = readStream(`${sb.adminUrl}/inspector/changes`, sb.adminToken)
     await expect.poll(() => stream.text.includes(': connected') && changes.text.includes(': connected')).toBe(true)
 
@@ -80,7 +81,8 @@ describe('the request journal keeps no secret', () => {
     const login = await fetch(spent.url, {redirect: 'manual'})
     expect(login.status).toBe(303)
     const sessionId = /svc_inspector=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]
-    const session = (await (await fetch(`${sb.adminUrl}/inspector/session`, {headers: {cookie: `svc_inspector=${sessionId}`}})).json()) as {csrf: string}
+    // As the inspector's page asks for it (svc's own request: in the views with --all).
+    const session = (await (await fetch(`${sb.adminUrl}/inspector/session`, {headers: {cookie: `svc_inspector=${sessionId}`, [ORIGIN_HEADER]: 'inspector'}})).json()) as {csrf: string}
     const upload = (await (
       await fetch(`${sb.url}/v1/files/upload-url`, {
         method: 'POST',
@@ -136,12 +138,13 @@ describe('the request journal keeps no secret', () => {
     // Every view.
     const env = {SVC_SANDBOX_URL: sb.url, SVC_SANDBOX_ADMIN_TOKEN: sb.adminToken}
     const cli = (args: string[]) => h.cli(dir, 'sandbox', runInProcess)(args, {env})
-    const listed = await cli(['sandbox', 'requests', '--json', '--limit', '10000'])
+    const listed = await cli(['sandbox', 'requests', '--all', '--json', '--limit', '10000'])
     expect(listed.exitCode, listed.stderr).toBe(0)
     const entries = JSON.parse(listed.stdout) as Array<{id: string; path: string; query: string; key: string | null; response_body: string | null}>
     expect(entries.length).toBeGreaterThan(4 * 10)
+    expect(entries.some((e) => (e as {origin?: string}).origin === 'inspector')).toBe(true)
     whole(secrets, listed.stdout, 'requests --json')
-    const lines = await cli(['sandbox', 'requests', '--limit', '10000'])
+    const lines = await cli(['sandbox', 'requests', '--all', '--limit', '10000'])
     whole(secrets, lines.stdout + lines.stderr, 'requests')
     for (const entry of entries) {
       const one = await cli(['sandbox', 'requests', 'get', entry.id, '--json'])
