@@ -92,6 +92,12 @@ export class KeyRing {
     return record && record.environment === environment ? record : undefined
   }
 
+  /** The key whose secret hashes to `digest` (sha256, hex), active or revoked; undefined when unknown. */
+  byDigest(digest: string): ApiKeyRecord | undefined {
+    const id = this.byHash.get(digest.toLowerCase())
+    return id === undefined ? undefined : this.keys.get(id)
+  }
+
   list(environment?: Environment): ApiKeyRecord[] {
     return this.keys.values().filter((record) => !environment || record.environment === environment)
   }

@@ -320,9 +320,10 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     // so `svc sandbox clock advance` moves them too.
     const headers: Record<string, string | number> = deps.now ? {date: httpDate(deps.now())} : {}
     const url = req.url ?? '/'
-    // Reading the journal (and the inspector's pages) is not traffic worth journalling.
+    // Reading the journal (and the inspector's pages) is not traffic worth journalling; nor are
+    // svc's own probes: a stand-in asking whether this sandbox knows its key, listen's watch line.
     const cap: Cap =
-      deps.journal && !url.startsWith('/_inspector') && !url.startsWith('/_admin/requests')
+      deps.journal && !url.startsWith('/_inspector') && !url.startsWith('/_admin/requests') && !isOwnProbe(url)
         ? {
             // Every field the capture gets is here from the start: one shape for all of them.
             at: Date.now(),
@@ -388,4 +389,9 @@ async function parseBody(req: IncomingMessage, route: RouteDefinition, cap: Cap)
   const checked = validate(schema, value)
   if (checked.errors.length > 0) throw validationError(checked.errors)
   return checked.value
+}
+
+/** `GET /_admin/keys/known?…` and `GET /_admin/webhook-endpoints/{id}/watch`: svc asking, not the app. */
+function isOwnProbe(url: string): boolean {
+  return url.startsWith('/_admin/keys/known') || (url.startsWith('/_admin/webhook-endpoints/') && url.split('?')[0].endsWith('/watch'))
 }

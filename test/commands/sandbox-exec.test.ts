@@ -38,12 +38,17 @@ afterEach(async () => {
   rmSync(work, {recursive: true, force: true})
 })
 
+/** Whether the process still runs: a zombie (ended, not yet reaped by its parent) does not. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch {
     return false
+  }
+  try {
+    return !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return true
   }
 }
 

@@ -106,6 +106,17 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
   }
 }
 
+/** A payment on a served sandbox with its own key, over its public API (201 or it throws); its id. */
+export async function payOn(served: ServedSandbox, amount: number, phone = '237670000001'): Promise<string> {
+  const response = await fetch(`${served.info.base_url}/v1/payments`, {
+    method: 'POST',
+    headers: {'x-api-key': served.info.sandbox_key, 'content-type': 'application/json'},
+    body: JSON.stringify({amount, phone_number: phone, operator: 'MTN'}),
+  })
+  if (response.status !== 201) throw new Error(`payment on ${served.info.base_url}: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as {id: string}).id
+}
+
 /**
  * What a running `svc sandbox serve` leaves in a config dir (its entry in `sandboxes.json`), for
  * an in-process sandbox: the commands then take it for "the running sandbox". The entry names

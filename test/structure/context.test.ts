@@ -61,10 +61,10 @@ describe('the context a command runs with', () => {
   it('builds every API client through ctx.clientFor', () => {
     expect(offenders(/\bcreateClient\(/, ['src/lib/context.ts', 'src/lib/api/client.ts'])).toEqual([])
     expect(offenders(/\bnew\s+(ApiClient|Pacer)\(/, ['src/lib/api/client.ts'])).toEqual([])
-    // Requests that are not the API's: the journal's live event stream (server-sent events, which
-    // the client does not read) and the walkthrough playing the customer's browser on the
-    // checkout page. Any other bare fetch is a client built outside the context.
-    expect(offenders(/(^|[^.\w])fetch\(/, ['src/lib/sandbox-admin/journal.ts', 'src/lib/walkthrough/invoice-leg.ts'])).toEqual([])
+    // Requests that are not the API's: the journal's live event stream and listen's watch line to
+    // its sandbox (server-sent events, which the client does not read) and the walkthrough playing
+    // the customer's browser on the checkout page. Any other bare fetch is a client built outside the context.
+    expect(offenders(/(^|[^.\w])fetch\(/, ['src/lib/sandbox-admin/journal.ts', 'src/lib/webhooks/listen-session.ts', 'src/lib/walkthrough/invoice-leg.ts'])).toEqual([])
   })
 
   it('takes time in one shape: the Clock of src/contract/clock.ts', () => {

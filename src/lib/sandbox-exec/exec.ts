@@ -260,7 +260,17 @@ async function forward(
       sessions.push(
         await startListenSession({
           scope: ephemeralScope(join(dir, environment.toLowerCase()), secret),
-          source: {kind: 'sandbox', admin, adminUrl: sandbox.adminUrl, environment},
+          source: {
+            kind: 'sandbox',
+            admin,
+            adminUrl: sandbox.adminUrl,
+            baseUrl: sandbox.url,
+            adminToken: sandbox.adminToken,
+            environment,
+            environments: [environment],
+            // In exec's own process: it lives and ends with this session (nothing to follow across restarts).
+            instance: {id: sandbox.url, persistent: false},
+          },
           routing,
           localSecret: secret,
           clock: ctx.clock,

@@ -49,7 +49,7 @@ async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<
   const creds = ctx.credentials()
   let stopped: Target['stopped']
   if (creds.apiKey && creds.environment === 'SANDBOX') {
-    const state = findRunningSandbox(ctx, {sameAsCredentials: true})
+    const state = findRunningSandbox(ctx)
     let admin: AdminClient | undefined
     if (state) {
       admin = adminClientFor(await ctx.clientFor(undefined, state.base_url, {ratePerMinute: 0}), state.admin_token)

@@ -56,6 +56,8 @@ export interface ListenerOptions {
   onReceived?: (report: ReceivedReport) => void
   onForward?: (report: ForwardReport) => void
   onRejected?: (report: RejectedReport) => void
+  /** Each event taken in (not a duplicate), with where it came from: the sandbox watch follows what its sandbox delivered. */
+  onEvent?: (event: WebhookEvent, source: EventSource) => void
 }
 
 export interface ListenerStats {
@@ -136,6 +138,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     seen.remember(webhookId)
     if (settlement !== undefined) seen.remember(settlement)
     stats.received++
+    options.onEvent?.(event, source)
     log?.appendEvent({id: event.id, type: event.type, received_at: at.toISOString(), source, payload: event}, body)
     const routed = route(event.type)
     if (routed.skip) {

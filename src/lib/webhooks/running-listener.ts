@@ -13,7 +13,7 @@ import type {SavedSession} from './scope.js'
 
 /** Undefined when the base URL is not the local sandbox (or the sandbox could not be asked). */
 export async function listenerRegistered(ctx: Context): Promise<boolean | undefined> {
-  const state = findRunningSandbox(ctx, {sameAsCredentials: true})
+  const state = findRunningSandbox(ctx)
   const creds = ctx.credentials()
   if (!state) return undefined
   // A listener registers one endpoint per environment it forwards.
