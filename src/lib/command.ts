@@ -10,7 +10,7 @@
  * The one base command (sf-plugins-core's SfCommand): global flags, the per-invocation context, and
  * the one exit path: every error from a command, whatever threw it, arrives in `catch()`, which
  * stops a spinner still on screen, prints through `ctx.io` (the `{"error": …}` envelope on stdout
- * with --json), and sets the exit code of cli.md. A `Failure` (errors.ts) carries only its exit
+ * with --json), and sets the exit code of README.md, "Exit codes". A `Failure` (errors.ts) carries only its exit
  * code: its outcome was already shown. Commands stay thin: flags in, one call into src/lib, render
  * out (`ctx.io.result(data, human)` chooses between --json and people).
  */
@@ -57,7 +57,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   /** The run's streams, environment, clock and language, when not the process's. */
   public contextOptions: CommandContextOptions = {}
 
-  /** The exit code of this run (cli.md), once it has ended: 0 unless `catch()` set another. */
+  /** The exit code of this run (README.md, "Exit codes"), once it has ended: 0 unless `catch()` set another. */
   public exitCode = 0
 
   /**
@@ -116,14 +116,14 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // itself the only listener left, which would kill the process before our clean-up ran.
     // Bound to the run's language: the process emits signals from outside any run.
     process.on('SIGINT', bindLanguage(() => void this.interrupted('SIGINT')))
-    // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
+    // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (README.md, "Exit codes").
     process.on('SIGTERM', bindLanguage(() => void this.interrupted('SIGTERM')))
     // jq (WebAssembly: on this thread for a short slice, then in a worker thread) only when asked
     // for; the expression is compiled before anything is sent. A filter that fails while the
     // command still streams ends it (jqFailed).
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env)
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env, this.ctx.clock)
       this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
     }
   }

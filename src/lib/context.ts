@@ -31,7 +31,7 @@ export interface GlobalFlags {
   yes?: boolean
   verbose?: boolean
   lang?: string
-  /** Tables show every column in full, whatever the width (cli.md, Output). */
+  /** Tables show every column in full, whatever the width (docs/conventions.md, "Tables"). */
   wide?: boolean
 }
 
@@ -53,7 +53,7 @@ export interface Context {
   readonly argv: readonly string[]
   /** The config file as it is now (read once, on first use). */
   config(): ConfigData
-  /** Key, base URL, environment and profile, by the precedence of cli.md. */
+  /** Key, base URL, environment and profile, by the precedence of README.md, "Environment". */
   credentials(): Credentials
   /** The key, or an error telling how to give one. */
   requireKey(): string
@@ -70,7 +70,7 @@ export interface Context {
   readonly clock: Clock
   /**
    * The service's operations and list envelopes, read from its /v1/openapi.json (cached per base
-   * URL in the config dir) and falling back to service-contract.md.
+   * URL in the config dir) and falling back to svc's choices (docs/service.md).
    */
   service(): Promise<ServiceDescription>
   confirmLive(action: string): Promise<void>
@@ -151,7 +151,7 @@ export function createContext(options: ContextOptions): Context {
   const profileLang = () => {
     try {
       const data = readConfigOnce()
-      const name = flags.profile ?? (env.SVC_PROFILE || undefined) ?? data.current
+      const name = selectedProfileName(flags, env, data)
       return name ? data.profiles[name]?.lang : undefined
     } catch {
       return undefined
@@ -313,7 +313,7 @@ function rateFromEnv(env: NodeJS.ProcessEnv): number | undefined {
 }
 
 /**
- * The global flags a hint repeats (cli.md: a hint that works when pasted): `--profile NAME` as
+ * The global flags a hint repeats (docs/conventions.md: a hint that works when pasted): `--profile NAME` as
  * given; a key given with `--api-key` as the profile that holds it (at the same base URL), else
  * `--api-key "$SVC_API_KEY"`, never the secret; `--base-url URL` as given. Variables (SVC_PROFILE,
  * SVC_API_KEY, SVC_BASE_URL) are still set in the shell the hint is pasted into: not repeated.

@@ -9,6 +9,7 @@
 import {randomBytes} from 'node:crypto'
 import type {ServerResponse} from 'node:http'
 import {INSPECTOR_ROUTES, JOURNAL_SIZE, STATUS_FILTER, type JournalEntry, type JournalQuery, type ReplayAnswer} from '../contract/sandbox-inspector.js'
+import type {Clock} from '../contract/clock.js'
 import type {ApiKeyRecord, KeyRing} from './auth.js'
 import {ApiError, notFound} from './errors.js'
 import {t} from './i18n/index.js'
@@ -64,7 +65,7 @@ export function eventStream(res: ServerResponse, subscribe: (send: (event: strin
 
 export const SSE_HEADERS = {'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no'}
 
-export function registerJournalRoutes(deps: {router: Router; journal: Journal; keys: KeyRing; replays: ReplayKeys; baseUrl: () => string}): void {
+export function registerJournalRoutes(deps: {router: Router; journal: Journal; keys: KeyRing; replays: ReplayKeys; baseUrl: () => string; machine: Clock}): void {
   const {router, journal, keys, replays} = deps
 
   addAdminRoute(router, 'GET /_admin/requests', {
@@ -80,7 +81,7 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
     eventStream: true,
     query: journalQuery,
     handler: (req) => {
-      const test = journalFilter(req.query as JournalQuery, Date.now())
+      const test = journalFilter(req.query as JournalQuery, deps.machine.now())
       return {
         status: 200,
         headers: SSE_HEADERS,

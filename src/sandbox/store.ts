@@ -17,6 +17,7 @@
  * - The scheduler's queue is saved task by task (`tasks`), small extra state (clock offset, the
  *   PRNG states) through `persist`.
  */
+import {systemClock} from '../contract/clock.js'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import type {Environment, JsonValue} from './types.js'
 
@@ -387,7 +388,8 @@ export class MemoryStore implements Store {
       tasks: this.tasks.all(),
       extras: this.extras.dumpAll(),
     })
-    const snapshot = {created_at: new Date().toISOString(), data}
+    // The machine's time, as the SQLite store's snapshot file carries (its modification time).
+    const snapshot = {created_at: new Date(systemClock.now()).toISOString(), data}
     this.snapshots.set(name, snapshot)
     return {name, created_at: snapshot.created_at, bytes: Buffer.byteLength(data)}
   }

@@ -10,7 +10,7 @@ import type {Dispatcher} from 'undici'
 import {ApiError, ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {Pacer, type HeaderBag, type SharedSlots} from './pacer.js'
-import {systemClock, type Clock} from '../../contract/clock.js'
+import {deadline as deadlineOn, systemClock, type Clock} from '../../contract/clock.js'
 import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
 import {DEFAULT_RETRY, retryDecision, withRetries, type OperationName, type RetryOptions} from './retry.js'
 import {createRedactor, Tracer, traceRequestLine, type TraceSink} from './trace.js'
@@ -93,6 +93,8 @@ export interface ApiClient {
    * the time elapsed here since; undefined until the service has answered once.
    */
   serviceNow(): Date | undefined
+  /** The clock this client reads and waits on (the run's, `ctx.clock`). */
+  readonly clock: Clock
   /** Release sockets held by this client's own dispatcher. */
   close(): Promise<void>
 }
@@ -183,7 +185,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const waited = slot.waited
     if (waited > 0) tracer.line(t('api.trace.pacing', {delay: waited}))
     const deadlineMs = request.timeoutMs ?? timeoutMs
-    const deadline = AbortSignal.timeout(deadlineMs)
+    const deadline = deadlineOn(clock, deadlineMs).signal
     const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline
     const responseType = request.responseType ?? 'json'
     let url = startUrl
@@ -300,6 +302,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   return {
     baseUrl: base.href.replace(/\/+$/, ''),
+    clock,
 
     async request<T = unknown>(request: RequestOptions): Promise<ApiResponse<T>> {
       const method = request.method.toUpperCase()

@@ -9,6 +9,7 @@ import type {Context} from '../context.js'
 import {ApiError, ExitCode, Failure} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {maskSecret} from '../../contract/keys.js'
+import {namedProfile} from '../config/resolve.js'
 import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 
 export interface StatusView {
@@ -37,7 +38,7 @@ export async function status(ctx: Context): Promise<void> {
   if (ctx.flags.baseUrl) chosen.push('--base-url')
   else if (ctx.env.SVC_BASE_URL) chosen.push('SVC_BASE_URL')
   if (ctx.flags.profile) chosen.push('--profile')
-  else if (ctx.env.SVC_PROFILE) chosen.push('SVC_PROFILE')
+  else if (namedProfile({}, ctx.env)) chosen.push('SVC_PROFILE')
   else if (creds.profileName) chosen.push('current profile')
 
   const {liveSandboxes} = await import('../sandbox-admin/registry.js')

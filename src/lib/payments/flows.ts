@@ -64,12 +64,12 @@ export async function createPayment(
   options: {listShape?: () => Promise<ListShape>} = {},
 ): Promise<CreateResult> {
   // Read as the request leaves, after any wait for the rate limit (never retried: one send).
-  let sent: Sent = {wallMs: Date.now(), monoMs: performance.now()}
+  let sent: Sent = {wallMs: client.clock.now(), monoMs: performance.now()}
   try {
     const response = await client.request<Payment>({
       method: 'POST',
       path: '/v1/payments',
-      onSend: () => void (sent = {wallMs: Date.now(), monoMs: performance.now()}),
+      onSend: () => void (sent = {wallMs: client.clock.now(), monoMs: performance.now()}),
       body: {amount: input.amount, phone_number: input.phone, operator: input.operator, payment_method: 'mobile_money'},
     })
     return {payment: response.data, recovered: false}

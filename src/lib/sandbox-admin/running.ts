@@ -18,7 +18,7 @@
 import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {normaliseBaseUrl} from '../config/resolve.js'
+import {namedProfile, normaliseBaseUrl} from '../config/resolve.js'
 import {liveSandboxes, LOCAL_PROFILE, type SandboxEntry} from './registry.js'
 
 export interface RunningSandbox {
@@ -74,7 +74,7 @@ export function isLocalAddress(url: string | undefined): boolean {
  */
 export function sandboxBinding(ctx: Context): 'flags' | 'profile' | undefined {
   const {flags, env} = ctx
-  if (flags.profile || env.SVC_PROFILE || flags.apiKey || env.SVC_API_KEY || flags.baseUrl || env.SVC_BASE_URL) return 'flags'
+  if (namedProfile(flags, env) !== undefined || flags.apiKey || env.SVC_API_KEY || flags.baseUrl || env.SVC_BASE_URL) return 'flags'
   let current
   try {
     const config = ctx.config()

@@ -6,6 +6,7 @@
  * (`local-PORT`, or `--profile-name`) and says so, so that no serve repoints a profile a live
  * sandbox owns. With `--data` it holds the file first (data-lock.ts): one sandbox per data file.
  */
+import type {Clock} from '../../contract/clock.js'
 import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -105,7 +106,7 @@ export async function serveSandbox(ctx: Context, flags: ServeFlags): Promise<Run
   const {settleAfterMs, token} = serveSettings(flags)
   const asked = chosenProfile(ctx, flags['profile-name'])
   // Before the database is opened: a second process on the file would lose the first's updates.
-  const hold: DataFileHold | undefined = flags.data ? await holdDataFile(flags.data) : undefined
+  const hold: DataFileHold | undefined = flags.data ? await holdDataFile(flags.data, ctx.clock) : undefined
   try {
     return await serveHolding(ctx, flags, {settleAfterMs, token, asked, hold})
   } catch (error) {
@@ -120,7 +121,7 @@ async function serveHolding(
   {settleAfterMs, token, asked, hold}: {settleAfterMs: number; token: string | undefined; asked: string | undefined; hold: DataFileHold | undefined},
 ): Promise<RunningSandbox> {
   // A person's first PDF or cover image should not wait for the document worker to boot.
-  const sandbox = await startLocalSandbox(flags, {settleAfterMs, token, hold, warmDocuments: true})
+  const sandbox = await startLocalSandbox(flags, {settleAfterMs, token, hold, warmDocuments: true, clock: ctx.clock})
   for (const notice of sandbox.notices) {
     if (notice.code === 'json_imported') ctx.io.err(t('local.serve.imported', {file: notice.file, count: notice.count, backup: notice.backup}))
     else ctx.io.warn(t('local.serve.dataBehind', {file: notice.file, committed: notice.committed, found: notice.found, at: notice.at}))
@@ -133,7 +134,7 @@ async function serveHolding(
       const owner = asked ? live.find((e) => e.profile === asked && e.pid !== process.pid) : undefined
       if (asked && owner) throw profileTaken(asked, owner)
       localOwner = live.find((e) => e.profile === LOCAL_PROFILE)
-      const mine = entryOf(sandbox, hold, profileFor(live, asked, new URL(sandbox.url).port))
+      const mine = entryOf(sandbox, hold, profileFor(live, asked, new URL(sandbox.url).port), ctx.clock)
       return {sandboxes: [...live, mine], result: mine}
     })
   } catch (error) {
@@ -215,7 +216,7 @@ async function serveHolding(
  */
 export async function startLocalSandbox(
   flags: Pick<ServeFlags, 'port' | 'host' | 'seed' | 'rate-limit'>,
-  options: {settleAfterMs: number; token: string | undefined; hold: DataFileHold | undefined; warmDocuments: boolean},
+  options: {settleAfterMs: number; token: string | undefined; hold: DataFileHold | undefined; warmDocuments: boolean; clock: Clock},
 ): Promise<Sandbox> {
   const {startSandbox} = await import('../../sandbox/index.js')
   return startSandbox({
@@ -226,6 +227,7 @@ export async function startLocalSandbox(
     rateLimit: flags['rate-limit'],
     dataFile: options.hold?.file,
     adminToken: options.token,
+    clock: options.clock,
     warmDocuments: options.warmDocuments,
   }).catch((error: NodeJS.ErrnoException & {reason?: string}) => {
     // A busy or forbidden port is the user's input to change, not an unexpected error.
@@ -252,14 +254,14 @@ export async function startLocalSandbox(
 }
 
 /** This process's registry entry for a sandbox it started: its addresses, token, PID, data file and profile. */
-export function entryOf(sandbox: Pick<Sandbox, 'url' | 'adminUrl' | 'adminToken' | 'payUrl'>, hold: DataFileHold | undefined, profile: string): SandboxEntry {
+export function entryOf(sandbox: Pick<Sandbox, 'url' | 'adminUrl' | 'adminToken' | 'payUrl'>, hold: DataFileHold | undefined, profile: string, clock: Clock): SandboxEntry {
   return {
     base_url: sandbox.url,
     admin_url: sandbox.adminUrl,
     admin_token: sandbox.adminToken,
     pay_url: sandbox.payUrl,
     ...currentOwner(),
-    started_at: new Date().toISOString(),
+    started_at: new Date(clock.now()).toISOString(),
     data_file: hold?.file ?? null,
     profile,
   }

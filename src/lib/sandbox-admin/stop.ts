@@ -12,11 +12,12 @@
 import {rmSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {sleep} from '../../contract/clock.js'
 import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {isOwnerAlive} from '../config/process-owner.js'
-import {normaliseBaseUrl} from '../config/resolve.js'
+import {normaliseBaseUrl, selectedProfileName} from '../config/resolve.js'
 import {readConfig, updateConfig} from '../config/store.js'
 import {pruneRegistry, unregisterSandbox, type SandboxEntry} from './registry.js'
 
@@ -41,7 +42,7 @@ export async function stopSandboxes(ctx: Context, flags: {all?: boolean}): Promi
     targets = live
     if (targets.length === 0) throw new SvcError(t('exec.stopNone'), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
   } else {
-    const name = ctx.flags.profile ?? (ctx.env.SVC_PROFILE || undefined) ?? ctx.config().current
+    const name = selectedProfileName(ctx.flags, ctx.env, ctx.config())
     if (!name) throw new InputError(t('exec.stopNoCurrent'), {field: 'profile'})
     targets = live.filter((entry) => entry.profile === name)
     if (targets.length === 0) throw new SvcError(t('exec.stopNoProfile', {profile: name}), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
@@ -62,12 +63,12 @@ async function stopOne(ctx: Context, entry: SandboxEntry): Promise<Stopped> {
   } catch {
     // Gone already: what it left is removed below.
   }
-  const deadline = Date.now() + STOP_WAIT_MS
+  const deadline = ctx.clock.now() + STOP_WAIT_MS
   while (isOwnerAlive(entry)) {
-    if (Date.now() > deadline) {
+    if (ctx.clock.now() > deadline) {
       throw new SvcError(t('exec.stopStuck', {url: entry.base_url, pid: entry.pid, seconds: STOP_WAIT_MS / 1000}), {exitCode: ExitCode.FAILURE, code: 'sandbox_stuck'})
     }
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await sleep(ctx.clock, 50)
   }
   await unregisterSandbox(ctx.configDir, entry)
   const profiles: string[] = []

@@ -139,10 +139,10 @@ async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[
     let hold: DataFileHold | undefined
     if (flags.data) {
       const {holdDataFile} = await import('../sandbox-admin/data-lock.js')
-      hold = await holdDataFile(flags.data)
+      hold = await holdDataFile(flags.data, ctx.clock)
       stops.push(() => hold?.release())
     }
-    const starting = startLocalSandbox(flags, {settleAfterMs: serve.settleAfterMs, token: serve.token, hold, warmDocuments: false})
+    const starting = startLocalSandbox(flags, {settleAfterMs: serve.settleAfterMs, token: serve.token, hold, warmDocuments: false, clock: ctx.clock})
     // Closed even when a signal came while it started.
     stops.push(async () => (await starting.catch(() => undefined))?.close())
     const sandbox: Sandbox = await hooks.guard(starting)
@@ -202,7 +202,7 @@ async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[
 /** The registry entry of an ephemeral sandbox: no profile, marked as exec's. */
 function register(ctx: Context, sandbox: Sandbox, hold: DataFileHold | undefined): Promise<SandboxEntry> {
   return updateRegistry(ctx.configDir, (live) => {
-    const mine: SandboxEntry = {...entryOf(sandbox, hold, ''), exec: true}
+    const mine: SandboxEntry = {...entryOf(sandbox, hold, '', ctx.clock), exec: true}
     return {sandboxes: [...live, mine], result: mine}
   })
 }

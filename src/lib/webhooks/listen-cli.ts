@@ -105,8 +105,8 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
       const window = {from: clockTime(gap.from), to: clockTime(gap.to), url: lostUrl}
       io.err(
         gap.uncovered === undefined
-          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date()), id: endpointId, count: gap.recovered, ...window})
-          : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date()), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
+          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date(ctx.clock.now())), id: endpointId, count: gap.recovered, ...window})
+          : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date(ctx.clock.now())), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
       )
     },
   })

@@ -17,7 +17,7 @@ import {asWebhookEvent, isSettlementEvent, type EventType, type WebhookEvent} fr
 import {createForwarder, type Forwarder} from './forwarder.js'
 import {routeFor, type ForwardRoutes} from './routes.js'
 import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
-import type {Clock} from '../../contract/clock.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {createDeliveryQueue, exponentialBackoff, type RetryPolicy} from './delivery-queue.js'
 import {createDuplicateFilter, startReceiver} from './receiver.js'
 
@@ -97,7 +97,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     headers: options.headers,
     timeoutMs: options.timeoutMs,
     connections: options.connections,
+    clock: options.clock,
   })
+  const clock = options.clock ?? systemClock
   const backoff = options.backoff ?? exponentialBackoff(options.retry)
   const dedupeWindow = options.dedupeWindow ?? 10_000
   const log = options.eventLog
@@ -123,7 +125,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   let closed = false
 
   function accept(event: WebhookEvent, body: string, webhookId: string, source: EventSource): IngestResult {
-    const at = new Date()
+    const at = new Date(clock.now())
     const report = (outcome: ReceivedReport['outcome']): IngestResult => {
       options.onReceived?.({at, eventId: event.id, webhookId, type: event.type, source, outcome, ...environmentOf(event)})
       return {outcome}
@@ -179,6 +181,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     port: options.port,
     host: options.host,
     maxBodyBytes: options.maxBodyBytes,
+    clock,
     handOver: (event, body, webhookId) => accept(event, body, webhookId, 'inbound'),
     onRejected: (report) => {
       stats.rejected++
@@ -191,7 +194,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (routed.skip) continue
     stats.resumed++
     options.onReceived?.({
-      at: new Date(),
+      at: new Date(clock.now()),
       eventId: event.id,
       webhookId: event.id,
       type: event.type,
@@ -205,7 +208,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       type: event.type,
       body: JSON.stringify(event),
       url: routed.url,
-      receivedAt: new Date(),
+      receivedAt: new Date(clock.now()),
       ...environmentOf(event),
     })
   }
