@@ -12,7 +12,7 @@ import {startSandbox} from '../../dist/sandbox/index.js'
 const at = process.argv.indexOf('--stored')
 const stored = at === -1 ? 100_000 : Number(process.argv[at + 1])
 
-// What each page reads (src/sandbox/inspector/assets/app.js): its slowest read is the page's time.
+// What each page reads (src/sandbox/inspector/assets/*.ts, one file per page): its slowest read is the page's time.
 const PAGES = {
   requests: ['/_admin/requests?limit=100&summary=true', '/_admin/requests?status=4xx&limit=100&summary=true'],
   payments: ['/_admin/payments?environment=SANDBOX&limit=50', '/_admin/payments?environment=SANDBOX&status=FAILED&limit=50', '/_admin/invoices?environment=SANDBOX&limit=50', '/_admin/balance?environment=SANDBOX', '/_admin/fees', '/_admin/ledger?environment=SANDBOX&limit=20'],
