@@ -50,13 +50,13 @@ const ASSETS: Record<string, {file: string; type: string}> = {
 function assetDir(): string {
   // The build defines import.meta.dirname as __dirname (scripts/build.mjs): its output is CommonJS.
   const here = typeof __dirname === 'string' ? __dirname : import.meta.dirname
-  for (const dir of [join(here, 'inspector'), join(here, '../sandbox/inspector'), join(here, 'assets')]) if (existsSync(join(dir, 'app.js'))) return dir
+  for (const dir of [join(here, 'inspector'), join(here, '../sandbox/inspector')]) if (existsSync(join(dir, 'app.js'))) return dir
   return join(here, 'assets')
 }
 
 /** An asset as the page gets it: the file, or for app.js in the sources, the bundle of app.ts. */
 async function assetBytes(dir: string, file: string): Promise<Buffer> {
-  if (file === 'app.js' && !existsSync(join(dir, file))) return (await import('./page-script.js')).bundlePageScript(dir)
+  if (file === 'app.js' && existsSync(join(dir, 'app.ts'))) return (await import('./page-script.js')).bundlePageScript(dir)
   return readFileSync(join(dir, file))
 }
 
