@@ -131,7 +131,6 @@ export interface ResetAnswer {
   keys?: {sandbox: string; live: string}
 }
 
-
 /** A number's outcome: a spec test number (scripted false) or one scripted with `numbers set`. */
 export interface NumberView {
   phone_number: string
@@ -142,8 +141,6 @@ export interface NumberView {
   after_ms?: number
   failure_code?: string
 }
-
-
 
 /**
  * The admin surface, route by route: `'METHOD /path'` → what it takes (`query`) and its `answer`.
@@ -209,9 +206,7 @@ export interface AdminRoutes {
   'PUT /_admin/numbers/{number}': {answer: NumberView}
   'DELETE /_admin/numbers/{number}': {answer: {phone_number: string; deleted: true}}
   'GET /_admin/operators': {answer: AdminList<AdminRecord>}
-  'POST /_admin/operators/{operator}/down': {
-    answer: {operator: string; up: false; outage: AdminRecord}
-  }
+  'POST /_admin/operators/{operator}/down': {answer: {operator: string; up: false; outage: AdminRecord}}
   'POST /_admin/operators/{operator}/up': {answer: {operator: string; up: true; ended: AdminRecord | null; payments_resolving: unknown}}
   'GET /_admin/faults': {answer: AdminList<AdminRecord>}
   'POST /_admin/faults': {answer: AdminRecord}
@@ -336,8 +331,8 @@ export type AdminBody<R extends AdminRoute> = R extends keyof Bodies ? FromSchem
 export type AdminBodyInput<R extends AdminRoute> = R extends keyof Bodies ? SchemaInput<Bodies[R]> : undefined
 type OptionalBody = (typeof OPTIONAL_BODIES)[number]
 /** Every route of ADMIN_BODIES is a route of the contract: a name that is not fails the type check here. */
-const bodiesAreRoutes: Exclude<keyof Bodies, AdminRoute> extends never ? true : never = true
-void bodiesAreRoutes
+type RoutesOnly<R extends AdminRoute> = R
+export type AdminBodyRoute = RoutesOnly<keyof Bodies>
 
 /** The bodies the stand-ins build field by field. */
 export type BusinessUpdate = AdminBodyInput<'PUT /_admin/business'>
