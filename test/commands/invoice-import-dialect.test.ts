@@ -116,7 +116,9 @@ describe('invoice import: the results file in the reader\'s dialect', () => {
     const text = bytes.toString('latin1')
     const [header, first] = text.split('\r\n')
     expect(header!.split(';').slice(0, 5)).toEqual(['row', 'line', 'customer_name', 'external_reference', 'status'])
-    expect(first!.split(';').slice(0, 5)).toEqual(['1', '2', 'Boulangerie Émilie', 'CMD-Été-1', 'created'])
+    expect(first!.split(';').slice(0, 4)).toEqual(['1', '2', 'Boulangerie Émilie', 'CMD-Été-1'])
+    // Created here, or by the first test of the file (the same row, the same Idempotency-Key).
+    expect(first!.split(';')[4]).toMatch(/^(created|existing)$/)
     if (SOFFICE) {
       const cells = openedByLibreOffice(join(work, 'fr.results.csv'), 'windows-1252', work)
       expect(cells[0]!.slice(0, 5)).toEqual(['row', 'line', 'customer_name', 'external_reference', 'status'])

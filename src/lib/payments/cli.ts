@@ -133,7 +133,7 @@ export function checkListLimit(limit: number | undefined): void {
   }
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean; csv?: boolean}): Promise<void> {
+export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean; csv?: boolean; 'csv-sep'?: string}): Promise<void> {
   checkListLimit(flags.limit)
   const client = await ctx.client()
   const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
@@ -142,7 +142,7 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
     ? await ctx.io.withSpinner(t('pay.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('pay.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
-    if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items))
+    if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items, (await import('../io/csv-dialect.js')).csvDialect(flags['csv-sep'])))
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     ctx.io.out(await renderPaymentTable(ctx.io, result.items))
     // What each failure code of the page means, once per code, under the table.
