@@ -152,7 +152,7 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
 
   // Pass 2: the good rows still to do.
   const todo: CheckedRow[] = []
-  for await (const row of checkedRows(source, checks)) if (!row.errors && skipOrDo(row)) todo.push(row)
+  for await (const rows of checkedRows(source, checks)) for (const row of rows) if (!row.errors && skipOrDo(row)) todo.push(row)
   const plan = importPlan(todo.length, flags.publish, rateOf(ctx, flags))
   if (channel && todo.length > 0) await ctx.confirmLive(t('invoice.live.import', {count: todo.length, channel}))
 
@@ -261,16 +261,18 @@ async function dryRun(ctx: Context, run: DryRun): Promise<void> {
   let total = 0
   let first = true
   if (streamed) ctx.io.outData(`{\n  "dry_run": true,\n  "file": ${JSON.stringify(run.file)},\n  "rows": [`)
-  for await (const row of checkedRows(run.source, run.checks)) {
-    if (row.errors || !run.skipOrDo(row)) continue
-    count += 1
-    total += row.totals!.total_amount
-    const entry = {row: row.row, customer_name: row.draft!.customer_name, due_date: row.draft!.due_date, total_amount: row.totals!.total_amount, idempotency_key: row.key}
-    if (streamed) {
-      ctx.io.outData(`${first ? '' : ','}\n    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`.replace(/\n$/, ''))
-      first = false
-    } else if (ctx.io.json) kept.push(entry)
-    else ctx.io.out(t('invoice.import.dryRunRow', {row: entry.row, customer: entry.customer_name, total: formatXaf(entry.total_amount, locale), due: formatDate(entry.due_date, locale)}))
+  for await (const rows of checkedRows(run.source, run.checks)) {
+    for (const row of rows) {
+      if (row.errors || !run.skipOrDo(row)) continue
+      count += 1
+      total += row.totals!.total_amount
+      const entry = {row: row.row, customer_name: row.draft!.customer_name, due_date: row.draft!.due_date, total_amount: row.totals!.total_amount, idempotency_key: row.key}
+      if (streamed) {
+        ctx.io.outData(`${first ? '' : ','}\n    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`.replace(/\n$/, ''))
+        first = false
+      } else if (ctx.io.json) kept.push(entry)
+      else ctx.io.out(t('invoice.import.dryRunRow', {row: entry.row, customer: entry.customer_name, total: formatXaf(entry.total_amount, locale), due: formatDate(entry.due_date, locale)}))
+    }
   }
   const plan = importPlan(count, run.publish, run.rate)
   const rest = {

@@ -60,8 +60,8 @@ function example(order: DateOrder): string {
 /** `YYYY-MM-DD` (or an ISO time as UTC) from a file's cell, read in `order`; InputError naming the column. */
 export function parseFileDate(input: string, order: DateOrder, column = 'due_date'): string {
   const text = input.trim()
-  const orderName = t(`invoice.import.date.order.${order}`)
   const fail = (key: 'invoice.import.date.invalid' | 'invoice.import.date.relative' | 'invoice.import.date.badMonth' | 'invoice.import.date.noSuchDay', extra: Record<string, string | number> = {}): never => {
+    const orderName = t(`invoice.import.date.order.${order}`)
     throw new InputError(t(key, {column, input: quoteInput(input), example: example(order), order: orderName, ...extra}), {field: column})
   }
   if (isRelativeDate(text)) fail('invoice.import.date.relative')

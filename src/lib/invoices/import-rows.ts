@@ -260,11 +260,12 @@ export class Occurrences {
 }
 
 /** One row built and checked: its body, totals and key, or every one of its errors. Never throws for a bad row. */
-export function checkRow(source: SourceRow, occurrences: Occurrences, extraCheck?: (draft: InvoiceDraft) => void): CheckedRow {
+export function checkRow(source: SourceRow, occurrences: Occurrences, extraCheck?: (draft: InvoiceDraft) => void, keyed = true): CheckedRow {
   try {
     const built = source.build()
     const {draft, totals} = finishDraft(built)
     extraCheck?.(draft)
+    if (!keyed) return {row: source.row, line: source.line, draft, totals}
     const canonical = canonicalJson(draft)
     return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrences.next(canonical))}
   } catch (error) {

@@ -111,8 +111,8 @@ export class ImportSource {
     return textChunks(this.path, encoding, {skip: this.skip, checkUtf8: encoding === 'utf-8'})
   }
 
-  /** Every row of the file, in order, as a stream; a file-level problem throws InputError. */
-  async *rows(): AsyncGenerator<SourceRow> {
+  /** Every row of the file, in order, as a stream of batches; a file-level problem throws InputError. */
+  async *rows(): AsyncGenerator<SourceRow[]> {
     this.evidence = {firstOver12: false, secondOver12: false}
     try {
       if (this.dialect.format === 'csv') yield* this.csvRows()
@@ -131,63 +131,69 @@ export class ImportSource {
     if (text.includes('\uFFFD')) throw new InputError(t('invoice.import.replacementChar', {path: this.path, line}), {field: 'file'})
   }
 
-  private async *csvRows(): AsyncGenerator<SourceRow> {
+  private async *csvRows(): AsyncGenerator<SourceRow[]> {
     let columns: string[] | undefined
     let dueColumn = -1
     let build: ReturnType<typeof csvRowBuilder> | undefined
     let row = 0
-    for await (const record of csvRecords(this.chunks(), this.dialect.delimiter)) {
-      for (const field of record.fields) this.replacementCheck(record.line, field)
-      if (!columns) {
-        if (record.over) throw new InputError(t('invoice.import.csvSyntax', {line: record.line, reason: over(record.over, undefined)}), {field: 'file'})
-        columns = checkColumns(record.fields)
-        dueColumn = columns.indexOf('due_date')
-        build = csvRowBuilder(columns, () => this.dialect.dateOrder)
-        continue
+    for await (const records of csvRecords(this.chunks(), this.dialect.delimiter)) {
+      const batch: SourceRow[] = []
+      for (const record of records) {
+        for (const field of record.fields) this.replacementCheck(record.line, field)
+        if (!columns) {
+          if (record.over) throw new InputError(t('invoice.import.csvSyntax', {line: record.line, reason: over(record.over, undefined)}), {field: 'file'})
+          columns = checkColumns(record.fields)
+          dueColumn = columns.indexOf('due_date')
+          build = csvRowBuilder(columns, () => this.dialect.dateOrder)
+          continue
+        }
+        row += 1
+        const due = record.fields[dueColumn]
+        if (due !== undefined) noteDateEvidence(due, this.evidence)
+        const problem = record.over ? over(record.over, columns) : undefined
+        const at = {row, line: record.line}
+        const cell = (name: string) => {
+          const value = record.fields[columns!.indexOf(name)]
+          return value === undefined || value.trim() === '' ? undefined : value.trim()
+        }
+        batch.push({
+          ...at,
+          label: () => ({customer_name: cell('customer_name'), external_reference: cell('external_reference')}),
+          build: problem
+            ? () => {
+                throw new InputError(problem, {field: record.over?.kind === 'cell' ? columns![record.over.column ?? 0] : 'file'})
+              }
+            : () => build!(record.fields),
+        })
       }
-      row += 1
-      const due = record.fields[dueColumn]
-      if (due !== undefined) noteDateEvidence(due, this.evidence)
-      const problem = record.over ? over(record.over, columns) : undefined
-      const at = {row, line: record.line}
-      const cell = (name: string) => {
-        const value = record.fields[columns!.indexOf(name)]
-        return value === undefined || value.trim() === '' ? undefined : value.trim()
-      }
-      yield {
-        ...at,
-        label: () => ({customer_name: cell('customer_name'), external_reference: cell('external_reference')}),
-        build: problem
-          ? () => {
-              throw new InputError(problem, {field: record.over?.kind === 'cell' ? columns![record.over.column ?? 0] : 'file'})
-            }
-          : () => build!(record.fields),
-      }
+      if (batch.length > 0) yield batch
     }
     if (!columns) throw new InputError(t('invoice.import.empty', {field: 'file'}), {field: 'file'})
   }
 
-  private async *jsonLineRows(): AsyncGenerator<SourceRow> {
+  private async *jsonLineRows(): AsyncGenerator<SourceRow[]> {
     let row = 0
     const build = jsonRowBuilder(() => this.dialect.dateOrder)
-    for await (const line of textLines(this.chunks())) {
-      this.replacementCheck(line.line, line.text)
-      row += 1
-      const problem = line.over ? over(line.over, undefined) : undefined
-      yield {
-        row,
-        line: line.line,
-        label: () => labelOfJson(line.text),
-        build: problem
-          ? () => {
-              throw new InputError(problem, {field: 'file'})
-            }
-          : () => build(line.text),
-      }
+    for await (const lines of textLines(this.chunks())) {
+      yield lines.map((line): SourceRow => {
+        this.replacementCheck(line.line, line.text)
+        row += 1
+        const problem = line.over ? over(line.over, undefined) : undefined
+        return {
+          row,
+          line: line.line,
+          label: () => labelOfJson(line.text),
+          build: problem
+            ? () => {
+                throw new InputError(problem, {field: 'file'})
+              }
+            : () => build(line.text),
+        }
+      })
     }
   }
 
-  private async *jsonArrayRows(): AsyncGenerator<SourceRow> {
+  private async *jsonArrayRows(): AsyncGenerator<SourceRow[]> {
     const bytes = await readFile(this.path)
     const text = new TextDecoder(this.dialect.encoding).decode(bytes.subarray(this.skip))
     if (text.includes('\uFFFD')) this.replacementCheck(text.slice(0, text.indexOf('\uFFFD')).split(/\r\n|\n|\r/).length, text)
@@ -199,11 +205,7 @@ export class ImportSource {
     }
     if (!Array.isArray(value)) throw new InputError(t('invoice.import.badJson', {reason: 'not an array'}), {field: 'file'})
     const build = jsonRowBuilder(() => this.dialect.dateOrder)
-    let row = 0
-    for (const item of value) {
-      row += 1
-      yield {row, label: () => labelOf(item), build: () => build(item, true)}
-    }
+    yield value.map((item, index): SourceRow => ({row: index + 1, label: () => labelOf(item), build: () => build(item, true)}))
   }
 }
 

@@ -5,7 +5,8 @@
  * file: a cell is kept up to `CELL_CAP` characters and a record (a line, or the lines a quoted
  * cell spans) up to `LINE_CAP`; past that, the rest is counted and dropped, and the record comes
  * out marked `over` (the row's error names the column and the line). So a 100 MB cell costs the
- * reader its cap, not 100 MB (docs/import.md, "Streamed").
+ * reader its cap, not 100 MB (docs/import.md, "Streamed"). Records come out a chunk's worth at a
+ * time: a step of an async generator per record costs more than checking the record.
  *
  * PURE of the CLI: no context, no output. import-source.ts turns records into rows.
  */
@@ -140,7 +141,7 @@ export async function* textChunks(path: string, encoding: Encoding, options: {sk
  * RFC 4180 records from text chunks, with the caps. Same reading as csv.ts's parseCsv (blank lines
  * skipped, a quote inside an unquoted cell kept, line breaks inside quotes belong to the cell).
  */
-export async function* csvRecords(chunks: AsyncIterable<string>, delimiter: string): AsyncGenerator<RawRecord> {
+export async function* csvRecords(chunks: AsyncIterable<string>, delimiter: string): AsyncGenerator<RawRecord[]> {
   let fields: string[] = []
   let field = ''
   let fieldLength = 0
@@ -262,29 +263,26 @@ export async function* csvRecords(chunks: AsyncIterable<string>, delimiter: stri
         recordLine = line
         i += 1
         run = i
-        if (out.length > 0) {
-          yield* out
-          out = []
-        }
         continue
       }
       started = true
       i += 1
     }
     flush(i)
+    // The records of a chunk at once: one step of the stream each, not one per record.
     if (out.length > 0) {
-      yield* out
+      yield out
       out = []
     }
   }
   if (pendingQuote) quoted = false
   if (quoted) throw new UnterminatedQuoteError(recordLine)
   if (field !== '' || fields.length > 0 || started || fieldLength > 0) endRecord()
-  yield* out
+  if (out.length > 0) yield out
 }
 
 /** JSON lines: each line's text (blank lines skipped), a line over LINE_CAP marked and dropped. */
-export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<RawLine> {
+export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<RawLine[]> {
   let current = ''
   let length = 0
   let line = 1
@@ -318,8 +316,8 @@ export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<
       line += 1
     }
     add(text.length)
-    yield* out
+    if (out.length > 0) yield out
   }
-  if (length > LINE_CAP) yield {line, text: '', over: {kind: 'line', length}}
-  else if (current.trim() !== '') yield {line, text: current}
+  if (length > LINE_CAP) yield [{line, text: '', over: {kind: 'line', length}}]
+  else if (current.trim() !== '') yield [{line, text: current}]
 }
