@@ -11,10 +11,12 @@
  * A dry run sends nothing: the key is a made-up test key and the base URL one where nothing listens.
  */
 import {spawn} from 'node:child_process'
-import {closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+
+import {bigCellCsv, manyRowsCsv, writeStreamed} from '../../test/helpers/import-files.js'
 
 const args = process.argv.slice(2)
 const at = args.indexOf('--rows')
@@ -24,12 +26,6 @@ const HOOK = fileURLToPath(new URL('../../test/helpers/peak-rss.cjs', import.met
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-import-memory-'))
 const env = {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, LANG: 'C.UTF-8', SVC_CONFIG_DIR: join(work, 'config'), SVC_API_KEY: 'svc_sk_test_benchmemory1234', SVC_BASE_URL: 'http://127.0.0.1:9', SVC_RATE_LIMIT: '0'}
-
-async function write(path: string, parts: Iterable<string>): Promise<void> {
-  const out = createWriteStream(path)
-  for (const part of parts) if (!out.write(part)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
-  await new Promise<void>((resolve) => out.end(() => resolve()))
-}
 
 function run(argv: string[], stdoutFile: string): Promise<{code: number | null; seconds: number; peakMb: number; stderr: string}> {
   const peak = join(work, `peak-${Math.random()}`)
@@ -48,25 +44,9 @@ function run(argv: string[], stdoutFile: string): Promise<{code: number | null; 
 
 try {
   const cell = join(work, 'cell.csv')
-  const mb = 'x'.repeat(1024 * 1024)
-  await write(cell, (function* () {
-    yield 'customer_name,due_date,items,notes\r\nBig Shop,2027-01-21,Bread:500:3,"'
-    for (let i = 0; i < 100; i++) yield mb
-    yield '"\r\n'
-  })())
+  await writeStreamed(cell, bigCellCsv(100))
   const rows = join(work, 'rows.csv')
-  await write(rows, (function* () {
-    yield 'customer_name,due_date,items,customer_phone,external_reference\r\n'
-    let block = ''
-    for (let i = 1; i <= ROWS; i++) {
-      block += `Client ${i},21/01/2027,Pain:${100 + (i % 900)}:2; Gâteau:2500:1,6${String(90000000 + (i % 9999999)).padStart(8, '0')},REF-${i}\r\n`
-      if (i % 10_000 === 0) {
-        yield block
-        block = ''
-      }
-    }
-    yield block
-  })())
+  await writeStreamed(rows, manyRowsCsv(ROWS))
   console.log(`| case | file | exit | wall | peak RSS |\n| --- | --- | --- | --- | --- |`)
   const cases: Array<[string, string, string[]]> = [
     ['one 100 MB cell, --dry-run', cell, ['--dry-run']],

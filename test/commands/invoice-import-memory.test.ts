@@ -8,7 +8,7 @@
  * - A dry run of 10⁶ rows, human or --json, stays under 300 MB (and lists every row).
  */
 import {spawn} from 'node:child_process'
-import {closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -16,6 +16,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {refusedUrl} from '../helpers/fault-proxy.js'
+import {bigCellCsv, manyRowsCsv, writeStreamed} from '../helpers/import-files.js'
 
 const PEAK_HOOK = fileURLToPath(new URL('../helpers/peak-rss.cjs', import.meta.url))
 const ROWS = 1_000_000
@@ -29,13 +30,6 @@ beforeAll(async () => {
   env = {...baseEnv(join(work, 'config')), SVC_API_KEY: 'svc_sk_test_memorytest1234', SVC_BASE_URL: await refusedUrl(), SVC_RATE_LIMIT: '0'}
 })
 afterAll(() => rmSync(work, {recursive: true, force: true}))
-
-/** Writes `parts` to `path` as they come (the test process never holds the file either). */
-async function writeFile(path: string, parts: Iterable<string>): Promise<void> {
-  const out = createWriteStream(path)
-  for (const part of parts) if (!out.write(part)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())))
-}
 
 /** The CLI as a child: exit code, stderr, the peak RSS in MB; stdout goes to `stdoutFile`. */
 function measured(args: string[], stdoutFile: string): Promise<{exitCode: number | null; stderr: string; peakMb: number}> {
@@ -65,12 +59,7 @@ function measured(args: string[], stdoutFile: string): Promise<{exitCode: number
 describe('invoice import streams its file', () => {
   it('refuses a 100 MB cell at under 200 MB, naming the column and the line', async () => {
     const file = join(work, 'big-cell.csv')
-    const mb = 'x'.repeat(1024 * 1024)
-    await writeFile(file, (function* () {
-      yield 'customer_name,due_date,items,notes\r\nGood Shop,2027-01-21,Bread:500:3,\r\nBig Shop,2027-01-21,Bread:500:3,"'
-      for (let i = 0; i < 100; i++) yield mb
-      yield '"\r\nAfter Shop,2027-01-21,Bread:500:3,\r\n'
-    })())
+    await writeStreamed(file, bigCellCsv(100))
     expect(statSync(file).size).toBeGreaterThan(100 * 1024 * 1024)
     const r = await measured(['invoice', 'import', file, '--dry-run'], join(work, 'big-cell.out'))
     expect(r.exitCode, r.stderr).toBe(2)
@@ -82,18 +71,7 @@ describe('invoice import streams its file', () => {
     it(`a dry run of 10⁶ rows${json ? ' with --json' : ''} stays under 300 MB`, async () => {
       const file = join(work, 'million.csv')
       if (!statSync(file, {throwIfNoEntry: false})) {
-        await writeFile(file, (function* () {
-          yield 'customer_name,due_date,items,customer_phone,external_reference\r\n'
-          let block = ''
-          for (let i = 1; i <= ROWS; i++) {
-            block += `Client ${i},21/01/2027,Pain:${100 + (i % 900)}:2; Gâteau:2500:1,6${String(90000000 + (i % 9999999)).padStart(8, '0')},REF-${i}\r\n`
-            if (i % 10_000 === 0) {
-              yield block
-              block = ''
-            }
-          }
-          yield block
-        })())
+        await writeStreamed(file, manyRowsCsv(ROWS))
       }
       const out = join(work, json ? 'million.json' : 'million.txt')
       const r = await measured(['invoice', 'import', file, '--dry-run', ...(json ? ['--json'] : [])], out)
