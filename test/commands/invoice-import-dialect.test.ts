@@ -194,12 +194,14 @@ describe('invoice import: the service gone', () => {
       let text = 'customer_name,due_date,items,external_reference\r\n'
       for (let i = 1; i <= 12; i++) text += `Gone ${i},2027-01-21,Bread:${100 + i}:2,G-${i}\r\n`
       writeFileSync(file, text)
-      const env = {...sandbox.env(), SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '0', SVC_MAX_RETRIES: '1'}
+      const env = {...sandbox.env(), SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '0'}
       const run = runInProcess(['invoice', 'import', file, '--concurrency', '1'], {configDir: temp.dir, env})
       // The service goes away after three creates.
       await vi.waitFor(() => expect(proxy.seen.filter((s) => s === 'POST /v1/invoices').length).toBeGreaterThanOrEqual(3), {timeout: 30_000, interval: 5})
       await proxy.close()
       const stopped = await run
+      const before = (await allInvoices(sandbox)).filter((i) => String(i.customer_name).startsWith('Gone ')).length
+      expect(before).toBeGreaterThanOrEqual(2)
       expect(stopped.exitCode, stopped.stderr).toBe(7)
       const lines = stopped.stderr.trim().split('\n')
       expect(lines.length, stopped.stderr).toBeLessThanOrEqual(2)
@@ -217,6 +219,21 @@ describe('invoice import: the service gone', () => {
       await sandbox.close()
     }
   }, 120_000)
+
+  it('stops at a 5xx the client\'s retries did not get past, once, naming the status', async ({sandbox, work, temp}) => {
+    const proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 503, body: '{"message":"down","code":"internal_error"}'}, times: Infinity}])
+    try {
+      const file = join(work, 'five.csv')
+      writeFileSync(file, 'customer_name,due_date,items\r\nFive One,2027-01-21,Bread:500:3\r\nFive Two,2027-01-21,Bread:600:3\r\nFive Three,2027-01-21,Bread:700:3\r\n')
+      const r = await runInProcess(['invoice', 'import', file, '--concurrency', '1'], {configDir: temp.dir, env: {...sandbox.env(), SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '0', SVC_MAX_RETRIES: '1'}})
+      expect(r.exitCode, r.stderr).toBe(7)
+      expect(r.stderr.match(/Stopped: the service at .* is not available \(HTTP 503\)/g)).toHaveLength(1)
+      // One row tried (its create and the client's one retry), the others not sent.
+      expect(proxy.seen.filter((s) => s === 'POST /v1/invoices')).toHaveLength(2)
+    } finally {
+      await proxy.close()
+    }
+  }, 60_000)
 
   it('a --rate above the service\'s limit says it is capped', async ({work, svc}) => {
     const file = join(work, 'rate.csv')

@@ -203,7 +203,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.lineOver': 'la ligne compte {length} caractères ; une ligne en contient au plus {max}',
   'invoice.import.jsonTooLarge': '{path} fait {size} Mo : un tableau .json est lu d’un bloc, jusqu’à {max} Mo ; écrivez un corps par ligne (.jsonl), lu au fil de l’eau.',
   'invoice.import.serviceGone':
-    'Arrêt : le service à {url} est injoignable ({reason}) ; {done} {done|ligne traitée|lignes traitées} sur {total}, rien n’est créé deux fois. Reprenez avec `{command}`',
+    'Arrêt : le service à {url} n’est pas disponible ({reason}) ; {done} {done|ligne traitée|lignes traitées} sur {total}, rien n’est créé deux fois. Reprenez avec `{command}`',
   'invoice.import.rateCapped': '--rate {rate} dépasse la limite du service de {limit} requêtes par minute : rythme de {limit}/min.',
   'invoice.error.shape': '--{field} invalide : {name} doit être {shape}, pas {got}.',
   'invoice.shape.list': 'une liste',
