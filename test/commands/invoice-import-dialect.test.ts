@@ -16,7 +16,7 @@ import {describe, expect, vi} from 'vitest'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {startServe, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {allInvoices} from './invoice-helpers.js'
 
 const it = withSandbox({settleAfterMs: 0}).extend<{work: string; svc: ReturnType<TestSandbox['cli']>}>({
@@ -218,6 +218,21 @@ describe('invoice import: the service gone', () => {
     } finally {
       await sandbox.close()
     }
+  }, 120_000)
+
+  it('the profile\'s local sandbox stopped: one line with the command that starts it again and the one that resumes', async ({work, temp}) => {
+    const served = await startServe(temp.dir)
+    await served.stop()
+    const file = join(work, 'local.csv')
+    writeFileSync(file, 'customer_name,due_date,items\r\nLocal One,2027-01-21,Bread:500:3\r\nLocal Two,2027-01-21,Bread:600:3\r\n')
+    const r = await runInProcess(['--profile', 'local', 'invoice', 'import', file], {configDir: temp.dir, env: {LANG: 'C'}})
+    expect(r.exitCode, r.stderr).toBe(7)
+    expect(r.stderr.trim().split('\n').length, r.stderr).toBeLessThanOrEqual(2)
+    const port = new URL(served.info.base_url as string).port
+    expect(r.stderr).toContain(`the local sandbox of the profile "local" (${served.info.base_url}) is not running; 0 of 2 rows done`)
+    expect(r.stderr).toContain(`Start it again with \`svc sandbox serve --port ${port}\``)
+    expect(r.stderr).toMatch(/then resume with `svc (--profile local )?invoice import \S*local\.csv( --profile local)?`/)
+    expect(r.stderr).toMatch(/then resume with `[^`]*--profile local/)
   }, 120_000)
 
   it('stops at a 5xx the client\'s retries did not get past, once, naming the status', async ({sandbox, work, temp}) => {

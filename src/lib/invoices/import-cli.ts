@@ -223,7 +223,11 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
     const error = fatal as SvcError
     const reason = error instanceof ApiError ? `HTTP ${error.status}` : ((await import('../api/response-errors.js')).errorCode(error.cause) ?? error.code)
     const done = summary.created + summary.existing + summary.skipped
-    const stop = new SvcError(t('invoice.import.serviceGone', {url: ctx.credentials().baseUrl, reason, done, total: checked.good, command}), {exitCode: ExitCode.UNAVAILABLE, code: 'service_unavailable'})
+    // The profile's local sandbox stopped: the command that starts it again, then the one that resumes.
+    const sandbox = (await import('../sandbox-admin/running.js')).stoppedSandbox(ctx)
+    const stop = sandbox
+      ? new SvcError(t('invoice.import.sandboxGone', {...sandbox, start: sandbox.command, done, total: checked.good, command}), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
+      : new SvcError(t('invoice.import.serviceGone', {url: ctx.credentials().baseUrl, reason, done, total: checked.good, command}), {exitCode: ExitCode.UNAVAILABLE, code: 'service_unavailable'})
     throw ctx.io.afterResult(stop)
   }
   if (fatal) throw fatal instanceof SvcError ? ctx.io.afterResult(fatal) : fatal

@@ -89,6 +89,13 @@ export function requireRunningSandbox(ctx: Context): RunningSandbox {
  * Undefined otherwise (another service, or a sandbox that runs).
  */
 export function stoppedSandboxError(ctx: Context): SvcError | undefined {
+  const stopped = stoppedSandbox(ctx)
+  if (!stopped) return undefined
+  return new SvcError(t('local.stopped', stopped), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
+}
+
+/** The profile's local sandbox when it is not running: its URL, the profile, and the command that starts it again. */
+export function stoppedSandbox(ctx: Context): {url: string; profile: string; command: string} | undefined {
   let credentials: ReturnType<Context['credentials']>
   try {
     credentials = ctx.credentials()
@@ -105,10 +112,7 @@ export function stoppedSandboxError(ctx: Context): SvcError | undefined {
   if (url.hostname !== '127.0.0.1') parts.push('--host', url.hostname.replace(/^\[|\]$/g, ''))
   if (saved.data_file) parts.push('--data', shellWord(saved.data_file))
   if (credentials.profileName !== LOCAL_PROFILE) parts.push('--profile-name', credentials.profileName)
-  return new SvcError(t('local.stopped', {url: credentials.baseUrl, profile: credentials.profileName, command: parts.join(' ')}), {
-    exitCode: ExitCode.UNAVAILABLE,
-    code: 'sandbox_not_running',
-  })
+  return {url: credentials.baseUrl, profile: credentials.profileName, command: parts.join(' ')}
 }
 
 /** A path as one shell word: quoted only when it needs to be. */

@@ -200,6 +200,8 @@ export const invoice = {
   'invoice.import.jsonTooLarge': '{path} is {size} MB: a .json array is read whole, up to {max} MB; write one body per line (.jsonl), which is read as a stream.',
   'invoice.import.serviceGone':
     'Stopped: the service at {url} is not available ({reason}); {done} of {total} {total|row|rows} done, nothing created twice. Resume with `{command}`',
+  'invoice.import.sandboxGone':
+    'Stopped: the local sandbox of the profile "{profile}" ({url}) is not running; {done} of {total} {total|row|rows} done, nothing created twice. Start it again with `{start}` (in another terminal), then resume with `{command}`',
   'invoice.import.rateCapped': '--rate {rate} is above the service\'s limit of {limit} requests a minute: paced at {limit}/min.',
   'invoice.error.shape': 'Invalid --{field}: {name} must be {shape}, not {got}.',
   'invoice.shape.list': 'a list',

@@ -204,6 +204,8 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.jsonTooLarge': '{path} fait {size} Mo : un tableau .json est lu d’un bloc, jusqu’à {max} Mo ; écrivez un corps par ligne (.jsonl), lu au fil de l’eau.',
   'invoice.import.serviceGone':
     'Arrêt : le service à {url} n’est pas disponible ({reason}) ; {done} {done|ligne traitée|lignes traitées} sur {total}, rien n’est créé deux fois. Reprenez avec `{command}`',
+  'invoice.import.sandboxGone':
+    'Arrêt : la sandbox locale du profil « {profile} » ({url}) ne tourne plus ; {done} {done|ligne traitée|lignes traitées} sur {total}, rien n’est créé deux fois. Relancez-la avec `{start}` (dans un autre terminal), puis reprenez avec `{command}`',
   'invoice.import.rateCapped': '--rate {rate} dépasse la limite du service de {limit} requêtes par minute : rythme de {limit}/min.',
   'invoice.error.shape': '--{field} invalide : {name} doit être {shape}, pas {got}.',
   'invoice.shape.list': 'une liste',
