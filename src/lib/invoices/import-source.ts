@@ -65,20 +65,19 @@ export class ImportSource {
 
   static async open(path: string, options: SourceOptions = {}): Promise<ImportSource> {
     const start = await readStart(path)
-    let encoding: Encoding = options.encoding ?? start.bomEncoding ?? 'utf-8'
+    const encoding: Encoding = options.encoding ?? start.bomEncoding ?? 'utf-8'
     // A chosen encoding drops only its own BOM.
     const skip = options.encoding === undefined || options.encoding === start.bomEncoding ? start.bomLength : 0
-    const headText = new TextDecoder(encoding === 'windows-1252' ? 'windows-1252' : encoding).decode(start.head.subarray(skip))
+    const headText = new TextDecoder(encoding).decode(start.head.subarray(skip))
     const format = formatOf(path, headText)
     if (format === 'json' && start.size > JSON_FILE_CAP) {
       throw new InputError(t('invoice.import.jsonTooLarge', {path, size: Math.round(start.size / 1048576), max: JSON_FILE_CAP / 1048576}), {field: 'file'})
     }
     const delimiter = format === 'csv' ? detectDelimiter(headText, DRAFT_FIELDS) : ','
-    if (encoding !== 'utf-8' && encoding !== 'windows-1252' && encoding !== 'utf-16le' && encoding !== 'utf-16be') encoding = 'utf-8'
     return new ImportSource(path, {format, encoding, bom: start.bomLength > 0 && skip > 0, delimiter, dateOrder: options.dateOrder ?? 'dmy'}, skip, options)
   }
 
-  /** A French spreadsheet's marks: `;`, Windows-1252, or a day over 12 first in the due_date column. */
+  /** A French spreadsheet's marks in the file itself: `;`, Windows-1252 (its column's days are import-dates.ts's). */
   private frenchLooking(): boolean {
     return this.dialect.delimiter === ';' || this.dialect.encoding === 'windows-1252'
   }
