@@ -9,6 +9,8 @@
 import {readFileSync, writeFileSync} from 'node:fs'
 import {writeFile} from 'node:fs/promises'
 
+import {systemClock} from '../contract/clock.js'
+
 export interface CommitCount {
   /** The database this count belongs to (a file replaced by another is not compared). */
   instance: string
@@ -38,7 +40,7 @@ export class CommitRecord {
   writeNow(instance: string, commits: number): void {
     this.latest = undefined
     try {
-      writeFileSync(this.path, JSON.stringify({instance, commits, at: new Date().toISOString()}), {mode: 0o600})
+      writeFileSync(this.path, JSON.stringify({instance, commits, at: new Date(systemClock.now()).toISOString()}), {mode: 0o600})
     } catch {
       // No record: nothing to compare at the next start, and nothing else is affected.
     }
@@ -46,7 +48,7 @@ export class CommitRecord {
 
   /** After a commit: written soon, one write at a time. */
   write(instance: string, commits: number): void {
-    this.latest = {instance, commits, at: new Date().toISOString()}
+    this.latest = {instance, commits, at: new Date(systemClock.now()).toISOString()}
     this.writing ??= this.drain()
   }
 

@@ -17,6 +17,7 @@ import {randomBytes, randomInt} from 'node:crypto'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {networkInterfaces} from 'node:os'
+import {systemClock, type Clock} from '../contract/clock.js'
 import {advertisedHost} from './advertised-host.js'
 import {registerAdminRoutes} from './admin/index.js'
 import {Allowlist, KeyRing} from './auth.js'
@@ -57,6 +58,12 @@ export type {SandboxDomain, SandboxServices} from './domain.js'
 export const BUILTIN_DOMAINS: SandboxDomain[] = [invoicesDomain]
 
 export interface StartOptions extends SandboxOptions {
+  /**
+   * The machine's clock sandbox time runs on (default the system's): a test hands the same clock
+   * to the sandbox and to the CLI runs it makes (`SvcCommand.runWith({clock})`), and sets or moves
+   * both at once.
+   */
+  clock?: Clock
   /** Webhook endpoints to register at start (their secrets come back in `webhookSecrets`). */
   webhookEndpoints?: Array<{url: string; environment?: Environment}>
   /** Extra domains (tests, embedders), after the built-in ones. */
@@ -131,7 +138,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   registerSandboxFrench()
   const resolved = resolveOptions(options)
   const store = await openStore(resolved.dataFile)
-  const clock = new SandboxClock()
+  const clock = new SandboxClock(0, options.clock ?? systemClock)
   store.persist('clock_offset_ms', () => clock.offsetMs, (value) => {
     if (typeof value === 'number') clock.restoreOffset(value)
   })
@@ -194,11 +201,11 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
   registerScenarioRoutes(router, scenarios, payments)
-  const journal = new Journal(store)
+  const journal = new Journal(store, undefined, clock.machine)
   // Its last entries go to the database before the store closes (releases run before store.close).
   context.onClose(() => journal.close())
   const replays = new ReplayKeys()
-  registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base})
+  registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base, machine: clock.machine})
   const inspector = registerInspector({router, context, services, journal, store, options: resolved, baseUrl: () => base})
   // Every answer waits for the commit of the writes made before it (with --data: a group commit
   // per turn of the event loop), so that a write is on disk before it is acknowledged.
@@ -255,6 +262,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
       limiter: new RateLimiter(resolved.rateLimit, () => clock.now()),
       adminToken,
       now: () => clock.now(),
+      machine: clock.machine,
       faults: scenarios,
       log,
       journal: options.journal === false ? undefined : journal,

@@ -11,9 +11,9 @@
  * before it (its headers, its answer's headers and text: a client's same headers, a status polled)
  * is not written again: the entry points at the bytes already there (Last).
  */
-import {JOURNAL_BODY_LIMIT, type JournalEntry} from '../contract/sandbox-inspector.js'
+import {JOURNAL_BODY_LIMIT, type JournalEntry, type JournalOrigin} from '../contract/sandbox-inspector.js'
 import type {ApiKeyRecord} from './auth.js'
-import {Arena, objectHeaderText, parseHeaderText, rawHeaderText, type HeaderText} from './journal-arena.js'
+import {Arena, countHeaders, objectHeaderText, ORIGIN_CODE, ORIGINS, originOf, parseHeaderText, rawHeaderText, sameHeaders, sameRaw, type HeaderText} from './journal-arena.js'
 
 /** What the HTTP layer knows of one answered request (handed to `record`, not kept). */
 export interface Capture {
@@ -62,6 +62,15 @@ const RESPONSE_CUT = 2
 /** An entry read back from the database that said `truncated: true` (its cut bodies, as kept). */
 const WAS_TRUNCATED = 4
 
+/** The filters' view of an entry (journal.ts journalFilter). */
+export interface Line {
+  method: string
+  path: string
+  status: number
+  atMs: number
+  origin: JournalOrigin
+}
+
 /** An entry as the database keeps it. */
 export type Stored = JournalEntry & {seq: number}
 
@@ -72,6 +81,11 @@ export class Ring {
   private readonly durations: Float64Array
   private readonly statuses: Uint16Array
   private readonly flags: Uint8Array
+  /** Who made each request (ORIGINS' index). */
+  private readonly origins: Uint8Array
+  /** The request headers whose origin was read last, and that origin (a client sends the same headers again). */
+  private originRaw: readonly string[] = []
+  private originCode = 0
   private readonly requestBytes: Float64Array
   private readonly responseBytes: Float64Array
   /**
@@ -135,6 +149,7 @@ export class Ring {
     this.durations = new Float64Array(size)
     this.statuses = new Uint16Array(size)
     this.flags = new Uint8Array(size)
+    this.origins = new Uint8Array(size)
     this.requestBytes = new Float64Array(size)
     this.responseBytes = new Float64Array(size)
     this.headAt = new Float64Array(size)
@@ -192,6 +207,11 @@ export class Ring {
     // same as the one before is that one's object (canonical): identity is enough here.
     const raw = capture.rawHeaders
     const responseHeaders = capture.responseHeaders
+    if (raw !== this.originRaw) {
+      this.originRaw = raw
+      this.originCode = originOf(raw)
+    }
+    this.origins[slot] = this.originCode
     // A part written more than half a ring ago is written again: what the arenas keep stays bounded.
     const recent = seq - (this.size >> 1)
     const sameRequest = last.requestSeq > recent && raw === last.raw && this.heads.holds(last.requestAt)
@@ -336,6 +356,8 @@ export class Ring {
     this.responseBodyAt[slot] = this.bodies.position
     this.responseBodyLength[slot] = response === undefined ? -1 : this.keepBody(response, undefined)
     this.flags[slot] = stored.truncated ? WAS_TRUNCATED : 0
+    // Entries written before origins were recorded are the app's.
+    this.origins[slot] = ORIGIN_CODE.get(stored.origin ?? 'app') ?? 0
   }
 
   /** The slot of `seq` while the ring still holds it. */
@@ -393,17 +415,19 @@ export class Ring {
       response_bytes: responseBytes,
       // Bodies cut at the limit, or gone for the budget (only a body there was).
       truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED)) !== 0 || (!requestKept && requestBytes > 0) || (!responseKept && responseBytes !== 0),
+      origin: ORIGINS[this.origins[slot]]!,
     }
   }
 
   /** Newest first, those `test` takes, at most `limit`; `summary`: without headers and bodies. */
-  newestFirst(test: (item: {method: string; path: string; status: number; atMs: number}) => boolean, byPath: boolean, limit: number, summary?: boolean): JournalEntry[] {
+  newestFirst(test: (item: Line) => boolean, byPath: boolean, limit: number, summary?: boolean): JournalEntry[] {
     const found: JournalEntry[] = []
     const oldest = Math.max(1, this.seq - this.size + 1)
     for (let seq = this.seq; seq >= oldest && found.length < limit; seq--) {
       const slot = seq % this.size
       if (this.seqs[slot] !== seq) continue
-      if (test({method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot]})) found.push(this.entry(slot, summary))
+      const line = {method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot], origin: ORIGINS[this.origins[slot]]!}
+      if (test(line)) found.push(this.entry(slot, summary))
     }
     return found
   }
@@ -457,28 +481,4 @@ interface Last {
   bodySeq: number
   bodyAt: number
   bodyLength: number
-}
-
-/** The same request headers (`rawHeaders`): the same names and values in the same order. */
-function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
-  if (raw.length !== last.length) return false
-  for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
-  return true
-}
-
-/** The same answer headers: the same names with the same values. */
-function sameHeaders(headers: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>, lastCount: number): boolean {
-  if (headers === last) return true
-  let count = 0
-  for (const name in headers) {
-    if (headers[name] !== last[name]) return false
-    count++
-  }
-  return count === lastCount
-}
-
-function countHeaders(headers: Readonly<Record<string, unknown>>): number {
-  let count = 0
-  for (const name in headers) count++
-  return count
 }

@@ -2,8 +2,8 @@
  * The durability check shared by test/sandbox/durability.test.ts (bounded, in CI) and
  * bench/sandbox/durability.ts (long): create payments in a loop over HTTP, kill the sandbox with
  * SIGKILL at a random moment, restart it on the same data file, and repeat; at the end, look up
- * every id that was acknowledged with a 201. service-contract.md: "every write acknowledged with a
- * 2xx is on disk before the answer is sent, and survives the process being killed at any instant".
+ * every id that was acknowledged with a 201 (docs/sandbox.md, "Durability": a write answered 2xx is
+ * committed before the answer, and survives the process being killed at any instant).
  */
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createInterface} from 'node:readline'

@@ -92,6 +92,35 @@ describe('the request journal', () => {
     expect(journal.list({since_ms: 180_000})).toHaveLength(3)
   })
 
+  it('records who made each request: the app, or the part of svc its svc-origin header names; the app’s only unless `all`, on disk too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'))
+    try {
+      const store = await openStore(join(dir, 'sandbox.db'))
+      const journal = new Journal(store, 50)
+      // The same headers object twice in a row (as a client polling sends them), then others.
+      const polled = ['svc-origin', 'listen', 'Authorization', 'Bearer x']
+      const origins = ['app', 'listen', 'listen', 'stand-in', 'app', 'inspector', 'app']
+      const headersOf = (origin: string): string[] =>
+        origin === 'listen' ? polled : origin === 'app' ? ['Content-Type', 'application/json'] : ['SVC-Origin', ` ${origin.toUpperCase()} `]
+      origins.forEach((origin, n) => journal.record({...capture(n), rawHeaders: headersOf(origin)}))
+      // A value svc does not send is the app's.
+      journal.record({...capture(99), rawHeaders: ['svc-origin', 'someone-else']})
+      expect(journal.list({all: true}).map((e) => e.origin)).toEqual(['app', ...[...origins].reverse()])
+      expect(journal.list({}).map((e) => e.query)).toEqual(['n=99', 'n=6', 'n=4', 'n=0'])
+      expect(journal.list({all: true, method: 'POST'})).toHaveLength(8)
+      journal.close()
+      await store.close()
+      const reopened = await openStore(join(dir, 'sandbox.db'))
+      const again = new Journal(reopened, 50)
+      expect(again.list({all: true}).map((e) => e.origin)).toEqual(['app', ...[...origins].reverse()])
+      expect(again.list({}).map((e) => e.query)).toEqual(['n=99', 'n=6', 'n=4', 'n=0'])
+      again.close()
+      await reopened.close()
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
   it('on a data file (--data): written, pruned to its bound, and read back whole at start', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'))
     try {

@@ -62,6 +62,15 @@ export function registerInspectorData(deps: InspectorDependencies): void {
       return {status: 200, body: {data, limit, offset, total: page.total, has_more: offset + data.length < page.total}}
     },
   })
+  // One payment, of either environment: what a link to it in the inspector opens.
+  addAdminRoute(router, 'GET /_admin/payments/{paymentId}', {
+    handler: (req) => {
+      const id = req.params.paymentId
+      const record = payments.get('SANDBOX', id) ?? payments.get('LIVE', id)
+      if (!record) throw notFound('payment', id)
+      return {status: 200, body: {...record.payment, operator: record.operator}}
+    },
+  })
   addAdminRoute(router, 'GET /_admin/invoices', {
     query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', pattern: '^[A-Z_]{1,20}$'}, ...pageQuery}},
     handler: (req) => {

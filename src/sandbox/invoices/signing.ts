@@ -4,7 +4,7 @@
  * links survive a restart). Expiry is sandbox time, so `clock advance` expires links as it would.
  */
 import {createHmac, randomBytes, timingSafeEqual} from 'node:crypto'
-import type {Clock} from '../clock.js'
+import type {SandboxTime} from '../clock.js'
 import type {Store} from '../store.js'
 
 export type SignatureCheck = 'ok' | 'invalid' | 'expired'
@@ -12,7 +12,7 @@ export type SignatureCheck = 'ok' | 'invalid' | 'expired'
 export class UrlSigner {
   private readonly secret: string
 
-  constructor(store: Store, private readonly clock: Clock) {
+  constructor(store: Store, private readonly clock: SandboxTime) {
     let secret = store.business.setting<string>('url_signing_secret')
     if (!secret) {
       secret = randomBytes(32).toString('base64url')
