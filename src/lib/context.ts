@@ -313,7 +313,7 @@ function rateFromEnv(env: NodeJS.ProcessEnv): number | undefined {
 }
 
 /**
- * The global flags a hint repeats (cli.md: a hint that works when pasted): `--profile NAME` as
+ * The global flags a hint repeats (docs/conventions.md: a hint that works when pasted): `--profile NAME` as
  * given; a key given with `--api-key` as the profile that holds it (at the same base URL), else
  * `--api-key "$SVC_API_KEY"`, never the secret; `--base-url URL` as given. Variables (SVC_PROFILE,
  * SVC_API_KEY, SVC_BASE_URL) are still set in the shell the hint is pasted into: not repeated.

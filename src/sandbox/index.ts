@@ -31,6 +31,7 @@ import {registerInspector} from './inspector/index.js'
 import {invoicesDomain} from './invoices/index.js'
 import {Journal} from './journal.js'
 import {registerJournalRoutes, ReplayKeys} from './journal-admin.js'
+import {Redactor} from './journal-redact.js'
 import {registerOpenApiRoute} from './openapi.js'
 import {Payments} from './payments.js'
 import {registerPaymentRoutes} from './payments-routes.js'
@@ -201,7 +202,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
   registerScenarioRoutes(router, scenarios, payments)
-  const journal = new Journal(store, undefined, clock.machine)
+  // Every secret out of it: those the sandbox mints by their shape, an admin token given at start by its value.
+  const redactor = new Redactor()
+  redactor.add(options.adminToken)
+  const journal = new Journal(store, undefined, clock.machine, redactor)
   // Its last entries go to the database before the store closes (releases run before store.close).
   context.onClose(() => journal.close())
   const replays = new ReplayKeys()

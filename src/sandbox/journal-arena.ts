@@ -17,6 +17,7 @@
  * requests' headers are the same.
  */
 import {ORIGIN_HEADER, SVC_ORIGINS, type JournalOrigin} from '../contract/sandbox-inspector.js'
+import {ELLIPSIS_LATIN1} from './journal-redact.js'
 
 /** Bytes of a new arena before it grows. */
 const FIRST_SIZE = 64 * 1024
@@ -171,6 +172,8 @@ export function objectHeaderText(headers: Readonly<Record<string, unknown>>): He
 
 /** `name\0value\0…` back as an object: names in lower case, a repeated name's values joined. */
 export function parseHeaderText(text: string): Record<string, string> {
+  // A secret's mask (journal-redact.ts): its `…` written as UTF-8.
+  if (text.includes(ELLIPSIS_LATIN1)) text = text.replaceAll(ELLIPSIS_LATIN1, '…')
   const headers: Record<string, string> = {}
   let from = 0
   while (from < text.length) {

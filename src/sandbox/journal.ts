@@ -9,9 +9,10 @@
 import {JOURNAL_SIZE, pathMatcher, statusMatcher, type JournalEntry, type JournalQuery} from '../contract/sandbox-inspector.js'
 import {systemClock, type Clock} from '../contract/clock.js'
 import {Ring, type Capture, type Line, type Stored} from './journal-ring.js'
+import {Redactor} from './journal-redact.js'
 import type {Collection, Store} from './store.js'
 
-export {JOURNAL_BODY_BUDGET, type Capture} from './journal-ring.js'
+export {JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture} from './journal-ring.js'
 
 /** A test of a journal entry (raw or made) against the filters; svc's own requests only with `all`. */
 export function journalFilter(query: JournalQuery, now: number): (item: Line) => boolean {
@@ -55,8 +56,10 @@ export class Journal {
     private readonly size = JOURNAL_SIZE,
     /** The machine's clock the entries are stamped with (the sandbox clock's `machine`). */
     private readonly machine: Clock = systemClock,
+    /** What masks the secrets of each entry before it is stored (journal-redact.ts). */
+    redactor = new Redactor(),
   ) {
-    this.ring = new Ring(size)
+    this.ring = new Ring(size, redactor)
     if (store.kind !== 'sqlite') return
     this.disk = store.business.collection<Stored>('request_journal')
     // Written a batch at a time, off the requests' path (flush).

@@ -27,7 +27,7 @@ const PAYMENT_ID = 'svcpay_test_0VbzlxRXLUZgn8G1PDQ5YT1G'
 const INVOICE_ID = 'inv_test_0VbzlxbyTBhvZkOF4qTUFfQi'
 const FILE_ID = 'file_test_0Vbzlxbl5DG5yIY63iNUuW7M'
 const CREATED = '2026-11-25T09:30:04.303Z'
-const SIGNED = 'expires=1795617904&signature=7tDNKc8AyALj3lDS_w_Timiq-R_PIQ58fv7R9vNu_9E'
+const SIGNED = 'expires=1795617904&signature=svc_sig_7tDNKc8AyALj3lDS_w_Timiq-R_PIQ58fv7R9vNu_9E'
 
 const payment = (status: string, extra: Record<string, unknown> = {}) => ({
   id: PAYMENT_ID,

@@ -345,7 +345,10 @@ export class SqliteStore implements Store {
     if (this.closed) return this.closing ?? Promise.resolve()
     this.flush()
     this.closed = true
-    this.closing = Promise.all([this.stopCheckpointer?.(), this.record.settled().then(() => this.record.writeNow(this.instance, this.commits))]).then(() => undefined)
+    this.closing = Promise.all([this.stopCheckpointer?.(), this.record.settled().then(() => {
+        this.record.writeNow(this.instance, this.commits)
+        this.record.close()
+      })]).then(() => undefined)
     // Everything into the database file and the WAL emptied, so that the next open does not read a
     // long WAL back (the checkpointer's connection may still be open: the last close would do it).
     try {

@@ -5,6 +5,7 @@
  * --log` as a child process, and the journal kept on disk with --data.
  */
 import {spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
@@ -160,9 +161,14 @@ describe('svc sandbox serve --log and --data', () => {
     expect(served.info.inspector_url).toMatch(/\/_inspector\/login\?code=/)
     const answer = await fetch(`${served.info.base_url}/v1/payments?limit=2`, {headers: {'x-api-key': key}})
     expect(answer.status).toBe(200)
+    // A secret in the query: masked in the line as in the journal (and the data file).
+    const leaked = await fetch(`${served.info.base_url}/v1/payments?note=${key}`, {headers: {'x-api-key': key}})
+    expect(leaked.status).toBe(200)
     const stopped = await served.stop()
     expect(stopped.stderr).toMatch(/GET\s+200\s+[\d.]+ ms\s+SANDBOX\s+\/v1\/payments\?limit=2\s+svc_sk_test_…/)
+    expect(stopped.stderr).toContain(`/v1/payments?note=svc_sk_test_…${key.slice(-4)}`)
     expect(stopped.stderr).not.toContain(key)
+    expect(readFileSync(file).includes(key)).toBe(false)
 
     const again = await startServe(temp.dir, ['--data', file])
     const list = await runList(again.info.base_url, again.info.admin_token)

@@ -54,6 +54,8 @@ export async function durabilityRun(options: {
   maxRunMs?: number
   targetAcknowledged?: number
   log?: (line: string) => void
+  /** Called after each kill, before the next start (the files as the kill left them), with the ids acknowledged so far. */
+  afterKill?: (round: number, acknowledged: readonly string[]) => void | Promise<void>
 }): Promise<DurabilityResult> {
   const workers = options.workers ?? 8
   const maxRunMs = options.maxRunMs ?? 800
@@ -87,6 +89,7 @@ export async function durabilityRun(options: {
     stop = true
     await Promise.all(running)
     options.log?.(`round ${round}: ${acknowledged.length - before} acknowledged before SIGKILL (${acknowledged.length} in all)`)
+    await options.afterKill?.(round, acknowledged)
   }
 
   const sandbox = await start(options.dataFile)

@@ -10,6 +10,7 @@ export default class ConfigGet extends SvcCommand<typeof ConfigGet> {
 
   async run(): Promise<void> {
     const {configGet} = await import('../../lib/config/settings-cli.js')
-    await configGet({configDir: this.ctx.configDir, named: this.ctx.flags.profile ?? (this.ctx.env.SVC_PROFILE || undefined), io: this.ctx.io}, this.args.key)
+    const {namedProfile} = await import('../../lib/config/resolve.js')
+    await configGet({configDir: this.ctx.configDir, named: namedProfile(this.ctx.flags, this.ctx.env), io: this.ctx.io}, this.args.key)
   }
 }

@@ -13,6 +13,7 @@ export default class ConfigSet extends SvcCommand<typeof ConfigSet> {
 
   async run(): Promise<void> {
     const {configSet} = await import('../../lib/config/settings-cli.js')
-    await configSet({configDir: this.ctx.configDir, named: this.ctx.flags.profile ?? (this.ctx.env.SVC_PROFILE || undefined), io: this.ctx.io}, this.args.key, this.args.value)
+    const {namedProfile} = await import('../../lib/config/resolve.js')
+    await configSet({configDir: this.ctx.configDir, named: namedProfile(this.ctx.flags, this.ctx.env), io: this.ctx.io}, this.args.key, this.args.value)
   }
 }

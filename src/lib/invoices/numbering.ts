@@ -107,7 +107,7 @@ function save(path: string, data: CounterFile): void {
  * The next number of the series, reserved for `key` (or the one `key` already has), on disk
  * before it is returned.
  */
-export async function reserveNumber(configDir: string, who: NumberOwner, format: NumberFormat, year: number, key: string): Promise<string> {
+export async function reserveNumber(configDir: string, who: NumberOwner, format: NumberFormat, year: number, key: string, at: Date): Promise<string> {
   ensureConfigDir(configDir)
   const path = counterPath(configDir, who)
   mkdirSync(join(path, '..'), {recursive: true, mode: 0o700})
@@ -119,7 +119,7 @@ export async function reserveNumber(configDir: string, who: NumberOwner, format:
     const sequence = (data.last[name] ?? 0) + 1
     const number = formatNumber(format, year, sequence)
     data.last[name] = sequence
-    data.keys[key] = {number, at: new Date().toISOString()}
+    data.keys[key] = {number, at: at.toISOString()}
     const keys = Object.keys(data.keys)
     for (const old of keys.slice(0, Math.max(0, keys.length - KEEP_KEYS))) delete data.keys[old]
     save(path, data)
@@ -150,7 +150,7 @@ export async function numberForInvoice(
   if (!format.enabled) return undefined
   const year = options.year ?? (await serviceYear(ctx))
   const who = {profileName: credentials.profileName, baseUrl: credentials.baseUrl, apiKey: credentials.apiKey}
-  return options.reserve ? reserveNumber(ctx.configDir, who, format, year, key) : peekNumber(ctx.configDir, who, format, year)
+  return options.reserve ? reserveNumber(ctx.configDir, who, format, year, key, new Date(ctx.clock.now())) : peekNumber(ctx.configDir, who, format, year)
 }
 
 /**

@@ -79,7 +79,7 @@ export function registerInspector(deps: InspectorDependencies) {
   }
 
   function loginLink(): string {
-    const code = randomBytes(18).toString('base64url')
+    const code = `svc_login_${randomBytes(18).toString('base64url')}`
     codes.set(code, deps.context.clock.machine.now() + CODE_TTL_MS)
     return `${deps.baseUrl()}${INSPECTOR_BASE}/login?code=${code}`
   }
@@ -100,8 +100,9 @@ export function registerInspector(deps: InspectorDependencies) {
         const page = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>svc inspector</title></head><body><p>${inspectorMessages('en')['inspector.login.expired']}</p><p lang="fr">${inspectorMessages('fr')['inspector.login.expired']}</p></body></html>`
         return {status: 401, raw: page, contentType: 'text/html; charset=utf-8', headers: security}
       }
-      const id = randomBytes(24).toString('base64url')
-      sessions.set(id, {csrf: randomBytes(24).toString('base64url')})
+      // Each secret carries its kind: the journal finds it by that (journal-redact.ts).
+      const id = `svc_session_${randomBytes(24).toString('base64url')}`
+      sessions.set(id, {csrf: `svc_csrf_${randomBytes(24).toString('base64url')}`})
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!)
       return {
         status: 303,

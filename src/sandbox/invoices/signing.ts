@@ -7,6 +7,9 @@ import {createHmac, randomBytes, timingSafeEqual} from 'node:crypto'
 import type {SandboxTime} from '../clock.js'
 import type {Store} from '../store.js'
 
+/** A signature carries its kind, as every secret the sandbox mints: the journal finds it by that (journal-redact.ts). */
+const SIGNATURE_PREFIX = 'svc_sig_'
+
 export type SignatureCheck = 'ok' | 'invalid' | 'expired'
 
 export class UrlSigner {
@@ -32,12 +35,14 @@ export class UrlSigner {
   /** `path?expires=…&signature=…` valid for `ttlMs` of sandbox time, and when it expires. */
   sign(path: string, ttlMs: number): {url: string; expiresAt: number} {
     const expires = Math.floor((this.clock.now() + ttlMs) / 1000)
-    return {url: `${path}?expires=${expires}&signature=${this.mac(path, expires)}`, expiresAt: expires * 1000}
+    return {url: `${path}?expires=${expires}&signature=${SIGNATURE_PREFIX}${this.mac(path, expires)}`, expiresAt: expires * 1000}
   }
 
   check(path: string, query: {expires?: unknown; signature?: unknown}): SignatureCheck {
     const expires = Number(query.expires)
-    const signature = typeof query.signature === 'string' ? query.signature : ''
+    const signed = typeof query.signature === 'string' ? query.signature : ''
+    // Without its prefix: a link handed out before signatures carried one.
+    const signature = signed.startsWith(SIGNATURE_PREFIX) ? signed.slice(SIGNATURE_PREFIX.length) : signed
     if (!Number.isInteger(expires) || signature === '') return 'invalid'
     const expected = Buffer.from(this.mac(path, expires))
     const given = Buffer.from(signature)
