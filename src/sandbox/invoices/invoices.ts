@@ -304,12 +304,17 @@ export class Invoices {
     return downscaled.catch(() => undefined)
   }
 
-  private checkDelivery(req: RequestContext, body: DeliveryRequest): void {
+  /** An override goes with its channel (the schemas' `allOf` says the same). */
+  private checkOverrides(body: DeliveryRequest): void {
     const channel = body.channel ?? 'EMAIL'
     if (body.override_email !== undefined && channel !== 'EMAIL')
       throw validationError([{field: 'override_email', message: t('sandboxInvoices.delivery.overrideChannel', {field: 'override_email', channel})}])
     if (body.override_phone !== undefined && channel !== 'WHATSAPP')
       throw validationError([{field: 'override_phone', message: t('sandboxInvoices.delivery.overrideChannel', {field: 'override_phone', channel})}])
+  }
+
+  private checkDelivery(req: RequestContext, body: DeliveryRequest): void {
+    this.checkOverrides(body)
     if (!req.key?.scopes.includes('invoices:send')) throw new ApiError(403, 'insufficient_scope', t('sandbox.auth.scope', {scope: 'invoices:send'}))
   }
 
@@ -324,12 +329,14 @@ export class Invoices {
     if (invoice.status === 'PAID' || invoice.status === 'CANCELLED')
       throw invalidState(t('sandboxInvoices.state.publish', {id: invoice.id, status: invoice.status}))
     const published = () => ({status: 200, body: {...invoice, published: true, pdf_url: this.pdfLink(invoice, PDF_URL_TTL_MS).url}})
-    // Already published: unchanged, and nothing is delivered again (send is for that).
-    if (invoice.status !== 'DRAFT') return published()
+    // The body's own rules first, whatever the invoice's status: the document states them so.
     if (body.channel === undefined && (body.override_email !== undefined || body.override_phone !== undefined)) {
       const field = body.override_email !== undefined ? 'override_email' : 'override_phone'
       throw validationError([{field, message: t('sandboxInvoices.delivery.overrideWithoutChannel', {field})}])
     }
+    if (body.channel !== undefined) this.checkOverrides(body)
+    // Already published: unchanged, and nothing is delivered again (send is for that).
+    if (invoice.status !== 'DRAFT') return published()
     let target: ReturnType<typeof resolveRecipient> | undefined
     if (body.channel !== undefined) {
       this.checkDelivery(req, body)

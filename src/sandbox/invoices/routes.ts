@@ -13,6 +13,7 @@ import {
   InvoiceListSchema,
   InvoiceSchema,
   ListInvoicesQuery,
+  MAX_TOTAL_TEXT,
   PdfLinkSchema,
   PublishedInvoiceSchema,
   PublishInvoiceSchema,
@@ -34,10 +35,14 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     operationId: 'createInvoice',
     summary: 'Create an invoice (DRAFT)',
     description:
-      'Totals are computed by the service (subtotal, discount as a percentage, total at least 100 XAF) and cannot be supplied. Send an Idempotency-Key (a UUID): a completed key replays the original response with Idempotent-Replayed: true; the same key with another body is 422; while the first request is in progress, 409. Keys live 24 hours. A create without a key is accepted but cannot be retried safely.',
+      `Totals are computed by the service (subtotal, discount as a percentage, total at least 100 XAF) and cannot be supplied; the subtotal (the sum of price × quantity) is at most ${MAX_TOTAL_TEXT} XAF, or 400 naming items. cover_image_url must be a file_url returned by POST /v1/files/upload-url whose bytes were uploaded, or 400. Send an Idempotency-Key (a UUID): a completed key replays the original response with Idempotent-Replayed: true; the same key with another body is 422; while the first request is in progress, 409. Keys live 24 hours. A create without a key is accepted but cannot be retried safely.`,
     tags: ['Invoices'],
     headers: {
-      'Idempotency-Key': {schema: {type: 'string', minLength: 1, maxLength: 255}, description: 'A unique key per operation (a UUID is recommended). Remembered for 24 hours.'},
+      'Idempotency-Key': {
+        // What a header carries: visible ASCII, inner spaces (HTTP drops the outer ones; a key of spaces arrives empty).
+        schema: {type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~](?:[ -~]*[!-~])?$'},
+        description: 'A unique key per operation (a UUID is recommended). Remembered for 24 hours.',
+      },
     },
     body: CreateInvoiceSchema,
     responses: {
@@ -93,7 +98,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     operationId: 'publishInvoice',
     summary: 'Publish a draft: it becomes payable (UNPAID)',
     description:
-      'Amounts are fixed and stock is reserved for 7 days. Without channel the invoice is published quietly; with channel (EMAIL or WHATSAPP) it is also delivered in the same call, which needs the invoices:send scope. Publishing an UNPAID or PAST_DUE invoice again returns it unchanged and delivers nothing (use send); PAID or CANCELLED is 409.',
+      'Amounts are fixed and stock is reserved for 7 days. Without channel the invoice is published quietly (nothing is delivered); with channel (EMAIL or WHATSAPP) it is also delivered in the same call, which needs the invoices:send scope. Publishing an UNPAID or PAST_DUE invoice again returns it unchanged and delivers nothing (use send); PAID or CANCELLED is 409. override_email needs channel EMAIL and override_phone needs channel WHATSAPP (400 otherwise, whatever the status).',
     tags: ['Invoices'],
     params: idParam,
     body: PublishInvoiceSchema,
@@ -110,7 +115,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     operationId: 'sendInvoice',
     summary: 'Deliver a published invoice with its pay link',
     description:
-      'Repeatable; the status does not change. Default recipients are customer_email (EMAIL) and customer_phone (WHATSAPP); overrides redirect this one delivery. A DRAFT, PAID or CANCELLED invoice is 409.',
+      'Repeatable; the status does not change. Default recipients are customer_email (EMAIL) and customer_phone (WHATSAPP); overrides redirect this one delivery: override_email with channel EMAIL (the default), override_phone with channel WHATSAPP (400 otherwise). A DRAFT, PAID or CANCELLED invoice is 409; without an override, an invoice with no recipient for the channel is 400.',
     tags: ['Invoices'],
     params: idParam,
     body: SendInvoiceSchema,
