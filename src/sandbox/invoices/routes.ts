@@ -6,6 +6,8 @@
 import {t} from '../i18n/index.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, invalidState, notFound} from '../errors.js'
+import {EXAMPLE_IDS} from '../examples.js'
+import {idSchema} from '../ids.js'
 import type {Environment} from '../types.js'
 import {PDF_URL_TTL_MS, type Invoices} from './invoices.js'
 import {
@@ -23,7 +25,10 @@ import {
 } from './schemas.js'
 import type {UrlSigner} from './signing.js'
 
-const idParam = {invoiceId: {schema: {type: 'string' as const, maxLength: 64}, description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv'}}
+/** The invoice id parameter; its example is the example invoice (examples.ts) the operation works on in a fresh sandbox. */
+const idParam = (example: string) => ({
+  invoiceId: {schema: idSchema('inv'), description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv', example},
+})
 
 export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, signer: UrlSigner): void {
   const {router} = ctx
@@ -85,7 +90,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     summary: 'Read an invoice',
     description: 'Its current status, totals and amounts paid and due. A PDF is never a field: ask GET /v1/invoices/{invoiceId}/pdf.',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.invoice),
     responses: {200: {description: 'The invoice.', schema: InvoiceSchema}},
     errors: [401, 403, 404, 429],
     handler: (req) => ({status: 200, body: invoices.get(req.environment, req.params.invoiceId)}),
@@ -100,7 +105,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     description:
       'Amounts are fixed and stock is reserved for 7 days. Without channel the invoice is published quietly (nothing is delivered); with channel (EMAIL or WHATSAPP) it is also delivered in the same call, which needs the invoices:send scope. Publishing an UNPAID or PAST_DUE invoice again returns it unchanged and delivers nothing (use send); PAID or CANCELLED is 409. override_email needs channel EMAIL and override_phone needs channel WHATSAPP (400 otherwise, whatever the status).',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.draftInvoice),
     body: PublishInvoiceSchema,
     bodyOptional: true,
     responses: {200: {description: 'The invoice plus published and pdf_url.', schema: PublishedInvoiceSchema}},
@@ -117,7 +122,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     description:
       'Repeatable; the status does not change. Default recipients are customer_email (EMAIL) and customer_phone (WHATSAPP); overrides redirect this one delivery: override_email with channel EMAIL (the default), override_phone with channel WHATSAPP (400 otherwise). A DRAFT, PAID or CANCELLED invoice is 409; without an override, an invoice with no recipient for the channel is 400.',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.invoice),
     body: SendInvoiceSchema,
     bodyOptional: true,
     responses: {200: {description: 'Where the invoice went.', schema: SendResultSchema}},
@@ -133,7 +138,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     summary: 'Cancel an invoice',
     description: 'DRAFT, UNPAID and PAST_DUE (partly paid included) become CANCELLED; cancelling a CANCELLED invoice returns it unchanged; a PAID invoice is 409.',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.cancelInvoice),
     responses: {200: {description: 'The invoice in CANCELLED.', schema: InvoiceSchema}},
     errors: [401, 403, 404, 409, 429],
     handler: (req) => invoices.cancel(req),
@@ -148,7 +153,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     description:
       'A signed, short-lived pdf_url that works without the API key: the same document the customer receives, rendered from the current state when fetched. A DRAFT has no PDF (409).',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.invoice),
     responses: {200: {description: 'The PDF link.', schema: PdfLinkSchema}},
     errors: [401, 403, 404, 409, 429],
     handler: (req) => {
