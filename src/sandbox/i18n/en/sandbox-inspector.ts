@@ -11,6 +11,7 @@ export const sandboxInspector = {
   'inspector.nav.events': 'Events',
   'inspector.nav.outbox': 'Outbox',
   'inspector.nav.settings': 'Settings',
+  'inspector.nav.reference': 'API reference',
   'inspector.language': 'Language',
   'inspector.loggedOut': 'Not logged in. Open the “Inspector:” link that `svc sandbox serve` printed.',
   'inspector.error': 'The sandbox answered: {message}',

@@ -13,6 +13,7 @@ export const sandboxInspector: Record<keyof typeof english, string> = {
   'inspector.nav.events': 'Événements',
   'inspector.nav.outbox': 'Messages envoyés',
   'inspector.nav.settings': 'Réglages',
+  'inspector.nav.reference': 'Référence de l’API',
   'inspector.language': 'Langue',
   'inspector.loggedOut': 'Non connecté. Ouvrez le lien « Inspector: » affiché par `svc sandbox serve`.',
   'inspector.error': 'Le bac à sable a répondu : {message}',
