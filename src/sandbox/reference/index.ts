@@ -7,6 +7,8 @@
  * Swagger UI's two files (swagger-ui-dist, a dev dependency) are copied beside the built sandbox
  * (dist/sandbox/reference/) by scripts/build.mjs; run from the sources, they are read from
  * node_modules. The page's own files are in assets/.
+ *
+ * May import: the sandbox (`../`) and src/contract/. Never the CLI.
  */
 import {existsSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
