@@ -49,6 +49,12 @@ export const examplePayment = (status: string, extra: Record<string, unknown> = 
   ...extra,
 })
 
+/** The example invoice's items (and the example create request's). */
+export const EXAMPLE_ITEMS = [
+  {name: 'Bread', price: 500, quantity: 3},
+  {name: 'Cake', price: 2500, quantity: 1},
+]
+
 /** The example invoice in `status`; `server` is the sandbox's base URL (its checkout link lives there). */
 export const exampleInvoice = (server: string, status: string, extra: Record<string, unknown> = {}, id: string = EXAMPLE_IDS.invoice) => ({
   id,
@@ -57,10 +63,7 @@ export const exampleInvoice = (server: string, status: string, extra: Record<str
   customer_email: 'awa@example.com',
   customer_phone: '+237670000001',
   due_date: '2026-12-31',
-  items: [
-    {name: 'Bread', price: 500, quantity: 3},
-    {name: 'Cake', price: 2500, quantity: 1},
-  ],
+  items: EXAMPLE_ITEMS.map((item) => ({...item})),
   subtotal_amount: 4000,
   discount_percent: 10,
   discount_amount: 400,

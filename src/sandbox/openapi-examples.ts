@@ -7,7 +7,7 @@
  * schema, and fails for an operation or an event type that has none.
  */
 import {EVENTS, settlementEvent, type EventType} from '../contract/events.js'
-import {EXAMPLE_IDS, EXAMPLE_PUBLISHED_AT, exampleInvoice, examplePayment} from './examples.js'
+import {EXAMPLE_IDS, EXAMPLE_ITEMS, EXAMPLE_PUBLISHED_AT, exampleInvoice, examplePayment} from './examples.js'
 import {t} from './i18n/index.js'
 
 export interface Example {
@@ -75,10 +75,7 @@ export function operationExamples(server: string): Record<string, OperationExamp
     customer_email: 'awa@example.com',
     customer_phone: '+237 6 70 00 00 01',
     due_date: '2026-12-31',
-    items: [
-      {name: 'Bread', price: 500, quantity: 3},
-      {name: 'Cake', price: 2500, quantity: 1},
-    ],
+    items: EXAMPLE_ITEMS,
     discount_percent: 10,
     external_reference: 'ORDER-1042',
   }
