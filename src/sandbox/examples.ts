@@ -8,8 +8,8 @@
  * snapshot, journal export or inspector page sees them; they are reached by their id only, and each
  * restart or reset brings them back as they were. Operations act on them as on any object (the draft
  * becomes UNPAID when published, the one to cancel becomes CANCELLED), each once: trying again
- * answers what the operation answers for that state (unchanged), never an error. Ids made by newId
- * never collide with them (a time part of 2019).
+ * answers what the operation answers for that state (unchanged), never an error. An id newId makes
+ * cannot be one of them: its last 16 characters are random.
  */
 import type {Environment} from './types.js'
 

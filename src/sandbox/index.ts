@@ -201,7 +201,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   const replays = new ReplayKeys()
   registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base})
   const inspector = registerInspector({router, context, services, journal, store, options: resolved, baseUrl: () => base})
-  registerReference(router)
+  registerReference(router, store)
   // Every answer waits for the commit of the writes made before it (with --data: a group commit
   // per turn of the event loop), so that a write is on disk before it is acknowledged.
   // In memory, and whenever nothing is waiting for a commit, `settled()` is the one resolved

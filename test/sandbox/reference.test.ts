@@ -108,4 +108,13 @@ describe('the API reference page', {timeout: 90_000}, () => {
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     expect(serious.map((v) => `${v.id} ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
   })
+
+  it('speaks French to a French browser (its own words; Swagger UI stays English)', async () => {
+    const base = line('Base URL')
+    const french = await (await browser.newContext({locale: 'fr-FR'})).newPage()
+    await french.goto(`${base}/_reference/`)
+    expect(await french.getAttribute('html', 'lang')).toBe('fr')
+    expect(await french.locator('#main > h1').textContent()).toBe('Référence de l’API')
+    expect(await french.getByRole('link', {name: 'Inspecteur'}).count()).toBe(1)
+  })
 })

@@ -14,8 +14,11 @@ import {existsSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 import {REFERENCE_BASE} from '../../contract/sandbox-inspector.js'
+import {businessLanguage, fromAcceptLanguage} from '../business.js'
+import {t, type Locale, type MessageKey} from '../i18n/index.js'
 import {CSP} from '../inspector/index.js'
 import type {Router} from '../router.js'
+import type {Store} from '../store.js'
 
 const FILES: Record<string, {type: string; from: 'page' | 'swagger'}> = {
   'index.html': {type: 'text/html; charset=utf-8', from: 'page'},
@@ -38,7 +41,14 @@ function locate(name: string, from: 'page' | 'swagger'): string | undefined {
   }
 }
 
-export function registerReference(router: Router): void {
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** The page in `locale`: each `{{key}}` of index.html is that message of the catalogue. */
+function render(template: string, locale: Locale): Buffer {
+  return Buffer.from(template.replace(/\{\{([\w.]+)\}\}/g, (_, key: string) => (key === 'lang' ? locale : escapeHtml(t(key as MessageKey, undefined, locale)))))
+}
+
+export function registerReference(router: Router, store: Store): void {
   const cache = new Map<string, Buffer>()
   const headers = {'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'cache-control': 'no-cache'}
   for (const [name, file] of Object.entries(FILES)) {
@@ -47,14 +57,21 @@ export function registerReference(router: Router): void {
       path: `${REFERENCE_BASE}/${name === 'index.html' ? '' : name}`,
       auth: 'none',
       responses: {200: {description: 'The API reference.', contentType: file.type}},
-      handler: () => {
-        let bytes = cache.get(name)
+      handler: (req) => {
+        // The page speaks the reader's language (Accept-Language, else the business's); Swagger UI is English.
+        const header = req.headers['accept-language']
+        const fallback = businessLanguage(store)
+        const locale = name === 'index.html' ? (fromAcceptLanguage(Array.isArray(header) ? header.join(',') : header, fallback) ?? fallback) : undefined
+        const cacheKey = locale ? `${name}:${locale}` : name
+        let bytes = cache.get(cacheKey)
         if (!bytes) {
           const path = locate(name, file.from)
-          if (!path || !existsSync(path)) return {status: 404, raw: 'The API reference is not part of this build.', contentType: 'text/plain; charset=utf-8', headers}
-          cache.set(name, (bytes = readFileSync(path)))
+          if (!path || !existsSync(path)) return {status: 404, raw: t('inspector.reference.missing', undefined, locale ?? fallback), contentType: 'text/plain; charset=utf-8', headers}
+          bytes = readFileSync(path)
+          if (locale) bytes = render(bytes.toString('utf8'), locale)
+          cache.set(cacheKey, bytes)
         }
-        return {status: 200, raw: bytes, contentType: file.type, headers}
+        return {status: 200, raw: bytes, contentType: file.type, headers: locale ? {...headers, 'content-language': locale, vary: 'Accept-Language'} : headers}
       },
     })
   }
