@@ -37,6 +37,9 @@ describe('live examples', () => {
     // The merchant's lists are as empty as the sandbox is.
     expect((await h.api('GET', '/v1/invoices')).body).toMatchObject({data: [], total: 0})
     expect((await h.api('GET', '/v1/payments')).body).toMatchObject({data: [], total: 0})
+    // Asked for by name, they are there.
+    const asked = (await h.admin('GET', '/_admin/examples')).body.data.map((o: Json) => o.id).sort()
+    expect(asked).toEqual(ids.filter((id) => !id.startsWith('file_')))
     // Nor does the LIVE environment have them.
     for (const id of ids.filter((i) => i.startsWith('inv_'))) expect((await h.api('GET', `/v1/invoices/${id.replace('_test_', '_')}`, {key: h.sb.keys.live})).status).toBe(404)
   })

@@ -129,6 +129,11 @@ export class Invoices {
     return this.exampleInvoices
   }
 
+  /** The example invoices as they stand now (for the admin route that lists them: no list of the merchant's does). */
+  examplesNow(): Invoice[] {
+    return [...this.examples().values()].map((invoice) => this.refresh(invoice))
+  }
+
   /** Change an invoice where it lives: the store, or the examples beside it. */
   private change(invoice: Invoice, change: (invoice: Invoice) => void): void {
     if (isExample(invoice.environment, invoice.id)) change(invoice)
