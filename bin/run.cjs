@@ -87,7 +87,7 @@ function watchStdio() {
 }
 
 /**
- * `svc --profile local pay list` (cli.md writes it so) → `svc pay list --profile local`: oclif
+ * `svc --profile local pay list` (as the README writes it) → `svc pay list --profile local`: oclif
  * wants the command id first, so leading global flags move behind it.
  */
 function globalFlagsLast(argv) {

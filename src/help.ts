@@ -21,10 +21,11 @@ export default class SvcHelp extends Help {
   /**
    * oclif joins a flag to its exclusive partners once; a flag whose partner is already in another
    * group (invoice list: --customer with --page, which is with --all) leaves `[--customer | ]`.
-   * The usage drops that residue.
+   * The usage drops that residue (`[--customer |  | ]` when the partner is in two groups:
+   * --page and --offset).
    */
   override formatCommand(command: Command.Loadable): string {
-    return super.formatCommand(command).replaceAll(/ \|\s*([\])])/g, '$1')
+    return super.formatCommand(command).replaceAll(/ (?:\|\s*)+([\])])/g, '$1')
   }
 
   protected override async showRootHelp(): Promise<void> {

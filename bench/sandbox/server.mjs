@@ -13,7 +13,6 @@ const started = performance.now()
 const journal = !process.argv.includes('--no-journal')
 const sb = await startSandbox({rateLimit: 0, seed: 1, settleAfterMs: 2000, dataFile, journal})
 const openMs = Math.round(performance.now() - started)
-process.stdout.write(`${JSON.stringify({url: sb.url, key: sb.keys.sandbox, adminToken: sb.adminToken, pid: process.pid, open_ms: openMs})}\n`)
 // SIGUSR2: collect garbage (when started with --expose-gc) and report memory and CPU time used on stderr as JSON.
 process.on('SIGUSR2', () => {
   globalThis.gc?.()
@@ -22,3 +21,5 @@ process.on('SIGUSR2', () => {
   process.stderr.write(`${JSON.stringify({memory: {rss, heapUsed}, cpu_us: user + system})}\n`)
 })
 process.on('SIGTERM', () => void sb.close().then(() => process.exit(0)))
+// Printed once the signals are handled: a SIGUSR2 sent as soon as this line is read must not end the process.
+process.stdout.write(`${JSON.stringify({url: sb.url, key: sb.keys.sandbox, adminToken: sb.adminToken, pid: process.pid, open_ms: openMs})}\n`)

@@ -19,8 +19,14 @@ export default class Login extends SvcCommand<typeof Login> {
 
   async run(): Promise<void> {
     const {login} = await import('../lib/login/flow.js')
+    // The current profile before: every command without --profile uses it, so a change is said.
+    const previous = this.ctx.config().current
     const view = await login(this.ctx, {fromStdin: this.flags['api-key-stdin'], baseUrl: this.flags['base-url'], lang: this.flags.lang})
     const {io} = this.ctx
     await io.result(view, () => io.err(t('core.profile.saved', {name: view.name, environment: view.environment ?? '', key: view.api_key ?? ''})))
+    if (view.current && previous !== view.name) {
+      const values = {name: view.name, environment: view.environment ?? '', previous: previous ?? ''}
+      io.err(t(previous ? 'core.login.nowCurrent' : 'core.login.nowCurrentFirst', values))
+    }
   }
 }

@@ -56,8 +56,10 @@ export class Catalogue<K extends string> {
     return this.byLocale[locale] !== undefined
   }
 
-  t(key: K, params: Params | undefined, locale: Locale): string {
+  /** `shape`, when given, rewrites the sentence before its placeholders are filled (their values stay as given). */
+  t(key: K, params: Params | undefined, locale: Locale, shape?: (template: string) => string): string {
     const own = this.byLocale[locale]?.[key]
-    return own === undefined ? fillTemplate(this.english[key], params, 'en') : fillTemplate(own, params, locale)
+    const template = own ?? this.english[key]
+    return fillTemplate(shape ? shape(template) : template, params, own === undefined ? 'en' : locale)
   }
 }

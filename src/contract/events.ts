@@ -67,7 +67,7 @@ export function settlementEventId(paymentId: string, status: string): string {
 }
 
 /** The event for a settled payment, or undefined when the payment has not settled. */
-export function settlementEvent(payment: PaymentLike, createdAt: Date = new Date()): WebhookEvent | undefined {
+export function settlementEvent(payment: PaymentLike, createdAt: Date): WebhookEvent | undefined {
   const type = eventTypeForStatus(payment.status)
   if (!type) return undefined
   return {

@@ -2,7 +2,14 @@
  * Secrets are never shown whole: an API key shows as its prefix and last four characters
  * (`svc_sk_live_…a1b2`), a signing secret as `whsec_…a1b2`.
  */
-const KNOWN_PREFIXES = ['svc_sk_test_', 'svc_sk_live_', 'whsec_']
+
+/**
+ * Every secret svc and its sandbox mint starts with its kind: API keys, the sandbox's admin token,
+ * the inspector's login codes, session cookies and CSRF tokens, replay stand-ins, link signatures,
+ * webhook signing secrets. The sandbox's request journal finds them by it (src/sandbox/journal-redact.ts).
+ */
+export const SECRET_PREFIXES = ['svc_sk_test_', 'svc_sk_live_', 'svc_admin_', 'svc_login_', 'svc_session_', 'svc_csrf_', 'svc_replay_', 'svc_sig_', 'whsec_'] as const
+const KNOWN_PREFIXES: readonly string[] = SECRET_PREFIXES
 
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return ''

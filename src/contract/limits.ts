@@ -1,5 +1,5 @@
 /**
- * What a request may carry (service-contract.md, "Limits on what a request may carry"): the
+ * What a request may carry (docs/service.md, "Limits"): the
  * bounds the sandbox enforces and the CLI checks before sending, written once.
  *
  * PURE: no imports.

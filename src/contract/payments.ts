@@ -1,6 +1,6 @@
 /**
- * A payment's statuses (service-interface.md) and the `failure_code` values of a FAILED payment
- * (service-contract.md, "Errors"): one list, used by the sandbox, its dashboard stand-ins and the CLI.
+ * A payment's statuses (docs/service.md, "Statuses") and the `failure_code` values of a FAILED payment
+ * (docs/service.md, "Failure codes"): one list, used by the sandbox, its dashboard stand-ins and the CLI.
  */
 export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]

@@ -1,5 +1,5 @@
 /**
- * Cameroon wallet numbers on the wire (service-contract.md, "Phone numbers").
+ * Cameroon wallet numbers on the wire (docs/service.md, "Payments (collections)").
  *
  * The API accepts 9 national digits, `237XXXXXXXXX` or `+237 …`, spaces allowed anywhere between
  * digits, and stores and returns `237XXXXXXXXX`. Numbers are portable, so the server refuses no

@@ -60,6 +60,14 @@ export interface AdminInfo {
   clock: AdminClockState
 }
 
+/** What a snapshot restore brought back (both environments together). */
+export interface RestoreCounts {
+  payments: number
+  invoices: number
+  events: number
+  webhook_endpoints: number
+}
+
 export interface BusinessView {
   name: string
   language: AdminLanguage
@@ -174,6 +182,7 @@ export interface AdminRoutes {
 
   // Keys
   'GET /_admin/keys': {query: {environment?: AdminEnvironment}; answer: AdminList<KeyView>}
+  'GET /_admin/keys/known': {query: {sha256: string}; answer: {known: boolean; key?: KeyView}}
   'POST /_admin/keys': {body: {environment: AdminEnvironment; scopes?: string[]}; answer: KeyView & {secret: string}}
   'POST /_admin/keys/{keyId}/revoke': {answer: KeyView}
 
@@ -182,6 +191,7 @@ export interface AdminRoutes {
   'POST /_admin/webhook-endpoints': {body: {url: string; environment?: AdminEnvironment}; answer: EndpointView}
   'DELETE /_admin/webhook-endpoints/{endpointId}': {answer: {id: string; deleted: true}}
   'POST /_admin/webhook-endpoints/{endpointId}/rotate': Optional<{overlap_ms?: number}> & {answer: EndpointView}
+  'GET /_admin/webhook-endpoints/{endpointId}/watch': {answer: 'text/event-stream'}
 
   // IP allowlist
   'GET /_admin/allowlist': {answer: AdminList<AllowlistEntryView>}
@@ -206,7 +216,7 @@ export interface AdminRoutes {
   'POST /_admin/reset': Optional<{all?: boolean}> & {answer: ResetAnswer}
   'GET /_admin/snapshots': {answer: AdminList<SnapshotView>}
   'POST /_admin/snapshots': {body: {name: string}; answer: SnapshotView}
-  'POST /_admin/snapshots/{name}/restore': {answer: {name: string; restored: true; clock: AdminClockState}}
+  'POST /_admin/snapshots/{name}/restore': {answer: {name: string; restored: true; clock: AdminClockState; counts: RestoreCounts; kept: string[]}}
   'DELETE /_admin/snapshots/{name}': {answer: {name: string; deleted: true}}
 
   // Events and deliveries
@@ -256,6 +266,7 @@ export interface AdminRoutes {
   'GET /_admin/inspector/session': {answer: InspectorSession}
   'GET /_admin/inspector/changes': {answer: 'text/event-stream'}
   'GET /_admin/payments': {query: Record<string, string | number | undefined>; answer: AdminPage<AdminRecord>}
+  'GET /_admin/payments/{paymentId}': {answer: AdminRecord}
   'GET /_admin/invoices': {query: Record<string, string | number | undefined>; answer: AdminPage<AdminRecord>}
   'GET /_admin/phone': {answer: AdminList<PhoneCall>}
   'POST /_admin/phone/{paymentId}/pin': {body: {pin?: string; decline?: boolean}; answer: PinAnswer}
@@ -275,12 +286,14 @@ const EVERY_ROUTE: Record<AdminRoute, true> = {
   'GET /_admin/business': true,
   'PUT /_admin/business': true,
   'GET /_admin/keys': true,
+  'GET /_admin/keys/known': true,
   'POST /_admin/keys': true,
   'POST /_admin/keys/{keyId}/revoke': true,
   'GET /_admin/webhook-endpoints': true,
   'POST /_admin/webhook-endpoints': true,
   'DELETE /_admin/webhook-endpoints/{endpointId}': true,
   'POST /_admin/webhook-endpoints/{endpointId}/rotate': true,
+  'GET /_admin/webhook-endpoints/{endpointId}/watch': true,
   'GET /_admin/allowlist': true,
   'POST /_admin/allowlist': true,
   'DELETE /_admin/allowlist': true,
@@ -324,6 +337,7 @@ const EVERY_ROUTE: Record<AdminRoute, true> = {
   'GET /_admin/inspector/session': true,
   'GET /_admin/inspector/changes': true,
   'GET /_admin/payments': true,
+  'GET /_admin/payments/{paymentId}': true,
   'GET /_admin/invoices': true,
   'GET /_admin/phone': true,
   'POST /_admin/phone/{paymentId}/pin': true,

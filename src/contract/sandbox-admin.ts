@@ -1,6 +1,6 @@
 /**
  * Rules of the local sandbox's admin surface that the CLI checks before sending
- * (service-contract.md "Limits"; cli.md "Sandbox"). Imports nothing.
+ * (docs/service.md "Limits"; docs/sandbox.md). Imports nothing.
  */
 
 /** A snapshot name: safe as a file name everywhere (`svc sandbox snapshot save NAME`). */

@@ -21,6 +21,8 @@ export const INSPECTOR_ROUTES = {
   session: '/_admin/inspector/session',
   /** GET: payments of both environments, with filters (PaymentQuery → a page). */
   payments: '/_admin/payments',
+  /** GET: one payment of either environment, by id (the inspector's link to it). */
+  payment: '/_admin/payments/{paymentId}',
   /** GET: invoices, with filters. */
   invoices: '/_admin/invoices',
   /** GET: LIVE payments a customer's handset is ringing for ({data: PhoneCall[]}). */
@@ -48,6 +50,17 @@ export const CSRF_HEADER = 'x-svc-csrf'
 export const HANDSET_PIN = '1234'
 /** Wrong PINs before the payment fails. */
 export const HANDSET_MAX_TRIES = 3
+
+/**
+ * The header svc's own requests to the local sandbox carry, naming which part of svc sent them:
+ * `webhooks listen`, a stand-in command (the admin client), the inspector (its page and its login
+ * link). The journal records it as the entry's origin; a request without it is the app's.
+ */
+export const ORIGIN_HEADER = 'svc-origin'
+export const SVC_ORIGINS = ['listen', 'stand-in', 'inspector'] as const
+export type SvcOrigin = (typeof SVC_ORIGINS)[number]
+/** Who made a request: the app (anything without a known ORIGIN_HEADER), or a part of svc. */
+export type JournalOrigin = 'app' | SvcOrigin
 
 /** Bodies kept per request and per answer, bytes. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024
@@ -85,6 +98,8 @@ export interface JournalEntry {
   response_bytes: number
   /** True when a body was longer than JOURNAL_BODY_LIMIT and cut. */
   truncated: boolean
+  /** Who made it: the app, or svc itself (ORIGIN_HEADER). */
+  origin: JournalOrigin
 }
 
 /** Filters of the journal, its stream and `svc sandbox requests|logs tail`. */
@@ -101,6 +116,8 @@ export interface JournalQuery {
   limit?: number
   /** Only each entry's line: no headers, no bodies (the inspector's list). */
   summary?: boolean
+  /** svc's own requests too (listen, stand-ins, the inspector); default: the app's only. */
+  all?: boolean
 }
 
 export interface JournalList {

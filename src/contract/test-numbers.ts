@@ -1,5 +1,5 @@
 /**
- * The spec's sandbox test numbers (service-interface.md, "Sandbox simulation"). A number is a test
+ * The spec's sandbox test numbers (docs/service.md, "Sandbox test numbers"). A number is a test
  * number only with its own operator: 237650000001 with MTN is "any other number".
  * Shared by the CLI (inference, `svc sandbox numbers`) and the local sandbox (outcomes).
  */

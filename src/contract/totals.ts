@@ -1,5 +1,5 @@
 /**
- * Invoice totals (service-contract.md, "Totals"): subtotal = Σ price × quantity;
+ * Invoice totals (docs/service.md, "Invoices"): subtotal = Σ price × quantity;
  * discount_amount = round(subtotal × discount_percent / 100), half away from zero;
  * total_amount = subtotal − discount_amount.
  *

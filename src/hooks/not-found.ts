@@ -1,5 +1,5 @@
 /**
- * No such command (exit 127, cli.md): the closest command as a suggestion, on a terminal or not,
+ * No such command (exit 127, README.md "Exit codes"): the closest command as a suggestion, on a terminal or not,
  * and under `--json` the error envelope on stdout, as every other error. It replaces
  * @oclif/plugin-not-found, which suggested only on a terminal (by asking whether to run the
  * guess: a question we would rather not ask in front of `pay create`) and printed no JSON.

@@ -10,7 +10,7 @@
  * The one base command (sf-plugins-core's SfCommand): global flags, the per-invocation context, and
  * the one exit path: every error from a command, whatever threw it, arrives in `catch()`, which
  * stops a spinner still on screen, prints through `ctx.io` (the `{"error": …}` envelope on stdout
- * with --json), and sets the exit code of cli.md. A `Failure` (errors.ts) carries only its exit
+ * with --json), and sets the exit code of README.md, "Exit codes". A `Failure` (errors.ts) carries only its exit
  * code: its outcome was already shown. Commands stay thin: flags in, one call into src/lib, render
  * out (`ctx.io.result(data, human)` chooses between --json and people).
  */
@@ -57,7 +57,7 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
   /** The run's streams, environment, clock and language, when not the process's. */
   public contextOptions: CommandContextOptions = {}
 
-  /** The exit code of this run (cli.md), once it has ended: 0 unless `catch()` set another. */
+  /** The exit code of this run (README.md, "Exit codes"), once it has ended: 0 unless `catch()` set another. */
   public exitCode = 0
 
   /**
@@ -116,14 +116,14 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     // itself the only listener left, which would kill the process before our clean-up ran.
     // Bound to the run's language: the process emits signals from outside any run.
     process.on('SIGINT', bindLanguage(() => void this.interrupted('SIGINT')))
-    // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (cli.md).
+    // SIGTERM (a service manager, `timeout`, `kill`): the same clean stop, exit 143 (README.md, "Exit codes").
     process.on('SIGTERM', bindLanguage(() => void this.interrupted('SIGTERM')))
     // jq (WebAssembly: on this thread for a short slice, then in a worker thread) only when asked
     // for; the expression is compiled before anything is sent. A filter that fails while the
     // command still streams ends it (jqFailed).
     if (this.flags.jq !== undefined) {
       const {loadJq} = await import('./io/jq.js')
-      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env)
+      this.ctx.io.jq = await loadJq(this.flags.jq, this.ctx.io.isTerminal('stdout'), this.ctx.env, this.ctx.clock)
       this.ctx.io.onJqFailure = (error) => void this.jqFailed(error)
     }
   }
@@ -147,11 +147,20 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     process.exit()
   }
 
-  /** Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130. */
-  protected async onInterrupt(): Promise<void> {}
+  /**
+   * Ctrl-C: run the command's clean-up (e.g. listen reports what is pending), then exit 130 (143 on
+   * SIGTERM), or the exit code it returns (`sandbox exec`: its command's).
+   */
+  protected async onInterrupt(_signal: 'SIGINT' | 'SIGTERM'): Promise<number | void> {}
+
+  /** Another signal while the clean-up of the first runs: ignored unless the command passes it on. */
+  protected onInterruptAgain(_signal: 'SIGINT' | 'SIGTERM'): void {}
 
   private async interrupted(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
-    if (this.interrupting) return
+    if (this.interrupting) {
+      this.onInterruptAgain(signal)
+      return
+    }
     this.interrupting = true
     const {io} = this.ctx
     io.stopSpinner()
@@ -159,14 +168,15 @@ export abstract class SvcCommand<T extends typeof Command> extends Command {
     io.restoreTerminal()
     // One message on a signal: the command's own (what is pending, how to resume), else "Interrupted.".
     const before = io.stderrWrites
+    let code: number | void = undefined
     try {
-      await this.onInterrupt()
+      code = await this.onInterrupt(signal)
     } finally {
       // What the person needs to carry on (e.g. the payment id and `svc pay watch ID`).
       const note = io.interruptNote()
       if (note) io.note(`\n${note}`)
       if (io.stderrWrites === before) io.note(`\n${t(signal === 'SIGTERM' ? 'core.error.terminated' : 'core.error.interrupted')}`)
-      process.exit(signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
+      process.exit(typeof code === 'number' ? code : signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED)
     }
   }
 

@@ -7,12 +7,13 @@ import {join} from 'node:path'
 import type {Dispatcher} from 'undici'
 
 import {ExitCode, InputError, SvcError} from './errors.js'
-import {setLocale, t, type Locale} from './i18n/index.js'
+import {setHintFlags, setLocale, t, type Locale} from './i18n/index.js'
 import {resolveLocale} from './i18n/locale.js'
 import {createPrompter, type Prompter} from './io/prompt.js'
 import {ProcessStreams} from './io/process-streams.js'
 import {colorEnabled, IO, isInteractive, tableWidth, type StreamsLike} from './io/terminal.js'
-import {resolveCredentials, type Credentials} from './config/resolve.js'
+import {resolveBaseUrl, resolveCredentials, selectedProfileName, type Credentials} from './config/resolve.js'
+import {shellQuote} from './io/shell.js'
 import {isPlaceholderBaseUrl} from './config/defaults.js'
 import {configDir, configExposure, readConfig, type ConfigData} from './config/store.js'
 import {systemClock, type Clock} from '../contract/clock.js'
@@ -30,7 +31,7 @@ export interface GlobalFlags {
   yes?: boolean
   verbose?: boolean
   lang?: string
-  /** Tables show every column in full, whatever the width (cli.md, Output). */
+  /** Tables show every column in full, whatever the width (docs/conventions.md, "Tables"). */
   wide?: boolean
 }
 
@@ -52,7 +53,7 @@ export interface Context {
   readonly argv: readonly string[]
   /** The config file as it is now (read once, on first use). */
   config(): ConfigData
-  /** Key, base URL, environment and profile, by the precedence of cli.md. */
+  /** Key, base URL, environment and profile, by the precedence of README.md, "Environment". */
   credentials(): Credentials
   /** The key, or an error telling how to give one. */
   requireKey(): string
@@ -69,7 +70,7 @@ export interface Context {
   readonly clock: Clock
   /**
    * The service's operations and list envelopes, read from its /v1/openapi.json (cached per base
-   * URL in the config dir) and falling back to service-contract.md.
+   * URL in the config dir) and falling back to svc's choices (docs/service.md).
    */
   service(): Promise<ServiceDescription>
   confirmLive(action: string): Promise<void>
@@ -87,6 +88,8 @@ export interface ClientOverrides {
   ratePerMinute?: number
   retry?: {maxRetries?: number}
   timeoutMs?: number
+  /** Headers on every request of this client (a request's own come after). */
+  headers?: Record<string, string>
 }
 
 export interface ContextOptions {
@@ -148,7 +151,7 @@ export function createContext(options: ContextOptions): Context {
   const profileLang = () => {
     try {
       const data = readConfigOnce()
-      const name = flags.profile ?? (env.SVC_PROFILE || undefined) ?? data.current
+      const name = selectedProfileName(flags, env, data)
       return name ? data.profiles[name]?.lang : undefined
     } catch {
       return undefined
@@ -158,6 +161,8 @@ export function createContext(options: ContextOptions): Context {
   const clock = options.clock ?? systemClock
   setLocale(locale)
   localeKnown = true
+  let hint: string | undefined
+  setHintFlags(() => (hint ??= hintFlags(flags, env, readConfigOnce)))
   checkExposure()
 
   const context: Context = {
@@ -305,4 +310,38 @@ function rateFromEnv(env: NodeJS.ProcessEnv): number | undefined {
     throw new InputError(t('core.env.invalid', {name: 'SVC_RATE_LIMIT', value: quoteInput(raw), accepted: t('core.env.rate')}), {field: 'SVC_RATE_LIMIT'})
   }
   return value
+}
+
+/**
+ * The global flags a hint repeats (docs/conventions.md: a hint that works when pasted): `--profile NAME` as
+ * given; a key given with `--api-key` as the profile that holds it (at the same base URL), else
+ * `--api-key "$SVC_API_KEY"`, never the secret; `--base-url URL` as given. Variables (SVC_PROFILE,
+ * SVC_API_KEY, SVC_BASE_URL) are still set in the shell the hint is pasted into: not repeated.
+ */
+export function hintFlags(flags: GlobalFlags, env: NodeJS.ProcessEnv, config: () => ConfigData): string {
+  const parts: string[] = []
+  let profiles: ConfigData['profiles'] = {}
+  let selected: string | undefined
+  try {
+    profiles = config().profiles
+    selected = selectedProfileName(flags, env, config())
+  } catch {
+    // An unreadable config: the key is named by the variable.
+  }
+  if (flags.apiKey) {
+    let baseUrl: string | undefined
+    try {
+      baseUrl = resolveBaseUrl(flags, env, selected ? profiles[selected] : undefined)
+    } catch {
+      baseUrl = undefined
+    }
+    const holder = Object.entries(profiles).find(([, p]) => p.api_key === flags.apiKey && (flags.baseUrl || !p.base_url || p.base_url === baseUrl))?.[0]
+    if (holder && (!flags.profile || flags.profile === holder)) parts.push('--profile', shellQuote(holder))
+    else {
+      if (flags.profile) parts.push('--profile', shellQuote(flags.profile))
+      parts.push('--api-key "$SVC_API_KEY"')
+    }
+  } else if (flags.profile) parts.push('--profile', shellQuote(flags.profile))
+  if (flags.baseUrl) parts.push('--base-url', shellQuote(flags.baseUrl))
+  return parts.join(' ')
 }

@@ -1,5 +1,5 @@
 /**
- * One error hierarchy for the whole CLI. Every error carries the exit code of cli.md; the base
+ * One error hierarchy for the whole CLI. Every error carries the exit code of README.md, "Exit codes"; the base
  * command maps it once (also under --json, where oclif alone would exit 1).
  */
 export const ExitCode = {

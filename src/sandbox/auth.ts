@@ -6,7 +6,7 @@ import {createHash} from 'node:crypto'
 import ipaddr from 'ipaddr.js'
 import {keyEnvironment, maskSecret} from '../contract/keys.js'
 import {newPlainId, randomToken} from './ids.js'
-import type {Clock} from './clock.js'
+import type {SandboxTime} from './clock.js'
 import type {Collection, Store} from './store.js'
 import {SCOPES, type Environment, type Scope} from './types.js'
 
@@ -55,7 +55,7 @@ export class KeyRing {
   /** Key ids by the hash of their secret (the records stay in the store). */
   private byHash = new Map<string, string>()
 
-  constructor(store: Store, private readonly clock: Clock) {
+  constructor(store: Store, private readonly clock: SandboxTime) {
     this.keys = store.business.collection<ApiKeyRecord>('api_keys')
     this.index()
     store.onReload(() => this.index())
@@ -90,6 +90,12 @@ export class KeyRing {
     const id = this.byHash.get(hashKey(secret))
     const record = id === undefined ? undefined : this.keys.get(id)
     return record && record.environment === environment ? record : undefined
+  }
+
+  /** The key whose secret hashes to `digest` (sha256, hex), active or revoked; undefined when unknown. */
+  byDigest(digest: string): ApiKeyRecord | undefined {
+    const id = this.byHash.get(digest.toLowerCase())
+    return id === undefined ? undefined : this.keys.get(id)
   }
 
   list(environment?: Environment): ApiKeyRecord[] {
@@ -150,7 +156,7 @@ export class Allowlist {
   private readonly entries: Collection<AllowlistEntry>
   private ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = []
 
-  constructor(store: Store, private readonly clock: Clock) {
+  constructor(store: Store, private readonly clock: SandboxTime) {
     this.entries = store.business.collection<AllowlistEntry>('ip_allowlist')
     this.rebuild()
     store.onReload(() => this.rebuild())

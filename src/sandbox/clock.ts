@@ -9,15 +9,26 @@
  *
  * Tasks are data (`kind` + JSON payload), not closures, so that they are saved with `dataFile` and
  * resumed after a restart: a domain `define`s a handler per kind once, at start.
+ *
+ * "Real time" is the machine's clock the sandbox is started with (`StartOptions.clock`, the
+ * `Clock` of src/contract/clock.ts; the system's by default): a test hands the sandbox and the CLI
+ * runs it makes the same clock, and sets or moves the time of both. What is stamped with the
+ * machine's time rather than the sandbox's (the request journal, webhook signatures, login codes)
+ * reads `machine`.
  */
+import {systemClock, type Clock} from '../contract/clock.js'
 import {MAX_SANDBOX_TIME} from '../contract/sandbox-admin.js'
 import type {JsonValue} from './types.js'
 
 export {MAX_ADVANCE_MS, MAX_SANDBOX_TIME} from '../contract/sandbox-admin.js'
 
-export interface Clock {
+/** What the domains read: sandbox time, and the machine's clock under it. */
+export interface SandboxTime {
+  /** Sandbox time, ms since the epoch. */
   now(): number
   iso(at?: number): string
+  /** The machine's clock (real time, timers): for stamps that are not sandbox time. */
+  readonly machine: Clock
 }
 
 export interface ScheduledTask {
@@ -43,15 +54,18 @@ export interface ClockState {
   pending_tasks: number
 }
 
-export class SandboxClock {
+export class SandboxClock implements SandboxTime {
   /** While an advance runs, sandbox time stands still at this value (see Scheduler.advance). */
   private frozenAt: number | undefined
 
-  constructor(public offsetMs = 0) {}
+  constructor(
+    public offsetMs = 0,
+    readonly machine: Clock = systemClock,
+  ) {}
 
   now(): number {
     // Real time flows on: a clock brought up to the last instant stays there.
-    return this.frozenAt ?? Math.min(Date.now() + this.offsetMs, MAX_SANDBOX_TIME)
+    return this.frozenAt ?? Math.min(this.machine.now() + this.offsetMs, MAX_SANDBOX_TIME)
   }
 
   /** Stop sandbox time at `at` (never backwards). */
@@ -62,7 +76,7 @@ export class SandboxClock {
   /** Let sandbox time flow again from where it stood. */
   thaw(): void {
     if (this.frozenAt === undefined) return
-    this.offsetMs = this.frozenAt - Date.now()
+    this.offsetMs = this.frozenAt - this.machine.now()
     this.frozenAt = undefined
   }
 
@@ -76,7 +90,7 @@ export class SandboxClock {
    */
   restoreOffset(value: number): void {
     if (!Number.isFinite(value)) return
-    this.offsetMs = Math.min(Math.max(this.offsetMs, value), MAX_SANDBOX_TIME - Date.now())
+    this.offsetMs = Math.min(Math.max(this.offsetMs, value), MAX_SANDBOX_TIME - this.machine.now())
   }
 }
 
@@ -143,7 +157,7 @@ export class Scheduler {
   private handlers = new Map<string, TaskHandler>()
   private cancelled = new Set<number>()
   private nextId = 1
-  private timer: NodeJS.Timeout | undefined
+  private timer: unknown
   private advancing = false
   private stopped = false
   private inFlight = new Set<Promise<void>>()
@@ -247,7 +261,7 @@ export class Scheduler {
 
   stop(): void {
     this.stopped = true
-    if (this.timer) clearTimeout(this.timer)
+    if (this.timer !== undefined) this.clock.machine.clearTimer(this.timer)
     this.timer = undefined
   }
 
@@ -266,13 +280,14 @@ export class Scheduler {
 
   private arm(): void {
     if (this.stopped || this.advancing) return
-    if (this.timer) clearTimeout(this.timer)
+    if (this.timer !== undefined) this.clock.machine.clearTimer(this.timer)
     this.timer = undefined
     const next = this.heap.peek()
     if (!next) return
     const delay = Math.min(Math.max(0, next.at - this.clock.now()), MAX_TIMER_MS)
-    this.timer = setTimeout(() => this.fireDue(), delay)
-    this.timer.unref()
+    this.timer = this.clock.machine.setTimer(() => this.fireDue(), delay)
+    // The machine's timer must not keep the process alive (a test clock's handle has no unref).
+    ;(this.timer as {unref?: () => void} | undefined)?.unref?.()
   }
 
   /** Real-time firing: start every due task (not awaited one by one, so a slow receiver blocks nothing). */

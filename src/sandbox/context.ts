@@ -3,7 +3,7 @@
  * scheduler, the router (to add routes), the event bus and the options. Part-2 domains (invoices,
  * files, checkout, inventory, outbox) take the same object.
  */
-import type {Clock, Scheduler} from './clock.js'
+import type {SandboxTime, Scheduler} from './clock.js'
 import type {EventBus} from './events.js'
 import type {Random} from './random.js'
 import type {Router} from './router.js'
@@ -11,7 +11,7 @@ import type {Scenarios} from './scenarios.js'
 import type {Store} from './store.js'
 import type {Environment} from './types.js'
 
-export type {Clock} from './clock.js'
+export type {SandboxTime} from './clock.js'
 
 export interface SandboxOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -57,7 +57,7 @@ export interface ResolvedOptions {
 export interface SandboxContext {
   readonly options: ResolvedOptions
   readonly store: Store
-  readonly clock: Clock
+  readonly clock: SandboxTime
   readonly scheduler: Scheduler
   readonly router: Router
   readonly events: EventBus

@@ -1,6 +1,6 @@
 /**
  * The one error type of the sandbox's HTTP layer. Every error body is
- * `{message, code, errors?: [{field, message}]}` (service-contract.md, "Errors").
+ * `{message, code, errors?: [{field, message}]}` (docs/service.md, "Errors").
  */
 import {t} from './i18n/index.js'
 import type {FieldError} from './schema.js'

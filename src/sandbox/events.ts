@@ -11,17 +11,18 @@
  * dedupe. `webhook-timestamp` is real time, not sandbox time: receivers check it against their own
  * clock with a five-minute tolerance, and a sandbox clock advanced by days would fail them all.
  */
+import {deadline} from '../contract/clock.js'
 import type {EventType} from '../contract/events.js'
 import {generateSecret, signPayload} from '../contract/signature.js'
 import type {Scheduler, ScheduledTask} from './clock.js'
-import type {Clock} from './clock.js'
+import type {SandboxTime} from './clock.js'
 import {t} from './i18n/index.js'
 import {newPlainId} from './ids.js'
 import {DEFAULT_DELIVERY_DELAY_MS, DEFAULT_REORDER_DELAY_MS, type Fault} from './scenarios.js'
 import type {Collection, Store} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
-/** Delays before each retry (service-contract.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** Delays before each retry (docs/service.md, "Events and signatures"): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const
 export const DELIVERY_TIMEOUT_MS = 15_000
 /** How long the previous secret keeps signing after a rotation, by default. */
@@ -85,7 +86,7 @@ export class EventBus {
 
   constructor(
     private readonly store: Store,
-    private readonly clock: Clock,
+    private readonly clock: SandboxTime,
     private readonly scheduler: Scheduler,
     private readonly injected?: DeliveryFaults,
   ) {
@@ -278,13 +279,13 @@ export class EventBus {
     const body = JSON.stringify(event)
     const started = performance.now()
     try {
-      const headers = signPayload(this.signingSecrets(endpoint), event.id, body, Math.floor(Date.now() / 1000))
+      const headers = signPayload(this.signingSecrets(endpoint), event.id, body, Math.floor(this.clock.machine.now() / 1000))
       const send = () =>
         fetch(endpoint.url, {
           method: 'POST',
           headers: {...headers, 'content-type': 'application/json', 'user-agent': 'svc-sandbox-webhooks/1'},
           body,
-          signal: AbortSignal.any([AbortSignal.timeout(DELIVERY_TIMEOUT_MS), this.closing.signal]),
+          signal: AbortSignal.any([deadline(this.clock.machine, DELIVERY_TIMEOUT_MS).signal, this.closing.signal]),
           redirect: 'manual',
         })
       const response = await send()

@@ -13,7 +13,7 @@
  *       (the fee is capped at the amount, so a credit is never negative)
  * Either way the fee is taken before the balance is credited: net = customer_debit − fee.
  */
-import type {Clock} from './clock.js'
+import type {SandboxTime} from './clock.js'
 import {newPlainId} from './ids.js'
 import type {Store} from './store.js'
 import type {Environment} from './types.js'
@@ -59,7 +59,7 @@ export function computeFee(amount: number, settings: FeeSettings): {fee: number;
 }
 
 export class Ledger {
-  constructor(private readonly store: Store, private readonly clock: Clock) {}
+  constructor(private readonly store: Store, private readonly clock: SandboxTime) {}
 
   fees(): FeeSettings {
     const stored = this.store.business.setting('fees') as unknown as FeeSettings | undefined

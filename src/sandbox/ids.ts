@@ -3,6 +3,8 @@
  * every prefix a domain registers, e.g. `inv`). The id alone says which database it belongs to.
  */
 import {randomFillSync} from 'node:crypto'
+
+import {systemClock} from '../contract/clock.js'
 import type {Environment} from './types.js'
 
 const ALPHABET = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ')
@@ -43,7 +45,8 @@ let lastTime = ''
 
 /** The machine's time in ms, in 8 base62 characters that sort as the times do (until the year 8000). */
 function timePart(): string {
-  const now = Date.now()
+  // The machine's time (ids sort by creation), whatever the sandbox clock says.
+  const now = systemClock.now()
   if (now !== lastMs) {
     lastMs = now
     let rest = now

@@ -17,6 +17,7 @@ import {randomBytes, randomInt} from 'node:crypto'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {networkInterfaces} from 'node:os'
+import {systemClock, type Clock} from '../contract/clock.js'
 import {advertisedHost} from './advertised-host.js'
 import {registerAdminRoutes} from './admin/index.js'
 import {Allowlist, KeyRing} from './auth.js'
@@ -31,6 +32,7 @@ import {registerInspector} from './inspector/index.js'
 import {invoicesDomain} from './invoices/index.js'
 import {Journal} from './journal.js'
 import {registerJournalRoutes, ReplayKeys} from './journal-admin.js'
+import {Redactor} from './journal-redact.js'
 import {registerOpenApiRoute} from './openapi.js'
 import {Payments} from './payments.js'
 import {registerPaymentRoutes} from './payments-routes.js'
@@ -58,6 +60,12 @@ export type {SandboxDomain, SandboxServices} from './domain.js'
 export const BUILTIN_DOMAINS: SandboxDomain[] = [invoicesDomain]
 
 export interface StartOptions extends SandboxOptions {
+  /**
+   * The machine's clock sandbox time runs on (default the system's): a test hands the same clock
+   * to the sandbox and to the CLI runs it makes (`SvcCommand.runWith({clock})`), and sets or moves
+   * both at once.
+   */
+  clock?: Clock
   /** Webhook endpoints to register at start (their secrets come back in `webhookSecrets`). */
   webhookEndpoints?: Array<{url: string; environment?: Environment}>
   /** Extra domains (tests, embedders), after the built-in ones. */
@@ -132,7 +140,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   registerSandboxFrench()
   const resolved = resolveOptions(options)
   const store = await openStore(resolved.dataFile)
-  const clock = new SandboxClock()
+  const clock = new SandboxClock(0, options.clock ?? systemClock)
   store.persist('clock_offset_ms', () => clock.offsetMs, (value) => {
     if (typeof value === 'number') clock.restoreOffset(value)
   })
@@ -195,11 +203,14 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     urls: () => ({url: base, payUrl: `${base}/pay`, adminUrl: `${base}/_admin`}),
   })
   registerScenarioRoutes(router, scenarios, payments)
-  const journal = new Journal(store)
+  // Every secret out of it: those the sandbox mints by their shape, an admin token given at start by its value.
+  const redactor = new Redactor()
+  redactor.add(options.adminToken)
+  const journal = new Journal(store, undefined, clock.machine, redactor)
   // Its last entries go to the database before the store closes (releases run before store.close).
   context.onClose(() => journal.close())
   const replays = new ReplayKeys()
-  registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base})
+  registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base, machine: clock.machine})
   const inspector = registerInspector({router, context, services, journal, store, options: resolved, baseUrl: () => base})
   registerReference(router, store)
   // Every answer waits for the commit of the writes made before it (with --data: a group commit
@@ -257,6 +268,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
       limiter: new RateLimiter(resolved.rateLimit, () => clock.now()),
       adminToken,
       now: () => clock.now(),
+      machine: clock.machine,
       faults: scenarios,
       log,
       journal: options.journal === false ? undefined : journal,

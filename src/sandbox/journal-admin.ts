@@ -9,6 +9,7 @@
 import {randomBytes} from 'node:crypto'
 import type {ServerResponse} from 'node:http'
 import {INSPECTOR_ROUTES, JOURNAL_SIZE, STATUS_FILTER, type JournalEntry, type JournalQuery, type ReplayAnswer} from '../contract/sandbox-inspector.js'
+import type {Clock} from '../contract/clock.js'
 import type {ApiKeyRecord, KeyRing} from './auth.js'
 import {ApiError, notFound} from './errors.js'
 import {t} from './i18n/index.js'
@@ -26,6 +27,7 @@ export const journalQuery: Schema = {
     since_ms: {type: 'integer', minimum: 0},
     limit: {type: 'integer', minimum: 1, maximum: JOURNAL_SIZE, default: 100},
     summary: {type: 'boolean'},
+    all: {type: 'boolean'},
   },
 }
 
@@ -63,7 +65,7 @@ export function eventStream(res: ServerResponse, subscribe: (send: (event: strin
 
 export const SSE_HEADERS = {'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no'}
 
-export function registerJournalRoutes(deps: {router: Router; journal: Journal; keys: KeyRing; replays: ReplayKeys; baseUrl: () => string}): void {
+export function registerJournalRoutes(deps: {router: Router; journal: Journal; keys: KeyRing; replays: ReplayKeys; baseUrl: () => string; machine: Clock}): void {
   const {router, journal, keys, replays} = deps
 
   addAdminRoute(router, 'GET /_admin/requests', {
@@ -79,14 +81,14 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
     eventStream: true,
     query: journalQuery,
     handler: (req) => {
-      const test = journalFilter(req.query as JournalQuery, Date.now())
+      const test = journalFilter(req.query as JournalQuery, deps.machine.now())
       return {
         status: 200,
         headers: SSE_HEADERS,
         stream: (res) =>
           eventStream(res, (send) =>
             journal.subscribe((entry) => {
-              if (test({method: entry.method, path: entry.path, status: entry.status, atMs: Date.parse(entry.at)})) send('request', entry)
+              if (test({method: entry.method, path: entry.path, status: entry.status, atMs: Date.parse(entry.at), origin: entry.origin})) send('request', entry)
             }),
           ),
       }
@@ -115,7 +117,7 @@ export function registerJournalRoutes(deps: {router: Router; journal: Journal; k
       headers['x-svc-replay-of'] = id
       const url = `${deps.baseUrl()}${entry.path}${entry.query ? `?${entry.query}` : ''}`
       await fetch(url, {method: entry.method, headers, body: entry.request_body ?? undefined}).then((r) => r.arrayBuffer())
-      const replayed = journal.list({}, 50).find((e: JournalEntry) => e.request_headers['x-svc-replay-of'] === id)
+      const replayed = journal.list({all: true}, 50).find((e: JournalEntry) => e.request_headers['x-svc-replay-of'] === id)
       return {status: 201, body: {request: replayed} satisfies Partial<ReplayAnswer>}
     },
   })

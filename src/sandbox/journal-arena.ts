@@ -12,7 +12,12 @@
  *
  * A position is absolute (bytes written since the start, the gaps left at each wrap included),
  * so that whether a piece is still there is two comparisons (`holds`).
+ *
+ * Also what the journal reads of a request's headers: who sent it (its origin), and whether two
+ * requests' headers are the same.
  */
+import {ORIGIN_HEADER, SVC_ORIGINS, type JournalOrigin} from '../contract/sandbox-inspector.js'
+import {ELLIPSIS_LATIN1} from './journal-redact.js'
 
 /** Bytes of a new arena before it grows. */
 const FIRST_SIZE = 64 * 1024
@@ -167,6 +172,8 @@ export function objectHeaderText(headers: Readonly<Record<string, unknown>>): He
 
 /** `name\0value\0…` back as an object: names in lower case, a repeated name's values joined. */
 export function parseHeaderText(text: string): Record<string, string> {
+  // A secret's mask (journal-redact.ts): its `…` written as UTF-8.
+  if (text.includes(ELLIPSIS_LATIN1)) text = text.replaceAll(ELLIPSIS_LATIN1, '…')
   const headers: Record<string, string> = {}
   let from = 0
   while (from < text.length) {
@@ -180,4 +187,41 @@ export function parseHeaderText(text: string): Record<string, string> {
     from = valueEnd + 1
   }
   return headers
+}
+
+/** An entry's origin as a byte: 0 the app, then SVC_ORIGINS in order. */
+export const ORIGINS: readonly JournalOrigin[] = ['app', ...SVC_ORIGINS]
+export const ORIGIN_CODE = new Map<string, number>(ORIGINS.map((origin, code) => [origin, code]))
+
+/** The origin a request's headers name (ORIGIN_HEADER), as its byte; 0 (the app) without one svc sends. */
+export function originOf(raw: readonly string[]): number {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === ORIGIN_HEADER.length && name.toLowerCase() === ORIGIN_HEADER) return ORIGIN_CODE.get(raw[i + 1]!.trim().toLowerCase()) || 0
+  }
+  return 0
+}
+
+/** The same request headers (`rawHeaders`): the same names and values in the same order. */
+export function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
+  if (raw.length !== last.length) return false
+  for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
+  return true
+}
+
+/** The same answer headers: the same names with the same values. */
+export function sameHeaders(headers: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>, lastCount: number): boolean {
+  if (headers === last) return true
+  let count = 0
+  for (const name in headers) {
+    if (headers[name] !== last[name]) return false
+    count++
+  }
+  return count === lastCount
+}
+
+export function countHeaders(headers: Readonly<Record<string, unknown>>): number {
+  let count = 0
+  for (const name in headers) count++
+  return count
 }

@@ -11,9 +11,10 @@
  * before it (its headers, its answer's headers and text: a client's same headers, a status polled)
  * is not written again: the entry points at the bytes already there (Last).
  */
-import {JOURNAL_BODY_LIMIT, type JournalEntry} from '../contract/sandbox-inspector.js'
+import {JOURNAL_BODY_LIMIT, type JournalEntry, type JournalOrigin} from '../contract/sandbox-inspector.js'
 import type {ApiKeyRecord} from './auth.js'
-import {Arena, objectHeaderText, parseHeaderText, rawHeaderText, type HeaderText} from './journal-arena.js'
+import {Arena, countHeaders, objectHeaderText, ORIGIN_CODE, ORIGINS, originOf, parseHeaderText, rawHeaderText, sameHeaders, sameRaw, type HeaderText} from './journal-arena.js'
+import {ELLIPSIS_LATIN1, Redactor} from './journal-redact.js'
 
 /** What the HTTP layer knows of one answered request (handed to `record`, not kept). */
 export interface Capture {
@@ -52,8 +53,15 @@ export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024
 const HEADER_BUDGET = 16 * 1024 * 1024
 const HEADER_LIMIT = 32 * 1024
 
-/** Bytes of an entry's URL kept in its slot (a longer one is kept as a string); and what does not fit a byte. */
+/**
+ * Bytes of an entry's URL kept in its slot (a longer one is also kept as a string); the most of a
+ * URL kept (a longer one is cut, `truncated: true`); and the most all the longer ones may take
+ * together (past it, the oldest keep only their slot's bytes and are marked cut): with the rows
+ * (URL_SLOT bytes each), URLs and queries count in the journal's bound like headers and bodies.
+ */
 const URL_SLOT = 128
+const URL_LIMIT = 8 * 1024
+export const JOURNAL_URL_BUDGET = 4 * 1024 * 1024
 const NOT_LATIN1 = /[^\0-\xff]/
 
 /** Bit flags of an entry. */
@@ -61,6 +69,17 @@ const REQUEST_CUT = 1
 const RESPONSE_CUT = 2
 /** An entry read back from the database that said `truncated: true` (its cut bodies, as kept). */
 const WAS_TRUNCATED = 4
+/** Its URL (query included) was cut (at URL_LIMIT, or for JOURNAL_URL_BUDGET). */
+const URL_CUT = 8
+
+/** The filters' view of an entry (journal.ts journalFilter). */
+export interface Line {
+  method: string
+  path: string
+  status: number
+  atMs: number
+  origin: JournalOrigin
+}
 
 /** An entry as the database keeps it. */
 export type Stored = JournalEntry & {seq: number}
@@ -72,6 +91,11 @@ export class Ring {
   private readonly durations: Float64Array
   private readonly statuses: Uint16Array
   private readonly flags: Uint8Array
+  /** Who made each request (ORIGINS' index). */
+  private readonly origins: Uint8Array
+  /** The request headers whose origin was read last, and that origin (a client sends the same headers again). */
+  private originRaw: readonly string[] = []
+  private originCode = 0
   private readonly requestBytes: Float64Array
   private readonly responseBytes: Float64Array
   /**
@@ -94,6 +118,11 @@ export class Ring {
   private readonly urlBytes: Buffer
   private readonly urlLengths: Int32Array
   private readonly longUrls = new Map<number, string>()
+  private longUrlBytes = 0
+  /** The URL row() was given last, and that URL masked (maskedUrl); whether row() cut it. */
+  private lastUrl = ''
+  private lastMasked = ''
+  private urlCut = 0
   private readonly ips: Array<string | undefined>
   /** The last client address seen: the same text is kept as one string, not one per request. */
   private lastIp = ''
@@ -127,14 +156,20 @@ export class Ring {
     bodySeq: 0,
     bodyAt: -1,
     bodyLength: 0,
+    bodyBytes: 0,
   }
 
-  constructor(readonly size: number) {
+  constructor(
+    readonly size: number,
+    /** Masks every secret in what is stored (journal-redact.ts). */
+    private readonly redactor = new Redactor(),
+  ) {
     this.seqs = new Float64Array(size)
     this.ats = new Float64Array(size)
     this.durations = new Float64Array(size)
     this.statuses = new Uint16Array(size)
     this.flags = new Uint8Array(size)
+    this.origins = new Uint8Array(size)
     this.requestBytes = new Float64Array(size)
     this.responseBytes = new Float64Array(size)
     this.headAt = new Float64Array(size)
@@ -187,17 +222,23 @@ export class Ring {
     const seq = ++this.seq
     const last = this.last
     const slot = this.row(seq, capture.at, capture.method, capture.url, capture.ip, capture.key, capture.status, capture.durationMs, true)
+    const urlCut = this.urlCut
     const kept = this.oldestKept(seq)
     // Headers: each part the same as the entry before's is shared, the others written. A part the
     // same as the one before is that one's object (canonical): identity is enough here.
     const raw = capture.rawHeaders
     const responseHeaders = capture.responseHeaders
+    if (raw !== this.originRaw) {
+      this.originRaw = raw
+      this.originCode = originOf(raw)
+    }
+    this.origins[slot] = this.originCode
     // A part written more than half a ring ago is written again: what the arenas keep stays bounded.
     const recent = seq - (this.size >> 1)
     const sameRequest = last.requestSeq > recent && raw === last.raw && this.heads.holds(last.requestAt)
     const sameResponse = last.responseSeq > recent && responseHeaders === last.response && this.heads.holds(last.responseAt)
-    const request = sameRequest ? undefined : rawHeaderText(raw)
-    const response = sameResponse ? undefined : objectHeaderText(responseHeaders)
+    const request = sameRequest ? undefined : this.masked(rawHeaderText(raw))
+    const response = sameResponse ? undefined : this.masked(objectHeaderText(responseHeaders))
     // A shared part is at or after the oldest entry's headAt (every entry since the one that wrote
     // it shares it too, and an entry's headAt is the first byte it needs): the arena keeps it.
     const headFrom = kept === undefined ? this.heads.position : this.headAt[kept]
@@ -226,65 +267,103 @@ export class Ring {
     this.responseHeadAt[slot] = last.responseAt
     this.responseHeadLength[slot] = last.responseLength
     // Bodies: the answer's text shared when it is the same as the entry before's (a status polled).
-    const requestBody = capture.requestBody
-    const responseBody = capture.responseBody
-    const sameBody = last.bodySeq > recent && typeof responseBody === 'string' && responseBody === last.body && this.bodies.holds(last.bodyAt)
+    // Each is stored with its secrets masked (journal-redact.ts): sizes are those sent.
+    const sent = capture.requestBody
+    const requestBody = sent === undefined ? undefined : this.maskedBytes(sent, last.requestType)
+    const answer = capture.responseBody
+    const sameBody = last.bodySeq > recent && typeof answer === 'string' && answer === last.body && this.bodies.holds(last.bodyAt)
+    const responseBody =
+      sameBody || answer === undefined ? undefined : typeof answer === 'string' ? this.redactor.text(answer, '…', JOURNAL_BODY_LIMIT) : this.maskedBytes(answer, last.responseType)
     const bodyFrom = kept === undefined ? this.bodies.position : this.bodyAt[kept]
     // Room for both bodies at their largest, one after the other.
-    const most = bodyMost(requestBody, last.requestType) + (sameBody ? 0 : bodyMost(responseBody, last.responseType))
+    const most = bodyMost(requestBody, last.requestType) + bodyMost(responseBody, last.responseType)
     const bodyAt = this.bodies.reserve(most, bodyFrom)
     this.bodyAt[slot] = sameBody ? Math.min(bodyAt, last.bodyAt) : bodyAt
-    let flags = 0
+    let flags = urlCut
     this.requestBodyAt[slot] = bodyAt
-    this.requestBytes[slot] = requestBody?.length ?? 0
-    this.requestBodyLength[slot] = this.keepBody(requestBody, last.requestType)
-    if (this.requestBodyLength[slot] >= 0 && this.requestBodyLength[slot] < this.requestBytes[slot]) flags |= REQUEST_CUT
+    this.requestBytes[slot] = sent?.length ?? 0
+    const requestKept = (this.requestBodyLength[slot] = this.keepBody(requestBody, last.requestType))
+    if (requestBody !== undefined && requestKept >= 0 && (requestKept < requestBody.length || requestBody.length < sent!.length)) flags |= REQUEST_CUT
     if (sameBody) {
       this.responseBodyAt[slot] = last.bodyAt
       this.responseBodyLength[slot] = last.bodyLength
-      this.responseBytes[slot] = last.bodyLength
+      this.responseBytes[slot] = last.bodyBytes
     } else {
       // An entry between two that share would not keep their text in the arena: none is shared across it.
       last.body = undefined
       this.responseBodyAt[slot] = this.bodies.position
-      this.responseBytes[slot] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? -1 : responseBody.length
-      this.responseBodyLength[slot] = this.keepBody(responseBody, last.responseType)
-      if (typeof responseBody === 'string') {
-        const length = this.responseBodyLength[slot]
+      const length = (this.responseBodyLength[slot] = this.keepBody(responseBody, last.responseType))
+      if (typeof answer === 'string') {
+        const text = responseBody as string
         // Whole unless it may be longer than the limit (a character is at most 3 bytes of UTF-8).
-        const whole = responseBody.length * 3 <= JOURNAL_BODY_LIMIT
-        this.responseBytes[slot] = whole ? length : Buffer.byteLength(responseBody)
+        const whole = answer.length * 3 <= JOURNAL_BODY_LIMIT
+        const bytes = whole && text === answer ? length : Buffer.byteLength(answer)
+        this.responseBytes[slot] = bytes
+        if (!whole && length < (text === answer ? bytes : Buffer.byteLength(text))) flags |= RESPONSE_CUT
         // Only a whole text is shared (an entry that shares it is not cut).
-        last.body = whole ? responseBody : undefined
+        last.body = whole ? answer : undefined
         last.bodySeq = seq
         last.bodyAt = this.responseBodyAt[slot]
         last.bodyLength = length
+        last.bodyBytes = bytes
+      } else {
+        this.responseBytes[slot] = answer?.length ?? 0
+        const body = responseBody as Buffer | undefined
+        if (body !== undefined && length >= 0 && (length < body.length || body.length < answer!.length)) flags |= RESPONSE_CUT
       }
     }
-    if (this.responseBodyLength[slot] >= 0 && this.responseBodyLength[slot] < this.responseBytes[slot]) flags |= RESPONSE_CUT
     this.flags[slot] = flags
     return slot
   }
 
-  /** A new row for `seq`: its slot, its line filled in. */
+  /** A new row for `seq`: its slot, its line filled in; URL_CUT when its URL was cut. */
   private row(seq: number, at: number, method: string, url: string, ip: string, key: KeyView | undefined, status: number, durationMs: number, fromParser: boolean): number {
     const slot = seq % this.size
     this.seqs[slot] = seq
     this.ats[slot] = at
     this.methods[slot] = method
-    this.longUrls.delete(slot)
-    // The parser's URL is latin-1 (a byte a character); one read back from the database may not be.
-    if (url.length <= URL_SLOT && (fromParser || !NOT_LATIN1.test(url))) this.urlLengths[slot] = this.urlBytes.write(url, slot * URL_SLOT, URL_SLOT, 'latin1')
-    else {
-      this.urlLengths[slot] = -1
-      this.longUrls.set(slot, url)
-    }
+    this.urlCut = this.keepUrl(slot, this.maskedUrl(url), fromParser)
     if (ip !== this.lastIp) this.lastIp = ip
     this.ips[slot] = this.lastIp
     this.keys[slot] = key
     this.statuses[slot] = status
     this.durations[slot] = durationMs
     return slot
+  }
+
+  /** A URL with its secrets masked (the one before's answer when it is the same: canonical made it that object). */
+  private maskedUrl(url: string): string {
+    if (url === this.lastUrl) return this.lastMasked
+    this.lastUrl = url
+    // Latin-1, as the URL is kept: the mask's `…` as its UTF-8 bytes (urlOf reads it back).
+    return (this.lastMasked = this.redactor.text(url, ELLIPSIS_LATIN1))
+  }
+
+  /**
+   * An entry's URL: its first URL_SLOT bytes in its slot, all of it (up to URL_LIMIT) in
+   * `longUrls` when it is longer, within JOURNAL_URL_BUDGET (past it, the oldest entries keep only
+   * their slot's bytes and are marked cut). Returns URL_CUT when this one is cut now.
+   */
+  private keepUrl(slot: number, url: string, fromParser: boolean): number {
+    const before = this.longUrls.get(slot)
+    if (before !== undefined) {
+      this.longUrlBytes -= before.length
+      this.longUrls.delete(slot)
+    }
+    // The parser's URL is latin-1 (a byte a character); one read back from the database may not be.
+    this.urlLengths[slot] = this.urlBytes.write(url, slot * URL_SLOT, URL_SLOT, 'latin1')
+    if (url.length < URL_SLOT && (fromParser || !NOT_LATIN1.test(url))) return 0
+    const kept = url.length > URL_LIMIT ? url.slice(0, URL_LIMIT) : url
+    this.longUrls.set(slot, kept)
+    this.longUrlBytes += kept.length
+    // The oldest first (a Map keeps the order its keys were set in).
+    for (const [old, text] of this.longUrls) {
+      if (this.longUrlBytes <= JOURNAL_URL_BUDGET) break
+      this.longUrls.delete(old)
+      this.longUrlBytes -= text.length
+      this.flags[old] |= URL_CUT
+    }
+    return kept === url ? 0 : URL_CUT
   }
 
   /**
@@ -296,6 +375,16 @@ export class Ring {
     while (oldest < seq && this.seqs[oldest % this.size] !== oldest) oldest++
     this.oldest = oldest
     return oldest < seq ? oldest % this.size : undefined
+  }
+
+  /**
+   * Header text with its secrets masked. `restored`: read back from the database, where a mask's
+   * `…` is a character, not the UTF-8 bytes the arena keeps.
+   */
+  private masked(headers: HeaderText, restored = false): HeaderText {
+    if (restored && headers.text.includes('…')) headers.text = headers.text.replaceAll('…', ELLIPSIS_LATIN1)
+    headers.text = this.redactor.headerText(headers.text)
+    return headers
   }
 
   /** An entry's headers written to `heads` (an entry read back from the database: none shared). */
@@ -310,6 +399,12 @@ export class Ring {
     this.responseHeadLength[slot] = this.heads.writeString(response.text, responseLength, 'latin1')
   }
 
+  /** A body's bytes with their secrets masked; one that is not text (an image, a PDF) is kept by its size only. */
+  private maskedBytes(body: Buffer, contentType: string | undefined): Buffer {
+    if (contentType !== undefined && !TEXT_TYPE.test(contentType)) return body
+    return this.redactor.bytes(body, JOURNAL_BODY_LIMIT)
+  }
+
   /** Writes a body's text (its first JOURNAL_BODY_LIMIT bytes) to `bodies`; its length, or -1 when it is not text. */
   private keepBody(body: string | Buffer | undefined, contentType: string | undefined): number {
     if (body === undefined) return 0
@@ -321,13 +416,15 @@ export class Ring {
   /** An entry of the database back in the ring (its key's id is not kept there). */
   restore(stored: Stored): void {
     const key = stored.key && stored.environment ? {masked: stored.key, environment: stored.environment} : undefined
-    const url = stored.query ? `${stored.path}?${stored.query}` : stored.path
+    // A mask's `…` as the URL is kept (maskedUrl).
+    const url = (stored.query ? `${stored.path}?${stored.query}` : stored.path).replaceAll('…', ELLIPSIS_LATIN1)
     const slot = this.row(stored.seq, Date.parse(stored.at), stored.method, url, stored.ip, key, stored.status, stored.duration_ms, false)
     this.seq = Math.max(this.seq, stored.seq)
     const kept = this.oldestKept(stored.seq)
-    this.keepHeaders(slot, objectHeaderText(stored.request_headers), objectHeaderText(stored.response_headers), kept)
-    const request = stored.request_body ?? undefined
-    const response = stored.response_body ?? undefined
+    this.keepHeaders(slot, this.masked(objectHeaderText(stored.request_headers), true), this.masked(objectHeaderText(stored.response_headers), true), kept)
+    // Masked as it is read back: an entry an older svc wrote may hold a secret whole.
+    const request = stored.request_body == null ? undefined : this.redactor.text(stored.request_body, '…', JOURNAL_BODY_LIMIT)
+    const response = stored.response_body == null ? undefined : this.redactor.text(stored.response_body, '…', JOURNAL_BODY_LIMIT)
     this.bodyAt[slot] = this.bodies.reserve(bodyMost(request, undefined) + bodyMost(response, undefined), kept === undefined ? this.bodies.position : this.bodyAt[kept])
     this.requestBytes[slot] = stored.request_bytes
     this.responseBytes[slot] = stored.response_bytes
@@ -335,7 +432,9 @@ export class Ring {
     this.requestBodyLength[slot] = request === undefined ? -1 : this.keepBody(request, undefined)
     this.responseBodyAt[slot] = this.bodies.position
     this.responseBodyLength[slot] = response === undefined ? -1 : this.keepBody(response, undefined)
-    this.flags[slot] = stored.truncated ? WAS_TRUNCATED : 0
+    this.flags[slot] = (stored.truncated ? WAS_TRUNCATED : 0) | this.urlCut
+    // Entries written before origins were recorded are the app's.
+    this.origins[slot] = ORIGIN_CODE.get(stored.origin ?? 'app') ?? 0
   }
 
   /** The slot of `seq` while the ring still holds it. */
@@ -348,7 +447,9 @@ export class Ring {
   /** The entry of a slot, as clients read it; `summary`: without its headers and bodies. */
   private urlOf(slot: number): string {
     const length = this.urlLengths[slot]
-    return length === -1 ? this.longUrls.get(slot)! : this.urlBytes.toString('latin1', slot * URL_SLOT, slot * URL_SLOT + length)
+    // Its slot holds its start: the whole of a longer one (or of one not latin-1) is in longUrls.
+    const url = (this.longUrls.size === 0 ? undefined : this.longUrls.get(slot)) ?? this.urlBytes.toString('latin1', slot * URL_SLOT, slot * URL_SLOT + length)
+    return url.includes(ELLIPSIS_LATIN1) ? url.replaceAll(ELLIPSIS_LATIN1, '…') : url
   }
 
   entry(slot: number, summary = false): JournalEntry {
@@ -392,18 +493,20 @@ export class Ring {
       response_body: responseBody,
       response_bytes: responseBytes,
       // Bodies cut at the limit, or gone for the budget (only a body there was).
-      truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED)) !== 0 || (!requestKept && requestBytes > 0) || (!responseKept && responseBytes !== 0),
+      truncated: (flags & (REQUEST_CUT | RESPONSE_CUT | WAS_TRUNCATED | URL_CUT)) !== 0 || (!requestKept && requestBytes > 0) || (!responseKept && responseBytes !== 0),
+      origin: ORIGINS[this.origins[slot]]!,
     }
   }
 
   /** Newest first, those `test` takes, at most `limit`; `summary`: without headers and bodies. */
-  newestFirst(test: (item: {method: string; path: string; status: number; atMs: number}) => boolean, byPath: boolean, limit: number, summary?: boolean): JournalEntry[] {
+  newestFirst(test: (item: Line) => boolean, byPath: boolean, limit: number, summary?: boolean): JournalEntry[] {
     const found: JournalEntry[] = []
     const oldest = Math.max(1, this.seq - this.size + 1)
     for (let seq = this.seq; seq >= oldest && found.length < limit; seq--) {
       const slot = seq % this.size
       if (this.seqs[slot] !== seq) continue
-      if (test({method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot]})) found.push(this.entry(slot, summary))
+      const line = {method: this.methods[slot]!, path: byPath ? pathOf(this.urlOf(slot)) : '', status: this.statuses[slot], atMs: this.ats[slot], origin: ORIGINS[this.origins[slot]]!}
+      if (test(line)) found.push(this.entry(slot, summary))
     }
     return found
   }
@@ -413,9 +516,9 @@ export class Ring {
     return this.keys[slot]?.id
   }
 
-  /** Bytes the ring holds for its entries' headers and bodies (its two arenas). */
+  /** Bytes the ring holds for its entries' URLs, headers and bodies (the URL slots, the longer URLs, its two arenas). */
   get heldBytes(): number {
-    return this.heads.capacity + this.bodies.capacity
+    return this.urlBytes.length + this.longUrlBytes + this.heads.capacity + this.bodies.capacity
   }
 }
 
@@ -457,28 +560,6 @@ interface Last {
   bodySeq: number
   bodyAt: number
   bodyLength: number
-}
-
-/** The same request headers (`rawHeaders`): the same names and values in the same order. */
-function sameRaw(raw: readonly string[], last: readonly string[]): boolean {
-  if (raw.length !== last.length) return false
-  for (let i = 0; i < raw.length; i++) if (raw[i] !== last[i]) return false
-  return true
-}
-
-/** The same answer headers: the same names with the same values. */
-function sameHeaders(headers: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>, lastCount: number): boolean {
-  if (headers === last) return true
-  let count = 0
-  for (const name in headers) {
-    if (headers[name] !== last[name]) return false
-    count++
-  }
-  return count === lastCount
-}
-
-function countHeaders(headers: Readonly<Record<string, unknown>>): number {
-  let count = 0
-  for (const name in headers) count++
-  return count
+  /** Its size as answered (bodyLength is the text kept, secrets masked). */
+  bodyBytes: number
 }

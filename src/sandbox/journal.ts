@@ -7,18 +7,22 @@
  * sample of the last second, the ring all of it) and at close.
  */
 import {JOURNAL_SIZE, pathMatcher, statusMatcher, type JournalEntry, type JournalQuery} from '../contract/sandbox-inspector.js'
-import {Ring, type Capture, type Stored} from './journal-ring.js'
+import {systemClock, type Clock} from '../contract/clock.js'
+import {Ring, type Capture, type Line, type Stored} from './journal-ring.js'
+import {Redactor} from './journal-redact.js'
 import type {Collection, Store} from './store.js'
 
-export {JOURNAL_BODY_BUDGET, type Capture} from './journal-ring.js'
+export {JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture} from './journal-ring.js'
 
-/** A test of a journal entry (raw or made) against the filters. */
-export function journalFilter(query: JournalQuery, now: number): (item: {method: string; path: string; status: number; atMs: number}) => boolean {
+/** A test of a journal entry (raw or made) against the filters; svc's own requests only with `all`. */
+export function journalFilter(query: JournalQuery, now: number): (item: Line) => boolean {
   const method = query.method?.toUpperCase()
   const path = query.path ? pathMatcher(query.path) : undefined
   const status = query.status ? statusMatcher(query.status) : undefined
   const since = query.since_ms === undefined ? undefined : now - query.since_ms
+  const all = query.all === true
   return (item) =>
+    (all || item.origin === 'app') &&
     (!method || item.method === method) && (!path || path(item.path)) && (!status || status(item.status)) && (since === undefined || item.atMs >= since)
 }
 
@@ -50,8 +54,12 @@ export class Journal {
   constructor(
     store: Store,
     private readonly size = JOURNAL_SIZE,
+    /** The machine's clock the entries are stamped with (the sandbox clock's `machine`). */
+    private readonly machine: Clock = systemClock,
+    /** What masks the secrets of each entry before it is stored (journal-redact.ts). */
+    redactor = new Redactor(),
   ) {
-    this.ring = new Ring(size)
+    this.ring = new Ring(size, redactor)
     if (store.kind !== 'sqlite') return
     this.disk = store.business.collection<Stored>('request_journal')
     // Written a batch at a time, off the requests' path (flush).
@@ -140,7 +148,7 @@ export class Journal {
   /** Newest first, filtered, at most `limit`; `summary`: without headers and bodies. */
   list(query: JournalQuery, limit = query.limit ?? 100): JournalEntry[] {
     this.settle()
-    const test = journalFilter(query, Date.now())
+    const test = journalFilter(query, this.machine.now())
     // The path is read only when it is filtered on.
     const byPath = query.path !== undefined
     return this.ring.newestFirst(test, byPath, limit, query.summary)

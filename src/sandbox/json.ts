@@ -1,6 +1,6 @@
 /**
- * Request bodies read as the contract says (service-contract.md, "Limits on what a request may
- * carry"), which JSON.parse cannot: bytes that are not UTF-8 are refused, never replaced; nesting
+ * Request bodies read as the contract says (docs/service.md, "Limits": the request body), which
+ * JSON.parse cannot: bytes that are not UTF-8 are refused, never replaced; nesting
  * deeper than MAX_JSON_DEPTH is refused before it can exhaust the stack; and a number is kept
  * exactly as written. JSON.parse turns 9007199254740993 into ...992 and 2.0e0 into 2, and (on
  * Node 20) its reviver cannot see the source text: so this small parser keeps every number that

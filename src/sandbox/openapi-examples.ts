@@ -26,7 +26,7 @@ export interface OperationExamples {
 
 const INVOICE_ID = EXAMPLE_IDS.invoice
 const FILE_ID = EXAMPLE_IDS.file
-const SIGNED = 'expires=1795617904&signature=7tDNKc8AyALj3lDS_w_Timiq-R_PIQ58fv7R9vNu_9E'
+const SIGNED = 'expires=1795617904&signature=svc_sig_7tDNKc8AyALj3lDS_w_Timiq-R_PIQ58fv7R9vNu_9E'
 
 const payment = examplePayment
 const invoice = exampleInvoice

@@ -16,7 +16,7 @@
  * removed, or until their `for` runs out on the sandbox clock.
  */
 import {findTestNumber, type Operator} from '../contract/test-numbers.js'
-import type {Clock} from './clock.js'
+import type {SandboxTime} from './clock.js'
 import {seededRandom, type Random} from './random.js'
 import type {Store} from './store.js'
 import type {JsonValue} from './types.js'
@@ -83,7 +83,7 @@ export class Scenarios {
   private state: State = {numbers: [], outages: [], faults: [], next_fault: 1}
   private random: Random
 
-  constructor(private readonly store: Store, private readonly clock: Clock, seed: number) {
+  constructor(private readonly store: Store, private readonly clock: SandboxTime, seed: number) {
     // Its own stream: drawing faults must not shift the outcomes of random numbers.
     this.random = seededRandom(seed ^ 0x2545f491)
     store.persist(

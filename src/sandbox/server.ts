@@ -9,6 +9,7 @@
  */
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
+import {systemClock, type Clock} from '../contract/clock.js'
 import {t} from './i18n/index.js'
 import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
 import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
@@ -30,6 +31,8 @@ export interface HttpDependencies {
   adminToken: string
   /** The sandbox clock: every answer's `Date` header reads it, as a real service's reads its own. */
   now?: () => number
+  /** The machine's clock (the sandbox clock's, `SandboxTime.machine`): the journal's stamps, the admin failures' window without `now`. */
+  machine?: Clock
   /** Where the detail of an internal error goes (the sandbox's log), and every injected fault. */
   log: (line: string) => void
   /** Faults set through the admin surface (scenarios.ts): drawn per request before anything else runs. */
@@ -177,7 +180,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
   // Failed admin authentication, per source address, whatever --rate-limit says: the admin token
   // cannot be guessed at network speed. While limited, every admin request from that address gets
   // 429, the right token's too (its answer must not tell a right guess apart).
-  const adminFailures = new RateLimiter(ADMIN_FAILURES_PER_MINUTE, deps.now ?? Date.now)
+  const machine = deps.machine ?? systemClock
+  const adminFailures = new RateLimiter(ADMIN_FAILURES_PER_MINUTE, deps.now ?? (() => machine.now()))
 
   /** Count one request against `bucket`; a 429 when over (every limited response carries the RateLimit headers). */
   function limit(bucket: string, headers: Record<string, string | number>): void {
@@ -320,12 +324,13 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     // so `svc sandbox clock advance` moves them too.
     const headers: Record<string, string | number> = deps.now ? {date: httpDate(deps.now())} : {}
     const url = req.url ?? '/'
-    // Reading the journal (and the inspector's pages) is not traffic worth journalling.
+    // Reading the journal (and the inspector's pages) is not traffic worth journalling; nor are
+    // svc's own probes: a stand-in asking whether this sandbox knows its key, listen's watch line.
     const cap: Cap =
-      deps.journal && !url.startsWith('/_inspector') && !url.startsWith('/_admin/requests')
+      deps.journal && !url.startsWith('/_inspector') && !url.startsWith('/_admin/requests') && !isOwnProbe(url)
         ? {
             // Every field the capture gets is here from the start: one shape for all of them.
-            at: Date.now(),
+            at: machine.now(),
             started: performance.now(),
             method: req.method ?? 'GET',
             url,
@@ -388,4 +393,9 @@ async function parseBody(req: IncomingMessage, route: RouteDefinition, cap: Cap)
   const checked = validate(schema, value)
   if (checked.errors.length > 0) throw validationError(checked.errors)
   return checked.value
+}
+
+/** `GET /_admin/keys/known?…` and `GET /_admin/webhook-endpoints/{id}/watch`: svc asking, not the app. */
+function isOwnProbe(url: string): boolean {
+  return url.startsWith('/_admin/keys/known') || (url.startsWith('/_admin/webhook-endpoints/') && url.split('?')[0].endsWith('/watch'))
 }

@@ -26,7 +26,7 @@ import {t} from './i18n/index.js'
 import {CommitRecord} from './commit-record.js'
 import {removeLeftovers, temporaryName} from './leftovers.js'
 import {damaged} from './storage-errors.js'
-import {Extras, IndexRegistry, SETTLED, SNAPSHOT_NAME, type Database, type IndexKeys, type Scope, type SnapshotInfo, type StoreNotice, type Store} from './store.js'
+import {Extras, IndexRegistry, KEPT_BY_RESTORE, SETTLED, SNAPSHOT_NAME, type Database, type IndexKeys, type Scope, type SnapshotInfo, type StoreNotice, type Store} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 import {type Db, type SqliteConstructor, type Statement, checkComplete, isSqliteFile, loadDriver, openDatabase} from './store-sqlite-driver.js'
 import {type LegacyFile, importLegacy} from './store-sqlite-legacy.js'
@@ -274,7 +274,15 @@ export class SqliteStore implements Store {
       try {
         // One transaction: a restore is whole or not at all, whatever happens during it.
         this.db.transaction(() => {
-          for (const table of ['documents', 'settings', 'tasks', 'extras']) {
+          // The credentials stay as they are (KEPT_BY_RESTORE); the snapshot's documents come after
+          // them in the same order as saved (new seq numbers: the kept rows hold theirs).
+          const kept = KEPT_BY_RESTORE.map(() => '?').join(', ')
+          const other = `NOT (scope = 'business' AND collection IN (${kept}))`
+          this.db.prepare(`DELETE FROM main.documents WHERE ${other}`).run(...KEPT_BY_RESTORE)
+          this.db
+            .prepare(`INSERT INTO main.documents (scope, collection, id, k1, k2, body) SELECT scope, collection, id, k1, k2, body FROM snapshot.documents WHERE ${other} ORDER BY seq`)
+            .run(...KEPT_BY_RESTORE)
+          for (const table of ['settings', 'tasks', 'extras']) {
             this.db.exec(`DELETE FROM main.${table}; INSERT INTO main.${table} SELECT * FROM snapshot.${table};`)
           }
         })()
@@ -337,7 +345,10 @@ export class SqliteStore implements Store {
     if (this.closed) return this.closing ?? Promise.resolve()
     this.flush()
     this.closed = true
-    this.closing = Promise.all([this.stopCheckpointer?.(), this.record.settled().then(() => this.record.writeNow(this.instance, this.commits))]).then(() => undefined)
+    this.closing = Promise.all([this.stopCheckpointer?.(), this.record.settled().then(() => {
+        this.record.writeNow(this.instance, this.commits)
+        this.record.close()
+      })]).then(() => undefined)
     // Everything into the database file and the WAL emptied, so that the next open does not read a
     // long WAL back (the checkpointer's connection may still be open: the last close would do it).
     try {

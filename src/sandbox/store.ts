@@ -17,6 +17,7 @@
  * - The scheduler's queue is saved task by task (`tasks`), small extra state (clock offset, the
  *   PRNG states) through `persist`.
  */
+import {systemClock} from '../contract/clock.js'
 import type {ScheduledTask, TaskLog} from './clock.js'
 import type {Environment, JsonValue} from './types.js'
 
@@ -91,7 +92,7 @@ export interface Store {
   /** Empty both environments and the queue; with `all`, the business's keys, endpoints and settings too. */
   reset(all: boolean): void
   saveSnapshot(name: string): Promise<SnapshotInfo>
-  /** Replace everything with the snapshot, all at once; false when there is no such snapshot. */
+  /** Replace everything but the credentials (KEPT_BY_RESTORE) with the snapshot, all at once; false when there is no such snapshot. */
   restoreSnapshot(name: string): Promise<boolean>
   listSnapshots(): SnapshotInfo[]
   deleteSnapshot(name: string): boolean
@@ -120,6 +121,13 @@ export type Scope = 'business' | Environment
 export const SCOPES_OF_DATA: readonly Scope[] = ['business', 'SANDBOX', 'LIVE']
 
 export {SNAPSHOT_NAME} from '../contract/sandbox-admin.js'
+
+/**
+ * The business's collections a restore leaves as they are: the credentials. A snapshot restores
+ * data (payments, invoices, events, endpoints, clock, scenarios); a key created after it, and the
+ * key the current start minted and saved in its profile, stay valid.
+ */
+export const KEPT_BY_RESTORE: readonly string[] = ['api_keys']
 
 /** The registry of index keys, shared by both implementations. */
 export class IndexRegistry {
@@ -380,7 +388,8 @@ export class MemoryStore implements Store {
       tasks: this.tasks.all(),
       extras: this.extras.dumpAll(),
     })
-    const snapshot = {created_at: new Date().toISOString(), data}
+    // The machine's time, as the SQLite store's snapshot file carries (its modification time).
+    const snapshot = {created_at: new Date(systemClock.now()).toISOString(), data}
     this.snapshots.set(name, snapshot)
     return {name, created_at: snapshot.created_at, bytes: Buffer.byteLength(data)}
   }
@@ -389,6 +398,8 @@ export class MemoryStore implements Store {
     const snapshot = this.snapshots.get(name)
     if (!snapshot) return false
     const data = JSON.parse(snapshot.data)
+    const current = this.business.dump().collections
+    for (const name of KEPT_BY_RESTORE) data.business.collections[name] = current[name] ?? []
     this.business.load(data.business)
     this.environments.SANDBOX.load(data.SANDBOX)
     this.environments.LIVE.load(data.LIVE)

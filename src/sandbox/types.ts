@@ -2,7 +2,7 @@
 export type Environment = 'SANDBOX' | 'LIVE'
 export const ENVIRONMENTS: readonly Environment[] = ['SANDBOX', 'LIVE']
 
-/** Every scope a key can carry (service-contract.md, "Scopes"). A key minted with no list has them all. */
+/** Every scope a key can carry (docs/service.md, "Environments and keys"). A key minted with no list has them all. */
 export const SCOPES = [
   'payments:read',
   'payments:write',

@@ -6,7 +6,7 @@
  * binary. Builds the binary when it is missing or was built from another dist/ (dist-bin/svc.build).
  */
 import {spawn, spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -102,6 +102,38 @@ describe('the svc binary, with no node on PATH', () => {
     expect(next.exitCode, next.stderr).toBe(0)
     expect(staged(cache)).toEqual([])
   })
+
+  it('a file changed in its unpacked copy is not run: svc\'s own, a dependency, a file added; each time it is unpacked again', async () => {
+    const cache = join(work, 'cache-changed')
+    const first = await svc(['--version'], {SVC_CACHE_DIR: cache})
+    expect(first.exitCode, first.stderr).toBe(0)
+    const [id] = readdirSync(join(cache, 'binary')).filter((name) => !name.endsWith('.tmp'))
+    const app = join(cache, 'binary', id!)
+    const tamper = (path: string) => appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
+
+    // svc's own code, checked at each start.
+    tamper('bin/run.cjs')
+    const own = await svc(['--version'], {SVC_CACHE_DIR: cache})
+    expect(own.exitCode, own.stderr).toBe(0)
+    expect(own.stdout).toBe(first.stdout)
+    expect(readFileSync(join(app, 'bin/run.cjs'), 'utf8')).not.toContain('TAMPERED')
+
+    // A dependency, checked as it loads (jq-web, for --jq).
+    tamper('node_modules/jq-web/jq.js')
+    const dependency = await svc(['sandbox', 'numbers', '--jq', 'length'], {SVC_CACHE_DIR: cache})
+    expect(dependency.exitCode, dependency.stderr).toBe(0)
+    expect(dependency.stdout).not.toContain('TAMPERED')
+    expect(Number(dependency.stdout)).toBeGreaterThan(0)
+    expect(readFileSync(join(app, 'node_modules/jq-web/jq.js'), 'utf8')).not.toContain('TAMPERED')
+
+    // A file added beside svc's own.
+    writeFileSync(join(app, 'dist', 'extra.js'), 'process.stdout.write("TAMPERED")')
+    const added = await svc(['--version'], {SVC_CACHE_DIR: cache})
+    expect(added.stdout).toBe(first.stdout)
+    expect(existsSync(join(app, 'dist', 'extra.js'))).toBe(false)
+    // Nothing left beside it.
+    expect(readdirSync(join(cache, 'binary'))).toEqual([id])
+  }, 300_000)
 
   it('--help and a command\'s help (oclif reads its manifest from the unpacked install)', async () => {
     const root = await svc(['--help'])

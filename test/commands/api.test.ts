@@ -48,7 +48,7 @@ describe('svc api', () => {
     expect(r.stdout).toMatch(/\n\n\{/)
   })
 
-  it('an error status maps to the exit codes of cli.md, with the service message', async ({sandbox, inProcess}) => {
+  it('an error status maps to the exit codes of the README, with the service message', async ({sandbox, inProcess}) => {
     const bad = await inProcess(['api', 'POST', '/v1/payments', '-d', '{"amount":0,"phone_number":"237670000001","operator":"MTN"}'])
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toMatch(/amount/)

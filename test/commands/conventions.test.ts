@@ -129,7 +129,8 @@ describe('a person at a terminal', () => {
     const {exitCode} = await session.exit
     const screen = stripAnsi(session.output())
     expect(exitCode).toBe(130)
-    expect(screen).toMatch(/Resume with: svc pay watch svcpay_test_/)
+    // Wrapped at word boundaries to the terminal, the command to paste on one line.
+    expect(screen).toMatch(/Resume with:\s+svc pay watch svcpay_test_/)
     expect(screen).not.toContain('Interrupted.')
     // No colour code at all: the spinner's frames and text are plain.
     expect(session.output()).not.toMatch(/\u001b\[(3\d|9\d|1|2)m/)

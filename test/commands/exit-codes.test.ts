@@ -1,5 +1,5 @@
 /**
- * cli.md's exit codes, one run each where no other test owns it (in-process: the code is the
+ * The README's exit codes, one run each where no other test owns it (in-process: the code is the
  * run's value), and the unknown command (127, answered by the binary itself, so child processes):
  * a did-you-mean suggestion on and off a terminal, the JSON envelope under --json, French too.
  * Elsewhere: 6 and 7 for every fault (test/hardening/faults-*), 130 at a prompt
@@ -22,7 +22,7 @@ const it = withSandbox({settleAfterMs: 100}).extend<{cli: Run; inProcess: Run}>(
   inProcess: async ({sandbox, temp}, use) => use((args, env = {}) => runInProcess(args, {configDir: temp.dir, env: {...sandbox.env(), ...env}})),
 })
 
-describe('exit codes of cli.md', () => {
+describe('exit codes of the README', () => {
   it('0 (SUCCESS) and 1 (FAILED) from pay create --watch', {timeout: 60_000}, async ({inProcess}) => {
     const ok = await inProcess(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--watch', '--interval', '250ms'])
     expect(ok.exitCode, ok.stderr).toBe(0)

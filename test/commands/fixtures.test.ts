@@ -313,6 +313,40 @@ describe('svc fixtures run: what references write into a path', () => {
   })
 })
 
+describe('svc fixtures run: paths outside /v1', () => {
+  const outside = ['/v1/../_admin/keys', '/v1/%2e%2e/_admin/keys', '/v1/.%2E/_admin/keys', '/v1/..\\_admin\\keys', '/v1//..//../_admin/keys', '/v1/./x/../../_admin/keys']
+  it.for(outside)('%s is refused before anything is sent, naming the step', async (path, {sandbox, inProcess, fixtureFile}) => {
+    const proxy = await startFaultProxy(sandbox.sb.url, [])
+    try {
+      const file = fixtureFile({steps: [{name: 'sneaky', method: 'POST', path, body: {environment: 'LIVE'}}]})
+      const r = await inProcess(['fixtures', 'run', file], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+      expect(r.exitCode, r.stderr + r.stdout).toBe(2)
+      expect(r.stderr).toMatch(/step "sneaky": path .*\/v1/)
+      expect(proxy.seen).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('a path made outside /v1 by a reference refuses that step, and sends nothing of it', async ({sandbox, inProcess, fixtureFile}) => {
+    const proxy = await startFaultProxy(sandbox.sb.url, [])
+    try {
+      const file = fixtureFile({
+        steps: [
+          {name: 'first', method: 'POST', path: '/v1/invoices', body: {...invoiceBody('..'), notes: 'x'}},
+          {name: 'climb', method: 'GET', path: '/v1/${first.customer_name}/${first.customer_name}/_admin/keys'},
+        ],
+      })
+      const r = await inProcess(['fixtures', 'run', file, '--fresh'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+      expect(r.exitCode, r.stderr + r.stdout).toBe(2)
+      expect(r.stderr).toMatch(/"climb"/)
+      expect(proxy.seen.filter((line) => !line.startsWith('POST /v1/invoices') && !line.includes('/v1/openapi.json'))).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
 describe('svc fixtures run: LIVE keys', () => {
   it('a LIVE key without --yes is refused (exit 2) when not interactive, nothing sent; with --yes it runs', async ({sandbox, inProcess, counts, fixtureFile}) => {
     const file = fixtureFile({steps: [{name: 'first', method: 'POST', path: '/v1/invoices', body: invoiceBody('Live shop')}]})

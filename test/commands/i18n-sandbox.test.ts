@@ -43,13 +43,15 @@ describe('svc sandbox business', () => {
     // svc itself speaks English here; the customer's document is French.
     const created = await cli(['invoice', 'create', '--profile', 'local', '--customer-name', 'Awa', '--due-date', '2026-12-31', '--item', 'Pain:500:3', '--publish', '--json'])
     expect(created.exitCode, created.stderr).toBe(0)
-    const id = JSON.parse(created.stdout).id as string
+    const {id, external_reference: number} = JSON.parse(created.stdout) as {id: string; external_reference: string}
     const file = join(temp.dir, '..', 'facture.pdf')
     const saved = await cli(['invoice', 'pdf', id, '--profile', 'local', '-o', file])
     expect(saved.exitCode, saved.stderr).toBe(0)
     expect(saved.stderr).toContain('Saved the PDF')
     const text = pdfFileText(file)
-    expect(text).toContain(`Facture ${id}`)
+    // The invoice's number as its title, the service's id under it.
+    expect(text).toContain(`Facture ${number}`)
+    expect(text).toContain(`Identifiant du service : ${id}`)
     expect(text).toContain('Échéance : 31/12/2026')
     expect(text).toMatch(/Reste à payer\s+1 500 FCFA/)
   })

@@ -48,7 +48,9 @@ describe('invoice create --from', () => {
       total_amount: source.total_amount,
     })
     expect(invoice.items.map((i: any) => [i.name, i.price, i.quantity])).toEqual([['Bread', 500, 3], ['Cake', 2500, 1]])
-    expect(invoice.external_reference ?? null).toBeNull()
+    // Not the source's reference: a new invoice takes the profile's next number.
+    expect(invoice.external_reference).not.toBe(source.external_reference)
+    expect(invoice.external_reference).toMatch(/^FAC-\d{4}-\d{4}$/)
     // Its own Idempotency-Key: a second run makes a third invoice, not a replay of the second.
     const again = await cli(['invoice', 'create', '--from', source.id, '--due-date', '2099-03-31', '--json'])
     expect(JSON.parse(again.stdout).id).not.toBe(invoice.id)

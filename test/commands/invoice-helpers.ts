@@ -1,5 +1,7 @@
 /** Shared by the invoice command tests: reads of the sandbox's state, a PNG, an import file. */
 import {realPng} from '../helpers/images.js'
+import {expect} from 'vitest'
+
 import type {TestSandbox} from '../helpers/sandbox.js'
 
 /** Every invoice of the key's environment, through the public API (all pages). */
@@ -22,4 +24,17 @@ export function importCsv(n: number, prefix = 'Customer'): string {
   let text = 'customer_name,due_date,items,external_reference\r\n'
   for (let i = 1; i <= n; i++) text += `"${prefix} ${i}",2026-12-31,"Bread:${100 + i}:2; Cake:1 000:1",REF-${i}\r\n`
   return text
+}
+
+/** A customer paying `amount` on the invoice's checkout page (the form's POST, MTN's always-SUCCESS number). */
+export async function payAtCheckout(invoice: {checkout_url: string}, amount: number): Promise<void> {
+  const action = new URL(invoice.checkout_url)
+  action.pathname = `${action.pathname}/pay`
+  const response = await fetch(action, {
+    method: 'POST',
+    headers: {'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({operator: 'MTN', phone: '670000001', amount: String(amount)}).toString(),
+    redirect: 'manual',
+  })
+  expect(response.status).toBe(303)
 }

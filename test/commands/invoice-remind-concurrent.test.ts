@@ -97,7 +97,7 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     })
   }
 
-  it('the run that meets another one names the invoices that run is reminding, on stderr', async ({sb, temp}) => {
+  it('the run that meets another one names the invoices that run is reminding', async ({sb, temp}) => {
     const customer = `Named ${Date.now()}`
     const ids = await dueInvoices(sb, customer, 40)
     const before = await sends(sb)
@@ -112,7 +112,8 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
         env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
         timeoutMs: 170_000,
         onSpawn: (child) => {
-          child.stderr!.on('data', (d: Buffer) => {
+          // The per-invoice lines are on stdout (as in a dry run).
+          child.stdout!.on('data', (d: Buffer) => {
             if (!second && /^sent /m.test(d.toString())) second = remind(temp, customer, false)
           })
         },
@@ -122,7 +123,7 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
       const b = await second!
       checkOnce(ids, before, await sends(sb))
       for (const r of [a, b]) expect(r.exitCode, r.stderr).toBe(0)
-      const lines = `${a.stderr}\n${b.stderr}`.split('\n')
+      const lines = `${a.stdout}\n${b.stdout}`.split('\n')
       const named = lines.filter((line) => /being reminded by another run \(PID \d+\)/.test(line))
       const skipped = lines.filter((line) => /^skipped .*already reminded today/.test(line))
       const sent = lines.filter((line) => /^sent /.test(line))
@@ -148,7 +149,7 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
       timeoutMs: 170_000,
       onSpawn: (child) => {
         // Killed right after its first confirmed send: it may hold a claim it never confirms.
-        child.stderr!.on('data', (d: Buffer) => {
+        child.stdout!.on('data', (d: Buffer) => {
           if (!killedOne && /^sent /m.test(d.toString())) killedOne = child.kill('SIGKILL')
         })
       },

@@ -138,8 +138,8 @@ describe('svc invoice, against the local sandbox', {timeout: 90_000}, () => {
 
     const list = await svc(['invoice', 'list', '--status', 'UNPAID'])
     expect(list.exitCode).toBe(0)
-    expect(list.stdout).toMatch(/ID\s+STATUS\s+CUSTOMER\s+TOTAL\s+DUE DATE\s+PAID/)
-    expect(list.stdout).toMatch(new RegExp(`${created.id}\\s+UNPAID\\s+Awa Bakery\\s+1 500 XAF\\s+2026-12-31\\s+0 XAF`))
+    expect(list.stdout).toMatch(/ID\s+NUMBER\s+STATUS\s+CUSTOMER\s+TOTAL\s+DUE DATE\s+PAID/)
+    expect(list.stdout).toMatch(new RegExp(`${created.id}\\s+${created.external_reference}\\s+UNPAID\\s+Awa Bakery\\s+1 500 XAF\\s+2026-12-31\\s+0 XAF`))
     const listJson = JSON.parse((await svc(['invoice', 'list', '--all', '--json'])).stdout)
     expect(Array.isArray(listJson)).toBe(true)
     expect(listJson.map((i: {id: string}) => i.id)).toContain(created.id)

@@ -1,5 +1,5 @@
-// The CLI refuses locally what the service would refuse by its limits (service-contract.md,
-// "Limits on what a request may carry"): exit 2, nothing sent. And a 413 is bad input: exit 2,
+// The CLI refuses locally what the service would refuse by its limits (docs/service.md,
+// "Limits"): exit 2, nothing sent. And a 413 is bad input: exit 2,
 // never retried.
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'

@@ -29,6 +29,21 @@ describe('svc login (not interactive)', () => {
     expect(shown.stdout).not.toContain(key)
   })
 
+  it('says when it changes the current profile, naming the new one and its environment (LIVE); not when it stays', async ({sandbox, temp}) => {
+    const first = await runInProcess(['login', '--api-key-stdin', '--profile', 'shop', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
+    expect(first.exitCode, first.stderr).toBe(0)
+    expect(first.stderr).toMatch(/Now the current profile: shop \(SANDBOX\)/)
+    const live = await runInProcess(['login', '--api-key-stdin', '--profile', 'shoplive', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.live})
+    expect(live.exitCode, live.stderr).toBe(0)
+    expect(live.stderr).toMatch(/Now the current profile: shoplive \(LIVE\)/)
+    expect(live.stderr).toContain('"shop"')
+    expect(live.stderr).toContain('svc profiles use shop')
+    // Logging in again to the current profile changes nothing: nothing said.
+    const again = await runInProcess(['login', '--api-key-stdin', '--profile', 'shoplive', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.live})
+    expect(again.exitCode).toBe(0)
+    expect(again.stderr).not.toMatch(/current profile/)
+  })
+
   it('an unknown or revoked key is refused with exit 3 and nothing is saved', async ({sandbox, temp}) => {
     const unknown = await runInProcess(['login', '--api-key-stdin', '--base-url', sandbox.sb.url], {
       configDir: temp.dir,

@@ -336,6 +336,8 @@ describe('svc mcp: invoices', () => {
     expect(replayed).toBe(false)
     expect(key).toMatch(/^[0-9a-f-]{36}$/)
     expect(invoice).toMatchObject({status: 'DRAFT', subtotal_amount: 7000, discount_amount: 700, total_amount: 6300})
+    // The profile's next number, as `svc invoice create` gives it.
+    expect(invoice.external_reference).toMatch(/^FAC-\d{4}-\d{4}$/)
     expect(invoice.items).toEqual([
       {name: 'Bread', price: 1500, quantity: 3},
       {name: 'Cable 2:1 HDMI', price: 2500, quantity: 1},
@@ -344,7 +346,7 @@ describe('svc mcp: invoices', () => {
       `Invoice "${invoice.id}" created (DRAFT) for "Awa Bakery", total 6 300 XAF, Idempotency-Key ${key}: invisible to the customer until published.`,
     )
     const again = await call(session, 'invoices_create', {...draft, idempotency_key: key})
-    expect(again.structuredContent).toMatchObject({replayed: true, idempotency_key: key, invoice: {id: invoice.id}})
+    expect(again.structuredContent).toMatchObject({replayed: true, idempotency_key: key, invoice: {id: invoice.id, external_reference: invoice.external_reference}})
     expect(again.content[0]!.text).toMatch(/already existed for Idempotency-Key .* nothing new was created/)
     expect((await invoices(sandbox)).length).toBe(before + 1)
   })

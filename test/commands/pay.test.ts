@@ -112,6 +112,15 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
   })
 
+  it('costs one request when all goes well: the POST, and no list read before it', async ({sandbox, inProcess}) => {
+    proxy = await startFaultProxy(sandbox.sb.url, [])
+    const r = await inProcess(['pay', 'create', '--amount', '2121', '--phone', phone(1000), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).amount).toBe(2121)
+    // A script's payments per minute are the rate budget's, not halved by a look-before.
+    expect(proxy.seen).toEqual(['POST /v1/payments'])
+  })
+
   it('503 after the service acted: not retried, found in the list', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
     const r = await inProcess(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})

@@ -1,18 +1,24 @@
 /**
  * svc report collections against the in-process sandbox: payments to the spec's test numbers
  * (fixed outcomes) over three days of sandbox time, settled by moving the clock, plus two left
- * PENDING (one on a number no operator can be inferred from).
+ * PENDING (one on a number no operator can be inferred from). The sandbox and the command runs
+ * share a test clock pinned at 08:00 UTC (test/helpers/clock.ts): three days later it is still far
+ * from a midnight, whatever the hour the suite runs at.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {addDays} from '../../src/lib/reports/days.js'
 import {ANSI, runCli} from '../helpers/cli.js'
+import {testClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {runInPty, stripAnsi} from '../helpers/pty.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const SETTLE_MS = 10 * 60 * 1000
+/** Where the machine's clock stands for the sandbox and the command runs. */
+const clock = testClock('2026-03-10T08:00:00Z')
 
 let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
@@ -31,7 +37,7 @@ const made: Made[] = []
 
 // Formatting of the figures: the command class in-process (same arguments, same result as a child).
 const cli = (args: string[]) =>
-  runInProcess(['report', 'collections', '--since', first, '--until', addDays(first, 3), ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}})
+  runInProcess(['report', 'collections', '--since', first, '--until', addDays(first, 3), ...args], {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}, clock})
 
 async function pay(phone: string, operator: 'MTN' | 'ORANGE', amount: number, status: Outcome, inferred: Made['operator'] = operator): Promise<void> {
   const response = await fetch(`${sandbox.sb.url}/v1/payments`, {
@@ -47,13 +53,8 @@ async function pay(phone: string, operator: 'MTN' | 'ORANGE', amount: number, st
 const advance = (ms: number) => sandbox.admin('POST', '/clock/advance', {ms})
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({settleAfterMs: SETTLE_MS})
+  sandbox = await startTestSandbox({settleAfterMs: SETTLE_MS, clock})
   temp = tempConfigDir()
-  // Days are counted in UTC here: never start within two minutes of midnight, where the set-up
-  // could straddle two days.
-  // (The CLI compares --since with the real clock, so wait for midnight rather than move the sandbox's.)
-  const left = DAY_MS - (Date.now() % DAY_MS)
-  if (left < 120_000) await new Promise((resolve) => setTimeout(resolve, left + 1000))
   first = (await sandbox.admin('GET', '/clock')).now.slice(0, 10)
   range = [0, 1, 2, 3].map((d) => addDays(first, d))
   // Day 0
@@ -73,7 +74,7 @@ beforeAll(async () => {
   await pay('237661234567', 'MTN', 900, 'PENDING', 'other')
   const listed = (await sandbox.get('/v1/payments?limit=100')).data as Array<{id: string; status: string}>
   for (const m of made) expect(listed.find((p) => p.id === m.id)?.status, m.id).toBe(m.status)
-}, 180_000)
+})
 afterAll(async () => {
   await sandbox.close()
   temp.cleanup()
@@ -171,9 +172,17 @@ describe('svc report collections', () => {
     const lines = r.stdout.split('\n')
     expect(lines[0]).toBe(`Collections from ${first} to ${range[3]}: 9 payments, 16 700 XAF asked for, 11 500 XAF collected.`)
     expect(lines[1]).toBe('Success rate: 57.1 % of the 7 payments with a final status (4 SUCCESS, 3 FAILED); not final yet: 2 PENDING, 0 UNSPECIFIED.')
-    expect(lines[2]).toMatch(/^Collected per day \(SUCCESS; highest [\d ]+ XAF\):$/)
-    expect(lines[3]).toMatch(new RegExp(`^${first} [▁▂▃▄▅▆▇█]{4} ${range[3]}$`))
-    expect(lines[3]).toContain('▁ ') // the last day has no payment
+    // Piped, no sparkline: a line of blocks says nothing in a file or an email (the table has the figures).
+    expect(lines[2]).toBe('')
+    expect(r.stdout).not.toMatch(/[▁▂▃▄▅▆▇█]/)
+    // On a terminal, the sparkline of what came in per day.
+    const pty = runInPty(['report', 'collections', '--since', first, '--until', addDays(first, 3)], {configDir: temp.dir, cols: 120, env: {...sandbox.env(), TZ: 'UTC', NO_COLOR: '1'}})
+    expect((await pty.exit).exitCode).toBe(0)
+    const screen = stripAnsi(pty.output()).replace(/\r/g, '').split('\n')
+    const at = screen.findIndex((line) => /^Collected per day \(SUCCESS; highest [\d ]+ XAF\):$/.test(line))
+    expect(at, screen.join('\n')).toBeGreaterThan(0)
+    expect(screen[at + 1]).toMatch(new RegExp(`^${first} [▁▂▃▄▅▆▇█]{4} ${range[3]}$`))
+    expect(screen[at + 1]).toContain('▁ ') // the last day has no payment
     expect(r.stdout).toMatch(/DATE\s+PAYMENTS\s+AMOUNT\s+SUCCESS\s+FAILED\s+PENDING\s+UNSPECIFIED\s+SUCCESS RATE\s+COLLECTED/)
     expect(r.stdout).toMatch(/TOTAL\s+9\s+16 700 XAF\s+4\s+3\s+2\s+0\s+57\.1 %\s+11 500 XAF/)
     expect(r.stdout).toMatch(/CUSTOMER_DECLINED\s+3\s+3 100 XAF/)
@@ -190,7 +199,7 @@ describe('svc report collections', () => {
   })
 
   it('refuses --until before --since, a future --since and a bad --page-size with exit 2', async () => {
-    const base = {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}}
+    const base = {configDir: temp.dir, env: {...sandbox.env(), TZ: 'UTC'}, clock}
     for (const args of [
       ['--since', '2026-01-10', '--until', '2026-01-09'],
       ['--since', '2999-01-01'],

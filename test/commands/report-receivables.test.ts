@@ -10,6 +10,7 @@ import {ANSI} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {payAtCheckout} from './invoice-helpers.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -30,19 +31,6 @@ async function api(method: string, path: string, body?: unknown): Promise<any> {
   const json = await response.json()
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
   return json
-}
-
-/** Pay through the hosted checkout's form, as a customer would (MTN test number: SUCCESS). */
-async function payAtCheckout(invoice: {id: string; checkout_url: string}, amount: number): Promise<void> {
-  const action = new URL(invoice.checkout_url)
-  action.pathname = `${action.pathname}/pay`
-  const response = await fetch(action, {
-    method: 'POST',
-    headers: {'content-type': 'application/x-www-form-urlencoded'},
-    body: new URLSearchParams({operator: 'MTN', phone: '670000001', amount: String(amount)}).toString(),
-    redirect: 'manual',
-  })
-  expect(response.status).toBe(303)
 }
 
 // [customer, days past due as of the report day, price]; negative: not yet due.

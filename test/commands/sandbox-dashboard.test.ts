@@ -31,12 +31,16 @@ afterAll(async () => {
 })
 
 describe('svc sandbox serve and the dashboard stand-ins', () => {
-  it('prints its URL and keys, saves the "local" profile and the admin address (0600)', async () => {
+  it('prints its URL and keys, saves the "local" profile (and "local-live", not current) and the admin address (0600)', async () => {
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(info.sandbox_key).toMatch(/^svc_sk_test_/)
     expect(info.live_key).toMatch(/^svc_sk_live_/)
+    expect(info.live_profile).toBe('local-live')
     const profiles = await json(['profiles', 'list'])
-    expect(profiles).toEqual([expect.objectContaining({name: 'local', environment: 'SANDBOX', base_url: info.base_url, current: true})])
+    expect(profiles).toEqual([
+      expect.objectContaining({name: 'local', environment: 'SANDBOX', base_url: info.base_url, current: true}),
+      expect.objectContaining({name: 'local-live', environment: 'LIVE', base_url: info.base_url, current: false}),
+    ])
     expect(statSync(join(temp.dir, 'sandboxes.json')).mode & 0o777).toBe(0o600)
     const payment = await json(['pay', 'create', '--amount', '1000', '--phone', '670000001', '--watch', '--interval', '250ms', '--profile', 'local'])
     expect(payment.status).toBe('SUCCESS')

@@ -6,13 +6,14 @@
  * dead entries cleaned), and a profile whose sandbox was stopped (exit 7 naming the command that
  * starts it; the walkthrough falls back to its own sandbox).
  */
+import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {baseEnv, BIN, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
@@ -80,6 +81,29 @@ describe('one sandbox per data file, a PID reused', {timeout: 120_000}, () => {
     writeFileSync(`${file}.owner`, JSON.stringify({pid: process.pid, pid_start: '1', started_at: new Date().toISOString()}), {mode: 0o600})
     const served = await serve(['--data', file])
     expect(JSON.parse(readFileSync(`${file}.owner`, 'utf8')).pid).toBe(served.info.pid)
+  })
+})
+
+describe('one sandbox per data file, a zombie holder', {timeout: 120_000}, () => {
+  it.runIf(existsSync('/proc/self/stat'))('a serve killed but not yet reaped by its parent (a zombie) does not block the next start on its file', async () => {
+    const file = join(dataDir, 'zombie.db')
+    // The serve's parent is a `sleep` that never waits for its children: once killed, the serve stays a zombie.
+    const parent = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" sandbox serve --port 0 --data "${file}" >/dev/null 2>&1 & exec sleep 600`], {
+      env: baseEnv(temp.dir),
+      stdio: 'ignore',
+    })
+    try {
+      await vi.waitFor(() => expect(existsSync(`${file}.owner`)).toBe(true), {timeout: 60_000, interval: 100})
+      const holder = JSON.parse(readFileSync(`${file}.owner`, 'utf8')).pid as number
+      process.kill(holder, 'SIGKILL')
+      await vi.waitFor(() => expect(readFileSync(`/proc/${holder}/stat`, 'utf8')).toMatch(/\) Z /), {timeout: 20_000, interval: 50})
+      const next = await serve(['--data', file])
+      expect(JSON.parse(readFileSync(`${file}.owner`, 'utf8')).pid).toBe(next.info.pid)
+      const r = await runInProcess(['pay', 'list'], {configDir: temp.dir, env: {SVC_API_KEY: next.info.sandbox_key, SVC_BASE_URL: next.info.base_url}})
+      expect(r.exitCode, r.stderr).toBe(0)
+    } finally {
+      parent.kill('SIGKILL')
+    }
   })
 })
 

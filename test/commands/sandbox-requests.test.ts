@@ -5,6 +5,7 @@
  * --log` as a child process, and the journal kept on disk with --data.
  */
 import {spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
@@ -117,6 +118,28 @@ describe('svc sandbox logs tail', () => {
   })
 })
 
+describe('svc sandbox logs tail: the app’s requests, svc’s own with --all', () => {
+  it('a stand-in command’s request streams only to the tail with --all; the app’s to both', async ({sandbox, temp, cli}) => {
+    const env = {...baseEnv(temp.dir), ...adminEnv(sandbox)}
+    const appRequest = (marker: string) => fetch(`${sandbox.sb.adminUrl}/fees?m=${marker}`, {headers: {authorization: `Bearer ${sandbox.sb.adminToken}`}})
+    const app = startTail(['--path', '/_admin/fees', '--json'], env)
+    const all = startTail(['--path', '/_admin/fees', '--all', '--json'], env)
+    await app.firstLine(() => appRequest('start'))
+    await all.firstLine(() => appRequest('start'))
+    // svc's own (the admin client of `svc sandbox fees show`), then the app's once more.
+    expect((await cli(['sandbox', 'fees', 'show'])).exitCode).toBe(0)
+    await appRequest('end')
+    const lines = (tail: typeof app) => tail.out.trim().split('\n').map((line) => JSON.parse(line) as {query: string; origin: string})
+    await expect.poll(() => lines(app).some((e) => e.query === 'm=end') && lines(all).some((e) => e.query === 'm=end'), {timeout: 20_000}).toBe(true)
+    expect(lines(app).every((e) => e.origin === 'app')).toBe(true)
+    expect(lines(all).filter((e) => e.origin === 'stand-in')).toHaveLength(1)
+    for (const tail of [app, all]) {
+      tail.child.kill('SIGTERM')
+      expect(await tail.ended).toBe(143)
+    }
+  })
+})
+
 describe('svc sandbox logs tail when the sandbox stops', () => {
   it('prints one line per request, then says the sandbox stopped streaming and exits 7', async ({temp}) => {
     const other = await startTestSandbox()
@@ -138,9 +161,14 @@ describe('svc sandbox serve --log and --data', () => {
     expect(served.info.inspector_url).toMatch(/\/_inspector\/login\?code=/)
     const answer = await fetch(`${served.info.base_url}/v1/payments?limit=2`, {headers: {'x-api-key': key}})
     expect(answer.status).toBe(200)
+    // A secret in the query: masked in the line as in the journal (and the data file).
+    const leaked = await fetch(`${served.info.base_url}/v1/payments?note=${key}`, {headers: {'x-api-key': key}})
+    expect(leaked.status).toBe(200)
     const stopped = await served.stop()
     expect(stopped.stderr).toMatch(/GET\s+200\s+[\d.]+ ms\s+SANDBOX\s+\/v1\/payments\?limit=2\s+svc_sk_test_…/)
+    expect(stopped.stderr).toContain(`/v1/payments?note=svc_sk_test_…${key.slice(-4)}`)
     expect(stopped.stderr).not.toContain(key)
+    expect(readFileSync(file).includes(key)).toBe(false)
 
     const again = await startServe(temp.dir, ['--data', file])
     const list = await runList(again.info.base_url, again.info.admin_token)

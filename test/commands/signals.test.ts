@@ -2,7 +2,7 @@
  * Signals on a real terminal (issue 18): each long-running command run on a pseudo-terminal
  * (through `sh -c`, so that the terminal's mode can be read after it exits), stopped with Ctrl-C
  * (the ^C key, as a person does) or SIGTERM (as a service manager or `timeout` does). Ctrl-C
- * exits 130, SIGTERM 143 (cli.md), both as cleanly: the spinner erased, the terminal's mode
+ * exits 130, SIGTERM 143 (README.md, "Exit codes"), both as cleanly: the spinner erased, the terminal's mode
  * restored (isig, icanon, echo), and what the command owes: watch prints the payment id and
  * `svc pay watch ID` to resume; listen prints what is pending and removes its endpoint from the
  * sandbox; import writes its results file; serve stops serving.

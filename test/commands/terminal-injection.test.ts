@@ -34,7 +34,7 @@ const it = test.extend<{invoiceId: string}>({
       expect(created.status, JSON.stringify(invoice)).toBe(201)
       const invoiceId = invoice.id as string
       expect((await fetch(`${sandbox.sb.url}/v1/invoices/${invoiceId}/publish`, {method: 'POST', headers, body: '{}'})).status).toBe(200)
-      // The sandbox refuses control characters at the API (service-contract.md, "Limits"), so the
+      // The sandbox refuses control characters at the API (docs/service.md, "Limits"), so the
       // hostile text is written into its store, as a service that lets them through would answer it.
       invoiceDomainOf(sandbox.sb.context)
         .invoices.collection('SANDBOX')

@@ -2,12 +2,11 @@
  * `svc --profile local webhooks listen` across three restarts of `svc sandbox serve` on the same
  * port, in memory (each comes back with new keys and a new admin token, saved in the profile) and
  * with `--data`: within 5 s it says the sandbox went away, re-registers when it is back, recovers
- * the events of the gap from the payments list, and every payment's settlement reaches the app
+ * the events of the gap from the sandbox's event list, and every payment's settlement reaches the app
  * (0 missing). Ctrl-C does not claim every event arrived while it was disconnected.
  */
 import type {ChildProcess} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -15,31 +14,13 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {runCli, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
-import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
+import {freePort} from '../helpers/fault-proxy.js'
+import {payOn, startServe} from '../helpers/sandbox.js'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function pay(served: ServedSandbox, amount: number): Promise<string> {
-  const response = await fetch(`${served.info.base_url}/v1/payments`, {
-    method: 'POST',
-    headers: {'x-api-key': served.info.sandbox_key, 'content-type': 'application/json'},
-    body: JSON.stringify({amount, phone_number: '237670000001', operator: 'MTN'}),
-  })
-  expect(response.status).toBe(201)
-  return ((await response.json()) as {id: string}).id
-}
 
 const settledAt = (app: Receiver, id: string) => app.received.some((r) => (r.event.data as {id?: string})?.id === id)
 
@@ -80,7 +61,7 @@ describe.each([
 
     const payments: string[] = []
     for (let round = 1; round <= 3; round++) {
-      payments.push(await pay(served, 1000 + round))
+      payments.push(await payOn(served, 1000 + round))
       await waitFor(() => payments.every((id) => settledAt(app, id)), 15_000, `round ${round}: the events before the restart`)
       const wentAway = err.length
       await served.stop()
@@ -91,10 +72,10 @@ describe.each([
       // registry entry is written first), and that line belongs to this round too.
       const back = err.length
       served = await startServe(temp.dir, serveArgs)
-      // At once, before listen can have registered again: its event is recovered from the payments list.
-      payments.push(await pay(served, 2000 + round))
+      // At once, before listen can have registered again: its event is recovered from the sandbox's event list.
+      payments.push(await payOn(served, 2000 + round))
       await waitFor(() => /back/.test(err.slice(back)), 15_000, `round ${round}: listen to re-register`)
-      payments.push(await pay(served, 3000 + round))
+      payments.push(await payOn(served, 3000 + round))
       await waitFor(() => payments.every((id) => settledAt(app, id)), 20_000, `round ${round}: every event, the gap's included`)
     }
     const missing = payments.filter((id) => !settledAt(app, id))

@@ -153,9 +153,9 @@ describe('svc webhooks listen against the local sandbox', () => {
     expect(eventsFor(failures, ko)[0].event.type).toBe('payment.failed')
     expect(eventsFor(failures, ko)[0].path).toBe('/failed')
     expect(eventsFor(main, ko)).toHaveLength(0)
-    // One line per event: time, type, id, the app's status, latency.
+    // One line per event: time, environment, type, id, the app's status, latency.
     await waitFor(() => run.stdout().includes(success.event.id), 10_000, 'the stdout line')
-    expect(run.stdout()).toMatch(new RegExp(`\\d\\d:\\d\\d:\\d\\d  payment\\.success  ${success.event.id}  \\[200\\]  +[\\d.]+ ms`))
+    expect(run.stdout()).toMatch(new RegExp(`\\d\\d:\\d\\d:\\d\\d  SANDBOX  payment\\.success  ${success.event.id}  \\[200\\]  +[\\d.]+ ms`))
 
     // A delivery not signed with the endpoint's secret is refused and shown.
     const forged = JSON.stringify({...success.event, id: 'evt_forged'})

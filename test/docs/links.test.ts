@@ -115,3 +115,58 @@ describe('the checks themselves', () => {
     expect(hits('Idempotency-Key 1fe4d664-b4fb-49dc-a0b1-78b3c0235cb2, `clock advance 100000000d`')).toEqual([])
   })
 })
+
+/** The comments of a source file (`//` lines and `/* … *\/` blocks), as text. */
+export function comments(source: string): string[] {
+  const found: string[] = []
+  for (const match of source.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g)) found.push(match[0])
+  return found
+}
+
+/**
+ * The Markdown files a text cites by name (`docs/service.md`, `sandbox.md`, `README.md`): with a
+ * folder, that path from the repository's root; alone, a page of docs/ or a README.
+ */
+export function citedPages(text: string): string[] {
+  return [...text.matchAll(/(?<![\w/.-])((?:[\w.-]+\/)*[\w-]+\.md)\b/g)].map((match) => match[1])
+}
+
+function pageExists(page: string): boolean {
+  if (page.includes('/')) return existsSync(join(ROOT, page))
+  return existsSync(join(ROOT, 'docs', page)) || page === 'README.md'
+}
+
+/** Every source file of src/, test/, bin/ and scripts/ (TypeScript and JavaScript). */
+function sourceFiles(): string[] {
+  return ['src', 'test', 'bin', 'scripts'].flatMap((dir) =>
+    (readdirSync(join(ROOT, dir), {recursive: true}) as string[])
+      .filter((name) => /\.(ts|cjs|mjs|js)$/.test(name) && !name.includes('node_modules'))
+      .map((name) => join(ROOT, dir, name)),
+  )
+}
+
+describe('comments in src/, test/, bin/ and scripts/', () => {
+  const files = sourceFiles()
+
+  it('finds the sources', () => {
+    expect(files.length).toBeGreaterThan(300)
+  })
+
+  it('cite only pages of the repository (what a design note said is written in docs/)', () => {
+    const missing = files.flatMap((file) =>
+      comments(readFileSync(file, 'utf8'))
+        .flatMap(citedPages)
+        .filter((page) => !pageExists(page))
+        .map((page) => `${relative(ROOT, file)}: ${page}`),
+    )
+    expect([...new Set(missing)]).toEqual([])
+  })
+
+  it('the check sees a cited page that is not in the repository', () => {
+    expect(comments('// see cli.md, Output\n/** docs/service.md, "Limits" */').flatMap(citedPages)).toEqual(['cli.md', 'docs/service.md'])
+    expect(pageExists('cli.md')).toBe(false)
+    expect(pageExists('service.md')).toBe(true)
+    expect(pageExists('docs/service.md')).toBe(true)
+    expect(comments("const url = 'http://x' + '//not a comment'")).toEqual([])
+  })
+})

@@ -90,6 +90,8 @@ export function checkInvocation(words: string[]): string | undefined {
   const flags: string[] = []
   for (let i = 0; i < words.length; i++) {
     const word = words[i]
+    // After `--`: another program's command line (`svc sandbox exec -- npm test`).
+    if (word === '--') break
     if (word.startsWith('-') && word !== '-') {
       flags.push(word)
       if (GLOBAL_OPTIONS.has(word) && positional.length === 0) i++
@@ -133,6 +135,7 @@ describe("the README's svc commands", () => {
     expect(checkInvocation(['pay', 'list', '--status', 'FAILED'])).toBeUndefined()
     expect(checkInvocation(['--profile', 'local', 'pay', 'create', '--amount', '5000'])).toBeUndefined()
     expect(checkInvocation(['pay', 'lists'])).toMatch(/no command/)
+    expect(checkInvocation(['sandbox', 'exec', '--fixtures', 'f.json', '--', 'npm', 'test', '--watch'])).toBeUndefined()
     expect(checkInvocation(['pay', 'list', '--statuses', 'FAILED'])).toMatch(/no flag --statuses/)
     expect(svcInvocations('svc a --b "c d" && svc e # svc f')).toEqual([['a', '--b', 'c d'], ['e']])
   })

@@ -1,7 +1,7 @@
 /**
  * The fault matrix: every fault of FAULTS against every command family of FAMILIES, through the
  * fault proxy (test/helpers/fault-proxy.ts) in front of a fresh in-process sandbox per case (so counts are exact). Each case
- * asserts the exit code of cli.md, a message fit for a person, and the sandbox's state after
+ * asserts the exit code of README.md ("Exit codes"), a message fit for a person, and the sandbox's state after
  * (nothing created twice; a write that was lost is either found or reported as unknown).
  *
  * Bounded run time: SVC_MAX_RETRIES=1, watch --timeout 2s, and SVC_TIMEOUT=1s in the cases whose
@@ -80,7 +80,7 @@ export interface Family {
   check?: (run: Run, fault: FaultCase, result: CliResult) => Promise<void>
 }
 
-/** The exit code cli.md gives this fault for this kind of command. */
+/** The exit code the README gives this fault for this kind of command. */
 export function expectedExit(kind: Kind, fault: FaultCase): number {
   const {effect, reached} = fault
   if (effect === 'ok') return 0

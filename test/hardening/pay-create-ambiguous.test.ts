@@ -31,3 +31,23 @@ it('two new identical payments after a lost answer: exit 7, both listed, nothing
   expect(r.stderr).not.toMatch(/Not created again/)
   expect(other.id).toBeTruthy()
 })
+
+it('an earlier identical payment, and a service clock a day ahead of the machine: nothing claimed, exit 7, the payments listed', async ({sb, dir, proxy: faulty}) => {
+  // The sandbox's clock moved a day on (its Date header and created_at with it): the moment
+  // `pay create` sent cannot be placed in the service's time, so neither payment may be called ours.
+  await sb.admin('POST', '/clock/advance', {ms: 86_400_000})
+  const earlier = await makePayment(sb, '237670000001', 6666)
+  const proxy = await faulty([{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1600}}])
+  const r = await runInProcess(['pay', 'create', '--amount', '6666', '--phone', '670000001'], {
+    configDir: join(dir, 'config'),
+    env: {SVC_BASE_URL: proxy.url, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_RATE_LIMIT: '0'},
+  })
+  const payments = (await allPayments(sb)).filter((p) => p.amount === 6666)
+  expect(payments).toHaveLength(2)
+  expect(r.exitCode, r.stderr).toBe(7)
+  expect(r.stdout).toBe('')
+  expect(r.stderr).toMatch(/clock and the service's disagree by more than a second/)
+  for (const p of payments) expect(r.stderr).toContain(p.id)
+  expect(r.stderr).not.toMatch(/Not created again/)
+  expect(earlier.id).toBeTruthy()
+})

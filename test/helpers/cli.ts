@@ -6,7 +6,10 @@ import {spawn} from 'node:child_process'
 import {appendFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 
+import type {TestClock} from './clock.js'
+
 export const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
+const CHILD_CLOCK = new URL('./child-clock.mjs', import.meta.url).href
 
 export interface CliResult {
   stdout: string
@@ -22,6 +25,11 @@ export interface CliOptions {
   timeoutMs?: number
   /** Called once the child has started (e.g. to kill it part-way). */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void
+  /**
+   * The run's clock (test/helpers/clock.ts): in-process, the run's `ctx.clock`; a child starts
+   * with its time at that moment (pinned if the clock is), and no later move reaches it.
+   */
+  clock?: TestClock
 }
 
 /** The environment a test CLI run starts from: nothing of the developer's own settings. */
@@ -48,7 +56,9 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
     else env[name] = value
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    if (options.clock) env.SVC_TEST_CLOCK = options.clock.forChild()
+    const preload = options.clock ? ['--import', CHILD_CLOCK] : []
+    const child = spawn(process.execPath, [...preload, BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))

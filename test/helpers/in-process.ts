@@ -1,8 +1,8 @@
 /**
  * The CLI run in-process, for the tests of flags, validation and formatting: the command class
  * (from src/, through vite) run with oclif's `Command.run` on the project's config, its stdout and
- * stderr captured, as @oclif/test's `captureOutput` does (stack-notes.md: `runCommand` loads
- * commands outside vite; the class run with `{root}` works). Same arguments and result as `runCli`,
+ * stderr captured, as @oclif/test's `captureOutput` does (its `runCommand` loads the
+ * commands outside vite, from dist/; the class run with the project's config works). Same arguments and result as `runCli`,
  * so a test moves between the two by changing one name; a test that needs a real process (signals,
  * start-up, the built bundle, a TTY, a second process) keeps `runCli`; stdin is `options.input`.
  *
@@ -11,7 +11,8 @@
  * as its context (`SvcCommand.runWith`: streams, environment), not patched into the process. What
  * is still the process's is put back once no run is left: the exit code, the signal listeners the
  * commands added, and TZ (Node reads it from process.env only). Runs may overlap (each has its own
- * language, streams and exit code), except a run that sets TZ: it runs alone.
+ * language, streams and exit code), except a run that sets TZ: it runs alone. `options.clock` (a
+ * test clock, test/helpers/clock.ts) is the run's clock: the test sets and moves its time.
  */
 import {existsSync} from 'node:fs'
 import {Readable, Writable} from 'node:stream'
@@ -35,7 +36,7 @@ let saved: {exitCode: typeof process.exitCode; listeners: Record<'SIGINT' | 'SIG
 
 /**
  * The global flags a user may write before the command words (`svc --profile local pay list`,
- * as cli.md writes it; bin/run.cjs moves them behind the command for oclif): the base command's
+ * as the README writes it; bin/run.cjs moves them behind the command for oclif): the base command's
  * own flags, and whether each takes a value.
  */
 const GLOBAL_FLAGS = new Map<string, boolean>(
@@ -120,7 +121,7 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
   if (env.TZ !== undefined) process.env.TZ = env.TZ
   let exitCode: number
   try {
-    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams})
+    exitCode = await CommandClass.runWith(argv, oclifConfig, {env, streams, clock: options.clock?.forRuns()})
   } finally {
     if (env.TZ !== undefined) {
       if (savedTz === undefined) delete process.env.TZ

@@ -3,7 +3,9 @@
  *
  * - `startTestSandbox(options)`: in-process on 127.0.0.1:0 (no rate limit, seeded, payments settle
  *   after 200 ms unless told), with the environment a CLI child process needs to talk to it, calls
- *   of its public and admin APIs to set up and inspect state, and `close()`.
+ *   of its public and admin APIs to set up and inspect state, and `close()`. With
+ *   `options.clock` (a test clock, test/helpers/clock.ts), sandbox time runs on it, and the runs
+ *   of `cli()` take it too: one time the test sets and moves for both.
  * - `startServe(configDir)`: `svc sandbox serve --json` as a real child process, as a developer
  *   runs it in another terminal: for the tests of `sandbox serve` itself and of the commands that
  *   find it through the state file it writes.
@@ -14,6 +16,7 @@ import {join} from 'node:path'
 
 import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
 import {runCli, type CliOptions, type CliResult} from './cli.js'
+import {TestClock} from './clock.js'
 
 export type {Sandbox, StartOptions}
 
@@ -35,12 +38,13 @@ export interface TestSandbox {
 
 export async function startTestSandbox(options: StartOptions = {}): Promise<TestSandbox> {
   const sb = await startSandbox({port: 0, rateLimit: 0, settleAfterMs: 200, seed: 7, ...options})
+  const clock = options.clock instanceof TestClock ? options.clock : undefined
   const env = (key: 'sandbox' | 'live' = 'sandbox') => ({SVC_API_KEY: sb.keys[key], SVC_BASE_URL: sb.url})
   return {
     sb,
     env,
     cli: (configDir, key = 'sandbox', run = runCli) => (args, extra = {}) =>
-      run(args, {configDir, ...extra, env: {...env(key), SVC_RATE_LIMIT: '0', ...extra.env}}),
+      run(args, {configDir, clock, ...extra, env: {...env(key), SVC_RATE_LIMIT: '0', ...extra.env}}),
     async admin(method, path, body) {
       const response = await fetch(`${sb.adminUrl}${path}`, {
         method,
@@ -104,6 +108,17 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
       return ended
     },
   }
+}
+
+/** A payment on a served sandbox with its own key, over its public API (201 or it throws); its id. */
+export async function payOn(served: ServedSandbox, amount: number, phone = '237670000001'): Promise<string> {
+  const response = await fetch(`${served.info.base_url}/v1/payments`, {
+    method: 'POST',
+    headers: {'x-api-key': served.info.sandbox_key, 'content-type': 'application/json'},
+    body: JSON.stringify({amount, phone_number: phone, operator: 'MTN'}),
+  })
+  if (response.status !== 201) throw new Error(`payment on ${served.info.base_url}: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as {id: string}).id
 }
 
 /**

@@ -123,6 +123,6 @@ describe('the packed tarball', () => {
     })
     expect(info?.sandbox_key, served.stderr).toMatch(/^svc_sk_test_/)
     expect(created).toEqual({status: 201, body: expect.objectContaining({status: 'PENDING', amount: 5000})})
-    expect(served.code, served.stderr).toBe(130) // interrupted (cli.md), after a clean stop
+    expect(served.code, served.stderr).toBe(130) // interrupted (README.md, "Exit codes"), after a clean stop
   }, 100_000)
 })

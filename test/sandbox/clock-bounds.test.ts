@@ -6,7 +6,7 @@ import {harness} from './helpers.js'
 
 const DAY = 86_400_000
 
-describe('admin clock bounds (service-contract.md "Limits")', () => {
+describe('admin clock bounds (docs/service.md "Limits")', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-clock-'))
   afterAll(() => rmSync(dir, {recursive: true, force: true}))
 

@@ -2,8 +2,8 @@
  * The durability check shared by test/sandbox/durability.test.ts (bounded, in CI) and
  * bench/sandbox/durability.ts (long): create payments in a loop over HTTP, kill the sandbox with
  * SIGKILL at a random moment, restart it on the same data file, and repeat; at the end, look up
- * every id that was acknowledged with a 201. service-contract.md: "every write acknowledged with a
- * 2xx is on disk before the answer is sent, and survives the process being killed at any instant".
+ * every id that was acknowledged with a 201 (docs/sandbox.md, "Durability": a write answered 2xx is
+ * committed before the answer, and survives the process being killed at any instant).
  */
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createInterface} from 'node:readline'
@@ -54,6 +54,8 @@ export async function durabilityRun(options: {
   maxRunMs?: number
   targetAcknowledged?: number
   log?: (line: string) => void
+  /** Called after each kill, before the next start (the files as the kill left them), with the ids acknowledged so far. */
+  afterKill?: (round: number, acknowledged: readonly string[]) => void | Promise<void>
 }): Promise<DurabilityResult> {
   const workers = options.workers ?? 8
   const maxRunMs = options.maxRunMs ?? 800
@@ -87,6 +89,7 @@ export async function durabilityRun(options: {
     stop = true
     await Promise.all(running)
     options.log?.(`round ${round}: ${acknowledged.length - before} acknowledged before SIGKILL (${acknowledged.length} in all)`)
+    await options.afterKill?.(round, acknowledged)
   }
 
   const sandbox = await start(options.dataFile)

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {durabilityRun} from './durability-run.js'
 
-describe('durability of --data (service-contract.md "Durability and availability of the sandbox")', () => {
+describe('durability of --data (docs/sandbox.md, "Durability")', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-durability-'))
   afterAll(() => rmSync(dir, {recursive: true, force: true}))
 

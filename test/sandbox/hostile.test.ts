@@ -1,5 +1,5 @@
-// Whatever a client sends, the sandbox answers it and keeps serving (service-contract.md, "Limits
-// on what a request may carry" and "Durability and availability of the sandbox").
+// Whatever a client sends, the sandbox answers it and keeps serving (docs/service.md, "Limits";
+// docs/sandbox.md, "Durability").
 import {request} from 'node:http'
 import {describe, expect, it, test as base} from 'vitest'
 import {PNG_HUGE, PNG_NOT_ZLIB, craftedPng, realJpeg, realPng, webp} from '../helpers/images.js'

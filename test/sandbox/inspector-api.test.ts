@@ -3,6 +3,9 @@
  * wrong PINs, decline, a payment that no longer waits), redeliver, the outbox as read, the
  * session's cookie and CSRF rules, the login link, the pages' Content-Security-Policy.
  */
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
@@ -161,5 +164,33 @@ describe('the inspector’s session', () => {
     const refused = await read()
     expect(refused.status).toBe(401)
     expect(((await refused.json()) as {code: string}).code).toBe('unauthorized')
+  })
+})
+
+describe('the handset’s PIN tries with --data', () => {
+  it('outlive a restart: two wrong PINs, a restart, one more wrong PIN fails the payment with ACCOUNT_INACTIVE', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-pin-tries-'))
+    const dataFile = join(dir, 'sandbox.db')
+    let sandbox = await startTestSandbox({dataFile})
+    try {
+      const created = await fetch(`${sandbox.sb.url}/v1/payments`, {
+        method: 'POST',
+        headers: {'x-api-key': sandbox.sb.keys.live, 'content-type': 'application/json'},
+        body: JSON.stringify({amount: 1700, phone_number: '670000001', operator: 'MTN'}),
+      })
+      const {id} = (await created.json()) as {id: string}
+      expect(await sandbox.admin('POST', `/phone/${id}/pin`, {pin: '0000'})).toMatchObject({tries_left: 2})
+      expect(await sandbox.admin('POST', `/phone/${id}/pin`, {pin: '0000'})).toMatchObject({tries_left: 1})
+      await sandbox.close()
+      sandbox = await startTestSandbox({dataFile})
+      expect((await sandbox.admin('GET', '/phone')).data.find((c: {payment_id: string}) => c.payment_id === id)).toMatchObject({tries_left: 1})
+      expect(await sandbox.admin('POST', `/phone/${id}/pin`, {pin: '0000'})).toMatchObject({status: 'FAILED', tries_left: 0, failure_code: 'ACCOUNT_INACTIVE'})
+      await sandbox.sb.clock.advance(1000)
+      const live = sandbox.sb.keys.live
+      expect(await sandbox.get(`/v1/payments/${id}/status`, live)).toMatchObject({status: 'FAILED', failure_code: 'ACCOUNT_INACTIVE'})
+    } finally {
+      await sandbox.close()
+      rmSync(dir, {recursive: true, force: true})
+    }
   })
 })

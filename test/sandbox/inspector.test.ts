@@ -13,7 +13,7 @@ import {fileURLToPath} from 'node:url'
 import type {Browser, BrowserContext, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {BIN, baseEnv} from '../helpers/cli.js'
+import {BIN, baseEnv, runCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {launchChromium} from '../helpers/documents.js'
 import {startReceiver} from '../helpers/receiver.js'
@@ -130,14 +130,18 @@ describe('the web inspector', {timeout: 90_000}, () => {
   it('shows a request as it happens, whole, as curl, and replays it', async () => {
     await page.goto(`${served.url}/_inspector/#/requests`)
     await expect.poll(() => page.locator('[data-live="on"]').count()).toBe(1)
+    // The indicator of live updates does not read as the LIVE environment.
+    expect(await page.locator('#live').textContent()).toBe('Auto-updating')
     const created = await api('POST', '/v1/payments', {amount: 4321, phone_number: '670000001', operator: 'MTN'})
     expect(created.status).toBe(201)
     const row = page.locator('tbody tr', {hasText: '/v1/payments'}).filter({hasText: '201'}).first()
     await row.waitFor({timeout: 20_000})
     await shot('requests')
-    await row.getByRole('button').first().click()
+    await row.getByRole('link').first().click()
     const detail = page.locator('#detail')
     await expect.poll(() => detail.textContent()).toContain('4321')
+    // The request has its own address.
+    expect(page.url()).toMatch(/\/_inspector\/#\/requests\/req_\d+$/)
     await detail.getByRole('button', {name: 'Copy as curl'}).click()
     const curl = await detail.locator('.command').textContent()
     expect(curl).toContain(`curl -X POST '${served.url}/v1/payments'`)
@@ -189,10 +193,42 @@ describe('the web inspector', {timeout: 90_000}, () => {
     for (let i = 0; i < 3; i++) {
       await other.getByLabel('PIN').fill('0000')
       await other.getByRole('button', {name: 'Approve'}).click()
-      if (i < 2) await expect.poll(() => page.locator('#status').textContent()).toContain(`${2 - i} tries left`)
+      // Said on the handset, under the PIN typed.
+      if (i < 2) await expect.poll(() => other.locator('.pin-note[role="alert"]').textContent()).toContain(`${2 - i} tries left`)
+      if (i === 0) await shot('phone-wrong-pin')
     }
     await expect.poll(async () => (await api('GET', `/v1/payments/${second.id}/status`, undefined, served.liveKey)).body).toMatchObject({status: 'FAILED', failure_code: 'ACCOUNT_INACTIVE'})
     await until(() => app.received.some((r) => r.event.type === 'payment.failed' && (r.event.data as {id: string}).id === second.id), 'payment.failed forwarded by webhooks listen')
+  })
+
+  it('shows the app’s requests, svc’s own with the toggle; a request, a payment and a message each open from their own address', async () => {
+    // The app's request, then svc's own: a stand-in command, as a developer runs it.
+    const created = await api('POST', '/v1/payments', {amount: 3131, phone_number: '670000001', operator: 'MTN'})
+    const standIn = await runCli(['sandbox', 'fees', 'show'], {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}})
+    expect(standIn.exitCode, standIn.stderr).toBe(0)
+    await page.goto(`${served.url}/_inspector/#/requests`)
+    await page.locator('tbody tr', {hasText: '/v1/payments'}).first().waitFor({timeout: 20_000})
+    expect(await page.locator('tbody tr', {hasText: '/_admin/fees'}).count()).toBe(0)
+    await page.getByLabel('svc’s own requests too').check()
+    const own = page.locator('tbody tr', {hasText: '/_admin/fees'}).first()
+    await own.waitFor({timeout: 20_000})
+    expect(await own.textContent()).toContain('an svc sandbox command')
+    await shot('requests-all')
+    await page.getByLabel('svc’s own requests too').uncheck()
+    await expect.poll(() => page.locator('tbody tr', {hasText: '/_admin/fees'}).count()).toBe(0)
+
+    // Deep links, opened in a fresh page as a pasted address would be.
+    const href = await page.locator('tbody tr', {hasText: 'POST'}).filter({hasText: '/v1/payments'}).first().getByRole('link').getAttribute('href')
+    expect(href).toMatch(/^#\/requests\/req_\d+$/)
+    const fresh = await context.newPage()
+    await fresh.goto(`${served.url}/_inspector/${href}`)
+    await expect.poll(() => fresh.locator('#detail').textContent()).toContain('3131')
+    await fresh.goto(`${served.url}/_inspector/#/payments/${created.body.id}`)
+    await expect.poll(() => fresh.locator('#detail').textContent()).toContain(created.body.id)
+    expect(await fresh.locator('#detail').textContent()).toContain('3131')
+    await fresh.goto(`${served.url}/_inspector/#/requests/req_999999`)
+    await expect.poll(() => fresh.locator('#detail').textContent()).toContain('req_999999 is not here')
+    await fresh.close()
   })
 
   it('shows an outbox email as the customer reads it; a hostile customer name stays text everywhere', async () => {
@@ -204,9 +240,16 @@ describe('the web inspector', {timeout: 90_000}, () => {
     await page.goto(`${served.url}/_inspector/#/outbox`)
     const message = page.locator('tbody tr', {hasText: 'awa@example.cm'}).first()
     await message.waitFor({timeout: 20_000})
-    await message.getByRole('button').first().click()
+    await message.getByRole('link').first().click()
     const email = page.locator('.email')
     await email.waitFor()
+    // The message has its own address: opened again from it, the same email.
+    const address = page.url()
+    expect(address).toMatch(/#\/outbox\/[\w-]+$/)
+    const again = await context.newPage()
+    await again.goto(address)
+    await expect.poll(() => again.locator('.email').textContent()).toContain('awa@example.cm')
+    await again.close()
     const text = (await email.textContent()) ?? ''
     expect(text).toContain('awa@example.cm')
     expect(text).toContain(hostile)
@@ -219,7 +262,7 @@ describe('the web inspector', {timeout: 90_000}, () => {
     expect(await page.locator('tbody tr', {hasText: draft.body.id}).textContent()).toContain(hostile)
     await shot('payments')
     // A payment whole.
-    await page.locator('tbody tr', {hasText: '4 321 XAF'}).first().getByRole('button').click()
+    await page.locator('tbody tr', {hasText: '4 321 XAF'}).first().getByRole('link').click()
     await expect.poll(() => page.locator('#detail').textContent()).toContain('internal_transaction_id')
     expect(await page.locator('img[src="x"]').count()).toBe(0)
     expect(dialogs).toEqual([])

@@ -169,7 +169,7 @@ describe('invoices', () => {
     })
   })
 
-  describe('state rules (service-contract.md, "States")', () => {
+  describe('state rules (docs/service.md, invoice "Statuses")', () => {
     type Status = 'DRAFT' | 'UNPAID' | 'PAST_DUE' | 'PAID' | 'CANCELLED'
     const rules: Array<[string, Status, number, Status | null, string?]> = [
       ['publish', 'DRAFT', 200, 'UNPAID'],

@@ -9,7 +9,8 @@ import {join} from 'node:path'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {Journal, JOURNAL_BODY_BUDGET, type Capture} from '../../src/sandbox/journal.js'
+import {Journal, JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture} from '../../src/sandbox/journal.js'
+import type {Stored} from '../../src/sandbox/journal-ring.js'
 import {openStore} from '../../src/sandbox/open-store.js'
 import {MemoryStore} from '../../src/sandbox/store.js'
 
@@ -77,6 +78,39 @@ describe('the request journal', () => {
     expect(journal.heldBytes).toBeLessThanOrEqual(1024 * 1024)
   })
 
+  it('counts URLs and queries in its bound: of 11,000 requests with 7 KB queries it keeps the newest whole and the oldest cut, marked as cut', () => {
+    const journal = new Journal(new MemoryStore())
+    const query = `q=${'a'.repeat(7 * 1024)}`
+    for (let n = 1; n <= 11_000; n++) journal.record({...capture(n), url: `/v1/payments?n=${n}&${query}`})
+    const list = journal.list({}, 10_000)
+    expect(list).toHaveLength(10_000)
+    // What it can give back is what it holds: its 128-byte URL slots and JOURNAL_URL_BUDGET, not 70 MB.
+    const held = list.reduce((sum, e) => sum + e.path.length + 1 + e.query.length, 0)
+    expect(held).toBeLessThanOrEqual(JOURNAL_URL_BUDGET + 10_000 * 128)
+    expect(journal.heldBytes).toBeGreaterThanOrEqual(held)
+    expect(list[0]).toMatchObject({path: '/v1/payments', query: `n=11000&${query}`, truncated: false})
+    const oldest = list.at(-1)!
+    expect(oldest).toMatchObject({path: '/v1/payments', truncated: true})
+    expect(`n=1001&${query}`.startsWith(oldest.query)).toBe(true)
+    expect(oldest.query.length).toBeLessThan(128)
+    // One longer than a URL is kept whole: cut, and marked.
+    journal.record({...capture(0), url: `/v1/payments?${'b'.repeat(12 * 1024)}`})
+    const [long] = journal.list({}, 1)
+    expect(long.truncated).toBe(true)
+    expect(long.query.length).toBeLessThan(12 * 1024)
+  })
+
+  it('holds 600 bodies of 900 KB within its budget, each cut at 64 KiB', () => {
+    const journal = new Journal(new MemoryStore())
+    const body = Buffer.alloc(900 * 1024, 'z')
+    for (let n = 1; n <= 600; n++) journal.record({...capture(n), requestBody: body, responseBody: undefined})
+    const list = journal.list({}, 600)
+    expect(list).toHaveLength(600)
+    expect(list.every((e) => e.truncated && e.request_bytes === body.length)).toBe(true)
+    expect(list.reduce((sum, e) => sum + (e.request_body?.length ?? 0), 0)).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET)
+    expect(list[0].request_body).toHaveLength(64 * 1024)
+  })
+
   it('filters by method, path, status and age', () => {
     const journal = new Journal(new MemoryStore(), 10)
     // Two minutes old: out of a --since of one minute.
@@ -90,6 +124,35 @@ describe('the request journal', () => {
     expect(journal.list({path: '/v1/payments/'}).map((e) => e.path)).toEqual(['/v1/payments/old'])
     expect(journal.list({since_ms: 60_000}).map((e) => e.path)).toEqual(['/v1/payments', '/v1/invoices'])
     expect(journal.list({since_ms: 180_000})).toHaveLength(3)
+  })
+
+  it('records who made each request: the app, or the part of svc its svc-origin header names; the app’s only unless `all`, on disk too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'))
+    try {
+      const store = await openStore(join(dir, 'sandbox.db'))
+      const journal = new Journal(store, 50)
+      // The same headers object twice in a row (as a client polling sends them), then others.
+      const polled = ['svc-origin', 'listen', 'Authorization', 'Bearer x']
+      const origins = ['app', 'listen', 'listen', 'stand-in', 'app', 'inspector', 'app']
+      const headersOf = (origin: string): string[] =>
+        origin === 'listen' ? polled : origin === 'app' ? ['Content-Type', 'application/json'] : ['SVC-Origin', ` ${origin.toUpperCase()} `]
+      origins.forEach((origin, n) => journal.record({...capture(n), rawHeaders: headersOf(origin)}))
+      // A value svc does not send is the app's.
+      journal.record({...capture(99), rawHeaders: ['svc-origin', 'someone-else']})
+      expect(journal.list({all: true}).map((e) => e.origin)).toEqual(['app', ...[...origins].reverse()])
+      expect(journal.list({}).map((e) => e.query)).toEqual(['n=99', 'n=6', 'n=4', 'n=0'])
+      expect(journal.list({all: true, method: 'POST'})).toHaveLength(8)
+      journal.close()
+      await store.close()
+      const reopened = await openStore(join(dir, 'sandbox.db'))
+      const again = new Journal(reopened, 50)
+      expect(again.list({all: true}).map((e) => e.origin)).toEqual(['app', ...[...origins].reverse()])
+      expect(again.list({}).map((e) => e.query)).toEqual(['n=99', 'n=6', 'n=4', 'n=0'])
+      again.close()
+      await reopened.close()
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
   })
 
   it('on a data file (--data): written, pruned to its bound, and read back whole at start', async () => {
@@ -115,6 +178,37 @@ describe('the request journal', () => {
       // The numbering goes on after the entries read back.
       again.record(capture(701))
       expect(again.list({}, 1)[0].id).toBe('req_701')
+      again.close()
+      await store.close()
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  })
+  it('masks the secrets of an entry an older svc wrote whole to the data file, as it is read back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-old-'))
+    try {
+      const store = await openStore(join(dir, 'sandbox.db'))
+      const journal = new Journal(store, 5)
+      journal.record(capture(1, '{}'))
+      journal.close()
+      const secret = 'svc_sk_live_0123456789abcdefghijKLMN'
+      const disk = store.business.collection<Stored>('request_journal')
+      const [written] = disk.newestFirst(0, 1).items
+      disk.insert({
+        ...written!,
+        id: 'old',
+        seq: 2,
+        query: `key=${secret}`,
+        request_headers: {'x-note': secret},
+        request_body: `{"key":"${secret}","pin":"1234"}`,
+        response_body: `{"secret":"${secret}"}`,
+      })
+      const again = new Journal(store, 5)
+      const entry = again.get('req_2')!
+      expect(JSON.stringify(entry)).not.toContain(secret)
+      expect(entry.query).toBe('key=svc_sk_live_…KLMN')
+      expect(entry.request_headers['x-note']).toBe('svc_sk_live_…KLMN')
+      expect(JSON.parse(entry.request_body!)).toEqual({key: 'svc_sk_live_…KLMN', pin: '…'})
       again.close()
       await store.close()
     } finally {

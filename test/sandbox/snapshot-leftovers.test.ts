@@ -46,10 +46,14 @@ async function seeded(file: string, count: number): Promise<void> {
   await sb.close()
 }
 
-/** What the data file may have beside it: its WAL files, the snapshot directory and whole snapshots. */
+/**
+ * What the data file may have beside it: its WAL files, the snapshot directory and whole snapshots,
+ * the commit record and the one temporary name its writes go through (the running sandbox's own,
+ * a fixed name: the next write replaces what a kill left there).
+ */
 function leftovers(file: string): string[] {
   const base = file.split('/').pop()!
-  const allowed = new Set([base, `${base}-wal`, `${base}-shm`, `${base}.snapshots`, `${base}.committed`, `${base}.owner`])
+  const allowed = new Set([base, `${base}-wal`, `${base}-shm`, `${base}.snapshots`, `${base}.committed`, `${base}.committed.tmp`, `${base}.owner`])
   const stray = readdirSync(dir).filter((name) => name.startsWith(base) && !allowed.has(name) && !/\.lock$/.test(name))
   const snapshots = `${file}.snapshots`
   if (existsSync(snapshots)) stray.push(...readdirSync(snapshots).filter((name) => !/^[\w-]+\.sqlite$/.test(name)).map((name) => `snapshots/${name}`))

@@ -163,6 +163,27 @@ describe.each(implementations)('store %s', (_name, open) => {
     expect(store.deleteSnapshot('before')).toBe(false)
     expect(store.listSnapshots()).toEqual([])
   })
+
+  it('a restore leaves the credentials (the business’s api_keys) as they are: keys made after the snapshot stay, in their order, beside the restored data', async () => {
+    const keys = store.business.collection<{id: string; n: number}>('api_keys')
+    keys.insert({id: 'k1', n: 1})
+    fill(store, 2)
+    await turn()
+    await store.saveSnapshot('before')
+    keys.insert({id: 'k2', n: 2})
+    keys.update('k1', (k) => {
+      k.n = 10
+    })
+    store.env('SANDBOX').collection<Thing>('things').insert({id: 't9', n: 9, colour: 'red'})
+    await turn()
+    expect(await store.restoreSnapshot('before')).toBe(true)
+    expect(keys.values().map((k) => [k.id, k.n])).toEqual([
+      ['k1', 10],
+      ['k2', 2],
+    ])
+    expect(store.env('SANDBOX').collection<Thing>('things').values().map((x) => x.id)).toEqual(['t1', 't2'])
+    expect(store.env('SANDBOX').collection<Thing>('things').newestFirst(0, 10).items.map((x) => x.id)).toEqual(['t2', 't1'])
+  })
 })
 
 describe('store on disk (SQLite) only', () => {

@@ -1,5 +1,5 @@
 /**
- * The house's rules (docs/architecture.md, style.md): arrows go down, commands → lib → contract and
+ * The house's rules (docs/architecture.md): arrows go down, commands → lib → contract and
  * sandbox → contract; no import circles, file by file (type-only imports included) and folder by
  * folder inside src/lib. Each rule is also checked against a forbidden import written here, so a
  * checker that stopped seeing imports would fail too.

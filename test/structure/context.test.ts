@@ -9,23 +9,11 @@
  * - Time is injected in one shape, the Clock of src/contract/clock.ts: no `now()` or `sleep()`
  *   option of another shape, no second Clock interface.
  */
-import {readdirSync, readFileSync} from 'node:fs'
-import {join, relative} from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-
-function sources(dir: string): {file: string; text: string}[] {
-  return (readdirSync(join(ROOT, dir), {recursive: true}) as string[])
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => ({file: relative(ROOT, join(ROOT, dir, name)).split('\\').join('/'), text: readFileSync(join(ROOT, dir, name), 'utf8')}))
-}
-
-/** The code of a file without its comments (a comment may name what the code must not do). */
-function code(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
-}
+import {code, ROOT, sources} from './sources.js'
 
 const files = [...sources('src/lib'), ...sources('src/commands')].filter((f) => !/^src\/lib\/i18n\/(en|fr)\//.test(f.file))
 
@@ -61,10 +49,10 @@ describe('the context a command runs with', () => {
   it('builds every API client through ctx.clientFor', () => {
     expect(offenders(/\bcreateClient\(/, ['src/lib/context.ts', 'src/lib/api/client.ts'])).toEqual([])
     expect(offenders(/\bnew\s+(ApiClient|Pacer)\(/, ['src/lib/api/client.ts'])).toEqual([])
-    // Requests that are not the API's: the journal's live event stream (server-sent events, which
-    // the client does not read) and the walkthrough playing the customer's browser on the
-    // checkout page. Any other bare fetch is a client built outside the context.
-    expect(offenders(/(^|[^.\w])fetch\(/, ['src/lib/sandbox-admin/journal.ts', 'src/lib/walkthrough/invoice-leg.ts'])).toEqual([])
+    // Requests that are not the API's: the journal's live event stream and listen's watch line to
+    // its sandbox (server-sent events, which the client does not read) and the walkthrough playing
+    // the customer's browser on the checkout page. Any other bare fetch is a client built outside the context.
+    expect(offenders(/(^|[^.\w])fetch\(/, ['src/lib/sandbox-admin/journal.ts', 'src/lib/webhooks/listen-session.ts', 'src/lib/walkthrough/invoice-leg.ts'])).toEqual([])
   })
 
   it('takes time in one shape: the Clock of src/contract/clock.ts', () => {

@@ -1,6 +1,6 @@
 /**
  * One file, one job: no TypeScript file under src/ (message catalogues aside, `i18n/` folders)
- * passes 500 lines (style.md). A file that grows past it is split along its jobs, as
+ * passes 500 lines (docs/architecture.md, "One job per file"). A file that grows past it is split along its jobs, as
  * store-sqlite*.ts and src/lib/mcp/*-tools.ts were. The inspector's page script
  * (src/sandbox/inspector/assets/app.js) is browser code that imports nothing, served as one file.
  */

@@ -1,7 +1,7 @@
 /**
  * Each room says what it owns: every folder under src/lib/ and src/sandbox/ opens with a README.md,
  * or an index.ts whose first lines are a comment saying what the folder owns and may import
- * (style.md, "one file, one job; a folder opens with a paragraph").
+ * (docs/architecture.md, "One job per file"; a folder opens with a paragraph).
  */
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join, relative} from 'node:path'

@@ -40,7 +40,7 @@ export default class InvoiceCreate extends SvcCommand<typeof InvoiceCreate> {
     phone: Flags.string({description: "Customer's phone (needed to send by WHATSAPP)."}),
     notes: Flags.string({description: 'Notes shown on the invoice.'}),
     cover: Flags.string({description: 'Cover image: a local PNG/JPEG/WebP file (uploaded) or a file_url from `svc files upload`.'}),
-    'external-reference': Flags.string({description: 'Your own reference, echoed back on reads.'}),
+    'external-reference': Flags.string({description: "Your own reference, echoed back on reads and shown on the PDF and checkout page. Without it, the invoice gets the profile's next number (FAC-2026-0001; svc config set invoice.prefix …)."}),
     'idempotency-key': Flags.string({description: 'Idempotency-Key to send (default: a new UUID).'}),
     publish: Flags.boolean({description: 'Publish it at once (DRAFT → UNPAID, payable).'}),
     channel: Flags.string({description: 'With --publish: deliver it by EMAIL or WHATSAPP.', options: ['EMAIL', 'WHATSAPP']}),

@@ -17,13 +17,14 @@ export default class InvoiceList extends SvcCommand<typeof InvoiceList> {
   ]
   static override flags = {
     status: Flags.option({options: ['DRAFT', 'UNPAID', 'PAST_DUE', 'PAID', 'CANCELLED'] as const, description: 'Only invoices in this status.'})(),
-    page: Flags.integer({description: 'Page number, from 1.'}),
+    page: Flags.integer({description: 'Page number, from 1.', exclusive: ['offset']}),
+    offset: Flags.integer({description: 'Skip this many invoices (newest first), as pay list takes it.', min: 0, exclusive: ['page', 'all']}),
     'page-size': Flags.integer({description: 'Invoices per page (1–100).', aliases: ['limit']}),
     all: Flags.boolean({description: 'Follow every page.', exclusive: ['page']}),
-    customer: Flags.string({description: 'Only invoices whose customer name, email or phone contains this text (any case). Filtered by the CLI.', exclusive: ['page']}),
-    'due-before': Flags.string({description: 'Only invoices due before this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
-    'due-after': Flags.string({description: 'Only invoices due after this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page']}),
-    overdue: Flags.boolean({description: "Only unpaid invoices past their due date (the service's today). Filtered by the CLI.", exclusive: ['page']}),
+    customer: Flags.string({description: 'Only invoices whose customer name, email, phone or reference (invoice number) contains this text, in any case and with or without accents (Emilie finds Émilie). Filtered by the CLI.', exclusive: ['page', 'offset']}),
+    'due-before': Flags.string({description: 'Only invoices due before this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page', 'offset']}),
+    'due-after': Flags.string({description: 'Only invoices due after this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page', 'offset']}),
+    overdue: Flags.boolean({description: "Only unpaid invoices past their due date (the service's today). Filtered by the CLI.", exclusive: ['page', 'offset']}),
     csv: Flags.boolean({description: 'Print CSV (RFC 4180, a header row) instead of a table: for a spreadsheet.', exclusive: ['json']}),
   }
 

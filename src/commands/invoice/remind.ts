@@ -18,7 +18,7 @@ Filters (--customer, --overdue, --due-within) are applied by the CLI over the se
   static override flags = {
     overdue: Flags.boolean({description: "Only invoices past their due date (the service's today).", exclusive: ['due-within']}),
     'due-within': Flags.string({description: 'Only invoices falling due from today to this many days ahead (e.g. 3d).', exclusive: ['overdue']}),
-    customer: Flags.string({description: 'Only invoices whose customer name, email or phone contains this text (any case).'}),
+    customer: Flags.string({description: 'Only invoices whose customer name, email, phone or reference (invoice number) contains this text, in any case and with or without accents.'}),
     channel: Flags.string({description: 'EMAIL or WHATSAPP (default: EMAIL when the invoice has an email address, else WHATSAPP).'}),
     'dry-run': Flags.boolean({description: 'Check and show what would be sent; send nothing.'}),
   }

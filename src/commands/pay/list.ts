@@ -14,8 +14,9 @@ export default class PayList extends SvcCommand<typeof PayList> {
   static override flags = {
     status: Flags.option({options: ['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'] as const, description: 'Only payments in this status.'})(),
     limit: Flags.integer({description: 'Payments per page (1–100).', default: 20, aliases: ['page-size']}),
-    offset: Flags.integer({description: 'Skip this many payments.', min: 0}),
-    all: Flags.boolean({description: 'Follow every page.', exclusive: ['offset']}),
+    offset: Flags.integer({description: 'Skip this many payments.', min: 0, exclusive: ['page']}),
+    page: Flags.integer({description: 'Page number, from 1 (pages of --limit payments), as invoice list takes it.', exclusive: ['offset']}),
+    all: Flags.boolean({description: 'Follow every page.', exclusive: ['offset', 'page']}),
     csv: Flags.boolean({description: 'Print CSV (RFC 4180, a header row) instead of a table: for a spreadsheet.', exclusive: ['json']}),
   }
 

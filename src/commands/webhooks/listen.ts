@@ -6,7 +6,7 @@ import type {ListenHandle} from '../../lib/webhooks/listen-cli.js'
 export default class WebhooksListen extends SvcCommand<typeof WebhooksListen> {
   static override summary = 'Receive events and forward them, signed afresh, to your local app.'
   static override description =
-    'Events come from the local sandbox (the receiver is registered as its webhook endpoint while this runs), ' +
+    'Events come from the local sandbox (the receiver is registered as its webhook endpoint of both environments while this runs, each line marked SANDBOX or LIVE; --env narrows), ' +
     'from inbound deliveries verified with the endpoint signing secret (--endpoint-secret-stdin, saved in the profile; ' +
     'point a tunnel at --port), or else from polling the payments list (--source forces one).\n\n' +
     'Every event is re-signed with a local secret (whsec_…, generated once per profile; --print-secret prints it) so your ' +
@@ -19,6 +19,7 @@ export default class WebhooksListen extends SvcCommand<typeof WebhooksListen> {
     '<%= config.bin %> webhooks listen --forward-to localhost:3000/hooks --events payment.success -H "X-Env: dev"',
     'printf %s "$ENDPOINT_SECRET" | <%= config.bin %> webhooks listen --endpoint-secret-stdin --forward-to localhost:3000/hooks --port 4242',
     '<%= config.bin %> webhooks listen --print-secret',
+    '<%= config.bin %> webhooks listen --forward-to localhost:3000/hooks --env live',
   ]
   static override flags = {
     'forward-to': Flags.string({char: 'f', multiple: true, description: 'Your app: URL, or TYPE=URL for one event type (repeatable).'}),
@@ -29,6 +30,10 @@ export default class WebhooksListen extends SvcCommand<typeof WebhooksListen> {
     source: Flags.option({options: ['auto', 'inbound', 'poll'] as const, default: 'auto', description: 'Where events come from.'})(),
     'endpoint-secret-stdin': Flags.boolean({description: 'Read the endpoint signing secret for inbound deliveries from stdin and save it.'}),
     'poll-interval': Flags.string({default: '5s', description: 'With the poll source: time between reads of the payments list.'}),
+    env: Flags.option({
+      options: ['sandbox', 'live'] as const,
+      description: 'Only this environment’s events. A local sandbox forwards both by default, each line marked SANDBOX or LIVE; another source, the key’s.',
+    })(),
   }
 
   private starting?: Promise<ListenHandle | undefined>

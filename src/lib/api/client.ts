@@ -10,7 +10,7 @@ import type {Dispatcher} from 'undici'
 import {ApiError, ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {Pacer, type HeaderBag, type SharedSlots} from './pacer.js'
-import {systemClock, type Clock} from '../../contract/clock.js'
+import {deadline as deadlineOn, systemClock, type Clock} from '../../contract/clock.js'
 import {errorFromResponse, headerValue, invalidResponseError, networkErrorFrom, reasonPhrase} from './response-errors.js'
 import {DEFAULT_RETRY, retryDecision, withRetries, type OperationName, type RetryOptions} from './retry.js'
 import {createRedactor, Tracer, traceRequestLine, type TraceSink} from './trace.js'
@@ -43,6 +43,8 @@ export interface ClientOptions {
    * EnvHttpProxyAgent when HTTP(S)_PROXY is set, node:http/https otherwise (transport.ts).
    */
   dispatcher?: Dispatcher
+  /** Headers on every request (a request's own `headers` come after, the key and Idempotency-Key last). */
+  headers?: Record<string, string>
 }
 
 export type QueryValue = string | number | boolean | null | undefined
@@ -70,6 +72,8 @@ export interface RequestOptions {
   operation?: OperationName
   /** Lowers the number of retries for this request (never raises it above the policy). */
   maxRetries?: number
+  /** Told as the request leaves (after any pacing wait), at each attempt and redirect. */
+  onSend?: () => void
 }
 
 export interface ApiResponse<T> {
@@ -89,6 +93,8 @@ export interface ApiClient {
    * the time elapsed here since; undefined until the service has answered once.
    */
   serviceNow(): Date | undefined
+  /** The clock this client reads and waits on (the run's, `ctx.clock`). */
+  readonly clock: Clock
   /** Release sockets held by this client's own dispatcher. */
   close(): Promise<void>
 }
@@ -179,7 +185,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const waited = slot.waited
     if (waited > 0) tracer.line(t('api.trace.pacing', {delay: waited}))
     const deadlineMs = request.timeoutMs ?? timeoutMs
-    const deadline = AbortSignal.timeout(deadlineMs)
+    const deadline = deadlineOn(clock, deadlineMs).signal
     const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline
     const responseType = request.responseType ?? 'json'
     let url = startUrl
@@ -190,6 +196,7 @@ export function createClient(options: ClientOptions): ApiClient {
       tracer.line(traceRequestLine(currentMethod, url.href, attempt, maxAttempts))
       tracer.headers('>', headers)
       const started = now()
+      request.onSend?.()
       let status: number
       let responseHeaders: HeaderBag
       let raw: Buffer
@@ -275,7 +282,7 @@ export function createClient(options: ClientOptions): ApiClient {
       else if (request.body !== undefined) headers['Content-Type'] = 'application/json'
     }
     const sameOrigin = url.origin === base.origin
-    for (const [name, value] of Object.entries(request.headers ?? {})) {
+    for (const [name, value] of [...Object.entries(options.headers ?? {}), ...Object.entries(request.headers ?? {})]) {
       // A caller-supplied key obeys the same origin rule as ours.
       if (name.toLowerCase() === 'x-api-key' && !sameOrigin) continue
       const existing = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase())
@@ -295,6 +302,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   return {
     baseUrl: base.href.replace(/\/+$/, ''),
+    clock,
 
     async request<T = unknown>(request: RequestOptions): Promise<ApiResponse<T>> {
       const method = request.method.toUpperCase()

@@ -2,7 +2,7 @@
  * Operation discovery. The spec leaves some paths (invoice read, publish, cancel, PDF) and the list
  * envelopes "not shown"; the service's own `GET /v1/openapi.json` is the authority for them. It is
  * read once per base URL and cached on disk (TTL 1 h); when it is missing, unreachable, unreadable
- * or silent on an operation, the choices of service-contract.md are used instead, and the command
+ * or silent on an operation, svc's choices (docs/service.md) are used instead, and the command
  * carries on. What a description holds: service-description.ts; how a document is read:
  * openapi-reading.ts; here, fetching and caching it, and reading list envelopes.
  */
@@ -87,12 +87,15 @@ async function readCache(file: string, baseUrl: string): Promise<CacheFile | und
   }
 }
 
+/** Writes of this process so far: with the pid, a temporary name no other write shares. */
+let writes = 0
+
 async function writeCache(file: string, content: CacheFile): Promise<void> {
   const {mkdir, writeFile, rename} = await import('node:fs/promises')
   const {dirname} = await import('node:path')
   try {
     await mkdir(dirname(file), {recursive: true, mode: 0o700})
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
+    const temporary = `${file}.${process.pid}.${++writes}.tmp`
     await writeFile(temporary, JSON.stringify(content), {mode: 0o600})
     await rename(temporary, file)
   } catch {
@@ -157,7 +160,7 @@ const memory = new Map<string, ServiceDescription>()
 
 /**
  * The service's operations and list shapes: from its OpenAPI document (cached per base URL), any
- * gap from service-contract.md. Never fails: at worst the fallback alone.
+ * gap from svc's choices. Never fails: at worst the fallback alone.
  */
 export async function discoverService(client: ApiClient, options: DiscoveryOptions = {}): Promise<ServiceDescription> {
   const memoryKey = `${normaliseBaseUrl(client.baseUrl)}\u0000${options.cacheDir ?? ''}`
@@ -179,7 +182,7 @@ export async function discoverService(client: ApiClient, options: DiscoveryOptio
   }
   if (loaded.source !== 'fallback') memory.set(memoryKey, description)
   const detail = loaded.source === 'fallback' ? ` (${loaded.reason ?? 'no description'})` : loaded.fetchedAt ? ` (fetched ${loaded.fetchedAt})` : ''
-  options.trace?.(t('api.trace.discovery', {source: loaded.source === 'fallback' ? 'service-contract.md' : `${client.baseUrl}${OPENAPI_PATH} (${loaded.source})`, detail}))
+  options.trace?.(t('api.trace.discovery', {source: loaded.source === 'fallback' ? t('api.trace.builtInDescription') : `${client.baseUrl}${OPENAPI_PATH} (${loaded.source})`, detail}))
   return description
 }
 

@@ -8,6 +8,7 @@ import {ApiError, ExitCode, NetworkError, SvcError, type FieldError} from '../er
 import {t} from '../i18n/index.js'
 import type {HeaderBag} from './pacer.js'
 import {parseRetryAfter} from './retry.js'
+import {FALLBACK_OPERATIONS} from './service-description.js'
 
 const REASONS: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content',
@@ -127,20 +128,38 @@ export function errorFromResponse(facts: ResponseFacts): ApiError {
     requestId,
     errors: errors?.map((e) => ({field: e.field, message: redact(e.message)})),
     retryAfterSeconds,
-    hint: hintFor(status, retryAfterSeconds, facts.method),
+    hint: hintFor(status, retryAfterSeconds, facts.method, facts.url),
   })
 }
 
-function hintFor(status: number, retryAfterSeconds: number | undefined, method: string): string | undefined {
+function hintFor(status: number, retryAfterSeconds: number | undefined, method: string, url: string): string | undefined {
   if (status === 401 || status === 403) return t('api.hint.auth')
   // The service's 404 message is English whatever the user's language: the hint says it in theirs.
-  if (status === 404) return t('api.hint.notFound')
+  // An id is only at fault on a path that names one; elsewhere the path itself is unknown.
+  if (status === 404) return namesAnId(url) ? t('api.hint.notFound') : t('api.hint.unknownPath', {path: pathOf(url)})
   if (status === 429) {
     return retryAfterSeconds === undefined ? t('api.hint.rateLimitedNoDelay') : t('api.hint.rateLimited', {seconds: retryAfterSeconds})
   }
   // A read changes nothing; a write that met a 5xx may still have happened.
   if (status >= 500 && !['GET', 'HEAD', 'OPTIONS'].includes(method)) return t('api.hint.unknownOutcome')
   return undefined
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname
+  } catch {
+    return url
+  }
+}
+
+/** Whether the path is one of the service's that take an id (`/v1/invoices/{invoiceId}/…`), with some id in it. */
+function namesAnId(url: string): boolean {
+  const segments = pathOf(url).replace(/\/+$/, '').split('/')
+  return Object.values(FALLBACK_OPERATIONS).some(({path}) => {
+    const template = path.split('/')
+    return path.includes('{') && template.length === segments.length && template.every((part, i) => part.startsWith('{') || part === segments[i])
+  })
 }
 
 /** A 2xx whose body cannot be read as promised: the operation may have happened (exit 7). */

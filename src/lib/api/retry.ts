@@ -1,6 +1,6 @@
 /**
  * The one retry policy of the CLI. Which requests may be repeated is decided here and nowhere
- * else, from the contract (service-interface.md):
+ * else, from the contract (docs/service.md, "Errors"):
  *
  * - safe reads (GET, HEAD, OPTIONS) retry 429, 5xx and network failures;
  * - `POST /v1/invoices` retries the same way, but only with an `Idempotency-Key` (the caller's; the

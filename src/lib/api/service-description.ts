@@ -1,7 +1,7 @@
 /**
  * What svc needs to know of the service beyond the spec: the method and path of each operation,
  * the envelope of each list, the names of a few response fields; and the choices of
- * service-contract.md that stand in for them when the service does not describe itself.
+ * svc's choices (docs/service.md) that stand in for them when the service does not describe itself.
  */
 import type {OperationName} from './retry.js'
 
@@ -40,10 +40,10 @@ export interface ResponseFields {
   pdfUrl: string
 }
 
-/** service-contract.md: `GET …/pdf` → `{ "pdf_url": "...", "expires_at": "..." }`. */
+/** svc's choice (docs/service.md): `GET …/pdf` → `{ "pdf_url": "...", "expires_at": "..." }`. */
 export const FALLBACK_FIELDS: Readonly<ResponseFields> = {pdfUrl: 'pdf_url'}
 
-/** The choices of service-contract.md (and the spec's own paths). */
+/** svc's choices (docs/service.md, where the service's documentation is silent), and the paths it gives. */
 export const FALLBACK_OPERATIONS: Readonly<Record<OperationName, {method: string; path: string}>> = {
   'payment.create': {method: 'POST', path: '/v1/payments'},
   'payment.list': {method: 'GET', path: '/v1/payments'},

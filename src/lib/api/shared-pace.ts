@@ -12,6 +12,8 @@ import {createHash} from 'node:crypto'
 import {mkdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {systemClock} from '../../contract/clock.js'
+
 export interface SharedBudget {
   /** Take a slot at `now` (0), or say how long to wait before asking again (ms). */
   take(now: number): number
@@ -45,7 +47,8 @@ function withLock<T>(lock: string, work: () => T): T | undefined {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined
       try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock)
+        // Its age against its file time: the machine's clock, whatever the callers' says.
+        if (systemClock.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock)
       } catch {
         // gone in the meantime
       }

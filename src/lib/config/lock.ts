@@ -12,6 +12,7 @@
  */
 import {mkdirSync, rmSync, statSync, utimesSync} from 'node:fs'
 
+import {sleep, systemClock, type Clock} from '../../contract/clock.js'
 import {ExitCode, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 
@@ -20,6 +21,8 @@ export interface LockOptions {
   staleMs?: number
   /** How long to wait for another process's lock before giving up. */
   waitMs?: number
+  /** Where the wait for another holder is measured and paced (default the machine's). */
+  clock?: Clock
 }
 
 const held = new Set<string>()
@@ -47,7 +50,8 @@ function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}): boolean
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
   try {
-    const now = Date.now()
+    // A lock's age is read against its file time: the machine's clock, whatever the run's says.
+    const now = systemClock.now()
     const {mtimeMs} = statSync(path)
     if (seen.last?.mtimeMs !== mtimeMs) seen.last = {mtimeMs, since: now}
     const unchangedFor = now - seen.last.since
@@ -61,28 +65,27 @@ function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}): boolean
   return false
 }
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
 /** Run `work` while holding the lock of `file`; waits for another holder, up to `waitMs`. */
 export async function withFileLock<T>(file: string, work: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
   const path = `${file}.lock`
   const staleMs = options.staleMs ?? 10_000
   // Long: a hundred processes writing at once on a loaded machine queue here for tens of seconds;
   // a holder that died is taken over after staleMs anyway.
-  const deadline = Date.now() + (options.waitMs ?? 120_000)
+  const clock = options.clock ?? systemClock
+  const deadline = clock.now() + (options.waitMs ?? 120_000)
   const seen: {last?: Seen} = {}
   while (!tryAcquire(path, staleMs, seen)) {
-    if (Date.now() > deadline) {
+    if (clock.now() > deadline) {
       throw new SvcError(t('core.config.locked', {path}), {exitCode: ExitCode.FAILURE, code: 'config_locked'})
     }
     // Jittered, so that many waiting processes do not retry in step.
-    await pause(5 + Math.floor(Math.random() * 20))
+    await sleep(clock, 5 + Math.floor(Math.random() * 20))
   }
   held.add(path)
   releaseAllOnExit()
   const refresh = setInterval(() => {
     try {
-      const now = new Date()
+      const now = new Date(systemClock.now())
       utimesSync(path, now, now)
     } catch {
       // Nothing to refresh.

@@ -12,15 +12,20 @@ export interface ProcessOwner {
   pid_start?: string
 }
 
-/** The start time of a process, or undefined (no /proc, or no such process). */
-function startTime(pid: number): string | undefined {
+/** The fields of `/proc/PID/stat` after the command name (state first), or undefined (no /proc, or no such process). */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
     return undefined
   }
+}
+
+/** The start time of a process, or undefined (no /proc, or no such process). */
+function startTime(pid: number): string | undefined {
+  return statFields(pid)?.[19]
 }
 
 let self: ProcessOwner | undefined
@@ -31,7 +36,10 @@ export function currentOwner(): ProcessOwner {
   return self
 }
 
-/** Whether the holder still runs: its PID is alive (EPERM: alive, someone else's) and, when both are known, started when it did. */
+/**
+ * Whether the holder still runs: its PID is alive (EPERM: alive, someone else's), not a zombie (killed,
+ * not yet reaped by its parent: it holds nothing any more) and, when both are known, started when it did.
+ */
 export function isOwnerAlive(owner: {pid?: unknown; pid_start?: unknown}): boolean {
   const pid = owner.pid
   if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false
@@ -41,7 +49,10 @@ export function isOwnerAlive(owner: {pid?: unknown; pid_start?: unknown}): boole
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
+  const fields = statFields(pid)
+  // State Z (zombie) or X (dead): the process has ended; only its entry in the process table is left.
+  if (fields && (fields[0] === 'Z' || fields[0] === 'X')) return false
   if (typeof owner.pid_start !== 'string') return true
-  const now = startTime(pid)
+  const now = fields?.[19]
   return now === undefined || now === owner.pid_start
 }

@@ -100,10 +100,11 @@ export async function saveProfile(
   dir: string,
   name: string,
   record: ProfileRecord,
-  options: {makeCurrent: 'always' | 'if-none'} = {makeCurrent: 'always'},
+  options: {makeCurrent: 'always' | 'if-none' | 'never'} = {makeCurrent: 'always'},
 ): Promise<ProfileView> {
   const data = await updateConfig(dir, (config) => {
     config.profiles[name] = {...config.profiles[name], ...record}
+    if (options.makeCurrent === 'never') return
     if (options.makeCurrent === 'always' || !config.current || !config.profiles[config.current]) config.current = name
   })
   return viewProfile(name, data.profiles[name], data.current === name)

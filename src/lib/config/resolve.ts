@@ -1,5 +1,5 @@
 /**
- * Which key and base URL a command uses (cli.md): `--api-key`, then `SVC_API_KEY`, then the
+ * Which key and base URL a command uses (README.md, "Environment"): `--api-key`, then `SVC_API_KEY`, then the
  * profile named by `--profile` / `SVC_PROFILE`, then the current profile. Same order for the base
  * URL (`--base-url`, `SVC_BASE_URL`, profile, default).
  */
@@ -25,12 +25,18 @@ export interface CredentialInputs {
   profile?: string
 }
 
-export function selectedProfileName(flags: CredentialInputs, env: NodeJS.ProcessEnv, config: ConfigData): string | undefined {
-  return flags.profile ?? (env.SVC_PROFILE || undefined) ?? config.current
+/** The profile a run names: `--profile`, else `SVC_PROFILE` (empty names none). The one place this order is written. */
+export function namedProfile(flags: Pick<CredentialInputs, 'profile'>, env: NodeJS.ProcessEnv): string | undefined {
+  return flags.profile ?? (env.SVC_PROFILE || undefined)
+}
+
+/** The profile a run uses: the one it names, else the current one. */
+export function selectedProfileName(flags: Pick<CredentialInputs, 'profile'>, env: NodeJS.ProcessEnv, config: ConfigData): string | undefined {
+  return namedProfile(flags, env) ?? config.current
 }
 
 export function resolveCredentials(flags: CredentialInputs, env: NodeJS.ProcessEnv, config: ConfigData): Credentials {
-  const explicitProfile = flags.profile ?? (env.SVC_PROFILE || undefined)
+  const explicitProfile = namedProfile(flags, env)
   if (explicitProfile !== undefined && !config.profiles[explicitProfile]) {
     throw new InputError(t('core.profile.notFound', {name: explicitProfile}), {field: 'profile', code: 'profile_not_found'})
   }

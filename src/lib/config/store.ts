@@ -21,12 +21,17 @@ export interface ProfileRecord {
   local_secret?: string
   lang?: Locale
   /** Set by `svc sandbox serve` on the profile it saves: how to start that sandbox again. */
-  local_sandbox?: {data_file: string | null}
+  /** Saved by `svc sandbox serve`; `profile`: on a LIVE profile, the sandbox's own profile it sits beside. */
+  local_sandbox?: {data_file: string | null; profile?: string}
+  /** `svc config set` on this profile (config/settings.ts). */
+  settings?: Record<string, string>
 }
 
 export interface ConfigData {
   current?: string
   profiles: Record<string, ProfileRecord>
+  /** `svc config set` with no profile in use: for every profile (config/settings.ts). */
+  settings?: Record<string, string>
 }
 
 export const CONFIG_FILE = 'config.json'

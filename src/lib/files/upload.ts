@@ -1,5 +1,5 @@
 /**
- * File uploads (service-contract.md, "Upload URL"): `POST /v1/files/upload-url` with
+ * File uploads (docs/service.md, "Invoices": the cover image): `POST /v1/files/upload-url` with
  * `{filename, content_type, size}` → `{upload_url, method: "PUT", headers, file_url, expires_at}`,
  * then the bytes PUT to `upload_url`; `file_url` is what `cover_image_url` takes.
  *

@@ -29,6 +29,8 @@ const catalogue = new Engine<MessageKey>(en)
 interface Language {
   output: Locale
   input?: Locale
+  /** The global flags that chose the run's profile, key and base URL, as a hint repeats them (computed on first use). */
+  hintFlags?: () => string
 }
 
 const runs = new AsyncLocalStorage<Language>()
@@ -83,7 +85,29 @@ export function registerCatalogue(locale: Locale, messages: Catalogue): void {
 }
 
 export function t(key: MessageKey, params?: Params, locale: Locale = language().output): string {
-  return catalogue.t(key, params, locale)
+  const flags = language().hintFlags
+  return catalogue.t(key, params, locale, flags ? (template) => withHintFlags(template, flags) : undefined)
+}
+
+/**
+ * What a run was given to choose its profile, key and base URL (`--profile shop`, `--api-key
+ * "$SVC_API_KEY"`, `--base-url URL`): every `svc …` command its sentences name then repeats it, so
+ * that a hint works when pasted. The context sets it once the flags are known.
+ */
+export function setHintFlags(flags: () => string): void {
+  language().hintFlags = flags
+}
+
+/**
+ * The commands a sentence names (`svc pay watch {id}`), with the run's flags after `svc`; not those
+ * that choose or need no profile (`sandbox serve`, `login`, `logout`, `profiles`). The
+ * values filled in later (a command line already given whole) are left as they are.
+ */
+function withHintFlags(template: string, flags: () => string): string {
+  if (!template.includes('svc ')) return template
+  const given = flags()
+  if (!given) return template
+  return template.replace(/\bsvc (?!sandbox serve\b|login\b|logout\b|profiles\b|--)(?=[a-z])/g, `svc ${given} `)
 }
 
 /** A status as a person reads it in the current language (`UNPAID` → `À PAYER`); unknown ones as they are. */

@@ -4,6 +4,7 @@
  */
 import {readFile} from 'node:fs/promises'
 
+import {dateNow} from '../../contract/clock.js'
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, InputError, OutcomeError, SvcError} from '../errors.js'
 import {readReason} from '../io/read-reason.js'
@@ -84,6 +85,17 @@ export function checkId(id: string): string {
   return value
 }
 
+/**
+ * The invoice an id names: as given, or, shortened as a table shows it (`inv_test_0VcF…`), the one
+ * invoice whose id starts so (invoices/id-prefix.ts).
+ */
+export async function resolveId(ctx: Context, given: string): Promise<string> {
+  const {shortenedId, resolveInvoicePrefix} = await import('./id-prefix.js')
+  const prefix = shortenedId(given)
+  if (prefix === undefined) return checkId(given)
+  return resolveInvoicePrefix(await api(ctx), checkId(prefix))
+}
+
 // ---------------------------------------------------------------------------------------------
 // create
 
@@ -120,7 +132,7 @@ async function readBodyFile(path: string, stdin: AsyncIterable<Buffer | string>)
  * Idempotency-Key.
  */
 async function draftFromInvoice(ctx: Context, id: string): Promise<Partial<InvoiceDraft>> {
-  const source = await getInvoice(await api(ctx), checkId(id))
+  const source = await getInvoice(await api(ctx), await resolveId(ctx, id))
   const draft: Partial<InvoiceDraft> = {
     customer_name: source.customer_name,
     items: (source.items ?? []).map(({name, description, price, quantity}) => ({name, ...(description ? {description} : {}), price, quantity})),
@@ -141,7 +153,7 @@ async function readStdin(stdin: AsyncIterable<Buffer | string>): Promise<string>
 export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<void> {
   // Everything local first: nothing is sent if any of it is wrong.
   const base = flags.from ? await draftFromInvoice(ctx, flags.from) : flags['from-file'] ? await readBodyFile(flags['from-file'], ctx.io.streams.stdin as AsyncIterable<Buffer | string>) : {}
-  let start = draftFromFlags(flags, base)
+  let start = draftFromFlags(flags, base, {today: dateNow(ctx.clock)})
   // `--due-date 30d` counts from the service's today: checked above, then one small read.
   if (isRelativeDate(flags['due-date'])) start = draftFromFlags(flags, base, {today: await serviceNow((await api(ctx)).client)})
   let channel = parseChannel(flags.channel)
@@ -168,11 +180,18 @@ export async function invoiceCreate(ctx: Context, flags: CreateFlags): Promise<v
   const key = readIdempotencyKey(flags['idempotency-key'])
   ctx.io.err(renderTotals(totals, draft.discount_percent))
   // Allowed (the service accepts it: the invoice is PAST_DUE at once), but rarely meant.
-  if (draft.due_date < new Date().toISOString().slice(0, 10)) {
+  if (draft.due_date < dateNow(ctx.clock).toISOString().slice(0, 10)) {
     ctx.io.warn(t('invoice.create.dueInPast', {date: formatDate(draft.due_date, getLocale())}))
   }
-  if (flags['dry-run']) return showDryRun(ctx, {draft, totals, publish, channel, key, cover: flags.cover})
+  const {numberForInvoice} = await import('./numbering.js')
+  if (flags['dry-run']) {
+    const next = await numberForInvoice(ctx, draft, key, {reserve: false})
+    return showDryRun(ctx, {draft, totals, publish, channel, key, cover: flags.cover, next})
+  }
   if (publish && channel) await ctx.confirmLive(t('invoice.live.publish', {customer: draft.customer_name, channel}))
+  // The profile's next number, reserved on disk before anything is sent (invoices/numbering.ts).
+  const number = await numberForInvoice(ctx, draft, key, {reserve: true})
+  if (number) draft.external_reference = number
 
   const invoices = await api(ctx)
   if (cover) draft.cover_image_url = await coverUrl(ctx, cover)
@@ -218,7 +237,16 @@ function finishCommand(id: string, channel: string | undefined, argv: readonly s
 /** `--dry-run`: the checked body, its totals and what would be delivered; nothing sent, exit 0. */
 async function showDryRun(
   ctx: Context,
-  plan: {draft: InvoiceDraft; totals: {subtotal_amount: number; discount_amount: number; total_amount: number}; publish: boolean; channel?: string; key: string; cover?: string},
+  plan: {
+    draft: InvoiceDraft
+    totals: {subtotal_amount: number; discount_amount: number; total_amount: number}
+    publish: boolean
+    channel?: string
+    key: string
+    cover?: string
+    /** The number a real run would reserve now (none is reserved). */
+    next?: string
+  },
 ): Promise<void> {
   const recipient = plan.channel === 'EMAIL' ? plan.draft.customer_email : plan.channel === 'WHATSAPP' ? plan.draft.customer_phone : undefined
   const report = {
@@ -229,11 +257,13 @@ async function showDryRun(
     publish: plan.publish,
     delivery: plan.channel ? {channel: plan.channel, recipient: recipient ?? null} : null,
     cover_file: plan.cover ?? null,
+    next_number: plan.next ?? null,
   }
   await ctx.io.result(report, () => {
     ctx.io.out(t('invoice.dryRun.heading'))
     ctx.io.out(t('invoice.dryRun.customer', {customer: plan.draft.customer_name, due: formatDate(plan.draft.due_date, getLocale())}))
     for (const item of plan.draft.items) ctx.io.out(t('invoice.dryRun.item', {name: item.name, quantity: item.quantity, price: formatXaf(item.price, getLocale())}))
+    if (plan.next) ctx.io.out(t('invoice.dryRun.number', {number: plan.next}))
     ctx.io.out(t(plan.publish ? (plan.channel ? 'invoice.dryRun.publishSend' : 'invoice.dryRun.publish') : 'invoice.dryRun.draft', {channel: plan.channel ?? '', recipient: recipient ?? '—'}))
   })
 }
@@ -254,11 +284,12 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
 
 export async function invoiceList(
   ctx: Context,
-  flags: {status?: string; page?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
+  flags: {status?: string; page?: number; offset?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
 ): Promise<void> {
   checkListPaging(flags)
+  if (flags.offset !== undefined) return invoiceListFrom(ctx, flags.offset, flags)
   const pageSize = flags['page-size']
-  let filter = readFilter(flags)
+  let filter = readFilter(flags, dateNow(ctx.clock))
   const invoices = await api(ctx)
   if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(invoices.client))
   if (isFiltering(filter)) {
@@ -295,8 +326,33 @@ export async function invoiceList(
   if (result.hasMore && !flags.all) ctx.io.err(t('invoice.list.more', {next: (flags.page ?? 1) + 1}))
 }
 
+/**
+ * `invoice list --offset N`, as `pay list` takes it: the service pages invoices by number, so the
+ * page holding the N-th invoice is read, and the next when the --page-size invoices run onto it.
+ */
+async function invoiceListFrom(ctx: Context, offset: number, flags: {status?: string; 'page-size'?: number; csv?: boolean}): Promise<void> {
+  const size = flags['page-size'] ?? 20
+  const invoices = await api(ctx)
+  const first = Math.floor(offset / size) + 1
+  const skip = offset % size
+  const page = await listInvoices(invoices, {status: flags.status, page: first, pageSize: size, all: false})
+  let items = page.items.slice(skip)
+  let hasMore = page.hasMore
+  if (skip > 0 && page.hasMore) {
+    const next = await listInvoices(invoices, {status: flags.status, page: first + 1, pageSize: size, all: false})
+    items = [...items, ...next.items.slice(0, skip)]
+    hasMore = next.hasMore || next.items.length > skip
+  }
+  await ctx.io.result(items, async () => {
+    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(items))
+    if (items.length === 0) return ctx.io.err(t('invoice.list.none'))
+    ctx.io.out(await renderInvoiceTable(ctx.io, items))
+  })
+  if (hasMore) ctx.io.err(t('invoice.list.moreOffset', {next: offset + items.length}))
+}
+
 export async function invoiceGet(ctx: Context, id: string): Promise<void> {
-  const invoice = await getInvoice(await api(ctx), checkId(id))
+  const invoice = await getInvoice(await api(ctx), await resolveId(ctx, id))
   await show(ctx, invoice)
 }
 
@@ -304,10 +360,10 @@ export async function invoiceGet(ctx: Context, id: string): Promise<void> {
 // publish, send, cancel
 
 export async function invoicePublish(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
-  const invoiceId = checkId(id)
   const delivery = readPublishDelivery(flags)
+  const invoiceId = await resolveId(ctx, id)
   if (delivery.channel) await ctx.confirmLive(t('invoice.live.publishId', {id: invoiceId, channel: delivery.channel}))
-  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
+  const invoice = await publishInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms(invoiceId))
   await show(ctx, invoice, () => {
     ctx.io.err(t('invoice.publish.done', {id: invoice.id, status: statusLabel(invoice.status)}))
     if (delivery.channel) ctx.io.err(t('invoice.publish.delivered', {channel: delivery.channel}))
@@ -315,10 +371,10 @@ export async function invoicePublish(ctx: Context, id: string, flags: {channel?:
 }
 
 export async function invoiceSend(ctx: Context, id: string, flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Promise<void> {
-  const invoiceId = checkId(id)
   const delivery = readDelivery(flags)
+  const invoiceId = await resolveId(ctx, id)
   await ctx.confirmLive(t('invoice.live.send', {id: invoiceId, channel: delivery.channel ?? 'EMAIL'}))
-  const result = await sendInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms)
+  const result = await sendInvoice(await api(ctx), invoiceId, delivery).catch(inFlagTerms(invoiceId))
   await ctx.io.result(result, () => ctx.io.out(renderSend(result)))
 }
 
@@ -326,19 +382,28 @@ export async function invoiceSend(ctx: Context, id: string, flags: {channel?: st
  * The service names its own fields (`override_email`: no address to deliver to); a person typed
  * flags. A 400 about a delivery address gets a hint naming the flag that gives one.
  */
-function inFlagTerms(error: unknown): never {
-  if (error instanceof ApiError && error.status === 400) {
-    const fields = new Set((error.errors ?? []).map((e) => e.field))
-    const hint = fields.has('override_email') ? t('invoice.delivery.hintEmail') : fields.has('override_phone') ? t('invoice.delivery.hintPhone') : undefined
-    if (hint) {
-      throw new ApiError(error.message, {status: error.status, code: error.code, errors: error.errors, requestId: error.requestId, hint})
+function inFlagTerms(id: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof ApiError && error.status === 400) {
+      const fields = new Set((error.errors ?? []).map((e) => e.field))
+      const missing = fields.has('override_email') ? 'Email' : fields.has('override_phone') ? 'Phone' : undefined
+      // The service's sentence names its fields (customer_email, override_email): ours names the flags.
+      if (missing) {
+        throw new ApiError(t(`invoice.delivery.no${missing}`, {id}), {
+          status: error.status,
+          code: error.code,
+          errors: error.errors,
+          requestId: error.requestId,
+          hint: t(`invoice.delivery.hint${missing}`),
+        })
+      }
     }
+    throw error
   }
-  throw error
 }
 
 export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
-  const invoiceId = checkId(id)
+  const invoiceId = await resolveId(ctx, id)
   await ctx.confirmLive(t('invoice.live.cancel', {id: invoiceId}))
   const invoice = await cancelInvoice(await api(ctx), invoiceId)
   await show(ctx, invoice, () => ctx.io.err(t('invoice.cancel.done', {id: invoice.id})))
@@ -348,7 +413,7 @@ export async function invoiceCancel(ctx: Context, id: string): Promise<void> {
 // pdf, open
 
 export async function invoicePdf(ctx: Context, id: string, flags: {output?: string}): Promise<void> {
-  const invoiceId = checkId(id)
+  const invoiceId = await resolveId(ctx, id)
   const target = flags.output ?? `${invoiceId}.pdf`
   const {link, url, bytes} = await fetchInvoicePdf(await api(ctx), invoiceId)
   if (target === '-') {
@@ -375,7 +440,7 @@ export async function invoicePdf(ctx: Context, id: string, flags: {output?: stri
 }
 
 export async function invoiceOpen(ctx: Context, id: string, flags: {print: boolean}): Promise<void> {
-  const invoice = await getInvoice(await api(ctx), checkId(id))
+  const invoice = await getInvoice(await api(ctx), await resolveId(ctx, id))
   const url = invoice.checkout_url
   if (typeof url !== 'string' || url === '') throw new OutcomeError(t('invoice.open.noUrl', {id: invoice.id}), {code: 'no_checkout_url'})
   let opened = false

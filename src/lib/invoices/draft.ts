@@ -14,7 +14,7 @@ import type {LineItem} from './items.js'
 import {computeTotalsExact, type Totals} from '../../contract/totals.js'
 import {hasControlCharacter, MAX_LENGTH, MAX_PRICE, MAX_QUANTITY, MAX_TOTAL} from '../../contract/limits.js'
 
-/** The service refuses invoices whose total after discount is below this (service-interface.md). */
+/** The service refuses invoices whose total after discount is below this (docs/service.md, "Limits"). */
 export const MIN_INVOICE_TOTAL = 100
 
 /** The create-request body the CLI builds (totals are computed by the service, never sent). */
@@ -45,14 +45,14 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   if (typeof value.customer_name !== 'string' || value.customer_name.trim() === '') {
     throw new InputError(t('domain.draft.customerName', {field: 'customer-name'}), {field: 'customer-name'})
   }
-  parseDueDate(typeof value.due_date === 'string' ? value.due_date : '', 'due-date')
+  parseDueDate(typeof value.due_date === 'string' ? value.due_date : '', 'due-date', {relative: false})
   if (value.customer_email !== undefined && value.customer_email !== null && value.customer_email !== '') {
     if (typeof value.customer_email !== 'string' || !EMAIL.test(value.customer_email.trim())) {
       throw new InputError(t('domain.draft.email', {field: 'email', value: quoteInput(value.customer_email)}), {field: 'email'})
     }
   }
 
-  // The contract's longest strings, and no control characters (service-contract.md, "Limits").
+  // The contract's longest strings, and no control characters (docs/service.md, "Limits").
   for (const [flag, text, max] of [
     ['customer-name', value.customer_name, MAX_LENGTH.customerName],
     ['email', value.customer_email, MAX_LENGTH.email],

@@ -1,6 +1,6 @@
 /**
  * Invoices, as the CLI drives them. Every path comes from the service's description
- * (ctx.service(): its /v1/openapi.json, else service-contract.md), never hard-wired, since the spec
+ * (ctx.service(): its /v1/openapi.json, else svc's choices of docs/service.md), never hard-wired, since the spec
  * leaves read, publish, cancel and PDF "not shown".
  *
  * Create always carries an Idempotency-Key, and the client retries it (only then) with that same
@@ -135,7 +135,7 @@ export function isPdf(bytes: Uint8Array): boolean {
  */
 export async function fetchInvoicePdf(api: InvoiceApi, id: string): Promise<{link: PdfLink; url: string; bytes: Buffer}> {
   const link = (await call<PdfLink>(api, 'invoice.pdf', {id})).data
-  // The field's name comes from the service's description (service-contract.md's `pdf_url` when it does not say).
+  // The field's name comes from the service's description (`pdf_url`, svc's choice in docs/service.md, when it does not say).
   const field = api.service.fields?.pdfUrl ?? 'pdf_url'
   const record = link && typeof link === 'object' ? (link as unknown as Record<string, unknown>) : {}
   const url = record[field] ?? record.pdf_url

@@ -170,7 +170,7 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
     // A run of more than a minute says how long, before it starts.
     if (plan.seconds !== undefined && plan.seconds > 60) ctx.io.note(planText(plan, 'invoice.import.estimate'))
   }
-  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.import.progress', {done, total, failed}))
+  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.import.progress', {done, total, failed}), ctx.clock)
   // On a terminal the waits go to the bar's own status line, counting down, instead of lines glued to it.
   const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   const controller = new AbortController()
@@ -178,7 +178,9 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
     if (todo.length > 0) {
       const client = await ctx.client()
       const service = await ctx.service()
+      const numberFor = await (await import('./numbering.js')).numbererForRun(ctx)
       await runImport({client, service}, todo, {
+        numberFor,
         concurrency: flags.concurrency,
         publish,
         signal: controller.signal,

@@ -40,6 +40,8 @@ export interface RunOptions {
   concurrency: number
   signal?: AbortSignal
   onResult?: (result: RowResult) => void
+  /** The invoice number for a row, reserved just before its create (invoices/numbering.ts). */
+  numberFor?: (draft: NonNullable<CheckedRow['draft']>, key: string) => Promise<string | undefined>
 }
 
 /** Creates (and publishes) the checked rows; a failed row does not stop the others, except auth. */
@@ -73,7 +75,8 @@ async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onF
   const base: RowResult = {row: row.row, line: row.line, status: 'failed', idempotency_key: row.key}
   let result: RowResult = base
   try {
-    const created = await createInvoice(api, row.draft!, row.key!, options.signal)
+    const number = await options.numberFor?.(row.draft!, row.key!)
+    const created = await createInvoice(api, number ? {...row.draft!, external_reference: number} : row.draft!, row.key!, options.signal)
     const invoice = created.invoice
     result = {
       ...base,

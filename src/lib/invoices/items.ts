@@ -16,7 +16,7 @@ import {MAX_PRICE, MAX_QUANTITY, MIN_PRICE, MIN_QUANTITY} from '../../contract/l
 import {formatNumber, parseWholeXaf} from '../payments/amount.js'
 import {quoteInput} from '../io/quote.js'
 
-/** One line item as the service takes it (service-contract.md, "Invoice line items"). */
+/** One line item as the service takes it (docs/service.md, "Invoices"). */
 export interface LineItem {
   name: string
   description?: string

@@ -8,6 +8,7 @@
  * Drawing: the cursor rests at the start of the bar's line; a draw writes the bar, and the status
  * line below it, then moves back up. `done()` leaves the bar and clears the status line.
  */
+import {systemClock, type Clock} from '../../contract/clock.js'
 import type {ClientWait} from '../context.js'
 import {t} from '../i18n/index.js'
 import type {IO} from '../io/terminal.js'
@@ -29,7 +30,7 @@ export interface Progress {
   done(): void
 }
 
-export function progressBar(io: IO, total: number, label: (done: number, total: number, failed: number) => string): Progress {
+export function progressBar(io: IO, total: number, label: (done: number, total: number, failed: number) => string, clock: Clock = systemClock): Progress {
   if (!io.interactive || io.json || total === 0) return {active: false, tick() {}, wait() {}, done() {}}
   const stream = io.streams.stderr
   let done = 0
@@ -41,7 +42,7 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
   let hadStatus = false
   const statusText = () => {
     if (!status) return ''
-    const left = Math.ceil((status.until - Date.now()) / 1000)
+    const left = Math.ceil((status.until - clock.now()) / 1000)
     if (left <= 0) {
       status = undefined
       return ''
@@ -51,7 +52,7 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
   const draw = () => {
     if (trailing) clearTimeout(trailing)
     trailing = undefined
-    last = Date.now()
+    last = clock.now()
     const width = Math.max(10, Math.min(40, io.columns - 40))
     const filled = Math.round((done / total) * width)
     const bar = `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${label(done, total, failed)}\u001b[K`
@@ -72,7 +73,7 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
     tick(isFailure) {
       done += 1
       if (isFailure) failed += 1
-      const since = Date.now() - last
+      const since = clock.now() - last
       if (since >= 100 || done === total) draw()
       else if (!trailing) {
         trailing = setTimeout(draw, 100 - since)
@@ -80,7 +81,7 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
       }
     },
     wait(ms, text) {
-      const until = Date.now() + ms
+      const until = clock.now() + ms
       // Several requests in flight may wait: the status tells the longest.
       if (status && status.until > until) return
       status = {until, text}

@@ -7,6 +7,7 @@
  * "Today" is the service's day (its Date header, which the local sandbox serves from its own
  * clock), so `sandbox clock advance 40d` makes invoices overdue here as it does on the service.
  */
+import {dateNow} from '../../contract/clock.js'
 import {InputError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
 import {formatDate, isRelativeDate, parseDueDate} from '../time/date.js'
@@ -15,7 +16,7 @@ import type {InvoiceApi} from './flows.js'
 import type {Invoice} from './types.js'
 
 export interface ReceivableFilter {
-  /** Part of the customer's name, email or phone, any case. */
+  /** Part of the customer's name, email, phone or the invoice's reference, any case or accent. */
   customer?: string
   /** Due strictly before this day (YYYY-MM-DD). */
   dueBefore?: string
@@ -44,7 +45,7 @@ export function filterNeedsToday(flags: FilterFlags): boolean {
  * Reads and checks the filter flags before any request (InputError naming the flag). `today`
  * (the service's) is where `30d` counts from.
  */
-export function readFilter(flags: FilterFlags, today?: Date): ReceivableFilter {
+export function readFilter(flags: FilterFlags, today: Date): ReceivableFilter {
   const filter: ReceivableFilter = {}
   if (flags.customer !== undefined) {
     const text = flags.customer.trim()
@@ -63,7 +64,7 @@ export function readFilter(flags: FilterFlags, today?: Date): ReceivableFilter {
   return filter
 }
 
-function day(input: string, field: string, today?: Date): string {
+function day(input: string, field: string, today: Date): string {
   return parseDueDate(input, field, {today}).slice(0, 10)
 }
 
@@ -85,11 +86,16 @@ function addDays(dayText: string, days: number): string {
   return utcDay(new Date(Date.parse(`${dayText}T00:00:00Z`) + days * DAY))
 }
 
+/** Text as a search compares it: accents and case folded (`Émilie` and `EMILIE` read as `emilie`), spaces collapsed. */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
 export function matchesFilter(invoice: Invoice, filter: ReceivableFilter, today: string): boolean {
   const due = String(invoice.due_date ?? '').slice(0, 10)
   if (filter.customer !== undefined) {
-    const needle = filter.customer.toLowerCase()
-    const haystack = [invoice.customer_name, invoice.customer_email ?? '', invoice.customer_phone ?? ''].join('\n').toLowerCase()
+    const needle = foldText(filter.customer)
+    const haystack = foldText([invoice.customer_name, invoice.customer_email ?? '', invoice.customer_phone ?? '', invoice.external_reference ?? ''].join('\n'))
     if (!haystack.includes(needle)) return false
   }
   if (filter.dueBefore !== undefined && !(due < filter.dueBefore)) return false
@@ -134,7 +140,7 @@ export async function searchInvoices(api: InvoiceApi, options: SearchOptions): P
   let today: string | undefined
   for await (const page of pages) {
     // The first answer carries the service's Date: its day is "today" for every page.
-    today ??= utcDay(api.client.serviceNow() ?? new Date())
+    today ??= utcDay(api.client.serviceNow() ?? dateNow(api.client.clock))
     for (const [index, invoice] of page.items.entries()) {
       scanned++
       if (!matchesFilter(invoice, options.filter, today)) continue
@@ -147,5 +153,5 @@ export async function searchInvoices(api: InvoiceApi, options: SearchOptions): P
     options.onPage?.(scanned, items.length)
     if (!page.hasMore) break
   }
-  return {items, today: today ?? utcDay(api.client.serviceNow() ?? new Date()), stoppedEarly: false}
+  return {items, today: today ?? utcDay(api.client.serviceNow() ?? dateNow(api.client.clock)), stoppedEarly: false}
 }

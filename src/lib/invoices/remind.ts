@@ -6,10 +6,10 @@
  * share the work: one reminder per invoice in total, and a run names the invoices another run is
  * reminding. `--dry-run` finds, checks and shows the same plan, and sends nothing.
  */
+import {dateNow} from '../../contract/clock.js'
 import type {Context} from '../context.js'
 import {ApiError, ExitCode, OutcomeError, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
-import {formatXaf} from '../payments/amount.js'
 import {formatDate} from '../time/date.js'
 import {sendInvoice} from './flows.js'
 import {parseChannel} from './input.js'
@@ -18,6 +18,7 @@ import {filterNeedsToday, isFiltering, isReceivable, readFilter, searchInvoices,
 import {serviceNow} from '../api/service-clock.js'
 import {journalPath, ReminderJournal, type Standing} from './reminder-journal.js'
 import type {Channel, Invoice} from './types.js'
+import {RemindLines} from './remind-lines.js'
 
 export interface RemindFlags extends FilterFlags {
   channel?: string
@@ -58,14 +59,14 @@ function target(invoice: Invoice, channel: Channel | undefined): {channel: Chann
 }
 
 export async function invoiceRemind(ctx: Context, flags: RemindFlags): Promise<void> {
-  let filter = readFilter(flags)
+  let filter = readFilter(flags, dateNow(ctx.clock))
   const channel = parseChannel(flags.channel)
   const dryRun = flags['dry-run'] === true
   const client = await ctx.client()
   if (filterNeedsToday(flags)) filter = readFilter(flags, await serviceNow(client))
   const api = {client, service: await ctx.service()}
   const credentials = ctx.credentials()
-  const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials))
+  const journal = ReminderJournal.open(journalPath(ctx.configDir, credentials), ctx.clock)
   try {
     await remindWith(ctx, journal, {filter, channel, dryRun, api})
   } finally {
@@ -103,16 +104,17 @@ async function remindWith(
     todo.push({id: invoice.id, customer, amount_due: invoice.amount_due ?? invoice.total_amount ?? 0, due_date: invoice.due_date, ...to})
   }
 
+  const lines = new RemindLines(ctx.io, [...todo, ...report.skipped, ...report.unknown, ...report.elsewhere, ...report.failed])
   if (dryRun) {
     report.sent = todo
-    return show(ctx, report, isFiltering(filter))
+    return show(ctx, report, isFiltering(filter), lines)
   }
   if (todo.length > 0) {
     const customers = new Set(todo.map((p) => p.customer.trim().toLowerCase())).size
     await ctx.confirmLive(t('invoice.live.remind', {customers, invoices: todo.length}))
   }
 
-  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}))
+  const progress = progressBar(ctx.io, todo.length, (done, total, failed) => t('invoice.remind.progress', {done, total, failed}), ctx.clock)
   // On a terminal the waits go to the bar's own status line (as import's), not glued to the bar.
   const releaseWaits = progress.active ? ctx.onWait((wait) => progress.wait(wait.ms, (seconds) => waitStatus(wait, seconds))) : undefined
   try {
@@ -133,19 +135,20 @@ async function remindWith(
         if (refused) report.failed.push({id: planned.id, customer: planned.customer, error: ctx.redact(error.message)})
         else report.unknown.push({id: planned.id, customer: planned.customer})
         progress.tick(true)
-        if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineFailed', {id: planned.id, customer: planned.customer, error: ctx.redact(error.message)}))
+        // As it happens when the output is a log; after the progress bar on a terminal.
+        if (!ctx.io.interactive) lines.write(planned.id, planned.customer, refused ? {outcome: 'failed', error: ctx.redact(error.message)} : {outcome: 'unknown'})
         continue
       }
       await journal.confirm(planned.id, day, planned.channel)
       report.sent.push(planned)
       progress.tick(false)
-      if (!ctx.io.interactive) ctx.io.err(t('invoice.remind.lineSent', {id: planned.id, customer: planned.customer, channel: planned.channel, recipient: planned.recipient}))
+      if (!ctx.io.interactive) lines.write(planned.id, planned.customer, {outcome: 'sent', channel: planned.channel, recipient: planned.recipient})
     }
   } finally {
     releaseWaits?.()
     progress.done()
   }
-  await show(ctx, report, isFiltering(filter))
+  await show(ctx, report, isFiltering(filter), lines)
   if (report.failed.length > 0 || report.unknown.length > 0) {
     const failure = new OutcomeError(t('invoice.remind.incomplete', {failed: report.failed.length, unknown: report.unknown.length}), {
       code: 'remind_incomplete',
@@ -155,18 +158,17 @@ async function remindWith(
   }
 }
 
-async function show(ctx: Context, report: RemindReport, filtered: boolean): Promise<void> {
-  const locale = getLocale()
+async function show(ctx: Context, report: RemindReport, filtered: boolean, lines: RemindLines): Promise<void> {
   await ctx.io.result(report, () => {
-    if (report.dry_run) {
-      if (report.sent.length === 0) ctx.io.err(t(filtered ? 'invoice.remind.noneMatching' : 'invoice.remind.noneOwed'))
-      for (const p of report.sent)
-        ctx.io.out(t('invoice.remind.wouldSend', {id: p.id, customer: p.customer, amount: formatXaf(p.amount_due, locale), due: formatDate(p.due_date.slice(0, 10), locale), channel: p.channel, recipient: p.recipient}))
-    }
-    for (const s of report.skipped) ctx.io.err(t('invoice.remind.skippedLine', {id: s.id, customer: s.customer}))
-    for (const u of report.unknown) ctx.io.err(t('invoice.remind.unknownLine', {id: u.id, customer: u.customer}))
-    for (const e of report.elsewhere) ctx.io.err(t('invoice.remind.elsewhereLine', {id: e.id, customer: e.customer, pid: e.pid}))
-    for (const f of report.failed) ctx.io.err(t('invoice.remind.failedLine', {id: f.id, customer: f.customer, error: f.error}))
+    const none = [report.sent, report.skipped, report.unknown, report.elsewhere, report.failed].every((list) => list.length === 0)
+    if (none && report.dry_run) ctx.io.err(t(filtered ? 'invoice.remind.noneMatching' : 'invoice.remind.noneOwed'))
+    // One line per invoice on stdout, dry run or not (those already written as they happened are not repeated).
+    for (const p of report.sent)
+      lines.write(p.id, p.customer, report.dry_run ? {outcome: 'wouldSend', amount: p.amount_due, due: p.due_date, channel: p.channel, recipient: p.recipient} : {outcome: 'sent', channel: p.channel, recipient: p.recipient})
+    for (const s of report.skipped) lines.write(s.id, s.customer, {outcome: 'skipped'})
+    for (const u of report.unknown) lines.write(u.id, u.customer, {outcome: 'unknown'})
+    for (const e of report.elsewhere) lines.write(e.id, e.customer, {outcome: 'elsewhere', pid: e.pid})
+    for (const f of report.failed) lines.write(f.id, f.customer, {outcome: 'failed', error: f.error})
     const counts = {sent: report.sent.length, skipped: report.skipped.length, unknown: report.unknown.length, failed: report.failed.length, day: formatDate(report.day, getLocale())}
     ctx.io.err(t(report.dry_run ? 'invoice.remind.dryRunSummary' : 'invoice.remind.summary', counts))
     if (report.elsewhere.length > 0) ctx.io.err(t('invoice.remind.elsewhereSummary', {count: report.elsewhere.length, pids: [...new Set(report.elsewhere.map((e) => e.pid))].join(', ')}))

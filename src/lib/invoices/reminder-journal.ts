@@ -16,6 +16,7 @@ import {createHash, randomUUID} from 'node:crypto'
 import {chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {withFileLock} from '../config/lock.js'
 import {currentOwner, isOwnerAlive} from '../config/process-owner.js'
 
@@ -79,14 +80,17 @@ export class ReminderJournal {
   /** This run's id: its claims are its own, whatever else runs in this process. */
   readonly run = randomUUID()
 
-  private constructor(private readonly path: string) {
+  private constructor(
+    private readonly path: string,
+    private readonly clock: Clock,
+  ) {
     this.data = load(path)
     activeRuns.add(this.run)
   }
 
   /** The journal as it is now (for the plan); every change re-reads it under the lock. */
-  static open(path: string): ReminderJournal {
-    return new ReminderJournal(path)
+  static open(path: string, clock: Clock = systemClock): ReminderJournal {
+    return new ReminderJournal(path, clock)
   }
 
   /** Today's entry for this invoice, as last read. */
@@ -137,7 +141,7 @@ export class ReminderJournal {
   }
 
   private entry(day: string, state: JournalState, channel: string): JournalEntry {
-    return {day, state, channel, at: new Date().toISOString(), ...currentOwner(), run: this.run}
+    return {day, state, channel, at: new Date(this.clock.now()).toISOString(), ...currentOwner(), run: this.run}
   }
 
   private async change<T>(day: string, work: () => T): Promise<T> {
@@ -149,7 +153,7 @@ export class ReminderJournal {
       const result = work()
       if (JSON.stringify(this.data) !== before) this.save(day)
       return result
-    })
+    }, {clock: this.clock})
   }
 
   private save(day: string): void {

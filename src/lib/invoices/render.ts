@@ -1,6 +1,7 @@
 /** How invoices look in a terminal: a table, statuses coloured, amounts as `12 500 XAF`. */
 import {getLocale, statusLabel, t} from '../i18n/index.js'
 import type {IO, Painter} from '../io/terminal.js'
+import type {Column} from '../io/table.js'
 import {formatXaf} from '../payments/amount.js'
 import {formatDate, formatDateTime} from '../time/date.js'
 import type {Totals} from '../../contract/totals.js'
@@ -19,19 +20,24 @@ const money = (n: number | undefined) => (typeof n === 'number' ? formatXaf(n, g
 
 export async function renderInvoiceTable(io: IO, invoices: Invoice[]): Promise<string> {
   const paint = await io.paint()
-  return io.table(
-    [t('invoice.table.id'), t('invoice.table.status'), t('invoice.table.customer'), t('invoice.table.total'), t('invoice.table.due'), t('invoice.table.paid')],
-    invoices.map((i) => [
-      i.id,
-      paintInvoiceStatus(paint, i.status),
-      i.customer_name,
-      money(i.total_amount),
-      i.due_date ? formatDate(i.due_date, getLocale()) : '',
-      money(i.amount_paid ?? 0),
-    ]),
-    // The customer's name is cut first; then the amount paid, then the due date go.
-    [{kind: 'id'}, {priority: 1}, {kind: 'text', priority: 2}, {kind: 'amount'}, {priority: 3}, {priority: 4}],
-  )
+  // The invoice number (external_reference) when any invoice of the page has one.
+  const numbered = invoices.some((i) => i.external_reference)
+  const head = [t('invoice.table.id'), t('invoice.table.number'), t('invoice.table.status'), t('invoice.table.customer'), t('invoice.table.total'), t('invoice.table.due'), t('invoice.table.paid')]
+  const rows = invoices.map((i) => [
+    i.id,
+    i.external_reference ?? '',
+    paintInvoiceStatus(paint, i.status),
+    i.customer_name,
+    money(i.total_amount),
+    i.due_date ? formatDate(i.due_date, getLocale()) : '',
+    money(i.amount_paid ?? 0),
+  ])
+  // Names before ids: the id is shortened to a prefix the invoice commands take back, then a name
+  // longer than 24 columns is cut (never below that); then the amount paid, the number, the due
+  // date and the status are left out, in that order: the customer's name goes last.
+  const columns: Column[] = [{kind: 'id', shorten: true}, {kind: 'text', priority: 4, min: 13}, {priority: 2}, {kind: 'text', priority: 1, min: 24}, {kind: 'amount'}, {priority: 3}, {priority: 5}]
+  const keep = (_: unknown, c: number) => numbered || c !== 1
+  return io.table(head.filter(keep), rows.map((row) => row.filter(keep)), columns.filter(keep))
 }
 
 export async function renderInvoice(io: IO, invoice: Invoice): Promise<string> {

@@ -1,4 +1,4 @@
-/** The Invoice object as the service returns it (service-contract.md, "Shapes"). */
+/** The Invoice object as the service returns it (docs/service.md, "Invoices"). */
 import type {LineItem} from './items.js'
 
 export const INVOICE_STATUSES = ['DRAFT', 'UNPAID', 'PAST_DUE', 'PAID', 'CANCELLED'] as const

@@ -18,6 +18,7 @@ import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {JQ_MAIN_THREAD_MAX_MS, runOnMainThread, type JqOutcome} from './jq-main.js'
 import {followJqWorker, jqWorkerOptions, startJqWorker, type JqJob, type JqJobResult, type JqWorkerMessage, type StartedJqWorker} from './jq-worker.js'
 
@@ -62,9 +63,11 @@ export class JqRunner {
   /**
    * Runs `expression` over `json` (jq-web's flags), after the jobs before it. `compiling`: jq's
    * first run (no input), which may take the longest slice on the main thread, JQ_MAIN_THREAD_MAX_MS.
+   * The time limit in the worker is a deadline on `clock` (the run's); the main thread's slice is
+   * node:vm's own, on the machine's time.
    */
-  run(json: string, expression: string, flags: string[], {compiling = false} = {}): Promise<JqOutcome> {
-    const job = this.queue.then(() => this.runNow({id: this.nextId++, json, expression, flags}, compiling))
+  run(json: string, expression: string, flags: string[], {compiling = false, clock = systemClock}: {compiling?: boolean; clock?: Clock} = {}): Promise<JqOutcome> {
+    const job = this.queue.then(() => this.runNow({id: this.nextId++, json, expression, flags}, compiling, clock))
     this.queue = job.catch(() => undefined)
     return job
   }
@@ -81,11 +84,11 @@ export class JqRunner {
     return this.started
   }
 
-  private async runNow(job: JqJob, compiling: boolean): Promise<JqOutcome> {
+  private async runNow(job: JqJob, compiling: boolean, clock: Clock): Promise<JqOutcome> {
     const {timeoutMs, mainThreadMs} = this.limits
     const sliceMs = Math.min(compiling && mainThreadMs > 0 ? Math.max(mainThreadMs, JQ_MAIN_THREAD_MAX_MS) : mainThreadMs, timeoutMs)
     const onMain = sliceMs > 0 ? await runOnMainThread(job, sliceMs) : undefined
-    if (onMain === undefined) return this.runInWorker(job, timeoutMs)
+    if (onMain === undefined) return this.runInWorker(job, timeoutMs, clock)
     if (!('error' in onMain)) return onMain
     switch (onMain.error) {
       case 'interrupted':
@@ -100,14 +103,14 @@ export class JqRunner {
         const left = timeoutMs - Math.max(onMain.ms, sliceMs)
         if (left <= 0) return {error: 'time'}
         await new Promise((resolve) => setImmediate(resolve))
-        return this.runInWorker(job, left)
+        return this.runInWorker(job, left, clock)
       }
       default:
         return onMain
     }
   }
 
-  private async runInWorker(job: JqJob, timeoutMs: number): Promise<JqOutcome> {
+  private async runInWorker(job: JqJob, timeoutMs: number, clock: Clock): Promise<JqOutcome> {
     if (!this.running) this.started++
     const running = (this.running ??= startWorker())
     const {worker} = running
@@ -123,7 +126,7 @@ export class JqRunner {
       }
       const outcome = await new Promise<JqOutcome>((resolve) => {
         const settle = (value: JqOutcome) => {
-          clearTimeout(timer)
+          clock.clearTimer(timer)
           worker.off('message', onMessage)
           worker.off('error', onError)
           worker.off('exit', onExit)
@@ -135,7 +138,7 @@ export class JqRunner {
         }
         const onError = (error: Error) => settle(outcomeOfFailure(error))
         const onExit = (code: number) => settle({error: 'crashed', message: `the jq worker exited (code ${code})`})
-        const timer = setTimeout(() => settle({error: 'time'}), timeoutMs)
+        const timer = clock.setTimer(() => settle({error: 'time'}), timeoutMs, 'deadline')
         worker.on('message', onMessage)
         worker.on('error', onError)
         worker.on('exit', onExit)

@@ -11,6 +11,7 @@
  * SVC_JQ_MAIN_THREAD_MS), then, still running, in a worker thread (jq-worker.ts), so that Ctrl-C
  * and SIGTERM are answered mid-filter.
  */
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {JQ_MAIN_THREAD_DEFAULT_MS, JQ_MAIN_THREAD_MAX_MS} from './jq-main.js'
@@ -54,18 +55,18 @@ export function jqMainThreadMs(env: NodeJS.ProcessEnv = process.env): number {
  * Loads jq and compiles `expression` (given no input, jq compiles the program and runs it on
  * nothing): a syntax error is bad input (exit 2, jq's message), found before anything is sent.
  * SVC_JQ_TIMEOUT and SVC_JQ_MAIN_THREAD_MS are read from `env`, the command's environment (its
- * context's).
+ * context's); the time limit runs on `clock` (the run's).
  */
-export async function loadJq(expression: string, terminal: boolean, env: NodeJS.ProcessEnv = process.env): Promise<JqFilter> {
+export async function loadJq(expression: string, terminal: boolean, env: NodeJS.ProcessEnv = process.env, clock: Clock = systemClock): Promise<JqFilter> {
   const seconds = jqTimeoutSeconds(env)
   const runner = jqRunner({timeoutMs: seconds * 1000, mainThreadMs: jqMainThreadMs(env)})
   const flags = terminal ? ['-r'] : ['-r', '-c']
-  const compiled = await runner.run('', expression, flags, {compiling: true})
+  const compiled = await runner.run('', expression, flags, {compiling: true, clock})
   if ('error' in compiled && compiled.error === 'jq') throw new InputError(t('core.jq.invalid', {message: jqMessage(compiled.stderr)}), {field: 'jq'})
   outputOf(compiled, seconds)
   return {
     async apply(json) {
-      const out = outputOf(await runner.run(json, expression, flags), seconds)
+      const out = outputOf(await runner.run(json, expression, flags, {clock}), seconds)
       return terminal ? escapeForTerminal(out, {keepOwnColours: false}) : out
     },
   }

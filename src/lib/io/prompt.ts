@@ -66,7 +66,10 @@ export function createPrompter(io: IO): Prompter {
     },
     async select(message, choices) {
       const {select} = await import('@inquirer/prompts')
-      return select({message, choices: choices.map((c) => ({value: c.value, name: c.name ?? c.value}))}, context())
+      // Inquirer's key hints are English ("↑↓ navigate • ⏎ select"): the user's language instead.
+      const actions: Record<string, string> = {navigate: t('core.prompt.keyNavigate'), select: t('core.prompt.keySelect')}
+      const keysHelpTip = (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${actions[action] ?? action}`).join(' • ')
+      return select({message, choices: choices.map((c) => ({value: c.value, name: c.name ?? c.value})), theme: {style: {keysHelpTip}}}, context())
     },
   }
 }

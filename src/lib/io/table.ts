@@ -55,6 +55,20 @@ function isWide(code: number): boolean {
 export interface Column {
   kind?: 'id' | 'amount' | 'text' | 'fixed'
   priority?: number
+  /** A text column (a customer's name) is never cut below this many columns (or its longest value). */
+  min?: number
+  /**
+   * An id column that may be cut to the shortest prefix telling its rows apart (at least four
+   * characters after its type prefix, `inv_test_0VcF…`), before any name is cut: for ids the
+   * commands take back as a prefix.
+   */
+  shorten?: boolean
+}
+
+/** What fitting the table did: the columns left out, the id columns shortened (indexes). */
+export interface TableFit {
+  dropped: number[]
+  shortened: number[]
 }
 
 export interface TableOptions {
@@ -64,6 +78,8 @@ export interface TableOptions {
   width?: number
   /** Applied to the header cells once laid out (bold, in colour). */
   paintHead?: (text: string) => string
+  /** Told what fitting the table did (to say which columns were left out). */
+  onFit?: (fit: TableFit) => void
 }
 
 /** The narrowest a text column is cut to (its header's width when wider). */
@@ -98,7 +114,22 @@ interface Layout {
   gap: string
 }
 
-/** Which columns to show, how wide, and the gap between them, for `width` (cli.md, Output). */
+/**
+ * The width of an id column cut to the shortest prefix that tells its values apart, `…` included:
+ * at least four characters after the id's type prefix (`inv_test_`), so that the prefix is very
+ * likely unique beyond the rows shown too.
+ */
+function prefixWidth(values: string[]): number {
+  const ids = values.filter((v) => v !== '')
+  if (ids.length === 0) return 0
+  const typePrefix = Math.max(...ids.map((id) => id.lastIndexOf('_') + 1))
+  for (let length = typePrefix + 4; ; length++) {
+    const prefixes = new Set(ids.map((id) => id.slice(0, length)))
+    if (prefixes.size === new Set(ids).size || ids.every((id) => id.length <= length)) return Math.min(Math.max(...ids.map(displayWidth)), length + 1)
+  }
+}
+
+/** Which columns to show, how wide, and the gap between them, for `width` (docs/conventions.md, "Tables"). */
 function layout(cells: string[][][], columns: Array<Required<Column>>, width: number | undefined): Layout {
   const count = columns.length
   const natural = Array.from({length: count}, (_, c) => Math.max(0, ...cells.flatMap((row) => (row[c] ?? []).map(cellWidth))))
@@ -106,13 +137,24 @@ function layout(cells: string[][][], columns: Array<Required<Column>>, width: nu
   if (width === undefined) return {visible, widths: natural, gap: GAP}
   const total = (widths: number[], gap: string) => visible.reduce((sum, c) => sum + widths[c]!, 0) + gap.length * Math.max(0, visible.length - 1)
   if (total(natural, GAP) <= width) return {visible, widths: natural, gap: GAP}
+  const shortened = columns.map((column, c) =>
+    column.kind === 'id' && column.shorten ? Math.max(cellWidth(cells[0]![c]?.[0] ?? ''), prefixWidth(cells.slice(1).map((row) => (row[c] ?? []).join('')))) : natural[c]!,
+  )
   for (;;) {
     const widths = [...natural]
     let excess = total(widths, NARROW_GAP) - width
     if (excess <= 0) return {visible, widths, gap: NARROW_GAP}
-    // Free text first: the widest text column gives a column at a time, down to its minimum.
+    // Ids the commands take back as a prefix are cut first (names before ids), to that prefix.
+    for (const c of visible) {
+      if (excess <= 0) break
+      if (shortened[c]! >= widths[c]!) continue
+      excess -= widths[c]! - shortened[c]!
+      widths[c] = shortened[c]!
+    }
+    if (excess <= 0) return {visible, widths, gap: NARROW_GAP}
+    // Free text next: the widest text column gives a column at a time, down to its minimum.
     const texts = visible.filter((c) => columns[c]!.kind === 'text')
-    const floor = (c: number) => Math.min(natural[c]!, Math.max(MIN_TEXT, cellWidth(cells[0]![c]?.[0] ?? '')))
+    const floor = (c: number) => Math.min(natural[c]!, Math.max(MIN_TEXT, columns[c]!.min, cellWidth(cells[0]![c]?.[0] ?? '')))
     while (excess > 0) {
       const widest = texts.filter((c) => widths[c]! > floor(c)).sort((a, b) => widths[b]! - widths[a]!)[0]
       if (widest === undefined) break
@@ -138,8 +180,17 @@ export function plainTable(head: string[], rows: string[][], options: TableOptio
   const columns: Array<Required<Column>> = Array.from({length: count}, (_, c) => ({
     kind: options.columns?.[c]?.kind ?? 'fixed',
     priority: options.columns?.[c]?.priority ?? c + 1,
+    min: options.columns?.[c]?.min ?? 0,
+    shorten: options.columns?.[c]?.shorten ?? false,
   }))
   const {visible, widths, gap} = layout(all, columns, options.width)
+  if (options.onFit) {
+    const natural = (c: number) => Math.max(0, ...all.flatMap((row) => (row[c] ?? []).map(cellWidth)))
+    options.onFit({
+      dropped: columns.map((_, c) => c).filter((c) => !visible.includes(c)),
+      shortened: visible.filter((c) => columns[c]!.shorten && widths[c]! < natural(c)),
+    })
+  }
   const lines: string[] = []
   all.forEach((row, r) => {
     const height = Math.max(1, ...row.map((cell) => cell.length))

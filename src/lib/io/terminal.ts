@@ -6,7 +6,8 @@ import {Failure, type SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {JqFilter} from './jq.js'
 import {ProcessStreams, type StreamsLike} from './process-streams.js'
-import {plainTable, type Column} from './table.js'
+import {plainTable, type Column, type TableFit} from './table.js'
+import {wrapProse} from './wrap.js'
 import {escapeForTerminal} from './terminal-text.js'
 
 export type {StreamsLike} from './process-streams.js'
@@ -22,7 +23,7 @@ export function isTerminal(streams: StreamsLike, name: keyof StreamsLike): boole
 }
 
 /**
- * The width tables fit into (cli.md, Output): none with --wide; `COLUMNS` when set (piped too,
+ * The width tables fit into (docs/conventions.md, "Tables"): none with --wide; `COLUMNS` when set (piped too,
  * for whoever asks for it); the terminal's on a TTY; none when piped (scripts get every value).
  */
 export function tableWidth(wide: boolean | undefined, env: NodeJS.ProcessEnv, streams: StreamsLike): number | undefined {
@@ -169,10 +170,17 @@ export class IO {
     if (!this.json) this.err(text)
   }
 
-  /** A message for the person on stderr. */
+  /** A message for the person on stderr: on a terminal, wrapped at word boundaries to its width. */
   err(text: string): void {
     const safe = this.forTerminal(text)
-    this.write('stderr', safe.endsWith('\n') ? safe : `${safe}\n`)
+    const columns = this.isTerminal('stderr') ? (this.streams.stderr as {columns?: number}).columns : undefined
+    const wrapped = columns && columns > 0 ? wrapProse(safe, columns) : safe
+    this.write('stderr', wrapped.endsWith('\n') ? wrapped : `${wrapped}\n`)
+  }
+
+  /** Prose on stdout (a report's sentences): on a terminal, wrapped at word boundaries to its width. */
+  prose(text: string): string {
+    return this.isTerminal('stdout') ? wrapProse(text, this.columns) : text
   }
 
   /** Whether stdout (or another of the streams) is a terminal. */
@@ -225,9 +233,24 @@ export class IO {
    * measured is what the terminal shows.
    */
   async table(head: string[], rows: string[][], columns?: Column[]): Promise<string> {
+    return (await this.fittedTable(head, rows, columns)).text
+  }
+
+  /**
+   * The table, and which columns it shows (a legend under it explains only those). When fitting
+   * left columns out, a line under it names them and `--wide`; when it shortened ids, a line says
+   * the commands take them as shown.
+   */
+  async fittedTable(head: string[], rows: string[][], columns?: Column[]): Promise<{text: string; shown: (column: number) => boolean}> {
     const paint = await this.paint()
     const safe = (cells: string[]) => cells.map((cell) => this.forTerminal(String(cell ?? '')))
-    return plainTable(safe(head), rows.map(safe), {columns, width: this.tableWidth, paintHead: this.color ? paint.bold : undefined})
+    let fit: TableFit = {dropped: [], shortened: []}
+    const table = plainTable(safe(head), rows.map(safe), {columns, width: this.tableWidth, paintHead: this.color ? paint.bold : undefined, onFit: (f) => (fit = f)})
+    const notes: string[] = []
+    if (fit.dropped.length > 0) notes.push(t('core.fit.notShown', {columns: fit.dropped.map((c) => head[c]).join(', ')}))
+    if (fit.shortened.length > 0) notes.push(t('core.fit.shortened'))
+    const footer = notes.map((note) => `\n${paint.dim(this.forTerminal(wrapProse(note, this.tableWidth ?? this.columns)))}`).join('')
+    return {text: table + footer, shown: (column) => !fit.dropped.includes(column)}
   }
 
   private note_?: string

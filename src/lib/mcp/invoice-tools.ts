@@ -97,7 +97,7 @@ export const invoicesCreate: ToolDefinition = {
     const customerName = optionalString(args, 'customer_name')
     if (customerName !== undefined) base.customer_name = customerName
     const dueDate = optionalString(args, 'due_date')
-    if (dueDate !== undefined) base.due_date = asArgument('due_date', () => parseDueDate(dueDate, 'due-date'))
+    if (dueDate !== undefined) base.due_date = asArgument('due_date', () => parseDueDate(dueDate, 'due-date', {today: new Date(ctx.clock.now())}))
     const items = readItems(args)
     if (items !== undefined) base.items = items
     const discount = args.discount_percent
@@ -118,6 +118,9 @@ export const invoicesCreate: ToolDefinition = {
       liveAction: publish && channel ? t('invoice.live.publish', {customer: draft.customer_name, channel}) : undefined,
       async execute() {
         const invoices = await invoiceApi(ctx)
+        // The profile's next number, as `svc invoice create` gives it (invoices/numbering.ts).
+        const number = await (await import('../invoices/numbering.js')).numberForInvoice(ctx, draft, key, {reserve: true})
+        if (number) draft.external_reference = number
         const created = await createInvoice(invoices, draft, key)
         let invoice = created.invoice
         const params = () => ({

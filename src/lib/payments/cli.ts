@@ -10,7 +10,7 @@ import {formatXaf, parseAmount} from './amount.js'
 import {resolveOperator} from './operator.js'
 import {normalisePhone} from './phone.js'
 import {clockTime, createPayment, failedOutcome, getPayment, listPayments, watchPayment} from './flows.js'
-import {renderPayment, renderPaymentTable} from './render.js'
+import {FAILURE_COLUMN, renderPayment, renderPaymentTable} from './render.js'
 import type {Payment, PaymentInput} from './types.js'
 import {parseDuration} from '../time/duration.js'
 
@@ -133,8 +133,14 @@ export function checkListLimit(limit: number | undefined): void {
   }
 }
 
-export async function payList(ctx: Context, flags: {status?: string; limit?: number; offset?: number; all: boolean; csv?: boolean}): Promise<void> {
-  checkListLimit(flags.limit)
+export async function payList(ctx: Context, given: {status?: string; limit?: number; offset?: number; page?: number; all: boolean; csv?: boolean}): Promise<void> {
+  checkListLimit(given.limit)
+  if (given.page !== undefined && (!Number.isInteger(given.page) || given.page < 1)) {
+    throw new InputError(t('core.error.invalidFlag', {flag: '--page', reason: t('invoice.list.pageRange')}), {field: 'page'})
+  }
+  // --page N is the offset of its first payment (pages of --limit), as invoice list counts pages.
+  const {page, ...rest} = given
+  const flags = page === undefined ? rest : {...rest, offset: (page - 1) * (given.limit ?? 20)}
   const client = await ctx.client()
   const list = async (onPage?: (count: number) => void) => listPayments(client, {...flags, listShape: (await ctx.service()).lists.payments, onPage})
   // Only --all, which may read many pages, shows progress.
@@ -144,8 +150,10 @@ export async function payList(ctx: Context, flags: {status?: string; limit?: num
   await ctx.io.result(result.items, async () => {
     if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items))
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
-    ctx.io.out(await renderPaymentTable(ctx.io, result.items))
-    // What each failure code of the page means, once per code, under the table.
+    const table = await renderPaymentTable(ctx.io, result.items)
+    ctx.io.out(table.text)
+    // What each failure code of the page means, once per code, under the table: when it shows them.
+    if (!table.shown(FAILURE_COLUMN)) return
     for (const code of new Set(result.items.map((p) => p.failure_code).filter((c): c is string => Boolean(c)))) {
       ctx.io.err(t('domain.failure.line', {code, sentence: failureSentence(code)}))
     }

@@ -11,10 +11,7 @@ import {formatDateTime} from '../time/date.js'
 import {isFinal, type Payment, type PaymentInput} from './types.js'
 import {sleep, systemClock, type Clock} from '../../contract/clock.js'
 
-/**
- * Allowance for the service's `Date` header having whole-second resolution: a payment the service
- * made in the same second as its answer to our look-before may carry a later sub-second time.
- */
+/** The `Date` header has whole seconds: the service's time is somewhere in the second it names. */
 const DATE_RESOLUTION_MS = 1000
 
 export interface CreateResult {
@@ -25,55 +22,40 @@ export interface CreateResult {
 
 /**
  * The answer was lost: a network failure or timeout, a 5xx, or a 2xx whose body could not be read
- * (truncated, an HTML page): the payment may exist, so it is looked for before saying so.
+ * (truncated, an HTML page): the payment may exist, so it is looked for before saying so. A
+ * connection that was never made sent nothing: not an unknown outcome.
  */
 function outcomeUnknown(error: unknown): boolean {
-  return (
-    error instanceof NetworkError ||
-    (error instanceof ApiError && (error.status ?? 0) >= 500) ||
-    (error instanceof SvcError && error.code === 'invalid_response')
-  )
+  if (error instanceof NetworkError) return error.code !== 'not_connected'
+  return (error instanceof ApiError && (error.status ?? 0) >= 500) || (error instanceof SvcError && error.code === 'invalid_response')
 }
 
 /**
- * What the service held before we asked for money: the ids of its newest payments and its own
- * clock (the `Date` header). After a lost answer, only a payment that was not there and was made
- * after that moment can be ours; anything else might be an earlier, identical collection.
+ * When the request left: this machine's time, and a monotonic reading to measure what followed.
+ * Nothing is asked of the service before the POST (one request when all goes well); after a lost
+ * answer, only a payment made at or after this moment can be ours, and anything made before it
+ * might be an earlier, identical collection (see sentInServiceTime).
  */
-export interface Baseline {
-  seen: Set<string>
-  /** The service's clock at the look-before, in ms (undefined when it sent no usable `Date`). */
-  serviceNow?: number
+export interface Sent {
+  wallMs: number
+  monoMs: number
 }
 
-async function lookBefore(client: ApiClient, listShape?: ListShape): Promise<Baseline | undefined> {
-  const {extractList} = await import('../api/index.js')
-  try {
-    const response = await client.request<unknown>({method: 'GET', path: '/v1/payments', query: {limit: 100, offset: 0}, maxRetries: 0})
-    const {items} = extractList<Payment>(response.data, listShape)
-    const date = Date.parse(headerValue(response.headers, 'date') ?? '')
-    return {seen: new Set(items.map((p) => p.id)), serviceNow: Number.isFinite(date) ? date : undefined}
-  } catch (error) {
-    // Nothing was sent yet: a service we cannot reach is said so now, before any money moves.
-    if (error instanceof NetworkError && error.code === 'not_connected') throw error
-    // Any other failure (a key without payments:read, a 5xx) must not stop a collection; after a
-    // lost answer we will then say we cannot tell rather than guess.
-    return undefined
-  }
-}
-
-/** Payments of this amount and number the look-before did not see (newest first). */
-function newCandidates(items: Payment[], input: PaymentInput, baseline: Baseline | undefined): Payment[] {
-  return items
-    .filter((p) => p.amount === input.amount && p.phone_number === input.phone)
-    .filter((p) => {
-      if (!baseline) return true
-      if (baseline.seen.has(p.id)) return false
-      if (baseline.serviceNow === undefined) return true
-      const created = Date.parse(p.created_at)
-      return Number.isFinite(created) && created >= baseline.serviceNow - DATE_RESOLUTION_MS
-    })
-    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+/**
+ * The moment the request left, in the service's time, or undefined when it cannot be told. The
+ * lookup's answer bounds it: the service wrote its `Date` (whole seconds) no earlier than the
+ * lookup left and no later than it came back, so the request left, in the service's time, between
+ * `Date - (answered - sent)` and `Date + 1 s - (lookup sent - sent)`. This machine's time of sending
+ * is taken when it falls within those bounds (the local sandbox shares the machine's clock; a
+ * service and a machine kept on time agree within milliseconds); outside them the two clocks
+ * disagree (a skewed machine, a sandbox clock moved with `svc sandbox clock advance`) and no
+ * payment is claimed as ours.
+ */
+function sentInServiceTime(sent: Sent, serviceDate: number, lookupSentMono: number, answeredMono: number): number | undefined {
+  if (!Number.isFinite(serviceDate)) return undefined
+  const earliest = serviceDate - (answeredMono - sent.monoMs)
+  const latest = serviceDate + DATE_RESOLUTION_MS - (lookupSentMono - sent.monoMs)
+  return sent.wallMs >= earliest && sent.wallMs <= latest ? sent.wallMs : undefined
 }
 
 export async function createPayment(
@@ -81,27 +63,31 @@ export async function createPayment(
   input: PaymentInput,
   options: {listShape?: () => Promise<ListShape>} = {},
 ): Promise<CreateResult> {
-  const listShape = await options.listShape?.().catch(() => undefined)
-  const baseline = await lookBefore(client, listShape)
+  // Read as the request leaves, after any wait for the rate limit (never retried: one send).
+  let sent: Sent = {wallMs: client.clock.now(), monoMs: performance.now()}
   try {
     const response = await client.request<Payment>({
       method: 'POST',
       path: '/v1/payments',
+      onSend: () => void (sent = {wallMs: client.clock.now(), monoMs: performance.now()}),
       body: {amount: input.amount, phone_number: input.phone, operator: input.operator, payment_method: 'mobile_money'},
     })
     return {payment: response.data, recovered: false}
   } catch (error) {
     if (!outcomeUnknown(error)) throw error
     const reason = (error as Error).message
-    const candidates = await findNewPayments(client, input, baseline, listShape).catch(() => undefined)
-    // Exactly one payment that did not exist before we sent: ours. Only with a baseline to compare.
-    if (baseline && candidates?.length === 1) return {payment: candidates[0]!, recovered: true}
+    const listShape = await options.listShape?.().catch(() => undefined)
+    const found = await findNewPayments(client, input, sent, listShape).catch(() => undefined)
+    const candidates = found?.candidates
+    // Exactly one payment made since we sent, by a clock that agrees with ours: ours.
+    if (found?.comparable && candidates?.length === 1) return {payment: candidates[0]!, recovered: true}
     const check = t('pay.create.unknownHint', {amount: input.amount, phone: input.phone})
     if (!candidates?.length) {
       throw new SvcError(t('pay.create.unknown', {reason}), {exitCode: ExitCode.UNAVAILABLE, code: 'outcome_unknown', hint: check, cause: error})
     }
     const listed = candidates.map((p) => t('pay.create.candidate', {id: p.id, status: statusLabel(p.status), created: formatDateTime(p.created_at, getLocale())})).join('\n')
-    throw new SvcError(t('pay.create.ambiguous', {reason, count: candidates.length, candidates: listed}), {
+    const message = found?.comparable ? 'pay.create.ambiguous' : 'pay.create.clocksApart'
+    throw new SvcError(t(message, {reason, count: candidates.length, candidates: listed}), {
       exitCode: ExitCode.UNAVAILABLE,
       code: 'outcome_unknown',
       hint: t('pay.create.ambiguousHint', {id: candidates[0]!.id, amount: input.amount, phone: input.phone}),
@@ -110,17 +96,32 @@ export async function createPayment(
   }
 }
 
-/** Payments of this amount and number that were not there before we sent (see Baseline). */
+/**
+ * After a lost answer: the payments of this amount and number that may be ours (newest first).
+ * `comparable`: the service's clock agrees with this machine's (sentInServiceTime), and the
+ * candidates are those made since the request left; otherwise every one of this amount and number
+ * in the newest page, none of which is claimed.
+ */
 export async function findNewPayments(
   client: ApiClient,
   input: PaymentInput,
-  baseline: Baseline | undefined,
+  sent: Sent,
   listShape?: ListShape,
-): Promise<Payment[]> {
+): Promise<{candidates: Payment[]; comparable: boolean}> {
   const {extractList} = await import('../api/index.js')
+  const lookupSent = performance.now()
   const response = await client.request<unknown>({method: 'GET', path: '/v1/payments', query: {limit: 100, offset: 0}})
+  const since = sentInServiceTime(sent, Date.parse(headerValue(response.headers, 'date') ?? ''), lookupSent, performance.now())
   const {items} = extractList<Payment>(response.data, listShape)
-  return newCandidates(items, input, baseline)
+  const candidates = items
+    .filter((p) => p.amount === input.amount && p.phone_number === input.phone)
+    .filter((p) => {
+      if (since === undefined) return true
+      const created = Date.parse(p.created_at)
+      return Number.isFinite(created) && created >= since
+    })
+    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+  return {candidates, comparable: since !== undefined}
 }
 
 export async function getPayment(client: ApiClient, id: string): Promise<Payment> {

@@ -1,5 +1,5 @@
 /**
- * Which operator carries a collection (service-contract.md, "Phone numbers").
+ * Which operator carries a collection (docs/service.md, "Payments (collections)").
  *
  * Prefixes (first three national digits): MTN 650–654, 67x, 680–683; ORANGE 655–659, 69x,
  * 686–689, 640–642; Nexttel 66x, 684–685 and Camtel 62x, 242–243 are not collectable. Every

@@ -14,9 +14,13 @@ export function paintStatus(paint: Painter, status: string): string {
   return paint.yellow(label)
 }
 
-export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<string> {
+/** The index of the failure code's column in the payments table. */
+export const FAILURE_COLUMN = 4
+
+/** The table, and whether it shows the failure codes (their explanations go under it only then). */
+export async function renderPaymentTable(io: IO, payments: Payment[]): Promise<{text: string; shown: (column: number) => boolean}> {
   const paint = await io.paint()
-  return io.table(
+  return io.fittedTable(
     [t('pay.table.id'), t('pay.table.status'), t('pay.table.amount'), t('pay.table.phone'), t('pay.table.failure'), t('pay.table.created')],
     payments.map((p) => [
       p.id,

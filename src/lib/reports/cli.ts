@@ -2,6 +2,7 @@
  * The report commands' work: flags read and checked before any request, every page read (with
  * progress), aggregated, then printed as JSON, CSV or for people.
  */
+import {dateNow} from '../../contract/clock.js'
 import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
@@ -29,9 +30,9 @@ export function checkPageSize(pageSize: number): number {
 }
 
 /** `--as-of`: a `YYYY-MM-DD` (or a time with offset, taken as its local day); today by default. */
-export function parseAsOf(input: string | undefined, now: Date = new Date()): string {
+export function parseAsOf(input: string | undefined, now: Date): string {
   if (input === undefined) return dayOf(now.toISOString(), 'local')!
-  const parsed = parseDueDate(input, 'as-of')
+  const parsed = parseDueDate(input, 'as-of', {today: now})
   return dayOf(parsed, 'local')!
 }
 
@@ -39,7 +40,7 @@ export function parseAsOf(input: string | undefined, now: Date = new Date()): st
  * `--until`: like --since (a duration back from now, a date, a time with offset), but a bare date
  * means the end of that day, and the future is allowed (it only bounds the range). Exclusive.
  */
-export function parseUntil(input: string | undefined, now: Date = new Date()): Date {
+export function parseUntil(input: string | undefined, now: Date): Date {
   if (input === undefined) return now
   const text = input.trim()
   if (/^\d{4}-/.test(text) || isDayFirstDate(text)) {
@@ -54,11 +55,11 @@ export function parseUntil(input: string | undefined, now: Date = new Date()): D
 export async function receivablesReport(ctx: Context, flags: {'page-size': number; 'as-of'?: string}, onPage?: (count: number) => void): Promise<ReceivablesReport> {
   const pageSize = checkPageSize(flags['page-size'])
   // Checked before any request; without --as-of, the day is the service's own (below).
-  const givenAsOf = flags['as-of'] === undefined ? undefined : parseAsOf(flags['as-of'])
+  const givenAsOf = flags['as-of'] === undefined ? undefined : parseAsOf(flags['as-of'], dateNow(ctx.clock))
   const client = await ctx.client()
   const service = await ctx.service()
   const invoices = await fetchOpenInvoices(client, service, {pageSize, onPage})
-  const asOf = givenAsOf ?? parseAsOf(undefined, client.serviceNow() ?? new Date())
+  const asOf = givenAsOf ?? parseAsOf(undefined, client.serviceNow() ?? dateNow(client.clock))
   return aggregateReceivables(invoices, asOf)
 }
 
@@ -85,7 +86,7 @@ export async function collectionsReport(
     }
     return {since, until}
   }
-  windowAt(new Date()) // every flag checked before any request
+  windowAt(dateNow(ctx.clock)) // every flag checked before any request
   const client = await ctx.client()
   const service = await ctx.service()
   // "Last 30 days" by the service's clock (the local sandbox's can be moved on).

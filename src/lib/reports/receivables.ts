@@ -1,5 +1,5 @@
 /**
- * Receivables (service-interface.md: "UNPAID and PAST_DUE together are the receivables"), aged by
+ * Receivables (docs/service.md, invoice "Statuses": "UNPAID and PAST_DUE together are the receivables"), aged by
  * due date. Pure: invoices in, figures out; fetching and rendering live elsewhere.
  *
  * - Open: status UNPAID or PAST_DUE (partly paid ones included: they keep that status, with

@@ -8,7 +8,7 @@ import type {IO, Painter} from '../io/terminal.js'
 import {formatXaf} from '../payments/amount.js'
 import {formatDate} from '../time/date.js'
 import {renderBarChart, sparkline, width, type Tone} from './chart.js'
-import {REPORT_STATUSES, type CollectionsReport, type DayRow, type Figures, type OperatorRow} from './collections.js'
+import {REPORT_STATUSES, successRate, type CollectionsReport, type DayRow, type Figures, type OperatorRow} from './collections.js'
 import type {BucketId, ReceivablesReport} from './receivables.js'
 
 const BUCKET_TONE: Record<BucketId, Tone> = {
@@ -64,9 +64,11 @@ export async function renderReceivables(io: IO, report: ReceivablesReport): Prom
       ]),
       [paint.bold(t('report.table.total')), String(report.totals.count), xaf(report.totals.amount_due), oldest ? day(oldest) : '', String(maxDays)],
     ],
-    [{kind: 'text', priority: 0}, {priority: 1}, {kind: 'amount'}, {priority: 3}, {priority: 2}],
+    // Names before the rest: a customer's name is never cut below 24 columns.
+    [{kind: 'text', priority: 0, min: 24}, {priority: 1}, {kind: 'amount'}, {priority: 3}, {priority: 2}],
   )
-  return [head, '', paint.bold(t('report.receivables.byAge')), chart, '', paint.bold(t('report.receivables.byCustomer')), table].join('\n')
+  // The sentences wrap at word boundaries on a terminal; the chart and the table already fit it.
+  return io.prose([head, '', paint.bold(t('report.receivables.byAge')), chart, '', paint.bold(t('report.receivables.byCustomer')), table].join('\n'))
 }
 
 /**
@@ -86,7 +88,7 @@ function figureCells(f: Figures): string[] {
 }
 
 /** The headline, the success rate and the sparkline of amounts collected per day. */
-export function collectionsSummary(report: CollectionsReport, options: {columns: number; paint: Painter}): string[] {
+export function collectionsSummary(report: CollectionsReport, options: {columns: number; paint: Painter; sparkline?: boolean}): string[] {
   const {totals} = report
   const first = day(report.dates[0]!)
   const last = day(report.dates.at(-1)!)
@@ -106,6 +108,8 @@ export function collectionsSummary(report: CollectionsReport, options: {columns:
           unspecified: s.UNSPECIFIED.count,
         }),
   ]
+  // Piped (a file, an email), a line of block characters says nothing: the tables below have the figures.
+  if (options.sparkline === false) return lines
   // The sparkline between its first and last day, fitted to the width: the latest days when the
   // range is longer than the terminal is wide.
   const fit = Math.max(7, options.columns - 2 * width(last) - 2)
@@ -116,12 +120,32 @@ export function collectionsSummary(report: CollectionsReport, options: {columns:
   return lines
 }
 
+/** Day rows summed by week, each under its Monday (the first week from the range's first day). */
+export function byWeek(rows: readonly DayRow[]): DayRow[] {
+  const weeks: DayRow[] = []
+  for (const row of rows) {
+    const weekday = (new Date(`${row.date}T00:00:00Z`).getUTCDay() + 6) % 7
+    const current = weeks.at(-1)
+    if (!current || weekday === 0) {
+      weeks.push(structuredClone(row))
+      continue
+    }
+    current.count += row.count
+    current.amount += row.amount
+    for (const status of REPORT_STATUSES) {
+      current.by_status[status].count += row.by_status[status].count
+      current.by_status[status].amount += row.by_status[status].amount
+    }
+  }
+  return weeks.map((week) => ({...week, success_rate: successRate(week)}))
+}
+
 export async function renderCollections(io: IO, report: CollectionsReport): Promise<string> {
   const paint = await io.paint()
   const first = day(report.dates[0]!)
   const last = day(report.dates.at(-1)!)
   const notes = [t('report.collections.fees'), ...(report.operator_inferred ? [t('report.collections.inferred')] : [])]
-  if (report.totals.count === 0) return [t('report.collections.none', {since: first, until: last}), ...notes].join('\n')
+  if (report.totals.count === 0) return io.prose([t('report.collections.none', {since: first, until: last}), ...notes].join('\n'))
 
   const heads = [
     t('report.table.payments'),
@@ -132,12 +156,16 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
   ]
   let title: string
   let table: string
+  const terminal = io.isTerminal('stdout')
   if (report.by === 'day') {
-    title = t('report.collections.byDay')
+    // Past a month, a row per week (from its Monday) rather than a screen of days.
+    const weekly = report.rows.length > 31
+    const rows = weekly ? byWeek(report.rows as DayRow[]) : (report.rows as DayRow[])
+    title = t(weekly ? 'report.collections.byWeek' : 'report.collections.byDay')
     table = await io.table(
-      [t('report.table.date'), ...heads],
+      [t(weekly ? 'report.table.weekOf' : 'report.table.date'), ...heads],
       [
-        ...(report.rows as DayRow[]).map((r) => [day(r.date), ...figureCells(r)]),
+        ...rows.map((r) => [day(r.date), ...figureCells(r)]),
         [paint.bold(t('report.table.total')), ...figureCells(report.totals)],
       ],
       [{kind: 'id'}, ...FIGURE_COLUMNS],
@@ -145,11 +173,13 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
   } else {
     title = t('report.collections.byOperator')
     const sparkWidth = Math.max(7, io.columns - 100)
+    // The per-day sparkline only on a terminal (piped, the figures say it).
+    const spark = (values: number[]) => (terminal ? [sparkline(values, {maxWidth: sparkWidth, paint})] : [])
     table = await io.table(
-      [t('report.table.operator'), ...heads, t('report.table.perDay')],
+      [t('report.table.operator'), ...heads, ...(terminal ? [t('report.table.perDay')] : [])],
       [
-        ...(report.rows as OperatorRow[]).map((r) => [r.operator, ...figureCells(r), sparkline(r.daily_success_amount, {maxWidth: sparkWidth, paint})]),
-        [paint.bold(t('report.table.total')), ...figureCells(report.totals), sparkline(report.daily_success_amount, {maxWidth: sparkWidth, paint})],
+        ...(report.rows as OperatorRow[]).map((r) => [r.operator === 'other' ? t('report.operator.other') : r.operator, ...figureCells(r), ...spark(r.daily_success_amount)]),
+        [paint.bold(t('report.table.total')), ...figureCells(report.totals), ...spark(report.daily_success_amount)],
       ],
       [{kind: 'id'}, ...FIGURE_COLUMNS, {priority: 9}],
     )
@@ -164,8 +194,9 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
           [{kind: 'id'}, {priority: 1}, {kind: 'amount'}],
         )
 
-  return [
-    ...collectionsSummary(report, {columns: io.columns, paint}),
+  // The sentences wrap at word boundaries on a terminal; the tables already fit it.
+  return io.prose([
+    ...collectionsSummary(report, {columns: io.columns, paint, sparkline: terminal}),
     '',
     paint.bold(title),
     table,
@@ -174,5 +205,5 @@ export async function renderCollections(io: IO, report: CollectionsReport): Prom
     failures,
     '',
     ...notes.map((n) => paint.dim(n)),
-  ].join('\n')
+  ].join('\n'))
 }

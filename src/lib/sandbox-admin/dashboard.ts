@@ -256,13 +256,13 @@ export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> 
   let profileUpdated = false
   let profileName: string | undefined
   if (body.keys) {
-    const [{findRunningSandbox}, {readConfig}, {saveProfile}] = await Promise.all([
+    const [{requireRunningSandbox}, {readConfig}, {saveProfile}] = await Promise.all([
       import('./running.js'),
       import('../config/store.js'),
       import('../config/profiles.js'),
     ])
     // The profile this sandbox saved and owns (`local`, `local-PORT`…), when it still points here.
-    const entry = findRunningSandbox(ctx)?.entry
+    const entry = requireRunningSandbox(ctx).entry
     const owned = entry ? readConfig(ctx.configDir).profiles[entry.profile] : undefined
     if (entry && owned?.base_url === entry.base_url) {
       await saveProfile(ctx.configDir, entry.profile, {...owned, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
@@ -291,7 +291,19 @@ export async function snapshotSave(ctx: Context, name: string): Promise<void> {
 
 export async function snapshotRestore(ctx: Context, name: string): Promise<void> {
   const body = await (await localAdmin(ctx)).call('POST /_admin/snapshots/{name}/restore', {params: {name: snapshotName(name)}})
-  await ctx.io.result(body, () => ctx.io.note(t('local.snapshot.restored', {name})))
+  const {counts} = body
+  await ctx.io.result(body, () =>
+    ctx.io.note(
+      t('local.snapshot.restored', {
+        name,
+        payments: counts.payments,
+        invoices: counts.invoices,
+        events: counts.events,
+        endpoints: counts.webhook_endpoints,
+        clock: formatDateTime(body.clock.now, getLocale()),
+      }),
+    ),
+  )
 }
 
 export async function snapshotList(ctx: Context): Promise<void> {

@@ -12,6 +12,7 @@
 import {chmodSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {resolve} from 'node:path'
 
+import type {Clock} from '../../contract/clock.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {currentOwner, isOwnerAlive, type ProcessOwner} from '../config/process-owner.js'
@@ -47,7 +48,7 @@ function readOwner(path: string): Owner | undefined {
 const CANNOT_WRITE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EISDIR', 'EFBIG'])
 
 /** Holds `file` for this process, or exit 2 naming the live process that holds it. */
-export async function holdDataFile(given: string): Promise<DataFileHold> {
+export async function holdDataFile(given: string, clock: Clock): Promise<DataFileHold> {
   const file = resolve(given)
   const path = ownerPath(file)
   const {withFileLock} = await import('../config/lock.js')
@@ -59,7 +60,7 @@ export async function holdDataFile(given: string): Promise<DataFileHold> {
       }
       const temporary = `${path}.${process.pid}.tmp`
       try {
-        writeFileSync(temporary, `${JSON.stringify({...currentOwner(), started_at: new Date().toISOString()} satisfies Owner)}\n`, {mode: 0o600})
+        writeFileSync(temporary, `${JSON.stringify({...currentOwner(), started_at: new Date(clock.now()).toISOString()} satisfies Owner)}\n`, {mode: 0o600})
         chmodSync(temporary, 0o600)
         renameSync(temporary, path)
       } catch (error) {

@@ -17,6 +17,8 @@ export interface JournalFlags {
   status?: string
   since?: string
   limit?: number
+  /** svc's own requests too. */
+  all?: boolean
 }
 
 /** The filters as the admin surface takes them, each checked (a bad one sends nothing). */
@@ -36,15 +38,20 @@ export function journalQuery(flags: JournalFlags): JournalQuery {
   }
   if (flags.since !== undefined) query.since_ms = parseDuration(flags.since, 'since')
   if (flags.limit !== undefined) query.limit = flags.limit
+  if (flags.all) query.all = true
   return query
 }
 
-/** One request on one line: time, method, path, status, duration, environment, key (masked). */
+/**
+ * One request on one line: time, method, path, status, duration, environment, key (masked), and
+ * for svc's own (`--all`) which part of svc made it (`svc:listen`).
+ */
 export function requestLine(entry: JournalEntry): string {
   const time = entry.at.slice(11, 23)
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path
   const ms = `${entry.duration_ms.toFixed(1)} ms`
-  return [time, entry.method.padEnd(6), String(entry.status), ms.padStart(9), entry.environment ?? '-', path, entry.key ?? ''].join('  ').trimEnd()
+  const origin = entry.origin === 'app' || entry.origin === undefined ? '' : `svc:${entry.origin}`
+  return [time, entry.method.padEnd(6), String(entry.status), ms.padStart(9), entry.environment ?? '-', path, entry.key ?? '', origin].join('  ').trimEnd()
 }
 
 
@@ -79,10 +86,11 @@ export async function getRequest(ctx: Context, id: string): Promise<void> {
   })
 }
 
-/** A new one-time login link to the web inspector. */
-export async function inspectorLink(ctx: Context): Promise<void> {
-  const body = await (await localAdmin(ctx)).call('POST /_admin/inspector/login-links')
+/** A new one-time login link to the web inspector; `open`: in the browser too. */
+export async function inspectorLink(ctx: Context, flags: {open?: boolean} = {}): Promise<void> {
+  const body = await (await localAdmin(ctx, 'inspector')).call('POST /_admin/inspector/login-links')
   await ctx.io.result(body, () => ctx.io.out(`${t('local.serve.inspector')}  ${body.url}`))
+  if (flags.open) await (await import('./open-browser.js')).openInBrowser(ctx, body.url)
 }
 
 /**

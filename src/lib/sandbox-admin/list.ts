@@ -25,7 +25,7 @@ export async function listSandboxes(ctx: Context): Promise<void> {
     ctx.io.out(
       await ctx.io.table(
         [t('local.col.url'), t('local.list.pid'), t('local.list.profile'), t('local.list.data'), t('local.list.since')],
-        rows.map((r) => [r.url, String(r.pid), r.profile, r.data_file ?? t('local.list.memory'), formatDateTime(r.started_at, getLocale())]),
+        rows.map((r) => [r.url, String(r.pid), r.profile || t('exec.listNoProfile'), r.data_file ?? t('local.list.memory'), formatDateTime(r.started_at, getLocale())]),
       ),
     )
   })

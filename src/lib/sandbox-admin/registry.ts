@@ -26,8 +26,10 @@ export interface SandboxEntry {
   started_at: string
   /** The `--data` file (absolute), or null for a sandbox in memory. */
   data_file: string | null
-  /** The profile this sandbox saved and owns while it runs (`local`, `local-PORT`, `--profile-name`). */
+  /** The profile this sandbox saved and owns while it runs (`local`, `local-PORT`, `--profile-name`); empty for exec's. */
   profile: string
+  /** Started by `svc sandbox exec`: it saves no profile and stops with its command. */
+  exec?: true
 }
 
 interface RegistryFile {

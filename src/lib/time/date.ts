@@ -48,7 +48,7 @@ export function daysInMonth(year: number, month: number): number {
 export interface DueDateOptions {
   /** The language whose form is accepted besides ISO (default: the current one). */
   locale?: Locale
-  /** "Today" for `30d`: the service's day when the caller has it (default: this machine's). */
+  /** "Today" for `30d`: the service's day when the caller has it, else the run's clock's. Without it, `30d` is refused (as with `relative: false`). */
   today?: Date
   /** `false` where a number of days must not be taken (a file re-run on another day). */
   relative?: boolean
@@ -72,8 +72,8 @@ export function parseDueDate(input: string, field = 'due-date', options: DueDate
   const text = typeof input === 'string' ? input.trim() : ''
   const relative = RELATIVE.exec(text)
   if (relative) {
-    if (options.relative === false) throw new InputError(t('domain.date.relativeHere', {field, input: quoteInput(input)}), {field})
-    const base = options.today ?? new Date()
+    const base = options.today
+    if (options.relative === false || !base) throw new InputError(t('domain.date.relativeHere', {field, input: quoteInput(input)}), {field})
     const day = new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate() + Number(relative[1])))
     return day.toISOString().slice(0, 10)
   }
@@ -85,7 +85,7 @@ export function parseDueDate(input: string, field = 'due-date', options: DueDate
  * The start of a report range: `now` minus a duration (`7d`, `24h`), or a date (local midnight)
  * or a time with offset. Throws InputError naming `field` when unreadable or in the future.
  */
-export function parseSince(input: string, now: Date = new Date(), field = 'since'): Date {
+export function parseSince(input: string, now: Date, field = 'since'): Date {
   const text = typeof input === 'string' ? input.trim() : ''
   let result: Date
   if (/^\d{4}-/.test(text) || isDayFirstDate(text)) {

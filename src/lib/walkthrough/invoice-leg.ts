@@ -5,6 +5,7 @@
  */
 import {randomUUID} from 'node:crypto'
 
+import {sleep} from '../../contract/clock.js'
 import type {ApiClient} from '../api/index.js'
 import type {Context} from '../context.js'
 import {getLocale, statusLabel, t, type MessageKey} from '../i18n/index.js'
@@ -63,7 +64,7 @@ export async function payInvoiceOnCheckout(ctx: Context, client: ApiClient, io: 
 
   io.say('walk.invoice.create')
   // Two weeks from the service's today (the sandbox clock may have been moved on), so it is UNPAID.
-  const due = new Date((client.serviceNow() ?? new Date()).getTime() + 14 * 86_400_000).toISOString().slice(0, 10)
+  const due = new Date((client.serviceNow()?.getTime() ?? ctx.clock.now()) + 14 * 86_400_000).toISOString().slice(0, 10)
   const created = await client.request<Invoice>({
     method: op['invoice.create'].method,
     path: op['invoice.create'].path,
@@ -115,10 +116,10 @@ export async function payInvoiceOnCheckout(ctx: Context, client: ApiClient, io: 
   await submitted.arrayBuffer()
   io.say('walk.invoice.paying', {phone: SUCCESS_NUMBER})
 
-  const deadline = Date.now() + io.patienceMs
+  const deadline = ctx.clock.now() + io.patienceMs
   let current = published.data
-  while (current.status !== 'PAID' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250))
+  while (current.status !== 'PAID' && ctx.clock.now() < deadline) {
+    await sleep(ctx.clock, 250)
     current = (
       await client.request<Invoice>({method: op['invoice.get'].method, path: fillPath(op['invoice.get'].path, invoice.id), operation: 'invoice.get'})
     ).data

@@ -5,6 +5,7 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
+import type {Clock} from '../../contract/clock.js'
 import {verifyPayload} from '../../contract/signature.js'
 
 export interface ReceivedEvent {
@@ -25,7 +26,7 @@ export interface EventReceiver {
   close(): Promise<void>
 }
 
-export async function startEventReceiver(): Promise<EventReceiver> {
+export async function startEventReceiver(clock: Clock): Promise<EventReceiver> {
   let secret = ''
   const events: ReceivedEvent[] = []
   const listeners = new Set<() => void>()
@@ -34,7 +35,7 @@ export async function startEventReceiver(): Promise<EventReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8')
-      const check = verifyPayload(secret, req.headers as Record<string, string>, body)
+      const check = verifyPayload(secret, req.headers as Record<string, string>, body, {nowSeconds: Math.floor(clock.now() / 1000)})
       let parsed: {id?: string; type?: string; data?: {id?: string}} = {}
       try {
         parsed = JSON.parse(body)
@@ -67,12 +68,12 @@ export async function startEventReceiver(): Promise<EventReceiver> {
       if (predicate(events)) return Promise.resolve(true)
       return new Promise((resolve) => {
         const done = (ok: boolean) => {
-          clearTimeout(timer)
+          clock.clearTimer(timer)
           listeners.delete(check)
           resolve(ok)
         }
         const check = () => predicate(events) && done(true)
-        const timer = setTimeout(() => done(false), timeoutMs)
+        const timer = clock.setTimer(() => done(false), timeoutMs, 'deadline')
         listeners.add(check)
       })
     },

@@ -49,7 +49,7 @@ async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<
   const creds = ctx.credentials()
   let stopped: Target['stopped']
   if (creds.apiKey && creds.environment === 'SANDBOX') {
-    const state = findRunningSandbox(ctx, {sameAsCredentials: true})
+    const state = findRunningSandbox(ctx)
     let admin: AdminClient | undefined
     if (state) {
       admin = adminClientFor(await ctx.clientFor(undefined, state.base_url, {ratePerMinute: 0}), state.admin_token)
@@ -62,7 +62,7 @@ async function chooseTarget(ctx: Context, options: WalkthroughOptions): Promise<
     stopped = {url: creds.baseUrl, profile: creds.profileName ?? '-'}
   }
   const {startSandbox} = await import('../../sandbox/index.js')
-  const sandbox = await startSandbox({port: 0, settleAfterMs: options.settleAfterMs, seed: 2026})
+  const sandbox = await startSandbox({port: 0, settleAfterMs: options.settleAfterMs, seed: 2026, clock: ctx.clock})
   const client = await ctx.clientFor(undefined, sandbox.url, {ratePerMinute: 0})
   return {
     kind: 'in-process',
@@ -113,7 +113,7 @@ export async function runWalkthrough(ctx: Context, options: WalkthroughOptions):
   try {
     // Events: our own endpoint, registered through the dashboard stand-in.
     if (target.admin) {
-      receiver = await startEventReceiver()
+      receiver = await startEventReceiver(ctx.clock)
       const endpoint = await target.admin.call('POST /_admin/webhook-endpoints', {body: {url: receiver.url, environment: 'SANDBOX'}})
       endpointId = endpoint.id
       receiver.setSecret(endpoint.secret)

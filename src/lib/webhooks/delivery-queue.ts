@@ -49,6 +49,8 @@ export interface DeliveryInput {
   body: string
   url: string
   receivedAt: Date
+  /** The event's environment, when it says one (the listener's lines show it). */
+  environment?: string
 }
 
 export interface DeliveryQueueOptions {
@@ -131,6 +133,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
         status: outcome.status,
         error: outcome.error,
         latencyMs: outcome.latencyMs,
+        ...(delivery.environment ? {environment: delivery.environment} : {}),
       }
       if (outcome.ok) {
         deliveries.delete(delivery.eventId)

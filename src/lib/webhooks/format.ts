@@ -40,9 +40,15 @@ export function formatClock(at: Date): string {
 const TYPE_WIDTH = Math.max(...EVENT_TYPES.map((type) => type.length))
 const ID_WIDTH = 'evt_'.length + 24
 const LATENCY_WIDTH = 7
+const ENV_WIDTH = 'SANDBOX'.length
 
-function columns(report: {at: Date; type: string; eventId: string}): {time: string; type: string; id: string} {
-  return {time: formatClock(report.at), type: report.type.padEnd(TYPE_WIDTH), id: report.eventId.padEnd(ID_WIDTH)}
+/**
+ * The time, and after it the event's environment when it names one (`webhooks listen` on the local
+ * sandbox forwards both: `14:02:11  LIVE     payment.success  evt_…`).
+ */
+function columns(report: {at: Date; type: string; eventId: string; environment?: string}): {time: string; type: string; id: string} {
+  const time = report.environment ? `${formatClock(report.at)}  ${report.environment.padEnd(ENV_WIDTH)}` : formatClock(report.at)
+  return {time, type: report.type.padEnd(TYPE_WIDTH), id: report.eventId.padEnd(ID_WIDTH)}
 }
 
 export function formatForwardReport(report: ForwardReport): string {

@@ -5,6 +5,7 @@
  * millisecond. Used by the listener (with retries on top) and by `svc webhooks replay`.
  */
 import type {Dispatcher, Pool} from 'undici'
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {signPayload} from '../../contract/signature.js'
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 10_000
@@ -18,6 +19,8 @@ export interface ForwarderOptions {
   timeoutMs?: number
   /** Connections per origin. */
   connections?: number
+  /** The time deliveries are signed and stamped with (default the machine's). */
+  clock?: Clock
 }
 
 export interface ForwardOutcome {
@@ -44,8 +47,9 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
   const pools = new Map<string, Pool>()
   const timeoutMs = options.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS
   const extra = options.headers ?? {}
+  const clock = options.clock ?? systemClock
   // Fail fast on a malformed secret rather than on the first event.
-  signPayload(options.secret, 'msg_check', '')
+  signPayload(options.secret, 'msg_check', '', 0)
 
   const targets = new Map<string, URL>()
   function parse(url: string): URL {
@@ -72,14 +76,14 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
   }
 
   async function send(url: string, webhookId: string, body: string): Promise<ForwardOutcome> {
-    const at = new Date()
+    const at = new Date(clock.now())
     const started = performance.now()
     const target = parse(url)
     const headers: Record<string, string> = {
       ...extra,
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
-      ...signPayload(options.secret, webhookId, body),
+      ...signPayload(options.secret, webhookId, body, Math.floor(at.getTime() / 1000)),
     }
     const request: Dispatcher.RequestOptions = {
       path: target.pathname + target.search,

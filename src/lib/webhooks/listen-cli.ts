@@ -6,14 +6,17 @@ import type {Context} from '../context.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
-import {findRunningSandbox} from '../sandbox-admin/running.js'
+import type {RunningSandbox} from '../sandbox-admin/running.js'
+import type {Credentials} from '../config/resolve.js'
+import type {ConfigData} from '../config/store.js'
+import {keyEnvironment} from '../../contract/keys.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
 import {EVENT_TYPES} from '../../contract/events.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 import {formatDuration, formatForwardReport, formatPendingSummary, formatReceivedReport, formatRejectedReport} from './format.js'
 import type {ListenSession, ListenSource, SandboxConnection} from './listen-session.js'
 import type {PendingDelivery} from './listener.js'
-import type {ListShape} from '../api/index.js'
 import {clockTime} from '../payments/flows.js'
 import {forwardJson, pendingJson, receivedJson, rejectedJson} from './report-json.js'
 import {parseListenRouting, type ForwardRoutes, type ListenRouting} from './routes.js'
@@ -29,6 +32,8 @@ export interface ListenFlags {
   source: 'auto' | 'inbound' | 'poll'
   'endpoint-secret-stdin': boolean
   'poll-interval': string
+  /** Only this environment's events (a local sandbox forwards both by default). */
+  env?: 'sandbox' | 'live'
 }
 
 export interface ListenHandle {
@@ -60,7 +65,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
 
   const routing = parseListenRouting({forwardTo: flags['forward-to'] ?? [], events: flags.events, headers: flags.header})
   const pollIntervalMs = parseDuration(flags['poll-interval'], 'poll-interval', {min: 250})
-  const source = await resolveSource(ctx, scope, flags.source, givenEndpointSecret, pollIntervalMs)
+  const source = await resolveSource(ctx, scope, flags.source, givenEndpointSecret, pollIntervalMs, flags.env)
   const localSecret = await scope.localSecret()
   const paint = await io.paint()
 
@@ -68,6 +73,7 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
     if (io.json) io.outJsonLine(json)
     else if (human !== undefined) (toStdout ? io.out(human) : io.err(human))
   }
+  let lostUrl = ''
   const {startListenSession} = await import('./listen-session.js')
   const session: ListenSession = await startListenSession({
     scope,
@@ -89,17 +95,18 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
       const message = ctx.redact((error as Error).message)
       io.warn(t('webhooks.poll.failed', {message, interval: formatDuration(pollIntervalMs)}))
     },
-    onSandboxLost: ({since, reason}) => {
-      if (io.json) io.outJsonLine({kind: 'sandbox_lost', since: since.toISOString(), reason})
-      io.err(paint.yellow(t('webhooks.listen.sandboxLost', {time: clockTime(new Date()), since: clockTime(since), reason: t(`webhooks.listen.lostReason.${reason}`)})))
+    onSandboxLost: ({since, reason, url}) => {
+      lostUrl = url
+      if (io.json) io.outJsonLine({kind: 'sandbox_lost', since: since.toISOString(), reason, url})
+      io.err(paint.yellow(t('webhooks.listen.sandboxLost', {time: clockTime(since), url, reason: t(`webhooks.listen.lostReason.${reason}`)})))
     },
     onSandboxBack: (gap, endpointId) => {
-      if (io.json) io.outJsonLine({kind: 'sandbox_back', endpoint_id: endpointId, from: gap.from.toISOString(), to: gap.to.toISOString(), recovered: gap.recovered, covered_from: gap.coveredFrom.toISOString(), uncovered: gap.uncovered ?? null})
-      const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
+      if (io.json) io.outJsonLine({kind: 'sandbox_back', endpoint_id: endpointId, from: gap.from.toISOString(), to: gap.to.toISOString(), recovered: gap.recovered, uncovered: gap.uncovered ?? null})
+      const window = {from: clockTime(gap.from), to: clockTime(gap.to), url: lostUrl}
       io.err(
         gap.uncovered === undefined
-          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date()), id: endpointId, count: gap.recovered, ...window, coveredFrom: clockTime(gap.coveredFrom)})
-          : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date()), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
+          ? t('webhooks.listen.sandboxBack', {time: clockTime(new Date(ctx.clock.now())), id: endpointId, count: gap.recovered, ...window})
+          : paint.yellow(t('webhooks.listen.sandboxBackUncovered', {time: clockTime(new Date(ctx.clock.now())), id: endpointId, reason: ctx.redact(gap.uncovered), ...window})),
       )
     },
   })
@@ -133,9 +140,26 @@ async function readEndpointSecret(stdin: AsyncIterable<Buffer | string>): Promis
   return secret
 }
 
-/** The local sandbox at the credentials' base URL, by running.ts's one rule. */
-function localSandboxFor(ctx: Context): {base_url: string; admin_url: string} | undefined {
-  return findRunningSandbox(ctx, {sameAsCredentials: true})
+/** listen's requests to the local sandbox name it (the journal's origin). */
+const LISTEN_ORIGIN = {[ORIGIN_HEADER]: 'listen'}
+
+/**
+ * The local sandbox this listen is for, by running.ts's one rule: the sandbox running at the
+ * credentials' address; bound to a profile `serve` saved, that sandbox or exit 7; with
+ * no profile at all, the only running one. Undefined for a remote service (inbound or poll).
+ */
+async function localSandboxFor(ctx: Context): Promise<RunningSandbox | undefined> {
+  const {findRunningSandbox, requireRunningSandbox, sandboxBinding} = await import('../sandbox-admin/running.js')
+  const found = findRunningSandbox(ctx)
+  if (found) return found
+  const creds = ctx.credentials()
+  // A profile `serve` saved, at its own address: its sandbox stopped is exit 7, never another source.
+  // Any other address (a service, a mock of the user's) is listened to as a service.
+  if (sandboxBinding(ctx)) return creds.profile?.local_sandbox && creds.profile.base_url === creds.baseUrl ? requireRunningSandbox(ctx) : undefined
+  // Nothing chose a sandbox: the only running one, if any runs and no profile names a service.
+  if (creds.profileName || creds.apiKey) return undefined
+  const {liveSandboxes} = await import('../sandbox-admin/registry.js')
+  return liveSandboxes(ctx.configDir).length > 0 || ctx.env.SVC_SANDBOX_URL ? requireRunningSandbox(ctx) : undefined
 }
 
 async function resolveSource(
@@ -144,22 +168,23 @@ async function resolveSource(
   mode: ListenFlags['source'],
   givenSecret: string | undefined,
   pollIntervalMs: number,
+  only: ListenFlags['env'],
 ): Promise<ListenSource> {
   const endpointSecret = givenSecret ?? scope.endpointSecret()
-  const local = mode === 'auto' ? localSandboxFor(ctx) : undefined
+  const local = mode === 'auto' ? await localSandboxFor(ctx) : undefined
+  // A local sandbox forwards both environments' events (--env narrows); any other source, the
+  // key's only: an --env that is not the key's is refused rather than listened to in silence.
+  const environments = only ? [only.toUpperCase() as 'SANDBOX' | 'LIVE'] : (['SANDBOX', 'LIVE'] as const).slice()
+  const keyEnvironment = ctx.credentials().environment ?? 'SANDBOX'
+  if (!local && only && only.toUpperCase() !== keyEnvironment) {
+    throw new InputError(t('webhooks.listen.envNotLocal', {env: only, environment: keyEnvironment}), {field: 'env'})
+  }
   if (local) {
-    const {localAdmin} = await import('../sandbox-admin/admin.js')
-    const client = ctx.credentials().apiKey ? await ctx.client() : undefined
-    const listShape = client ? (await ctx.service()).lists.payments : undefined
-    return {
-      kind: 'sandbox',
-      admin: await localAdmin(ctx),
-      adminUrl: local.admin_url,
-      environment: ctx.credentials().environment ?? 'SANDBOX',
-      client,
-      listShape,
-      reconnect: () => reconnectLocal(ctx, listShape),
-    }
+    const connection = await connectTo(ctx, local, ctx.credentials(), environments)
+    // Chosen by no profile or flag (the only one running): that sandbox's address, kept.
+    const {sandboxBinding} = await import('../sandbox-admin/running.js')
+    const kept = sandboxBinding(ctx) || findsAtCredentials(ctx, local) ? undefined : local.base_url
+    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, environments, kept)}
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
     if (!endpointSecret) {
@@ -175,19 +200,66 @@ async function resolveSource(
   return {kind: 'poll', client, listShape, intervalMs: pollIntervalMs}
 }
 
+/** Whether `sandbox` is the one at the credentials' address. */
+function findsAtCredentials(ctx: Context, sandbox: RunningSandbox): boolean {
+  try {
+    return ctx.credentials().baseUrl === sandbox.base_url
+  } catch {
+    return false
+  }
+}
+
 /**
- * The local sandbox again, after it restarted: the profile and the sandbox's saved state read
- * afresh from disk (an in-memory sandbox comes back with new keys and a new admin token, and
- * saves them), so a listen on `--profile local` follows the new sandbox.
+ * A connection to `sandbox` for these credentials: its admin surface and the public API with the
+ * key (to check that the sandbox accepts it) (the credentials', else the key of the profile the sandbox saved: a listen with no profile
+ * at all). Every request marked as listen's own (ORIGIN_HEADER).
  */
-async function reconnectLocal(ctx: Context, listShape: ListShape | undefined): Promise<SandboxConnection> {
-  const {readConfig} = await import('../config/store.js')
-  const {resolveCredentials} = await import('../config/resolve.js')
-  const [{localAdmin}, {requireRunningSandbox}] = await Promise.all([import('../sandbox-admin/admin.js'), import('../sandbox-admin/running.js')])
-  const creds = resolveCredentials(ctx.flags, ctx.env, readConfig(ctx.configDir))
-  const state = requireRunningSandbox(ctx)
-  const client = creds.apiKey ? await ctx.clientFor(creds.apiKey, creds.baseUrl) : undefined
-  return {admin: await localAdmin(ctx), adminUrl: `${state.base_url}/_admin`, environment: creds.environment ?? 'SANDBOX', client, listShape}
+async function connectTo(
+  ctx: Context,
+  sandbox: RunningSandbox,
+  creds: Credentials,
+  environments: SandboxConnection['environments'],
+  config: ConfigData = ctx.config(),
+): Promise<SandboxConnection> {
+  const {adminClientFor} = await import('../sandbox-admin/admin.js')
+  const owned = sandbox.entry ? config.profiles[sandbox.entry.profile]?.api_key : undefined
+  const apiKey = creds.apiKey ?? owned
+  // Its own requests say so: the journal shows the app's traffic by default, not listen's.
+  const local = {ratePerMinute: 0, retry: {maxRetries: 0}, headers: LISTEN_ORIGIN}
+  const client = apiKey ? await ctx.clientFor(apiKey, sandbox.base_url, local) : undefined
+  return {
+    admin: adminClientFor(await ctx.clientFor(undefined, sandbox.base_url, local), sandbox.admin_token, LISTEN_ORIGIN),
+    adminUrl: sandbox.admin_url,
+    baseUrl: sandbox.base_url,
+    adminToken: sandbox.admin_token,
+    environment: (apiKey ? keyEnvironment(apiKey) : undefined) ?? 'SANDBOX',
+    environments,
+    client,
+    instance: {id: sandbox.entry ? `${sandbox.entry.pid}:${sandbox.entry.started_at}` : sandbox.base_url, persistent: sandbox.entry ? sandbox.entry.data_file !== null : true},
+  }
+}
+
+/**
+ * The listener's own sandbox again, after it went away: the profile and the registry read afresh
+ * from disk (an in-memory sandbox comes back with new keys and a new admin token, and saves them),
+ * only the sandbox at the profile's address counts (running.ts, no other; with no profile at all,
+ * the address of the sandbox it started with), and only once it answers the profile's key: until then this rejects, and the watch tries again.
+ */
+async function reconnectLocal(ctx: Context, environments: SandboxConnection['environments'], address?: string): Promise<SandboxConnection> {
+  const [{readConfig}, {resolveCredentials}, {sandboxAt}] = await Promise.all([
+    import('../config/store.js'),
+    import('../config/resolve.js'),
+    import('../sandbox-admin/running.js'),
+  ])
+  const config = readConfig(ctx.configDir)
+  const creds = resolveCredentials(ctx.flags, ctx.env, config)
+  const url = address ?? creds.baseUrl
+  const sandbox = sandboxAt(ctx, url)
+  if (!sandbox) throw new Error(`no sandbox at ${url}`)
+  const connection = await connectTo(ctx, sandbox, creds, environments, config)
+  // Its key: a 401 (another sandbox at that address, or one that does not know the key) is not "back".
+  if (connection.client) await connection.client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}})
+  return connection
 }
 
 /** Ctrl-C after the sandbox was out of reach: what is pending, and the windows it was disconnected. */
@@ -197,7 +269,7 @@ function formatGapSummary(pending: readonly PendingDelivery[], gaps: ReturnType<
     const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
     lines.push(
       gap.uncovered === undefined
-        ? t('webhooks.listen.gapCovered', {...window, count: gap.recovered, coveredFrom: clockTime(gap.coveredFrom)})
+        ? t('webhooks.listen.gapCovered', {...window, count: gap.recovered})
         : t('webhooks.listen.gapUncovered', window),
     )
   }
@@ -239,7 +311,7 @@ function announce(
   const paint = io.paintSync()
   io.err(paint.bold(t('webhooks.listen.ready', {url: receiver})))
   if (source.kind === 'sandbox') {
-    io.err(t('webhooks.listen.source.sandbox', {base: creds.baseUrl, environment: source.environment, id: session.endpointId ?? ''}))
+    io.err(t('webhooks.listen.source.sandbox', {base: source.baseUrl, environment: source.environments.join(t('webhooks.listen.and')), id: session.endpointId ?? ''}))
   } else if (source.kind === 'inbound') {
     io.err(t('webhooks.listen.source.inbound', {scope: scope.name, port: session.listener.port}))
   } else {

@@ -3,19 +3,21 @@
  * by one source, and its clean-up.
  *
  * - `sandbox`: the local sandbox (`svc sandbox serve`) gets the receiver as a webhook endpoint of
- *   the key's environment, through its admin surface, as `stripe listen` opens a session; its
- *   deliveries are verified with that endpoint's secret; the endpoint is removed at stop (and at
- *   the next start, if a crash left it behind and its listener is gone).
+ *   each environment listened to (both by default, `--env` narrows), through its admin surface, as
+ *   `stripe listen` opens a session; its deliveries are verified with those endpoints' secrets; the
+ *   endpoints are removed at stop (and at the next start, if a crash left them behind and their
+ *   listener is gone).
  * - `inbound`: deliveries POSTed to the receiver (through the user's tunnel), verified with the
  *   profile's endpoint secret.
  * - `poll`: the payments list, followed by the poll source (position kept per profile), each
  *   settlement ingested as an event.
  */
 import type {ApiClient, ListShape} from '../api/index.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 import type {AdminClient} from '../sandbox-admin/admin.js'
 import {listPayments} from '../payments/flows.js'
 import {openEventLog, type EventLog} from './event-log.js'
-import type {PaymentLike} from '../../contract/events.js'
+import type {PaymentLike, WebhookEvent} from '../../contract/events.js'
 import {
   startListener,
   type ForwardReport,
@@ -30,16 +32,27 @@ import {createPollSource, type PollSource} from './poll-source.js'
 import type {ListenRouting} from './routes.js'
 import type {WebhookScope} from './scope.js'
 import {generateSecret} from '../../contract/signature.js'
-import {watchSandbox, type Gap, type SandboxLink, type SandboxWatch} from './sandbox-watch.js'
+import {watchSandbox, type Gap, type LostReason, type Mark, type SandboxLink, type SandboxWatch, type WatchLine} from './sandbox-watch.js'
 
-/** What talks to the local sandbox: its admin surface and the public API with the profile's key. */
+/** What talks to the local sandbox: its admin surface (listen's requests marked as svc's own) and the public API with the profile's key. */
 export interface SandboxConnection {
   admin: AdminClient
   adminUrl: string
+  /** The sandbox's base URL and admin token: the watch line is a stream, read with fetch. */
+  baseUrl: string
+  adminToken: string
+  /** The key's environment. */
   environment: 'SANDBOX' | 'LIVE'
+  /** The environments whose events it forwards: an endpoint registered for each, the first watched. */
+  environments: Array<'SANDBOX' | 'LIVE'>
+  /** The public API with the profile's key: a sandbox is back only once it accepts it. */
   client?: ApiClient
-  listShape?: ListShape
+  /** Which run of the sandbox (the registry's PID and start), and whether its data outlives it. */
+  instance: {id: string; persistent: boolean}
 }
+
+/** What marks a request as listen's (svc's own: the journal tells it from the app's). */
+const LISTEN_HEADERS: Record<string, string> = {[ORIGIN_HEADER]: 'listen'}
 
 export type ListenSource =
   | ({kind: 'sandbox'; reconnect?: () => Promise<SandboxConnection>} & SandboxConnection)
@@ -60,7 +73,7 @@ export interface ListenSessionOptions {
   onRejected(report: RejectedReport): void
   onPollError(error: unknown): void
   /** The sandbox went away or lost this listener's endpoint (sandbox source, with `reconnect`). */
-  onSandboxLost?(info: {since: Date; reason: Gap['reason']}): void
+  onSandboxLost?(info: {since: Date; reason: Gap['reason']; url: string}): void
   /** Registered again after a loss; the gap's events recovered. */
   onSandboxBack?(gap: Gap, endpointId: string): void
 }
@@ -94,6 +107,9 @@ export async function startListenSession(options: ListenSessionOptions): Promise
       eventLog: log,
       onForward: options.onForward,
       onReceived: options.onReceived,
+      onEvent: (event, from) => {
+        if (from === 'inbound') onSandboxEvent?.(event)
+      },
       onRejected: options.onRejected,
     })
   } catch (error) {
@@ -102,40 +118,54 @@ export async function startListenSession(options: ListenSessionOptions): Promise
   }
 
   let endpointId: string | undefined
+  /** Every endpoint registered, one per environment (endpointId is the first's). */
+  let endpointIds: string[] = []
   let poll: PollSource | undefined
   let watch: SandboxWatch | undefined
+  // The sandbox's deliveries move the watch's mark (set once the watch runs).
+  let onSandboxEvent: ((event: WebhookEvent) => void) | undefined
   // The sandbox connection in use (a new one after a restart: its admin token changes).
   let adminNow: SandboxConnection = source.kind === 'sandbox' ? source : ({} as SandboxConnection)
   try {
     if (source.kind === 'sandbox') {
-      const endpoint = await source.admin.call('POST /_admin/webhook-endpoints', {
-        body: {url: `${listener.url}/`, environment: source.environment},
-      })
-      endpointId = endpoint.id
-      listener.setInboundSecret(endpoint.secret)
-      scope.saveSession({endpoint_id: endpoint.id, admin_url: source.adminUrl, pid: process.pid})
+      const receiverUrl = `${listener.url}/`
+      const l = listener
+      // Each environment's endpoint; the listener verifies with any of their secrets.
+      const registered = (endpoints: Array<{id: string; secret: string}>) => {
+        endpointIds = endpoints.map((e) => e.id)
+        endpointId = endpointIds[0]
+        l.setInboundSecret(endpoints.map((e) => e.secret))
+        scope.saveSession({endpoint_id: endpointIds[0]!, endpoint_ids: endpointIds, admin_url: adminNow.adminUrl, pid: process.pid})
+      }
+      registered(await registerEach(source, receiverUrl))
       if (source.reconnect) {
-        const receiverUrl = `${listener.url}/`
         const reconnect = source.reconnect
-        const l = listener
-        watch = watchSandbox({
-          endpointId: endpoint.id,
-          link: sandboxLink(source, receiverUrl),
+        // Each environment's newest event now: after a restart, only what came after it (or after
+        // the last one received) is forwarded, never an event from before the listener started.
+        const marks: Record<string, Mark> = {}
+        for (const environment of source.environments) {
+          const newest = await source.admin.call('GET /_admin/events', {query: {environment, limit: 1}})
+          const first = newest.data[0] as {id?: string; created_at?: string} | undefined
+          marks[environment] = first ? {id: first.id, created_at: first.created_at} : {}
+        }
+        watch = await watchSandbox({
+          endpointId: endpointIds[0]!,
+          link: sandboxLink(source, receiverUrl, registered),
+          marks,
           connect: async () => {
             const fresh = await reconnect()
             adminNow = fresh
-            return sandboxLink(fresh, receiverUrl)
+            return sandboxLink(fresh, receiverUrl, registered)
           },
-          onRegistered: (registered) => {
-            endpointId = registered.id
-            if (registered.secret) l.setInboundSecret(registered.secret)
-            scope.saveSession({endpoint_id: registered.id, admin_url: adminNow.adminUrl, pid: process.pid})
-          },
+          // sandboxLink's register hands every environment's endpoint to `registered`.
+          onRegistered: () => undefined,
           ingest: (event) => l.ingest(event, 'poll').outcome !== 'duplicate',
           onLost: (info) => options.onSandboxLost?.(info),
           onBack: (gap) => options.onSandboxBack?.(gap, endpointId ?? ''),
           clock: options.clock,
         })
+        const w = watch
+        onSandboxEvent = (event) => w.received(event)
       }
     } else if (source.kind === 'poll') {
       poll = createPollSource({
@@ -170,8 +200,8 @@ export async function startListenSession(options: ListenSessionOptions): Promise
       stopping ??= (async () => {
         await poll?.stop()
         await watch?.stop()
-        if (source.kind === 'sandbox' && endpointId) {
-          await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId}}).catch(() => undefined)
+        if (source.kind === 'sandbox' && endpointIds.length > 0) {
+          for (const id of endpointIds) await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch(() => undefined)
           scope.saveSession(undefined)
         }
         const {pending} = await listener.close({graceMs: 1000})
@@ -187,8 +217,19 @@ export async function startListenSession(options: ListenSessionOptions): Promise
 async function removeStaleEndpoint(scope: WebhookScope, source: Extract<ListenSource, {kind: 'sandbox'}>): Promise<void> {
   const saved = scope.savedSession()
   if (!saved || saved.admin_url !== source.adminUrl || isAlive(saved.pid)) return
-  await source.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: saved.endpoint_id}}).catch(() => undefined)
+  for (const id of saved.endpoint_ids ?? [saved.endpoint_id]) {
+    await source.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch(() => undefined)
+  }
   scope.saveSession(undefined)
+}
+
+/** The receiver registered as an endpoint of each environment listened to. */
+async function registerEach(connection: SandboxConnection, receiverUrl: string): Promise<Array<{id: string; secret: string}>> {
+  const endpoints: Array<{id: string; secret: string}> = []
+  for (const environment of connection.environments) {
+    endpoints.push(await connection.admin.call('POST /_admin/webhook-endpoints', {body: {url: receiverUrl, environment}}))
+  }
+  return endpoints
 }
 
 function isAlive(pid: number): boolean {
@@ -201,19 +242,70 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The watch's view of a sandbox connection: is the receiver registered, register it, list payments. */
-function sandboxLink(connection: SandboxConnection, receiverUrl: string): SandboxLink {
-  const {admin, environment} = connection
+/**
+ * The watch's view of a sandbox connection: its line, is the receiver registered (its first
+ * environment's endpoint), register it again (every environment's: `onRegistered` takes them all),
+ * each environment's events.
+ */
+function sandboxLink(connection: SandboxConnection, receiverUrl: string, onRegistered: (endpoints: Array<{id: string; secret: string}>) => void): SandboxLink {
+  const {admin} = connection
   return {
+    url: connection.baseUrl,
+    instance: connection.instance,
+    environments: connection.environments,
+    watch: (endpointId) => openWatchLine(connection, endpointId),
     async isRegistered(id) {
-      const answer = await admin.call('GET /_admin/webhook-endpoints', {query: {environment}})
+      const answer = await admin.call('GET /_admin/webhook-endpoints', {query: {environment: connection.environments[0]}})
       return (answer.data ?? []).some((endpoint) => endpoint.id === id && endpoint.url === receiverUrl)
     },
-    register: () => admin.call('POST /_admin/webhook-endpoints', {body: {url: receiverUrl, environment}}),
-    async listPayments({limit, offset}) {
-      if (!connection.client) throw new Error('no API key for the payments list')
-      const page = await listPayments(connection.client, {limit, offset, listShape: connection.listShape})
-      return {data: page.items as PaymentLike[], hasMore: page.hasMore}
+    async register() {
+      const endpoints = await registerEach(connection, receiverUrl)
+      onRegistered(endpoints)
+      return endpoints[0]!
+    },
+    async listEvents({environment, limit, offset}) {
+      const page = await admin.call('GET /_admin/events', {query: {environment: environment as 'SANDBOX' | 'LIVE', limit, offset}})
+      // As the sandbox delivers them: the event without the dashboard's delivery list.
+      const data = page.data.map((record) => {
+        const {deliveries: _deliveries, ...event} = record as Record<string, unknown>
+        return event as WebhookEvent
+      })
+      return {data, hasMore: Boolean(page.has_more)}
     },
   }
+}
+
+/**
+ * The listener's line to its sandbox: a server-sent event stream that the sandbox ends with
+ * `removed` when the endpoint goes, and that ends with the connection when the sandbox stops.
+ */
+async function openWatchLine(connection: SandboxConnection, endpointId: string): Promise<WatchLine> {
+  const abort = new AbortController()
+  const url = `${connection.baseUrl}/_admin/webhook-endpoints/${encodeURIComponent(endpointId)}/watch`
+  const response = await fetch(url, {
+    headers: {authorization: `Bearer ${connection.adminToken}`, accept: 'text/event-stream', ...LISTEN_HEADERS},
+    signal: abort.signal,
+  })
+  if (!response.ok || !response.body) {
+    await response.body?.cancel().catch(() => undefined)
+    throw Object.assign(new Error(`watch: ${response.status}`), {status: response.status})
+  }
+  const body = response.body
+  const closed = (async (): Promise<LostReason> => {
+    const decoder = new TextDecoder()
+    let text = ''
+    try {
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, {stream: true})
+        if (/(^|\n)event: removed\n/.test(text)) return 'unregistered'
+        // Only the last, unfinished block is kept.
+        const end = text.lastIndexOf('\n\n')
+        if (end !== -1) text = text.slice(end + 2)
+      }
+    } catch {
+      // The connection broke: the sandbox stopped.
+    }
+    return 'unreachable'
+  })()
+  return {closed, close: () => abort.abort()}
 }

@@ -17,7 +17,7 @@ import {asWebhookEvent, isSettlementEvent, type EventType, type WebhookEvent} fr
 import {createForwarder, type Forwarder} from './forwarder.js'
 import {routeFor, type ForwardRoutes} from './routes.js'
 import type {ForwardReport, PendingDelivery, ReceivedReport, RejectedReport} from './reports.js'
-import type {Clock} from '../../contract/clock.js'
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {createDeliveryQueue, exponentialBackoff, type RetryPolicy} from './delivery-queue.js'
 import {createDuplicateFilter, startReceiver} from './receiver.js'
 
@@ -56,6 +56,8 @@ export interface ListenerOptions {
   onReceived?: (report: ReceivedReport) => void
   onForward?: (report: ForwardReport) => void
   onRejected?: (report: RejectedReport) => void
+  /** Each event taken in (not a duplicate), with where it came from: the sandbox watch follows what its sandbox delivered. */
+  onEvent?: (event: WebhookEvent, source: EventSource) => void
 }
 
 export interface ListenerStats {
@@ -95,7 +97,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     headers: options.headers,
     timeoutMs: options.timeoutMs,
     connections: options.connections,
+    clock: options.clock,
   })
+  const clock = options.clock ?? systemClock
   const backoff = options.backoff ?? exponentialBackoff(options.retry)
   const dedupeWindow = options.dedupeWindow ?? 10_000
   const log = options.eventLog
@@ -121,9 +125,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   let closed = false
 
   function accept(event: WebhookEvent, body: string, webhookId: string, source: EventSource): IngestResult {
-    const at = new Date()
+    const at = new Date(clock.now())
     const report = (outcome: ReceivedReport['outcome']): IngestResult => {
-      options.onReceived?.({at, eventId: event.id, webhookId, type: event.type, source, outcome})
+      options.onReceived?.({at, eventId: event.id, webhookId, type: event.type, source, outcome, ...environmentOf(event)})
       return {outcome}
     }
     // The same settlement under another id (the sandbox's delivery, and the same one recovered
@@ -136,6 +140,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     seen.remember(webhookId)
     if (settlement !== undefined) seen.remember(settlement)
     stats.received++
+    options.onEvent?.(event, source)
     log?.appendEvent({id: event.id, type: event.type, received_at: at.toISOString(), source, payload: event}, body)
     const routed = route(event.type)
     if (routed.skip) {
@@ -143,7 +148,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       log?.appendSkip({event_id: event.id, at: at.toISOString(), reason: routed.skip})
       return report(routed.skip)
     }
-    queue.enqueue({eventId: event.id, webhookId, type: event.type, body, url: routed.url, receivedAt: at})
+    queue.enqueue({eventId: event.id, webhookId, type: event.type, body, url: routed.url, receivedAt: at, ...environmentOf(event)})
     return report('accepted')
   }
 
@@ -176,6 +181,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     port: options.port,
     host: options.host,
     maxBodyBytes: options.maxBodyBytes,
+    clock,
     handOver: (event, body, webhookId) => accept(event, body, webhookId, 'inbound'),
     onRejected: (report) => {
       stats.rejected++
@@ -188,12 +194,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (routed.skip) continue
     stats.resumed++
     options.onReceived?.({
-      at: new Date(),
+      at: new Date(clock.now()),
       eventId: event.id,
       webhookId: event.id,
       type: event.type,
       source: 'ingest',
       outcome: 'resumed',
+      ...environmentOf(event),
     })
     queue.enqueue({
       eventId: event.id,
@@ -201,7 +208,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       type: event.type,
       body: JSON.stringify(event),
       url: routed.url,
-      receivedAt: new Date(),
+      receivedAt: new Date(clock.now()),
+      ...environmentOf(event),
     })
   }
 
@@ -239,4 +247,9 @@ function settlementKey(event: WebhookEvent | undefined): string | undefined {
   if (!event || !isSettlementEvent(event.type)) return undefined
   const data = event.data as {id?: unknown; status?: unknown} | undefined
   return typeof data?.id === 'string' && typeof data.status === 'string' ? `settlement:${data.id}:${data.status}` : undefined
+}
+
+/** The event's environment, when it names one the service has (the listener's lines show it). */
+function environmentOf(event: WebhookEvent): {environment?: string} {
+  return event.environment === 'SANDBOX' || event.environment === 'LIVE' ? {environment: event.environment} : {}
 }

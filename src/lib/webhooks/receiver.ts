@@ -7,6 +7,7 @@
  */
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import {systemClock, type Clock} from '../../contract/clock.js'
 import {asWebhookEvent, type WebhookEvent} from '../../contract/events.js'
 import {verifyPayload} from '../../contract/signature.js'
 import {t} from '../i18n/index.js'
@@ -26,6 +27,8 @@ export interface ReceiverOptions {
   host?: string
   /** Largest body, bytes (default 1 MiB). */
   maxBodyBytes?: number
+  /** What a delivery's timestamp is checked against, and rejections stamped with (default the machine's). */
+  clock?: Clock
   /** A verified, parsed delivery: what became of it. */
   handOver(event: WebhookEvent, body: string, webhookId: string): {outcome: ReceivedReport['outcome']}
   onRejected(report: RejectedReport): void
@@ -73,9 +76,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     secret === undefined ? [] : typeof secret === 'string' ? [secret] : [...secret]
   let inboundSecrets = secretList(options.inboundSecret)
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
+  const clock = options.clock ?? systemClock
 
   function reject(response: ServerResponse, status: number, report: Omit<RejectedReport, 'at'>): void {
-    options.onRejected({at: new Date(), ...report})
+    options.onRejected({at: new Date(clock.now()), ...report})
     const code = status === 401 ? 'invalid_signature' : status === 413 ? 'too_large' : 'invalid_event'
     respond(response, status, {message: report.message, code, reason: report.reason})
   }
@@ -142,7 +146,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   function verifyInbound(headers: Record<string, string | string[] | undefined>, body: string) {
     let first: Exclude<ReturnType<typeof verifyPayload>, {ok: true}> | undefined
     for (const secret of inboundSecrets) {
-      const result = verifyPayload(secret, headers, body, {toleranceSeconds: options.toleranceSeconds})
+      const result = verifyPayload(secret, headers, body, {toleranceSeconds: options.toleranceSeconds, nowSeconds: Math.floor(clock.now() / 1000)})
       if (result.ok) return undefined
       first ??= result
     }

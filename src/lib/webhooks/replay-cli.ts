@@ -39,7 +39,7 @@ export async function webhooksReplay(ctx: Context, eventId: string | undefined, 
   if (flags['all-failed']) {
     let results: ReplayResult[]
     try {
-      results = await replayFailedEvents({log, routes, secret, headers, newWebhookId}, (result) => {
+      results = await replayFailedEvents({log, routes, secret, headers, newWebhookId, clock: ctx.clock}, (result) => {
         if (!io.json) io.out(formatReplayLine(result, newWebhookId))
       })
     } finally {
@@ -49,7 +49,7 @@ export async function webhooksReplay(ctx: Context, eventId: string | undefined, 
   }
   let result: ReplayResult
   try {
-    result = await replayEvent({log, eventId: eventId!, routes, secret, headers, newWebhookId})
+    result = await replayEvent({log, eventId: eventId!, routes, secret, headers, newWebhookId, clock: ctx.clock})
   } finally {
     await log.close().catch(() => undefined)
   }

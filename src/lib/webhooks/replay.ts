@@ -5,6 +5,7 @@
  */
 import {randomBytes} from 'node:crypto'
 
+import type {Clock} from '../../contract/clock.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import type {EventHistory, EventLog} from './event-log.js'
@@ -22,6 +23,8 @@ export interface ReplayOptions {
   timeoutMs?: number
   /** Send under a fresh webhook-id (the event itself unchanged), so that an app that dedupes acts on it. */
   newWebhookId?: boolean
+  /** The time replays are signed with (the run's). */
+  clock?: Clock
 }
 
 export interface ReplayResult extends ForwardOutcome {
@@ -46,7 +49,7 @@ export async function replayEvent(options: ReplayOptions): Promise<ReplayResult>
     })
   }
   routeOf(entry, options.routes)
-  const forwarder = await createForwarder({secret: options.secret, headers: options.headers, timeoutMs: options.timeoutMs})
+  const forwarder = await createForwarder({secret: options.secret, headers: options.headers, timeoutMs: options.timeoutMs, clock: options.clock})
   try {
     return await replayEntry(forwarder, entry, options)
   } finally {
@@ -67,7 +70,7 @@ export async function replayFailedEvents(
   const replayable = failed.filter((entry) => asWebhookEvent(entry.payload))
   for (const entry of replayable) routeOf(entry, options.routes)
   if (replayable.length === 0) return []
-  const forwarder = await createForwarder({secret: options.secret, headers: options.headers, timeoutMs: options.timeoutMs})
+  const forwarder = await createForwarder({secret: options.secret, headers: options.headers, timeoutMs: options.timeoutMs, clock: options.clock})
   const results: ReplayResult[] = []
   try {
     for (const entry of replayable) {

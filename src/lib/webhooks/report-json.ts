@@ -16,11 +16,12 @@ export function forwardJson(report: ForwardReport): Record<string, unknown> {
   }
   if (report.error) out.error = report.error
   if (report.retryInMs !== undefined) out.retry_in_ms = report.retryInMs
+  if (report.environment) out.environment = report.environment
   return out
 }
 
 export function receivedJson(report: ReceivedReport): Record<string, unknown> {
-  return {kind: 'received', at: report.at.toISOString(), event_id: report.eventId, type: report.type, source: report.source, outcome: report.outcome}
+  return {kind: 'received', at: report.at.toISOString(), event_id: report.eventId, type: report.type, source: report.source, outcome: report.outcome, ...(report.environment ? {environment: report.environment} : {})}
 }
 
 export function rejectedJson(report: RejectedReport): Record<string, unknown> {

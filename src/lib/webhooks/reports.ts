@@ -10,6 +10,8 @@ export interface ReceivedReport {
   type: string
   source: EventSource
   outcome: 'accepted' | 'duplicate' | 'filtered' | 'no_route' | 'resumed'
+  /** The event's environment (SANDBOX, LIVE) when it says one. */
+  environment?: string
 }
 
 export interface ForwardReport {
@@ -24,6 +26,8 @@ export interface ForwardReport {
   latencyMs: number
   /** When it failed: the delay before the next attempt. */
   retryInMs?: number
+  /** The event's environment (SANDBOX, LIVE) when it says one. */
+  environment?: string
 }
 
 export interface RejectedReport {

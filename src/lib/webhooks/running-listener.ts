@@ -13,10 +13,11 @@ import type {SavedSession} from './scope.js'
 
 /** Undefined when the base URL is not the local sandbox (or the sandbox could not be asked). */
 export async function listenerRegistered(ctx: Context): Promise<boolean | undefined> {
-  const state = findRunningSandbox(ctx, {sameAsCredentials: true})
+  const state = findRunningSandbox(ctx)
   const creds = ctx.credentials()
   if (!state) return undefined
-  const ids = liveSessions(ctx.configDir, state.admin_url).map((session) => session.endpoint_id)
+  // A listener registers one endpoint per environment it forwards.
+  const ids = liveSessions(ctx.configDir, state.admin_url).flatMap((session) => session.endpoint_ids ?? [session.endpoint_id])
   if (ids.length === 0) return false
   try {
     const {localAdmin} = await import('../sandbox-admin/admin.js')

@@ -46,6 +46,8 @@ export interface SavedRoutes {
 
 export interface SavedSession {
   endpoint_id: string
+  /** Every endpoint it registered (one per environment); endpoint_id alone in older files. */
+  endpoint_ids?: string[]
   admin_url: string
   pid: number
 }
@@ -128,6 +130,31 @@ export function webhookScope(ctx: Context): WebhookScope {
       }
       ensureDir()
       writeJson(path, session)
+    },
+    savedSession: () => readJson<SavedSession>(join(dir, 'session.json')),
+  }
+}
+
+/**
+ * A scope of its own in `dir`, nothing kept in the config directory: `svc sandbox exec`'s
+ * forwarding, for a sandbox that lives as long as one command. Its local secret is the one given
+ * (the command's SVC_WEBHOOK_SECRET); there is no endpoint secret (events come from the sandbox).
+ */
+export function ephemeralScope(dir: string, localSecret: string): WebhookScope {
+  mkdirSync(dir, {recursive: true, mode: 0o700})
+  return {
+    name: 'exec',
+    dir,
+    localSecret: async () => localSecret,
+    endpointSecret: () => undefined,
+    async saveEndpointSecret() {},
+    pollStatePath: () => join(dir, 'poll.json'),
+    saveRoutes: (saved) => writeJson(join(dir, 'routes.json'), saved),
+    savedRoutes: () => readJson<SavedRoutes>(join(dir, 'routes.json')),
+    saveSession(session) {
+      const path = join(dir, 'session.json')
+      if (session) writeJson(path, session)
+      else rmSync(path, {force: true})
     },
     savedSession: () => readJson<SavedSession>(join(dir, 'session.json')),
   }

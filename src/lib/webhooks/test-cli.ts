@@ -51,7 +51,7 @@ export async function webhooksTest(ctx: Context, rawUrl: string, flags: TestFlag
   } else io.note(t('hooktest.secret.flag', {secret: maskSecret(secret)}))
   io.note(t('hooktest.intro', {url, count: only.length, timeout: formatDuration(timeoutMs)}))
 
-  const results = await runCases(ctx, url, buildCases(secret, only), timeoutMs, machine.addresses)
+  const results = await runCases(ctx, url, buildCases(secret, only, new Date(ctx.clock.now())), timeoutMs, machine.addresses)
   await io.result(renderJson(url, results), async () => io.out(await renderReport(io, results)))
   // The report says what failed and why: only the exit code is left to give.
   if (results.some((result) => result.verdict === 'fail')) throw new Failure(ExitCode.FAILURE, {code: 'handler_failed'})

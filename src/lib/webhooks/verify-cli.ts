@@ -25,6 +25,7 @@ export async function webhooksVerify(ctx: Context, flags: VerifyFlags, stdin: As
     payload,
     headers: flags.header ?? [],
     toleranceSeconds: Math.floor(toleranceMs / 1000),
+    nowSeconds: Math.floor(ctx.clock.now() / 1000),
   })
   await io.result(report, () => {
     if (report.ok) io.out(report.message)

@@ -33,7 +33,8 @@ export interface VerifyInput {
   /** The repeated `--header "Name: value"` strings. */
   headers: readonly string[]
   toleranceSeconds?: number
-  nowSeconds?: number
+  /** Now, seconds since the epoch (the run's clock): what the timestamp is checked against. */
+  nowSeconds: number
 }
 
 /** `--header` values into a header map (lower-case names); a header given twice is an error. */
@@ -95,10 +96,10 @@ export function describeVerifyFailure(
 /** Verify one delivery given as the verify command's flags; never throws for a bad delivery. */
 export function verifyDelivery(input: VerifyInput): VerifyReport {
   const headers = parseHeaderFlags(input.headers)
-  const now = input.nowSeconds ?? Math.floor(Date.now() / 1000)
+  const now = input.nowSeconds
   const options = {toleranceSeconds: input.toleranceSeconds, nowSeconds: now}
   const result = verifyPayload(input.secret.trim(), headers, input.payload, options)
-  // A secret that is not a signing secret at all is bad input (exit 2, cli.md), like a bad header:
+  // A secret that is not a signing secret at all is bad input (exit 2, README.md "Exit codes"), like a bad header:
   // nothing about the delivery was checked.
   if (!result.ok && result.reason === 'secret_malformed') {
     throw new InputError(describeVerifyFailure(result, {secretFlag: VERIFY_FLAGS.secret}), {field: VERIFY_FLAGS.secret, code: 'secret_malformed'})

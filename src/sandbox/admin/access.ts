@@ -12,6 +12,15 @@ export function registerAccessRoutes({router, keys, allowlist}: AdminDependencie
     query: {type: 'object', properties: {environment: envSchema}},
     handler: (req) => ({status: 200, body: {data: keys.list(env(req.query.environment)).map(keyView)}}),
   })
+  // Does this sandbox know a key? Asked by its digest (sha256 of the secret, hex), never the secret:
+  // a command bound to a key acts only on the sandbox that knows it.
+  addAdminRoute(router, 'GET /_admin/keys/known', {
+    query: {type: 'object', required: ['sha256'], properties: {sha256: {type: 'string', pattern: '^[0-9a-fA-F]{64}$'}}},
+    handler: (req) => {
+      const record = keys.byDigest(req.query.sha256 as string)
+      return {status: 200, body: record ? {known: true, key: keyView(record)} : {known: false}}
+    },
+  })
   addAdminRoute(router, 'POST /_admin/keys', {
     body: {
       type: 'object',

@@ -2,7 +2,8 @@
 import {MAX_ADVANCE_MS, MAX_SANDBOX_TIME} from '../clock.js'
 import {ApiError, validationError} from '../errors.js'
 import {t} from '../i18n/index.js'
-import {SNAPSHOT_NAME} from '../store.js'
+import {KEPT_BY_RESTORE, SNAPSHOT_NAME} from '../store.js'
+import type {RestoreCounts} from '../../contract/sandbox-admin-routes.js'
 import type {AdminDependencies} from './common.js'
 import {addAdminRoute} from './route.js'
 
@@ -48,7 +49,15 @@ export function registerTimeRoutes(deps: AdminDependencies): void {
       const name = snapshotName(req.params.name)
       await scheduler.idle()
       if (!(await store.restoreSnapshot(name))) throw new ApiError(404, 'not_found', t('sandbox.admin.snapshotNotFound', {name}))
-      return {status: 200, body: {name, restored: true, clock: scheduler.state()}}
+      // What it brought back, both environments together; the credentials are not in a snapshot's reach.
+      const count = (collection: string) => store.env('SANDBOX').collection(collection).size + store.env('LIVE').collection(collection).size
+      const counts: RestoreCounts = {
+        payments: count('payments'),
+        invoices: count('invoices'),
+        events: count('events'),
+        webhook_endpoints: store.business.collection('webhook_endpoints').size,
+      }
+      return {status: 200, body: {name, restored: true, clock: scheduler.state(), counts, kept: [...KEPT_BY_RESTORE]}}
     },
   })
   addAdminRoute(router, 'DELETE /_admin/snapshots/{name}', {

@@ -6,6 +6,7 @@ import type {WebhookEndpoint} from '../events.js'
 import {env, envSchema} from './common.js'
 import type {AdminDependencies} from './common.js'
 import {addAdminRoute} from './route.js'
+import {eventStream, SSE_HEADERS} from '../journal-admin.js'
 
 export function endpointView(endpoint: WebhookEndpoint): EndpointView {
   return {
@@ -40,6 +41,35 @@ export function registerWebhookRoutes({router, events}: AdminDependencies): void
     handler: (req) => {
       if (!events.removeEndpoint(req.params.endpointId)) throw notFound('webhook endpoint', req.params.endpointId)
       return {status: 200, body: {id: req.params.endpointId, deleted: true}}
+    },
+  })
+  // A listener's line to its sandbox (`svc webhooks listen`): open while the endpoint exists; it
+  // ends with a `removed` event when the endpoint goes (a reset, a restore, a delete), and with
+  // the connection when the sandbox stops. The listener learns of both at once, without asking.
+  addAdminRoute(router, 'GET /_admin/webhook-endpoints/{endpointId}/watch', {
+    eventStream: true,
+    handler: (req) => {
+      const id = req.params.endpointId
+      const endpoint = events.getEndpoint(id)
+      if (!endpoint) throw notFound('webhook endpoint', id)
+      return {
+        status: 200,
+        headers: SSE_HEADERS,
+        stream: (res) =>
+          eventStream(res, (send) => {
+            send('ready', endpointView(endpoint))
+            // In the process, not over HTTP: nothing is journalled while the line is open.
+            const check = setInterval(() => {
+              const now = events.getEndpoint(id)
+              if (now && now.url === endpoint.url) return
+              clearInterval(check)
+              send('removed', {id})
+              res.end()
+            }, 250)
+            check.unref()
+            return () => clearInterval(check)
+          }),
+      }
     },
   })
   addAdminRoute(router, 'POST /_admin/webhook-endpoints/{endpointId}/rotate', {

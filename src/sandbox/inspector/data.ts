@@ -47,8 +47,19 @@ export interface InspectorDependencies {
 export function registerInspectorData(deps: InspectorDependencies): void {
   const {router, context, services, store, options} = deps
   const {payments} = services
-  /** Wrong PINs typed so far, per payment. */
-  const wrongPins = new Map<string, number>()
+  /**
+   * Wrong PINs typed so far, per payment, kept with the LIVE payments (with --data, on disk): a
+   * restart does not give the customer's wallet its tries back. Gone with the payment's database
+   * (reset, a snapshot restored).
+   */
+  const tries = () => store.env('LIVE').collection<{id: string; wrong: number}>('handset_tries')
+  const wrongPins = {
+    get: (id: string) => tries().get(id)?.wrong,
+    set(id: string, wrong: number) {
+      if (!tries().update(id, (row) => void (row.wrong = wrong))) tries().insert({id, wrong})
+    },
+    delete: (id: string) => void tries().delete(id),
+  }
 
   addAdminRoute(router, 'GET /_admin/payments', {
     query: {type: 'object', properties: {environment: envSchema, status: {type: 'string', enum: PAYMENT_STATUSES}, ...pageQuery}},
@@ -60,6 +71,15 @@ export function registerInspectorData(deps: InspectorDependencies): void {
       const page = payments.collection(environment).newestFirst(offset, limit, {status}, known)
       const data = page.items.map((record) => ({...record.payment, operator: record.operator}))
       return {status: 200, body: {data, limit, offset, total: page.total, has_more: offset + data.length < page.total}}
+    },
+  })
+  // One payment, of either environment: what a link to it in the inspector opens.
+  addAdminRoute(router, 'GET /_admin/payments/{paymentId}', {
+    handler: (req) => {
+      const id = req.params.paymentId
+      const record = payments.get('SANDBOX', id) ?? payments.get('LIVE', id)
+      if (!record) throw notFound('payment', id)
+      return {status: 200, body: {...record.payment, operator: record.operator}}
     },
   })
   addAdminRoute(router, 'GET /_admin/invoices', {

@@ -79,8 +79,8 @@ export function registerInspector(deps: InspectorDependencies) {
   }
 
   function loginLink(): string {
-    const code = randomBytes(18).toString('base64url')
-    codes.set(code, Date.now() + CODE_TTL_MS)
+    const code = `svc_login_${randomBytes(18).toString('base64url')}`
+    codes.set(code, deps.context.clock.machine.now() + CODE_TTL_MS)
     return `${deps.baseUrl()}${INSPECTOR_BASE}/login?code=${code}`
   }
 
@@ -96,12 +96,13 @@ export function registerInspector(deps: InspectorDependencies) {
       const code = new URL(req.req.url ?? '/', 'http://x').searchParams.get('code') ?? ''
       const until = codes.get(code)
       codes.delete(code)
-      if (until === undefined || until < Date.now()) {
+      if (until === undefined || until < deps.context.clock.machine.now()) {
         const page = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>svc inspector</title></head><body><p>${inspectorMessages('en')['inspector.login.expired']}</p><p lang="fr">${inspectorMessages('fr')['inspector.login.expired']}</p></body></html>`
         return {status: 401, raw: page, contentType: 'text/html; charset=utf-8', headers: security}
       }
-      const id = randomBytes(24).toString('base64url')
-      sessions.set(id, {csrf: randomBytes(24).toString('base64url')})
+      // Each secret carries its kind: the journal finds it by that (journal-redact.ts).
+      const id = `svc_session_${randomBytes(24).toString('base64url')}`
+      sessions.set(id, {csrf: `svc_csrf_${randomBytes(24).toString('base64url')}`})
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!)
       return {
         status: 303,
@@ -170,8 +171,10 @@ export function registerInspector(deps: InspectorDependencies) {
             }, 150)
           }
           const offJournal = journal.subscribe((entry) => {
+            // svc's own reads (listen checking its endpoint, a stand-in listing) change nothing a page shows.
+            if (entry.origin !== 'app' && entry.method === 'GET') return
             changed('request')
-            send('request', entry)
+            if (entry.origin === 'app') send('request', entry)
           })
           const offEvents = deps.context.events.subscribe(() => changed('event'))
           return () => {

@@ -188,7 +188,7 @@ export class Checkout {
     return `<div class="card">${cover}
 ${businessLogo(this.ctx.store) ? `<img class="logo" src="/storage/business/logo" alt="" style="max-height:3rem;max-width:8rem;display:block;margin-bottom:.5rem">` : ''}<p class="muted">${escape(businessName(this.ctx.store, this.ctx.options.businessName))}${invoice.environment === 'SANDBOX' ? ` <span class="sandbox">${escape(t('sandboxInvoices.checkout.sandboxBadge'))}</span>` : ''}</p>
 <h1>${escape(t('sandboxInvoices.checkout.heading', {customer: invoice.customer_name}))}</h1>
-<p class="muted">${escape(t('sandboxInvoices.checkout.reference', {id: invoice.id}))} · ${escape(t('sandboxInvoices.checkout.dueDate', {due: formatDay(invoice.due_date, locale)}))}</p>
+<p class="muted" id="invoice-number">${escape(t('sandboxInvoices.checkout.reference', {id: invoice.external_reference || invoice.id}))} · ${escape(t('sandboxInvoices.checkout.dueDate', {due: formatDay(invoice.due_date, locale)}))}</p>
 <table aria-label="${escape(t('sandboxInvoices.checkout.itemsLabel'))}">
 <thead><tr><th scope="col">${escape(t('sandboxInvoices.pdf.item'))}</th><th scope="col" class="num">${escape(t('sandboxInvoices.pdf.quantity'))}</th><th scope="col" class="num">${escape(t('sandboxInvoices.pdf.lineTotal'))}</th></tr></thead>
 <tbody>${rows}</tbody>
@@ -234,7 +234,7 @@ ${errorBlock}
     const {locale} = view
     const t = translator(locale)
     const formatXaf = (amount: number) => formatAmount(amount, locale)
-    const title = t('sandboxInvoices.checkout.title', {business: businessName(this.ctx.store, this.ctx.options.businessName), id: invoice.id})
+    const title = t('sandboxInvoices.checkout.title', {business: businessName(this.ctx.store, this.ctx.options.businessName), id: invoice.external_reference || invoice.id})
     const link = paymentId ? this.invoices.links(invoice.environment).get(paymentId) : undefined
     const payment = link && link.invoice_id === invoice.id ? this.payments.get(invoice.environment, link.id)?.payment : undefined
     let status = ''

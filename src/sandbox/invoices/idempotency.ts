@@ -1,6 +1,5 @@
 /**
- * `Idempotency-Key` on invoice creation (spec, Invoices "Behaviours" 1; service-contract.md,
- * "Errors"). A key is remembered per environment of the one business for 24 hours of sandbox time:
+ * `Idempotency-Key` on invoice creation (docs/service.md, "Invoices" and "Errors"). A key is remembered per environment of the one business for 24 hours of sandbox time:
  * - completed: the original status and body are replayed (`Idempotent-Replayed: true`), nothing is
  *   created;
  * - the same key with another body (compared after validation, so key order and defaults do not

@@ -1,5 +1,5 @@
 /**
- * What an uploaded image is, checked before it is stored (service-contract.md: "PNG, JPEG or WebP
+ * What an uploaded image is, checked before it is stored (docs/service.md, "Invoices": "PNG, JPEG or WebP
  * whose content is checked at upload: signature, dimensions at most 10 000 × 10 000, decodable",
  * and a decoded size within the budget: MAX_IMAGE_PIXELS, an A4 page at 300 dpi).
  * Dimensions come from the header (image-size) before anything is decoded, so a header declaring

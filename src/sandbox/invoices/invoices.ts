@@ -1,6 +1,6 @@
 /**
  * Invoices: create (with `Idempotency-Key`), list, read, publish, send, cancel and the PDF link,
- * with every state rule of the spec's Invoice parts and service-contract.md where it is silent:
+ * with every state rule of docs/service.md ("Invoices", "Statuses"), its choices where the service is silent included:
  *
  *   DRAFT ──publish──▶ UNPAID ──due date passes──▶ PAST_DUE
  *     │                  │  └─payments add up to total_amount─▶ PAID (from UNPAID or PAST_DUE)

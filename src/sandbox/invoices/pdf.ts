@@ -95,11 +95,13 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
   // Always the document's language, never the process's.
   const t = (key: MessageKey, params?: Params) => translate(key, params, locale)
   const formatXaf = (amount: number) => formatAmount(amount, locale)
+  // What the customer quotes: the merchant's number (external_reference) when there is one.
+  const number = invoice.external_reference || invoice.id
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',
       margin: MARGIN,
-      info: {Title: t('sandboxInvoices.pdf.title', {id: invoice.id}), Author: businessName},
+      info: {Title: t('sandboxInvoices.pdf.title', {id: number}), Author: businessName},
       lang: locale,
       // Kept until the end, to write "Page n/N" on each once N is known.
       bufferPages: true,
@@ -182,7 +184,8 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
     }
     const nameWidth = right - nameLeft - 180
     doc.font(BOLD).fontSize(20).text(text(businessName), nameLeft, headerTop, {width: nameWidth})
-    doc.font(REGULAR).fontSize(11).text(text(t('sandboxInvoices.pdf.heading', {id: invoice.id})), nameLeft, doc.y + 2, {width: nameWidth})
+    doc.font(REGULAR).fontSize(11).text(text(t('sandboxInvoices.pdf.heading', {id: number})), nameLeft, doc.y + 2, {width: nameWidth})
+    if (number !== invoice.id) doc.fontSize(8).fillColor('#555').text(text(t('sandboxInvoices.pdf.serviceId', {id: invoice.id})), nameLeft, doc.y + 1, {width: nameWidth}).fillColor('#000')
     const afterName = doc.y
     // The status and dates on the right, as on a paper invoice.
     const side = {x: right - 170, w: 170}
@@ -190,6 +193,17 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
     doc.font(REGULAR).fontSize(10)
     if (invoice.published_at) doc.text(text(t('sandboxInvoices.pdf.issued', {date: formatDay(invoice.published_at, locale)})), side.x, doc.y + 2, {width: side.w, align: 'right'})
     doc.text(text(t('sandboxInvoices.pdf.due', {due: formatDay(invoice.due_date, locale)})), side.x, doc.y + 2, {width: side.w, align: 'right'})
+    // A paid or cancelled invoice says so in large letters under the dates, where the eye lands.
+    const stamp = invoice.status === 'PAID' ? {key: 'sandboxInvoices.pdf.stamp.PAID' as const, color: '#1a7f37'} : invoice.status === 'CANCELLED' ? {key: 'sandboxInvoices.pdf.stamp.CANCELLED' as const, color: '#b00020'} : undefined
+    if (stamp) {
+      const top = doc.y + 6
+      doc.font(BOLD).fontSize(18)
+      const label = text(t(stamp.key))
+      const w = Math.min(side.w, doc.widthOfString(label) + 16)
+      doc.save().lineWidth(2).strokeColor(stamp.color).rect(right - w, top, w, 28).stroke().restore()
+      doc.fillColor(stamp.color).text(label, right - w, top + 6, {width: w, align: 'center', lineBreak: false}).fillColor('#000')
+      doc.y = top + 30
+    }
     doc.y = Math.max(afterName, doc.y, logo ? headerTop + 60 : 0) + 8
     if (invoice.environment === 'SANDBOX')
       doc.font(REGULAR).fontSize(9).fillColor('#a00').text(text(t('sandboxInvoices.pdf.sandbox')), left, doc.y, {width}).fillColor('#000')
@@ -262,8 +276,9 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
     if (invoice.discount_percent > 0)
       totals.push([t('sandboxInvoices.pdf.discount', {percent: invoice.discount_percent}), `-${formatXaf(invoice.discount_amount)}`, false])
     totals.push([t('sandboxInvoices.pdf.total'), formatXaf(invoice.total_amount), true])
-    totals.push([t('sandboxInvoices.pdf.paid'), formatXaf(invoice.amount_paid), false])
-    totals.push([t('sandboxInvoices.pdf.due_amount'), formatXaf(invoice.amount_due), true])
+    // A cancelled invoice asks for nothing: no amount due (what was paid, if anything, is said).
+    if (invoice.status !== 'CANCELLED' || invoice.amount_paid > 0) totals.push([t('sandboxInvoices.pdf.paid'), formatXaf(invoice.amount_paid), false])
+    if (invoice.status !== 'CANCELLED') totals.push([t('sandboxInvoices.pdf.due_amount'), formatXaf(invoice.amount_due), true])
     // The totals and the pay block on one page, so that no page holds the pay block alone (and the
     // notes between them too, when all of it fits on a page).
     const payable = invoice.status === 'UNPAID' || invoice.status === 'PAST_DUE'
@@ -315,7 +330,7 @@ export function renderInvoice({invoice, businessName, cover, logo, locale = 'en'
     const pages = doc.bufferedPageRange()
     for (let i = pages.start; i < pages.start + pages.count; i++) {
       doc.switchToPage(i)
-      const footer = text(t('sandboxInvoices.pdf.footer', {id: invoice.id, page: i - pages.start + 1, pages: pages.count}))
+      const footer = text(t('sandboxInvoices.pdf.footer', {id: number, page: i - pages.start + 1, pages: pages.count}))
       doc.font(REGULAR).fontSize(8).fillColor('#555').text(footer, left, doc.page.height - MARGIN - 10, {width, align: 'right', lineBreak: false}).fillColor('#000')
     }
     doc.end()

@@ -1,6 +1,6 @@
 /**
  * Invoice and file schemas: the HTTP layer validates requests with these objects and
- * `/v1/openapi.json` publishes the very same ones (service-contract.md, "Shapes").
+ * `/v1/openapi.json` publishes the very same ones (docs/service.md, "Invoices").
  */
 import {MAX_LENGTH, MAX_PRICE, MAX_QUANTITY, MAX_TOTAL, MIN_PRICE, MIN_QUANTITY} from '../../contract/limits.js'
 

@@ -4,15 +4,18 @@
  * links survive a restart). Expiry is sandbox time, so `clock advance` expires links as it would.
  */
 import {createHmac, randomBytes, timingSafeEqual} from 'node:crypto'
-import type {Clock} from '../clock.js'
+import type {SandboxTime} from '../clock.js'
 import type {Store} from '../store.js'
+
+/** A signature carries its kind, as every secret the sandbox mints: the journal finds it by that (journal-redact.ts). */
+const SIGNATURE_PREFIX = 'svc_sig_'
 
 export type SignatureCheck = 'ok' | 'invalid' | 'expired'
 
 export class UrlSigner {
   private readonly secret: string
 
-  constructor(store: Store, private readonly clock: Clock) {
+  constructor(store: Store, private readonly clock: SandboxTime) {
     let secret = store.business.setting<string>('url_signing_secret')
     if (!secret) {
       secret = randomBytes(32).toString('base64url')
@@ -32,12 +35,14 @@ export class UrlSigner {
   /** `path?expires=…&signature=…` valid for `ttlMs` of sandbox time, and when it expires. */
   sign(path: string, ttlMs: number): {url: string; expiresAt: number} {
     const expires = Math.floor((this.clock.now() + ttlMs) / 1000)
-    return {url: `${path}?expires=${expires}&signature=${this.mac(path, expires)}`, expiresAt: expires * 1000}
+    return {url: `${path}?expires=${expires}&signature=${SIGNATURE_PREFIX}${this.mac(path, expires)}`, expiresAt: expires * 1000}
   }
 
   check(path: string, query: {expires?: unknown; signature?: unknown}): SignatureCheck {
     const expires = Number(query.expires)
-    const signature = typeof query.signature === 'string' ? query.signature : ''
+    const signed = typeof query.signature === 'string' ? query.signature : ''
+    // Without its prefix: a link handed out before signatures carried one.
+    const signature = signed.startsWith(SIGNATURE_PREFIX) ? signed.slice(SIGNATURE_PREFIX.length) : signed
     if (!Number.isInteger(expires) || signature === '') return 'invalid'
     const expected = Buffer.from(this.mac(path, expires))
     const given = Buffer.from(signature)

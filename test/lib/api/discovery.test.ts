@@ -6,7 +6,7 @@ import {cacheFileFor, clearDiscoveryMemory, createClient, describeFromOpenApi, d
 import {SvcError} from '../../../src/lib/errors.js'
 import {closedPort, fakeClock, json, TEST_KEY, USER_AGENT, type TestServer, useServers} from './helpers.js'
 
-/** A service that made other choices than service-contract.md, in another style. */
+/** A service that made other choices than svc's (docs/service.md), in another style. */
 const OTHER_SERVICE = {
   openapi: '3.1.0',
   info: {title: 'Other', version: '1'},
@@ -64,7 +64,7 @@ const OTHER_SERVICE = {
   },
 }
 
-/** The choices of service-contract.md, as the local sandbox publishes them. */
+/** svc's choices (docs/service.md), as the local sandbox publishes them. */
 const CONTRACT_SERVICE = {
   openapi: '3.1.0',
   info: {title: 'svc', version: '1'},
@@ -112,7 +112,7 @@ describe('describeFromOpenApi', () => {
     expect(lists.payments).toEqual({itemsKey: 'data', totalKey: 'total', hasMoreKey: 'has_more'})
   })
 
-  it('fills what the document is silent on from service-contract.md', () => {
+  it('fills what the document is silent on from the built-in choices (docs/service.md)', () => {
     const silent = {openapi: '3.1.0', paths: {'/v1/invoices/{id}': {get: {responses: {}}}}}
     const {operations} = describeFromOpenApi(silent)
     expect(operations['invoice.get']).toMatchObject({path: '/v1/invoices/{id}', source: 'openapi'})
@@ -199,12 +199,12 @@ describe('discoverService: fetch, cache, fallback', () => {
     expect(openapiHits(server)).toBe(1)
   })
 
-  it('falls back to service-contract.md on a 404, and does not ask again at once', async () => {
+  it('falls back to the built-in choices on a 404, and does not ask again at once', async () => {
     const server = await serve((_req, res) => json(res, 404, {message: 'not found', code: 'not_found'}))
     const c = client(server.url)
     const lines: string[] = []
     const description = await discoverService(c, {cacheDir, trace: (line) => lines.push(line)})
-    expect(lines).toEqual([expect.stringMatching(/^\* operations from service-contract\.md \(.*not found/)])
+    expect(lines).toEqual([expect.stringMatching(/^\* operations from svc's built-in description \(.*not found/)])
     expect(description.source).toBe('fallback')
     expect(description.fallbackReason).toContain('not found')
     expect(description.operations['invoice.cancel']).toEqual({...FALLBACK_OPERATIONS['invoice.cancel'], source: 'fallback'})

@@ -1,4 +1,5 @@
 import {afterEach} from 'vitest'
+import type {TimerKind} from '../../../src/contract/clock.js'
 // Real sockets for the API client tests: a local HTTP server that records what it received, a
 // tiny forward proxy that counts what went through it, and a fake clock.
 import http from 'node:http'
@@ -123,19 +124,41 @@ export async function closedPort(): Promise<number> {
   return port
 }
 
-/** A clock (src/contract/clock.ts) whose timers advance time at once and record each delay. */
+/**
+ * A clock (src/contract/clock.ts) whose waits advance time at once and record each delay. Its
+ * deadlines (a request's) are held: they fire only when `expire` moves time past them, so a test
+ * of a timeout takes no real time, and `advance` (time passing while a request is answered) never
+ * times one out by itself.
+ */
 export function fakeClock(start = Date.parse('2026-03-01T10:00:00Z')) {
   let current = start
   const sleeps: number[] = []
+  const deadlines = new Map<number, {at: number; callback: () => void}>()
+  let nextDeadline = 1
   return {
     now: () => current,
-    setTimer: (callback: () => void, ms: number) => {
+    setTimer: (callback: () => void, ms: number, kind?: TimerKind) => {
+      if (kind === 'deadline') {
+        deadlines.set(nextDeadline, {at: current + ms, callback})
+        return nextDeadline++
+      }
       sleeps.push(ms)
       current += ms
       queueMicrotask(callback)
       return undefined
     },
-    clearTimer: () => {},
+    clearTimer: (timer: unknown) => void deadlines.delete(timer as number),
+    /** Move time on by `ms` and fire the deadlines now past, in order. */
+    expire: (ms: number) => {
+      current += ms
+      for (const [id, deadline] of [...deadlines].sort((a, b) => a[1].at - b[1].at)) {
+        if (deadline.at > current) continue
+        deadlines.delete(id)
+        deadline.callback()
+      }
+    },
+    /** The deadlines waiting, ms from now. */
+    deadlines: () => [...deadlines.values()].map((deadline) => deadline.at - current),
     sleep: async (ms: number) => {
       sleeps.push(ms)
       current += ms

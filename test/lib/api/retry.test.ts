@@ -148,10 +148,10 @@ describe('POST /v1/invoices', () => {
   })
 
   it('retries after a timeout with the same key', async () => {
-    // The attempt's deadline is real time (AbortSignal.timeout), so it is 5 s: the second attempt,
-    // answered at once, must land inside it even on a busy machine (a 150 ms deadline let a stalled
-    // event loop time the second attempt out too). The first attempt is never answered: it ends
-    // only when the client gives up on it, which the server sees as its connection closing.
+    // The attempt's deadline is on the client's clock: the test moves it past the first attempt's
+    // 5 s once the server has that attempt, and the second, answered at once, meets no deadline
+    // (nothing moves the clock further). The first attempt is never answered: it ends only when
+    // the client gives up on it, which the server sees as its connection closing.
     let abandoned = false
     const server = await serve((_req, res, _got, index) => {
       if (index === 0) {
@@ -160,12 +160,18 @@ describe('POST /v1/invoices', () => {
       }
       json(res, 201, {id: 'inv_1'}, {'idempotent-replayed': 'true'})
     })
-    const {client} = setup(server.url, {timeoutMs: 5_000})
-    const response = await client.request({method: 'POST', path: '/v1/invoices', body: {}, idempotencyKey: 'idem-t'})
+    const {client, clock} = setup(server.url, {timeoutMs: 5_000})
+    const request = client.request({method: 'POST', path: '/v1/invoices', body: {}, idempotencyKey: 'idem-t'})
+    await vi.waitFor(() => expect(server.received).toHaveLength(1))
+    expect(clock.deadlines()).toEqual([5_000])
+    clock.expire(4_999)
+    expect(abandoned).toBe(false)
+    clock.expire(1)
+    const response = await request
     expect(response.replayed).toBe(true)
     await vi.waitFor(() => expect(abandoned).toBe(true))
     expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual(['idem-t', 'idem-t'])
-  }, 30_000)
+  })
 
   it('retries a 409 idempotency_in_progress', async () => {
     const server = await serve((_req, res, _got, index) => {

@@ -8,16 +8,10 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {createClient} from '../../../src/lib/api/index.js'
 import {IO} from '../../../src/lib/io/terminal.js'
-import {startServer, type TestServer} from './helpers.js'
+import {fakeClock, startServer, type TestServer} from './helpers.js'
 
 let server: TestServer | undefined
 afterEach(async () => server?.close())
-
-function fakeClock() {
-  let now = 1_000_000
-  const slept: number[] = []
-  return {now: () => now, setTimer: (callback: () => void, ms: number) => void (slept.push(ms), (now += ms), queueMicrotask(callback)), clearTimer: () => {}, slept}
-}
 
 describe('waits are announced', () => {
   it('pacing under the rate limit: told before the wait, with its length', async () => {

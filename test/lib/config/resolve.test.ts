@@ -17,7 +17,7 @@ const config: ConfigData = {
   },
 }
 
-describe('key and base URL precedence (cli.md)', () => {
+describe('key and base URL precedence (README.md, Environment)', () => {
   const cases: [string, Parameters<typeof resolveCredentials>[0], NodeJS.ProcessEnv, string, string][] = [
     ['--api-key beats everything', {apiKey: KEY_FLAG, profile: 'other'}, {SVC_API_KEY: KEY_ENV, SVC_PROFILE: 'other'}, KEY_FLAG, 'http://named.test'],
     ['SVC_API_KEY beats profiles', {profile: 'other'}, {SVC_API_KEY: KEY_ENV}, KEY_ENV, 'http://named.test'],

@@ -109,7 +109,9 @@ describe('parseAmount: refused forms', () => {
   it('echoes control characters escaped, long input shortened', () => {
     const error = expectRefused(() => parseAmount('\u001b[31m5' + 'x'.repeat(200)), 'amount')
     expect(error.message).not.toContain('\u001b')
-    expect(error.message).toContain('\\u001b')
+    // Shown as its picture, never as an escape a person has to decode.
+    expect(error.message).toContain('␛[31m5')
+    expect(error.message).not.toContain('\\u001b')
     expect(error.message.length).toBeLessThan(400)
   })
 
@@ -163,10 +165,11 @@ describe('formatXaf and formatNumber', () => {
 })
 
 describe('quoteInput', () => {
-  it('escapes control and bidi characters and shortens', () => {
-    expect(quoteInput('a\nb')).toBe('a\\u000ab')
-    expect(quoteInput('\u202eabc')).toBe('\\u202eabc')
-    expect(quoteInput('a\u200bb\u2066c')).toBe('a\\u200bb\\u2066c')
+  it('shows control characters as their pictures, invisible ones by code point, and shortens', () => {
+    expect(quoteInput('a\nb')).toBe('a␤b')
+    expect(quoteInput('5\t000')).toBe('5␉000')
+    expect(quoteInput('\u202eabc')).toBe('<U+202E>abc')
+    expect(quoteInput('a\u200bb\u2066c')).toBe('a<U+200B>b<U+2066>c')
     expect(quoteInput('x'.repeat(100), 10)).toBe('x'.repeat(9) + '…')
   })
 })

@@ -17,6 +17,8 @@ const SAME_IN_BOTH = new Set<string>([
   'pay.table.id',
   'pay.table.transaction',
   'invoice.table.id',
+  // A candidate invoice: its id, customer and reference, nothing to translate.
+  'invoice.prefix.candidate',
   'fixtures.head.id',
   'invoice.table.total',
   'invoice.field.id',

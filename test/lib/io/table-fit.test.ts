@@ -1,5 +1,5 @@
 /**
- * Tables that fit (cli.md, Output): on a terminal, a table takes the terminal's width (COLUMNS
+ * Tables that fit (docs/conventions.md, "Tables"): on a terminal, a table takes the terminal's width (COLUMNS
  * when set); free text is cut with `…` first, then the least important columns go; ids and
  * amounts are never cut; --wide and pipes print every value in full.
  */
@@ -79,5 +79,41 @@ describe('the width a table fits', () => {
     expect(text).not.toMatch(/[┌─│]/)
     expect(text.startsWith('\u001b[1mID')).toBe(true)
     expect(widest(text.replaceAll(/\u001b\[\d+m/g, ''))).toBeLessThanOrEqual(60)
+  })
+})
+
+describe('names before ids', () => {
+  const ids = ['inv_test_0VcFtBzIBMRvSIUgl7Ow7ynY', 'inv_test_0VcFtBtYToz73HnVlYwip1hs', 'inv_test_0VcFqq8ZkT2mN4pR7sW1xY3b']
+  const head = ['ID', 'STATUS', 'CUSTOMER', 'TOTAL', 'DUE DATE', 'PAID']
+  const rows = ids.map((id, i) => [id, 'UNPAID', ['Boulangerie Émilie', 'Boulangerie Awa', 'Quincaillerie du Marché Central de Douala'][i]!, '1 250 000 XAF', '2026-12-28', '0 XAF'])
+  const columns: Column[] = [{kind: 'id', shorten: true}, {priority: 2}, {kind: 'text', priority: 1, min: 24}, {kind: 'amount'}, {priority: 3}, {priority: 4}]
+
+  it('shortens ids to the prefix that tells the rows apart before cutting a name, and says so', () => {
+    let fit: {dropped: number[]; shortened: number[]} | undefined
+    const text = plainTable(head, rows, {columns, width: 80, onFit: (f) => (fit = f)})
+    expect(widest(text)).toBeLessThanOrEqual(80)
+    // 0VcFtB is shared by two: one more character tells them apart.
+    expect(text).toContain('inv_test_0VcFtBz…')
+    expect(text).toContain('inv_test_0VcFtBt…')
+    expect(text).toContain('Boulangerie Émilie')
+    expect(fit).toEqual({dropped: [5], shortened: [0]})
+  })
+
+  it('never cuts a name below its minimum; columns go instead, and are named', () => {
+    let fit: {dropped: number[]; shortened: number[]} | undefined
+    const text = plainTable(head, rows, {columns, width: 60, onFit: (f) => (fit = f)})
+    expect(widest(text)).toBeLessThanOrEqual(60)
+    expect(text).toMatch(/Quincaillerie du Marché[^\n]*…/)
+    expect(text).toContain('inv_test_0VcFqq8…')
+    expect(fit!.dropped).toEqual([1, 4, 5])
+  })
+
+  it('IO.fittedTable adds a line naming the columns left out and --wide, and says which it shows', async () => {
+    const io = new IO({stdin: process.stdin, stdout: {write: () => true, isTTY: false} as never, stderr: {write: () => true} as never}, {interactive: false, color: false, json: false, tableWidth: 60})
+    const {text, shown} = await io.fittedTable(head, rows, columns)
+    expect(text).toMatch(/Not shown at this width: STATUS, DUE DATE, PAID \(--wide\s+shows every column\)\./)
+    expect(text).toMatch(/Ids ending in … are shortened/)
+    expect(shown(3)).toBe(true)
+    expect(shown(5)).toBe(false)
   })
 })

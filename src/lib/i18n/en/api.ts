@@ -16,6 +16,7 @@ export const api = {
   'api.error.badUrl': 'Invalid request address "{url}".',
   'api.error.unrecognisedList': 'The service answered a list in an unrecognised shape (keys: {keys}).',
   'api.hint.notFound': 'Check the id: nothing has it in this environment (an id made with a sandbox key, `…_test_…`, exists only in the sandbox). `svc pay list` and `svc invoice list` show what exists.',
+  'api.hint.unknownPath': 'The service has no path {path}: `svc openapi --operations` lists the paths it has.',
   'api.hint.auth': 'Check the API key (X-API-Key) and that it belongs to the environment of the data addressed.',
   'api.hint.rateLimited': 'Rate limited by the service: wait {seconds} s and try again.',
   'api.hint.rateLimitedNoDelay': 'Rate limited by the service: wait a little and try again.',
@@ -34,6 +35,7 @@ export const api = {
   'api.trace.pacing': '* pacing: waited {delay} ms to stay under the rate limit',
   'api.trace.redirect': '* following redirect to {url}',
   'api.trace.discovery': '* operations from {source}{detail}',
+  'api.trace.builtInDescription': "svc's built-in description",
 
   // waits before a retry, by what caused them (a 429, another status)
   'api.wait.retry429': 'The service asked to slow down (429): retrying in {seconds} s…',

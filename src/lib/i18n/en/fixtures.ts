@@ -10,6 +10,7 @@ export const fixtures = {
   'fixtures.schema.enum': '{where}: {field} must be one of {expected}.',
   'fixtures.schema.name': '{where}: {field} must be lower-case letters, digits and _, starting with a letter (at most 63).',
   'fixtures.schema.path': '{where}: {field} must be a path of the API starting with /v1/, without a query string (use "query").',
+  'fixtures.path.outside': '{where}: path {path} is outside /v1/ once read as a server reads it ("..", "%2e", "//" and backslashes resolved); a step may only call the API under /v1/.',
   'fixtures.schema.pattern': '{where}: {field} must match {expected}.',
   'fixtures.schema.minLength': '{where}: {field} must have at least {expected} characters.',
   'fixtures.schema.maxLength': '{where}: {field} must have at most {expected} characters.',

@@ -4,6 +4,7 @@ import {api} from './api.js'
 import {core} from './core.js'
 import {domain} from './domain.js'
 import {files} from './files.js'
+import {exec} from './exec.js'
 import {fixtures} from './fixtures.js'
 import {invoice} from './invoice.js'
 import {local} from './local.js'
@@ -15,7 +16,7 @@ import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
 import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures, exec}
 
 type Merged<T> = (T extends unknown ? (part: T) => void : never) extends (part: infer I) => void ? I : never
 
@@ -24,4 +25,4 @@ export function merge<T extends object[]>(...parts: T): Merged<T[number]> {
   return Object.assign({}, ...parts) as Merged<T[number]>
 }
 
-export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures)
+export const en = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures, exec)

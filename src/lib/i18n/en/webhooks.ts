@@ -48,7 +48,10 @@ export const webhooks = {
   'webhooks.listen.resumed': 'Resuming {count} {count|event|events} not delivered before the last stop.',
   'webhooks.listen.ready': 'Ready: receiving events at {url}',
   'webhooks.listen.source.sandbox':
-    'Events: the local sandbox at {base} delivers its {environment} events here (endpoint {id}, removed when you stop).',
+    'Events: the local sandbox at {base} delivers its {environment} events here, each line marked with its environment (endpoint {id}, removed when you stop; --env narrows).',
+  'webhooks.listen.and': ' and ',
+  'webhooks.listen.envNotLocal':
+    'Invalid --env {env}: only a local sandbox forwards both environments; these credentials follow their own environment ({environment}). Leave out --env, or use a key of that environment.',
   'webhooks.listen.source.inbound':
     'Events: inbound deliveries, verified with the endpoint signing secret of {scope}; point your tunnel at port {port}.',
   'webhooks.listen.source.poll': 'Events: following the payments list of {base} every {interval}; each settlement becomes an event.',
@@ -118,14 +121,14 @@ export const webhooks = {
   'webhooks.duration.h': '{n} h',
   'webhooks.duration.d': '{n} {n|day|days}',
   // listen across sandbox restarts (sandbox-watch.ts)
-  'webhooks.listen.sandboxLost': '{time}  The sandbox went away: {reason} (last seen at {since}). Waiting for it to come back; the events in between will be recovered from the payments list.',
+  'webhooks.listen.sandboxLost': '{time}  The sandbox went away: {reason}. Waiting for the sandbox at {url} (only that one, and only once it accepts this profile’s key); the events it creates meanwhile will be forwarded once it answers again.',
   'webhooks.listen.lostReason.unreachable': 'it cannot be reached',
-  'webhooks.listen.lostReason.unregistered': 'it no longer has this listener registered (it restarted)',
-  'webhooks.listen.sandboxBack': '{time}  The sandbox is back: registered again as endpoint {id}; {count} {count|event|events} of the gap {from}–{to} recovered from the payments list (payments created since {coveredFrom}).',
-  'webhooks.listen.sandboxBackUncovered': '{time}  The sandbox is back: registered again as endpoint {id}, but the payments list could not be read ({reason}): events between {from} and {to} may not have reached your app.',
+  'webhooks.listen.lostReason.unregistered': 'it no longer has this listener registered (a reset or a restore)',
+  'webhooks.listen.sandboxBack': '{time}  The sandbox at {url} is back: registered again as endpoint {id}; {count} {count|event|events} it created since the last one received forwarded (disconnected {from}–{to}).',
+  'webhooks.listen.sandboxBackUncovered': '{time}  The sandbox at {url} is back: registered again as endpoint {id}, but its event list could not be read ({reason}): events between {from} and {to} may not have reached your app.',
   'webhooks.listen.nonePendingReceived': 'Nothing pending: every event the listener received reached your app.',
-  'webhooks.listen.gapCovered': 'Disconnected from the sandbox {from}–{to}: {count} {count|event|events} recovered from the payments list; settlements in that window of payments created before {coveredFrom} were not looked for.',
-  'webhooks.listen.gapUncovered': 'Disconnected from the sandbox {from}–{to}: the payments list could not be read, so events of that window may not have reached your app.',
+  'webhooks.listen.gapCovered': 'Disconnected from the sandbox {from}–{to}: {count} {count|event|events} it created meanwhile forwarded when it was back.',
+  'webhooks.listen.gapUncovered': 'Disconnected from the sandbox {from}–{to}: its event list could not be read, so events of that window may not have reached your app.',
   'webhooks.listen.gapOpen': 'Disconnected from the sandbox since {since}: events since then have not reached your app. Run listen again once the sandbox is back.',
   // One convention for lists: the hint that there are more.
   'webhooks.events.more': 'More events: these are the newest {limit}; use a larger --limit (at most 10000).',

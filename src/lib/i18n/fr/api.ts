@@ -17,6 +17,7 @@ export const api: {[K in keyof typeof en]: string} = {
   'api.error.badUrl': 'Adresse de requête invalide « {url} ».',
   'api.error.unrecognisedList': 'Le service a renvoyé une liste de forme inconnue (clés : {keys}).',
   'api.hint.notFound': 'Vérifiez l’identifiant : rien ne le porte dans cet environnement (un identifiant créé avec une clé sandbox, `…_test_…`, n’existe que dans la sandbox). `svc pay list` et `svc invoice list` montrent ce qui existe.',
+  'api.hint.unknownPath': 'Le service n’a pas de chemin {path} : `svc openapi --operations` liste ceux qu’il a.',
   'api.hint.auth': 'Vérifiez la clé d’API (X-API-Key) et qu’elle appartient bien à l’environnement des données demandées.',
   'api.hint.rateLimited': 'Limite de requêtes du service atteinte : attendez {seconds} s puis réessayez.',
   'api.hint.rateLimitedNoDelay': 'Limite de requêtes du service atteinte : attendez un peu puis réessayez.',
@@ -35,6 +36,7 @@ export const api: {[K in keyof typeof en]: string} = {
   'api.trace.pacing': '* cadence : attente de {delay} ms pour rester sous la limite de requêtes',
   'api.trace.redirect': '* redirection suivie vers {url}',
   'api.trace.discovery': '* opérations lues depuis {source}{detail}',
+  'api.trace.builtInDescription': 'la description intégrée de svc',
 
   // waits before a retry, by what caused them (a 429, another status)
   'api.wait.retry429': 'Le service demande de ralentir (429) : nouvel essai dans {seconds} s…',

@@ -12,6 +12,7 @@ export const fixtures: {[K in keyof typeof en]: string} = {
   'fixtures.schema.enum': '{where} : {field} doit être l’une de ces valeurs : {expected}.',
   'fixtures.schema.name': '{where} : {field} doit être en minuscules, chiffres et _, commencer par une lettre (63 au plus).',
   'fixtures.schema.path': '{where} : {field} doit être un chemin de l’API commençant par /v1/, sans chaîne de requête (utilisez « query »).',
+  'fixtures.path.outside': '{where} : le chemin {path} sort de /v1/ une fois lu comme un serveur le lit (« .. », « %2e », « // » et barres obliques inverses résolus) ; une étape ne peut appeler que l’API sous /v1/.',
   'fixtures.schema.pattern': '{where} : {field} doit respecter {expected}.',
   'fixtures.schema.minLength': '{where} : {field} doit avoir au moins {expected} caractères.',
   'fixtures.schema.maxLength': '{where} : {field} doit avoir au plus {expected} caractères.',

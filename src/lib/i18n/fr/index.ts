@@ -8,6 +8,7 @@ import {api} from './api.js'
 import {core} from './core.js'
 import {domain} from './domain.js'
 import {files} from './files.js'
+import {exec} from './exec.js'
 import {fixtures} from './fixtures.js'
 import {invoice} from './invoice.js'
 import {local} from './local.js'
@@ -19,6 +20,6 @@ import {walk} from './walk.js'
 import {webhooks} from './webhooks.js'
 import {hooktest} from './hooktest.js'
 
-export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures}
+export const sections = {core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures, exec}
 
-export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures)
+export const fr: Catalogue = merge(core, api, domain, pay, invoice, files, webhooks, local, raw, walk, report, hooktest, mcp, fixtures, exec)

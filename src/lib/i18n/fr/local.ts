@@ -9,6 +9,11 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.numbers.footer':
     'Tout autre numéro aboutit au hasard à RÉUSSI ou ÉCHOUÉ (reproductible avec --seed). Un numéro de test donné avec l’autre opérateur compte comme un numéro quelconque.',
   'local.notRunning': 'Aucune sandbox locale ne tourne pour cette configuration : lancez-en une avec `svc sandbox serve` (dans un autre terminal).',
+  'local.notRunningAt': 'Aucune sandbox ne tourne à {url}, l’adresse donnée à cette commande (--profile, --api-key, --base-url ou le profil courant) : lancez-la avec `{command}` (dans un autre terminal), ou nommez-en une autre avec --profile.',
+  'local.usingOnly': 'Sandbox utilisée : {url} (profil « {profile} »), la seule qui tourne.',
+  'local.several': 'Plusieurs sandboxes tournent depuis ce dossier de configuration : {list}. Nommez-en une avec --profile (par ex. `--profile {profile}`).',
+  'local.choice': '« {profile} » à {url}',
+  'local.keyUnknownHere': 'La sandbox de {url} ne connaît pas la clé {key} ({source}) : c’est la clé d’une autre sandbox, ou elle a été révoquée. Utilisez le profil que cette sandbox a enregistré (`svc sandbox list` le nomme) ou une clé qu’elle a créée.',
   'local.unreachable': 'La sandbox locale de {url} ne répond pas : `svc sandbox serve` tourne-t-il toujours ?',
   'local.serve.rateLimit': '--rate-limit invalide : donnez un nombre de requêtes par minute, 0 pour aucune limite.',
   'local.serve.portBusy': 'Le port {port} sur {host} est déjà utilisé (une autre sandbox ?). Arrêtez-la, ou choisissez un autre port : --port 8788 (ou --port 0 pour n’importe quel port libre).',
@@ -20,7 +25,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.serve.admin': 'SURFACE D’ADMINISTRATION',
   'local.serve.secret': 'SECRET WEBHOOK ({url})',
   'local.serve.ready':
-    'Sandbox locale démarrée ; enregistrée comme profil « {profile} » : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal. Ctrl-C l’arrête.',
+    'Sandbox locale démarrée ; enregistrée comme profil « {profile} », et « {liveProfile} » avec la clé live : essayez `svc --profile {profile} pay create --amount 5000 --phone 670000001 --watch` dans un autre terminal (avec `--profile {liveProfile}`, le téléphone du client sonne dans l’inspecteur). Ctrl-C l’arrête.',
   'local.keys.shownOnce': 'Le secret n’est affiché qu’une fois : conservez-le maintenant.',
   'local.keys.none': 'Aucune clé.',
   'local.webhooks.none': 'Aucune URL de webhook enregistrée.',
@@ -40,7 +45,8 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.reset.profileNotUpdated': 'Le profil « {profile} » ne pointe pas vers cette sandbox : il n’a pas été modifié.',
   'local.snapshot.name': 'Nom d’instantané « {name} » invalide : utilisez de 1 à 64 lettres, chiffres, points, tirets ou soulignés, en commençant par une lettre ou un chiffre.',
   'local.snapshot.saved': 'Instantané « {name} » enregistré : `svc sandbox snapshot restore {name}` ramène la sandbox à cet état.',
-  'local.snapshot.restored': 'Instantané « {name} » restauré.',
+  'local.snapshot.restored':
+    'Instantané « {name} » restauré : {payments} {payments|paiement|paiements}, {invoices} {invoices|facture|factures}, {events} {events|événement|événements}, {endpoints} {endpoints|point|points} de terminaison webhook, l’horloge ({clock}) et les scénarios. Les clés d’API ne font pas partie d’un instantané : toute clé valide avant la restauration l’est encore.',
   'local.snapshot.deleted': 'Instantané « {name} » supprimé.',
   'local.snapshot.none': 'Aucun instantané : enregistrez-en un avec `svc sandbox snapshot save NOM`.',
   'local.serve.noSqlite': '--data a besoin du module better-sqlite3, qui n’a pas pu être chargé ({reason}). Réinstallez svc avec ses dépendances optionnelles (npm install demande un compilateur C++ là où aucun binaire précompilé n’existe), ou omettez --data pour une sandbox en mémoire.',

@@ -39,6 +39,9 @@ export const report: {[K in keyof typeof en]: string} = {
   'report.collections.rateNone':
     'Taux de réussite : aucun de ces paiements n’a encore de statut final ({pending} EN ATTENTE, {unspecified} {unspecified|INDÉTERMINÉ|INDÉTERMINÉS}).',
   'report.collections.byDay': 'Par jour',
+  'report.collections.byWeek': 'Par semaine',
+  'report.table.weekOf': 'SEMAINE DU',
+  'report.operator.other': 'autre',
   'report.collections.byOperator': 'Par opérateur (déduit)',
   'report.collections.sparkline': 'Encaissé par jour (paiements RÉUSSIS ; maximum {max}) :',
   'report.collections.failureCodes': 'Codes d’échec, du plus fréquent au moins fréquent',
@@ -46,7 +49,7 @@ export const report: {[K in keyof typeof en]: string} = {
   'report.collections.fees':
     'Les montants sont bruts, tels que l’API les renvoie : les frais ne sont pas un champ de l’API, donc aucun n’est déduit.',
   'report.collections.inferred':
-    'L’objet Payment n’a pas de champ opérateur : l’opérateur est déduit du numéro (numéros de test, puis préfixe) ; un numéro qui ne permet pas de le savoir est classé « other ».',
+    'L’objet Payment n’a pas de champ opérateur : l’opérateur est déduit du numéro (numéros de test, puis préfixe) ; un numéro qui ne permet pas de le savoir est classé « autre ».',
   'report.progress.invoices': 'Lecture des factures ouvertes : {count} jusqu’ici…',
   'report.progress.payments': 'Lecture des paiements : {count} jusqu’ici…',
   'report.error.pageSize': 'un nombre entier de 1 à 100',

@@ -50,7 +50,10 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.listen.resumed': 'Reprise de {count} {count|événement non livré|événements non livrés} avant le dernier arrêt.',
   'webhooks.listen.ready': 'Prêt : réception des événements sur {url}',
   'webhooks.listen.source.sandbox':
-    'Événements : la sandbox locale de {base} livre ici ses événements {environment} (point de terminaison {id}, supprimé à l’arrêt).',
+    'Événements : la sandbox locale de {base} livre ici ses événements {environment}, chaque ligne marquée de son environnement (point de terminaison {id}, supprimé à l’arrêt ; --env restreint).',
+  'webhooks.listen.and': ' et ',
+  'webhooks.listen.envNotLocal':
+    '--env {env} invalide : seule une sandbox locale transmet les deux environnements ; ces identifiants suivent leur propre environnement ({environment}). Retirez --env, ou utilisez une clé de cet environnement.',
   'webhooks.listen.source.inbound':
     'Événements : livraisons entrantes, vérifiées avec le secret de signature du webhook de {scope} ; dirigez votre tunnel vers le port {port}.',
   'webhooks.listen.source.poll': 'Événements : lecture de la liste des paiements de {base} toutes les {interval} ; chaque paiement finalisé devient un événement.',
@@ -123,14 +126,14 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.duration.h': '{n} h',
   'webhooks.duration.d': '{n} {n|jour|jours}',
   // listen across sandbox restarts (sandbox-watch.ts)
-  'webhooks.listen.sandboxLost': '{time}  La sandbox a disparu : {reason} (vue pour la dernière fois à {since}). En attente de son retour ; les événements de l’intervalle seront récupérés dans la liste des paiements.',
+  'webhooks.listen.sandboxLost': '{time}  La sandbox a disparu : {reason}. En attente de la sandbox de {url} (celle-là seule, et seulement quand elle accepte la clé de ce profil) ; les événements qu’elle crée entre-temps seront transmis dès qu’elle répondra de nouveau.',
   'webhooks.listen.lostReason.unreachable': 'elle est injoignable',
-  'webhooks.listen.lostReason.unregistered': 'elle n’a plus ce listener enregistré (elle a redémarré)',
-  'webhooks.listen.sandboxBack': '{time}  La sandbox est revenue : réenregistré comme point d’accès {id} ; {count} {count|événement|événements} de l’intervalle {from}–{to} {count|récupéré|récupérés} dans la liste des paiements (paiements créés depuis {coveredFrom}).',
-  'webhooks.listen.sandboxBackUncovered': '{time}  La sandbox est revenue : réenregistré comme point d’accès {id}, mais la liste des paiements n’a pas pu être lue ({reason}) : des événements entre {from} et {to} ont pu ne pas atteindre votre application.',
+  'webhooks.listen.lostReason.unregistered': 'elle n’a plus ce listener enregistré (une remise à zéro ou une restauration)',
+  'webhooks.listen.sandboxBack': '{time}  La sandbox de {url} est revenue : réenregistré comme point d’accès {id} ; {count} {count|événement|événements} qu’elle a {count|créé|créés} depuis le dernier reçu {count|transmis|transmis} (déconnecté {from}–{to}).',
+  'webhooks.listen.sandboxBackUncovered': '{time}  La sandbox de {url} est revenue : réenregistré comme point d’accès {id}, mais sa liste d’événements n’a pas pu être lue ({reason}) : des événements entre {from} et {to} ont pu ne pas atteindre votre application.',
   'webhooks.listen.nonePendingReceived': 'Rien en attente : chaque événement reçu par le listener a atteint votre application.',
-  'webhooks.listen.gapCovered': 'Déconnecté de la sandbox {from}–{to} : {count} {count|événement récupéré|événements récupérés} dans la liste des paiements ; les règlements de cet intervalle pour des paiements créés avant {coveredFrom} n’ont pas été cherchés.',
-  'webhooks.listen.gapUncovered': 'Déconnecté de la sandbox {from}–{to} : la liste des paiements n’a pas pu être lue, des événements de cet intervalle ont pu ne pas atteindre votre application.',
+  'webhooks.listen.gapCovered': 'Déconnecté de la sandbox {from}–{to} : {count} {count|événement créé|événements créés} entre-temps {count|transmis|transmis} à son retour.',
+  'webhooks.listen.gapUncovered': 'Déconnecté de la sandbox {from}–{to} : sa liste d’événements n’a pas pu être lue, des événements de cet intervalle ont pu ne pas atteindre votre application.',
   'webhooks.listen.gapOpen': 'Déconnecté de la sandbox depuis {since} : les événements depuis n’ont pas atteint votre application. Relancez listen quand la sandbox sera revenue.',
   // Une convention pour les listes : l’indication qu’il y en a d’autres.
   'webhooks.events.more': 'Il y a d’autres événements : voici les {limit} plus récents ; augmentez --limit (10000 au plus).',

@@ -2,10 +2,13 @@
 // only this file). Every value reaches the page through textContent or an attribute set by the
 // DOM, never through HTML: a customer named <img src=x onerror=…> is shown as those characters.
 // It reads and drives the sandbox through its admin surface (/_admin/…) with the session cookie;
-// each state-changing request carries the session's CSRF token in the x-svc-csrf header.
+// each state-changing request carries the session's CSRF token in the x-svc-csrf header, and every
+// request says it is the inspector's (svc-origin: the request journal keeps it out of the app's view).
+// Each request, payment and outbox message has its own address: #/requests/ID, #/payments/ID,
+// #/outbox/ID.
 'use strict'
 ;(() => {
-  const state = {csrf: '', messages: {}, language: 'en', business: '', page: '', detail: null, live: null}
+  const state = {csrf: '', messages: {}, language: 'en', business: '', page: '', target: '', detail: null, live: null, pinNotes: {}}
   const main = document.getElementById('main')
   const status = document.getElementById('status')
   const PAGES = ['requests', 'payments', 'phone', 'events', 'outbox', 'settings']
@@ -64,7 +67,7 @@
     const response = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: {'x-svc-csrf': state.csrf, ...(body === undefined ? {} : {'content-type': 'application/json'})},
+      headers: {'x-svc-csrf': state.csrf, 'svc-origin': 'inspector', ...(body === undefined ? {} : {'content-type': 'application/json'})},
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await response.text()
@@ -90,6 +93,27 @@
       say(t('error', {message: error.message}), true)
     }
   }
+
+  // Deep links: each page's item has its own address; the page opens it from there.
+  const itemHref = (page, id) => `#/${page}/${encodeURIComponent(id)}`
+  const open = (page, id) => {
+    location.hash = id ? itemHref(page, id) : `#/${page}`
+  }
+  /** The item the address names, once per address (null once it is closed); {missing} when the sandbox has none. */
+  async function target(path) {
+    if (!state.target) return null
+    if (!state.detail) {
+      try {
+        state.detail = await api('GET', path)
+      } catch (error) {
+        if (error.status !== 404) throw error
+        state.detail = {missing: state.target}
+      }
+    }
+    return state.detail
+  }
+  const missing = (detail) => h('p', {id: 'detail', class: 'detail bad'}, t('notFound', {id: detail.missing}))
+  const permalink = (page, id) => h('a', {class: 'permalink', href: itemHref(page, id)}, t('link'))
 
   // Pages ------------------------------------------------------------------------------------------
   const filters = {requests: {}, payments: {environment: 'SANDBOX'}, events: {environment: 'SANDBOX'}, outbox: {environment: 'SANDBOX'}}
@@ -157,7 +181,8 @@
           },
           t('request.replay'),
         ),
-        h('button', {type: 'button', onclick: () => ((state.detail = null), render())}, t('close')),
+        h('button', {type: 'button', onclick: () => open('requests')}, t('close')),
+        permalink('requests', entry.id),
       ),
       command,
       h('h3', {}, t('request.requestHeaders')),
@@ -171,17 +196,23 @@
 
   async function requestsPage() {
     const f = filters.requests
-    const list = await api('GET', `/_admin/requests${query({...f, limit: 100, summary: true})}`)
+    // The app's requests; svc's own (listen, stand-in commands, this page) with the toggle.
+    const all = f.all === 'on'
+    const [list, detail] = await Promise.all([
+      api('GET', `/_admin/requests${query({method: f.method, path: f.path, status: f.status, all: all ? 'true' : undefined, limit: 100, summary: true})}`),
+      target(`/_admin/requests/${encodeURIComponent(state.target)}`),
+    ])
     const rows = list.data.map((e) =>
       h(
         'tr',
         {class: e.status >= 400 ? 'failed' : ''},
         h('td', {}, new Date(e.at).toLocaleTimeString(locale())),
         h('td', {}, e.method),
-        h('td', {class: 'path'}, h('button', {type: 'button', class: 'linkish', onclick: act(async () => ((state.detail = await api('GET', `/_admin/requests/${e.id}`)), render()))}, `${e.path}${e.query ? `?${e.query}` : ''}`)),
+        h('td', {class: 'path'}, h('a', {href: itemHref('requests', e.id)}, `${e.path}${e.query ? `?${e.query}` : ''}`)),
         h('td', {}, String(e.status)),
         h('td', {class: 'num'}, `${e.duration_ms} ms`),
         h('td', {}, e.key ?? ''),
+        all ? h('td', {}, t(`origin.${e.origin ?? 'app'}`)) : null,
       ),
     )
     return [
@@ -191,10 +222,11 @@
         field(t('filter.method'), select('method', [['', '—'], ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])], f.method)),
         field(t('filter.path'), h('input', {name: 'path', value: f.path ?? '', placeholder: '/v1/payments'})),
         field(t('filter.status'), h('input', {name: 'status', value: f.status ?? '', placeholder: '4xx'})),
+        h('label', {class: 'check'}, h('input', {type: 'checkbox', name: 'all', checked: all, onchange: act(async (event) => ((filters.requests = formOf(event)), render()))}), t('filter.all')),
         h('button', {type: 'submit'}, t('filter')),
       ),
-      state.detail ? requestDetail(state.detail) : null,
-      table([t('col.time'), t('col.method'), t('col.path'), t('col.status'), t('col.duration'), t('col.key')], rows, t('nav.requests')),
+      detail ? (detail.missing ? missing(detail) : requestDetail(detail)) : null,
+      table([t('col.time'), t('col.method'), t('col.path'), t('col.status'), t('col.duration'), t('col.key'), all ? t('col.origin') : null].filter(Boolean), rows, t('nav.requests')),
     ]
   }
 
@@ -214,6 +246,7 @@
       api('GET', `/_admin/ledger${query({environment: f.environment, limit: 20})}`),
     ])
     const b = balance.data[0] ?? {}
+    const detail = await target(`/_admin/payments/${encodeURIComponent(state.target)}`)
     return [
       h(
         'form',
@@ -224,11 +257,11 @@
           h('select', {name: 'status', onchange: (event) => ((filters.payments = {...f, status: event.target.value}), render())}, [['', t('filter.statusAny')], ...['PENDING', 'SUCCESS', 'FAILED', 'UNSPECIFIED'].map((s) => [s, statusWord(s)])].map(([v, text]) => h('option', {value: v, selected: v === (f.status ?? '')}, text))),
         ),
       ),
-      state.detail?.payment ? details(state.detail.payment) : null,
+      detail ? (detail.missing ? missing(detail) : details(detail, 'payments')) : null,
       h('h2', {}, t('payments.title'), ` (${payments.total})`),
       table(
         [t('col.id'), t('col.amount'), t('col.phone'), t('col.operator'), t('col.status'), t('col.created')],
-        payments.data.map((p) => h('tr', {}, h('td', {class: 'mono'}, h('button', {type: 'button', class: 'linkish', onclick: () => ((state.detail = {payment: p}), render())}, p.id)), h('td', {class: 'num'}, xaf(p.amount)), h('td', {}, p.phone_number), h('td', {}, p.operator), h('td', {}, p.failure_code ? `${statusWord(p.status)} (${p.failure_code})` : statusWord(p.status)), h('td', {}, when(p.created_at)))),
+        payments.data.map((p) => h('tr', {}, h('td', {class: 'mono'}, h('a', {href: itemHref('payments', p.id)}, p.id)), h('td', {class: 'num'}, xaf(p.amount)), h('td', {}, p.phone_number), h('td', {}, p.operator), h('td', {}, p.failure_code ? `${statusWord(p.status)} (${p.failure_code})` : statusWord(p.status)), h('td', {}, when(p.created_at)))),
         t('payments.title'),
       ),
       h('h2', {}, t('invoices.title'), ` (${invoices.total})`),
@@ -250,13 +283,13 @@
     ]
   }
 
-  /** One object whole, field by field (a payment's details). */
-  function details(object) {
+  /** One object whole, field by field (a payment's details), with its address. */
+  function details(object, page) {
     return h(
       'section',
       {id: 'detail', class: 'detail', 'aria-label': object.id},
       h('dl', {class: 'facts'}, Object.entries(object).map(([k, v]) => [h('dt', {}, k), h('dd', {class: 'mono'}, typeof v === 'object' ? JSON.stringify(v) : String(v))]).flat()),
-      h('button', {type: 'button', onclick: () => ((state.detail = null), render())}, t('close')),
+      h('div', {class: 'actions'}, h('button', {type: 'button', onclick: () => open(page)}, t('close')), permalink(page, object.id)),
     )
   }
 
@@ -274,9 +307,11 @@
           act(async (event) => {
             const body = decline ? {decline: true} : {pin: formOf(event).pin ?? ''}
             const result = await api('POST', `/_admin/phone/${encodeURIComponent(call.payment_id)}/pin`, body)
+            delete state.pinNotes[call.payment_id]
             if (result.status === 'FAILED' && result.failure_code) say(t('phone.locked', {id: call.payment_id, code: result.failure_code}))
             else if (body.decline) say(t('phone.declined', {id: call.payment_id}))
-            else if (result.tries_left < 3 && result.status === 'PENDING') say(t('phone.wrongPin', {left: result.tries_left}), true)
+            // A wrong PIN is said on the handset itself, under the field it was typed in.
+            else if (result.tries_left < 3 && result.status === 'PENDING') state.pinNotes[call.payment_id] = t('phone.wrongPin', {left: result.tries_left})
             else say(t('phone.approved', {id: call.payment_id}))
             render()
           })
@@ -291,7 +326,8 @@
             'form',
             {onsubmit: answer(false)},
             h('label', {for: pin}, t('phone.pin')),
-            h('input', {id: pin, name: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: 12}),
+            h('input', {id: pin, name: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: 12, 'aria-describedby': state.pinNotes[call.payment_id] ? `${pin}-note` : undefined, 'aria-invalid': state.pinNotes[call.payment_id] ? 'true' : undefined}),
+            state.pinNotes[call.payment_id] ? h('p', {id: `${pin}-note`, class: 'bad pin-note', role: 'alert'}, state.pinNotes[call.payment_id]) : null,
             h('p', {class: 'hint'}, t('phone.pinHint')),
             h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'approve'}, t('phone.approve')), h('button', {type: 'button', class: 'decline', onclick: answer(true)}, t('phone.decline'))),
           ),
@@ -346,14 +382,17 @@
 
   async function outboxPage() {
     const f = filters.outbox
-    const list = await api('GET', `/_admin/outbox${query({environment: f.environment, limit: 50})}`)
+    const [list, detail] = await Promise.all([
+      api('GET', `/_admin/outbox${query({environment: f.environment, limit: 50})}`),
+      target(`/_admin/outbox/${encodeURIComponent(state.target)}/message`),
+    ])
     return [
       h('form', {class: 'filters', onsubmit: (event) => event.preventDefault()}, envFilter('outbox', f)),
-      state.detail?.text !== undefined ? message(state.detail) : null,
+      detail ? (detail.missing ? missing(detail) : message(detail)) : null,
       table(
         [t('col.created'), t('col.channel'), t('col.recipient'), t('outbox.subject')],
         list.data.map((m) =>
-          h('tr', {}, h('td', {}, when(m.created_at)), h('td', {}, m.channel), h('td', {}, h('button', {type: 'button', class: 'linkish', onclick: act(async () => ((state.detail = await api('GET', `/_admin/outbox/${encodeURIComponent(m.id)}/message`)), render()))}, m.recipient)), h('td', {}, m.subject ?? m.text.slice(0, 60))),
+          h('tr', {}, h('td', {}, when(m.created_at)), h('td', {}, m.channel), h('td', {}, h('a', {href: itemHref('outbox', m.id)}, m.recipient)), h('td', {}, m.subject ?? m.text.slice(0, 60))),
         ),
         t('nav.outbox'),
       ),
@@ -365,13 +404,14 @@
       h('p', {class: 'actions'}, m.pay_url ? h('a', {class: 'pay', href: m.pay_url, target: '_blank', rel: 'noopener noreferrer'}, t('outbox.pay')) : null, ' ', m.pdf_url ? link(m.pdf_url, t('outbox.pdf')) : null),
       m.qr ? h('img', {class: 'qr', src: m.qr, alt: t('outbox.qr'), width: 160, height: 160}) : null,
     ]
-    if (m.channel === 'WHATSAPP') return h('section', {id: 'detail', class: 'whatsapp', 'aria-label': m.recipient}, h('p', {class: 'to'}, m.recipient), h('div', {class: 'bubble'}, body))
+    const actions = h('div', {class: 'actions'}, h('button', {type: 'button', onclick: () => open('outbox')}, t('close')), permalink('outbox', m.id))
+    if (m.channel === 'WHATSAPP') return h('section', {id: 'detail', class: 'whatsapp', 'aria-label': m.recipient}, h('p', {class: 'to'}, m.recipient), h('div', {class: 'bubble'}, body), actions)
     return h(
       'section',
       {id: 'detail', class: 'email', 'aria-label': m.subject ?? m.recipient},
       h('dl', {class: 'facts'}, h('dt', {}, t('col.recipient')), h('dd', {}, m.recipient), h('dt', {}, t('outbox.subject')), h('dd', {}, m.subject ?? '')),
       body,
-      h('button', {type: 'button', onclick: () => ((state.detail = null), render())}, t('close')),
+      actions,
     )
   }
 
@@ -511,11 +551,19 @@
     return rendering
   }
 
+  // #/PAGE, or #/PAGE/ID for one request, payment or outbox message.
   function route() {
-    const page = location.hash.replace(/^#\/?/, '')
+    const [page, ...rest] = location.hash.replace(/^#\/?/, '').split('/')
     const next = PAGES.includes(page) ? page : 'requests'
-    if (next !== state.page) state.detail = null
+    let id = ''
+    try {
+      id = decodeURIComponent(rest.join('/'))
+    } catch {
+      // A mangled address: the page without an item.
+    }
+    if (next !== state.page || id !== state.target) state.detail = null
     state.page = next
+    state.target = id
     say('')
     render()
   }
@@ -525,9 +573,11 @@
   function listen() {
     const source = new EventSource('/_admin/inspector/changes')
     const live = document.getElementById('live')
+    // "Auto-updating", never "Live": LIVE is an environment here.
     source.onopen = () => {
       live.dataset.live = 'on'
       live.textContent = t('live')
+      live.title = t('liveTitle')
     }
     source.onerror = () => {
       live.dataset.live = 'off'

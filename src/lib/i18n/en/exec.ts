@@ -1,0 +1,27 @@
+// Messages of `svc sandbox exec`, `svc sandbox serve --detach` and `svc sandbox stop`. Keys start with 'exec.'.
+// exec's own lines are printed after the prefix `svc exec: ` (the program's name, never translated).
+export const exec = {
+  'exec.noCommand': 'Give the command to run after --: `svc sandbox exec -- npm test` (shell syntax: `svc sandbox exec -- sh -c "npm test && npm run e2e"`).',
+  'exec.fixturesSameStep': 'The step "{step}" is in two fixtures files ({first} and {second}): their answers share one object in SVC_FIXTURES_FILE, so a step name may appear once. Rename one of them.',
+  'exec.sandbox': 'sandbox at {url} ready ({ms} ms); it saves no profile and stops with the command.',
+  'exec.seeded': 'seeded {file}: {count} {count|step|steps} ({ms} ms).',
+  'exec.forwarding': 'forwarding the sandbox’s events to {urls}, signed with SVC_WEBHOOK_SECRET.',
+  'exec.running': 'running {command} ({ms} ms after exec started).',
+  'exec.exited': 'the command exited with code {code}; stopping the sandbox.',
+  'exec.abandoned': '{signal} before the command started: the sandbox is stopped, the command never ran.',
+  'exec.notFound': 'cannot run {command}: not found (is it on PATH?).',
+  'exec.cannotRun': 'cannot run {command}: {reason}.',
+  'exec.journal': 'the requests the sandbox answered, newest first ({count}):',
+  'exec.journalFile': '{count} {count|request|requests} the sandbox answered written to {file}.',
+  'exec.journalUnread': 'could not read the request journal: {reason}',
+  'exec.detached': 'Local sandbox running in the background (PID {pid}), saved as profile "{profile}"; its log: {log}. Stop it with `svc sandbox stop --profile {profile}`.',
+  'exec.detachFailed': 'The sandbox started in the background exited with code {code} before it answered:',
+  'exec.detachTimeout': 'The sandbox started in the background did not answer within {seconds} s; it was stopped. Its log: {log}',
+  'exec.stopped': 'Stopped the local sandbox at {url} (PID {pid}){profiles}.',
+  'exec.stoppedProfiles': '; removed {count|profile|profiles} {names}',
+  'exec.stopNone': 'No local sandbox is running for this config directory.',
+  'exec.stopNoProfile': 'No running local sandbox owns the profile "{profile}": `svc sandbox list` shows the running ones.',
+  'exec.stopNoCurrent': 'Which sandbox? Give --profile NAME or --all (`svc sandbox list` shows the running ones).',
+  'exec.listNoProfile': '(none: sandbox exec)',
+  'exec.stopStuck': 'The sandbox at {url} (PID {pid}) did not stop within {seconds} s of SIGTERM.',
+}

@@ -1,0 +1,72 @@
+/**
+ * The commit record beside a data file (`FILE.committed`, src/sandbox/commit-record.ts) under
+ * SIGKILL: written to a temporary file and renamed over the old one, a kill at any moment leaves
+ * the old record or the new one, never an empty or a partial one. An empty record is what let a
+ * damaged write-ahead log start silently with part of the data: there was nothing to compare. So
+ * after each kill, a copy of the files with its WAL damaged is started: it holds every payment
+ * acknowledged, or says that its data is behind.
+ */
+import {copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+
+import {startSandbox} from '../../src/sandbox/index.js'
+import {durabilityRun} from './durability-run.js'
+
+describe('the commit record under SIGKILL', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-commit-record-'))
+  afterAll(() => rmSync(dir, {recursive: true, force: true}))
+
+  it('is whole after each of 20 kills under write load, its count never goes back, and a WAL damaged then never starts silently with part of the data', async () => {
+    const file = join(dir, 'sandbox.db')
+    const bad: string[] = []
+    const silent: string[] = []
+    let last = 0
+    let damaged = 0
+    const result = await durabilityRun({
+      dataFile: file,
+      rounds: 20,
+      workers: 8,
+      maxRunMs: 600,
+      async afterKill(round, acknowledged) {
+        const text = existsSync(`${file}.committed`) ? readFileSync(`${file}.committed`, 'utf8') : '(none)'
+        let commits: number | undefined
+        try {
+          commits = (JSON.parse(text) as {commits?: number}).commits
+        } catch {
+          commits = undefined
+        }
+        if (!Number.isInteger(commits) || commits! < last) bad.push(`round ${round}: ${JSON.stringify(text)}`)
+        else last = commits!
+        // The files as the kill left them, copied, the copy's WAL damaged: the copy starts with every
+        // payment acknowledged so far, or says its data is behind what was committed.
+        const copy = join(dir, `copy-${round}.db`)
+        for (const suffix of ['', '-wal', '.committed']) if (existsSync(`${file}${suffix}`)) copyFileSync(`${file}${suffix}`, `${copy}${suffix}`)
+        if (existsSync(`${copy}-wal`) && statSync(`${copy}-wal`).size > 64) {
+          const wal = readFileSync(`${copy}-wal`)
+          wal.fill(0x5a, 0, 64)
+          writeFileSync(`${copy}-wal`, wal)
+          damaged++
+        }
+        const sb = await startSandbox({port: 0, rateLimit: 0, seed: 1, dataFile: copy})
+        try {
+          const held = ((await (await fetch(`${sb.url}/v1/payments?limit=1`, {headers: {'x-api-key': sb.keys.sandbox}})).json()) as {total: number}).total
+          const said = sb.notices.some((notice) => notice.code === 'data_behind')
+          if (held < acknowledged.length && !said) silent.push(`round ${round}: ${held} of ${acknowledged.length} payments, nothing said`)
+        } finally {
+          await sb.close()
+          for (const suffix of ['', '-wal', '-shm', '.committed']) rmSync(`${copy}${suffix}`, {force: true})
+        }
+      },
+    })
+    expect(result.acknowledged).toBeGreaterThan(20)
+    expect(bad).toEqual([])
+    expect(silent).toEqual([])
+    expect(result.lost).toEqual([])
+    // The damage landed: most kills leave a WAL behind (the checkpointer runs now and then).
+    expect(damaged).toBeGreaterThan(0)
+    // No temporary file is left to pile up.
+    expect(readdirSync(dir).filter((name) => name.includes('.committed') && name !== 'sandbox.db.committed').length).toBeLessThanOrEqual(1)
+  }, 400_000)
+})
