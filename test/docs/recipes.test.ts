@@ -1,18 +1,22 @@
 /**
  * The docs' recipes run as written. Every shell block of README.md that a CI job would run, and
- * every `run:` step (and shell block) of docs/ci.md, is run by bash the way a CI runner runs a step
- * (`bash --noprofile --norc -eo pipefail`), against a sandbox, with the built `svc` on PATH. A new
- * block is picked up by itself; a README block that is not for CI (it installs svc, serves in the
- * foreground, logs in to the real service, or listens until stopped) says so on the line before it:
- * `<!-- not a CI recipe: why -->`.
+ * every job of docs/ci.md (each yaml block's `run:` steps in order; its shell blocks are
+ * test/docs/ci-recipes.test.ts's, which runs each against an app of its own), is run
+ * by bash the way a CI runner runs a step (`bash --noprofile --norc -eo pipefail`), with the built
+ * `svc` on PATH, in a checkout of an app (its own test/fixtures/shop-week.json, svc's examples/ and
+ * svc's repository in .svc). A new block is picked up by itself; a README block that is not for CI
+ * (it installs svc, serves in the foreground, logs in to the real service, or listens until stopped)
+ * says so on the line before it: `<!-- not a CI recipe: why -->`.
  *
- * docs/ci.md's job is followed step by step: the job's env (SVC_BASE_URL, SVC_SANDBOX_URL,
- * SVC_SANDBOX_ADMIN_TOKEN) points at the sandbox, a step's `>> "$GITHUB_ENV"` reaches the steps after
- * it, `uses:` steps are the runner's, and `npm` is the app's own (its install and tests: a stand-in
- * that records the call and succeeds).
+ * Each recipe runs on its own: a job's `>> "$GITHUB_ENV"` reaches its later steps; a job with a
+ * service container (`services:`) and the README's blocks get a sandbox of their own through the
+ * job's env (SVC_BASE_URL, SVC_API_KEY, SVC_SANDBOX_URL, SVC_SANDBOX_ADMIN_TOKEN); the other recipes
+ * start their own (`sandbox exec`, `serve --detach`). `uses:` steps are the runner's, and `npm` is the
+ * app's own (its install and tests: a stand-in that records the call and succeeds). One liberty: a
+ * fixed `--port 8787` runs as `--port 0`, since on a shared machine 8787 may be taken.
  */
 import {spawn} from 'node:child_process'
-import {chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -51,16 +55,30 @@ export function shellBlocks(file: string): {run: Block[]; skipped: Array<Block &
   return {run, skipped}
 }
 
-/** The `run:` steps of a GitHub Actions-style job in a Markdown file's yaml blocks, in order. */
-export function runSteps(file: string): Block[] {
+/** A GitHub Actions-style job of a Markdown file (one yaml block): its `run:` steps in order. */
+export interface Job {
+  where: string
+  steps: Block[]
+  /** It runs the sandbox as a service container (`services:`): the job's env points at one. */
+  serviceContainer: boolean
+}
+
+/** The jobs of a Markdown file's yaml blocks. */
+export function jobs(file: string): Job[] {
   const lines = readFileSync(join(ROOT, file), 'utf8').split('\n')
-  const steps: Block[] = []
-  let inYaml = false
+  const out: Job[] = []
+  let job: Job | undefined
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
-    if (/^```ya?ml\s*$/.test(line)) inYaml = true
-    else if (inYaml && /^```\s*$/.test(line)) inYaml = false
-    if (!inYaml) continue
+    if (/^```ya?ml\s*$/.test(line)) {
+      job = {where: `${file}:${i + 1}`, steps: [], serviceContainer: false}
+      out.push(job)
+      continue
+    }
+    if (job && /^```\s*$/.test(line)) job = undefined
+    if (!job) continue
+    if (/^\s*services:/.test(line)) job.serviceContainer = true
+    const steps = job.steps
     const step = /^(\s*)(?:- )?run: ?(.*)$/.exec(line)
     if (!step) continue
     if (step[2] !== '|') {
@@ -79,7 +97,7 @@ export function runSteps(file: string): Block[] {
     }
     steps.push({where: `${file}:${i + 1}`, script: body.join('\n').trimEnd()})
   }
-  return steps
+  return out
 }
 
 interface Outcome {
@@ -131,33 +149,67 @@ describe('the docs recipes, run as written against a sandbox', () => {
     return {...base, PATH: `${tools}:${base.PATH}`, CI: 'true', COLUMNS: '120', SVC_RATE_LIMIT: '0'}
   }
 
-  it("docs/ci.md's job: every run step passes in order, and the key it exports works for the steps after it", {timeout: 180_000}, async () => {
-    const {sb} = await fresh()
-    const steps = [...runSteps('docs/ci.md'), ...shellBlocks('docs/ci.md').run]
-    expect(steps.length).toBeGreaterThanOrEqual(5)
-    // The job's checkout: the app, with its own fixtures file, and svc's repository in .svc.
-    const job = join(dir, 'job')
+  /** A checkout of an app: its fixtures, svc's examples beside them, svc's repository in .svc. */
+  const checkout = (name: string) => {
+    const job = mkdtempSync(join(dir, `${name}-`))
     mkdirSync(join(job, '.svc'), {recursive: true})
     mkdirSync(join(job, 'test/fixtures'), {recursive: true})
     copyFileSync(join(ROOT, 'examples/fixtures/shop-week.json'), join(job, 'test/fixtures/shop-week.json'))
-    const githubEnv = join(dir, 'github-env')
+    symlinkSync(join(ROOT, 'examples'), join(job, 'examples'))
+    return job
+  }
+
+  /** Run a recipe's steps in order in a fresh checkout, $GITHUB_ENV carried; the env it ended with. */
+  const runRecipe = async (name: string, steps: Block[], given: Record<string, string>) => {
+    const job = checkout(name)
+    const githubEnv = join(job, '.github-env')
     writeFileSync(githubEnv, '')
-    const jobEnv = {...env(join(dir, 'ci-config')), SVC_BASE_URL: sb.url, SVC_SANDBOX_URL: sb.url, SVC_SANDBOX_ADMIN_TOKEN: sb.adminToken, GITHUB_ENV: githubEnv}
-    for (const step of steps) {
-      // What earlier steps wrote to $GITHUB_ENV is in the environment of the later ones.
-      const exported = Object.fromEntries(
+    const jobEnv = {...env(join(job, '.svc-config')), ...given, GITHUB_ENV: githubEnv}
+    const exported = () =>
+      Object.fromEntries(
         readFileSync(githubEnv, 'utf8')
           .split('\n')
-          .filter((l) => l.includes('='))
-          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+          .filter((l) => /^\w+=/.test(l))
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).replace(/^'(.*)'$/, '$1')]),
       )
-      const outcome = await bash(step.script, job, {...jobEnv, ...exported})
+    for (const step of steps) {
+      const script = step.script.replace(/--port 8787\b/g, '--port 0')
+      const outcome = await bash(script, job, {...jobEnv, ...exported()})
       expect(outcome.code, `${step.where}\n${step.script}\n${outcome.stderr}${outcome.stdout}`).toBe(0)
     }
-    // The key the job exported is a whole secret the service takes.
-    const key = /^SVC_API_KEY=(.*)$/m.exec(readFileSync(githubEnv, 'utf8'))?.[1] ?? ''
-    expect((await fetch(`${sb.url}/v1/payments`, {headers: {'x-api-key': key}})).status).toBe(200)
-    expect(JSON.parse(readFileSync(join(job, 'seeded.json'), 'utf8'))).toBeTruthy()
+    // Whatever a recipe left running in the background, stopped (a job's runner would end it).
+    await bash('svc sandbox stop --all >/dev/null 2>&1 || true', job, jobEnv)
+    return {job, exported: exported()}
+  }
+
+  const sandboxEnv = (sb: TestSandbox['sb']) => ({SVC_BASE_URL: sb.url, SVC_API_KEY: sb.keys.sandbox, SVC_SANDBOX_URL: sb.url, SVC_SANDBOX_ADMIN_TOKEN: sb.adminToken})
+
+  it("docs/ci.md: every job passes as written, and the service-container job's exported key works", {timeout: 300_000}, async () => {
+    const found = jobs('docs/ci.md')
+    expect(found.length).toBeGreaterThanOrEqual(2)
+    expect(found.some((job) => job.serviceContainer)).toBe(true)
+    let n = 0
+    for (const job of found) {
+      if (!job.serviceContainer) {
+        await runRecipe(`ci-job-${n++}`, job.steps, {})
+        continue
+      }
+      // The service container: a sandbox of the job's own, reached through the job's env (no key: the job makes one).
+      const {sb} = await fresh()
+      const {SVC_API_KEY: _none, ...env} = sandboxEnv(sb)
+      const {job: dirOfJob, exported} = await runRecipe(`ci-job-${n++}`, job.steps, env)
+      // The key the job exported is a whole secret the service takes.
+      expect((await fetch(`${sb.url}/v1/payments`, {headers: {'x-api-key': exported.SVC_API_KEY ?? ''}})).status).toBe(200)
+      expect(JSON.parse(readFileSync(join(dirOfJob, 'seeded.json'), 'utf8'))).toBeTruthy()
+    }
+  })
+
+  it('the README: every shell block a CI job would run passes as written; the others say why they are not for CI', {timeout: 300_000}, async () => {
+    const {run, skipped} = shellBlocks('README.md')
+    expect(run.length).toBeGreaterThanOrEqual(2)
+    for (const block of skipped) expect(block.why.length, block.where).toBeGreaterThan(10)
+    let n = 0
+    for (const block of run) await runRecipe(`readme-${n++}`, [block], sandboxEnv((await fresh()).sb))
   })
 
   it("the quick start's npm ci reports nothing: scarf's postinstall, the only analytics ping, is off by the project's own setting", {timeout: 120_000}, async () => {
@@ -173,17 +225,5 @@ describe('the docs recipes, run as written against a sandbox', () => {
     const report = readFileSync(join(ROOT, 'node_modules/@scarf/scarf/report.js'), 'utf8')
     expect(report).toContain('rootPackage.scarfSettings.enabled === false')
     expect(report).toMatch(/if \(userHasOptedOut\(rootPackage\)\) \{\s*return reject\(new Error\('User has opted out'\)\)/)
-  })
-
-  it('the README: every shell block a CI job would run passes as written; the others say why they are not for CI', {timeout: 180_000}, async () => {
-    const {sb} = await fresh()
-    const {run, skipped} = shellBlocks('README.md')
-    expect(run.length).toBeGreaterThanOrEqual(2)
-    for (const block of skipped) expect(block.why.length, block.where).toBeGreaterThan(10)
-    const readmeEnv = {...env(join(dir, 'readme-config')), SVC_BASE_URL: sb.url, SVC_API_KEY: sb.keys.sandbox, SVC_SANDBOX_URL: sb.url, SVC_SANDBOX_ADMIN_TOKEN: sb.adminToken}
-    for (const block of run) {
-      const outcome = await bash(block.script, ROOT, readmeEnv)
-      expect(outcome.code, `${block.where}\n${block.script}\n${outcome.stderr}${outcome.stdout}`).toBe(0)
-    }
   })
 })
