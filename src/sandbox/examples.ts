@@ -22,11 +22,11 @@ export const EXAMPLE_IDS = {
   draftInvoice: 'inv_test_0VbzlxbyTBhvZkOF4qTUDraf',
   /** A DRAFT to cancel: cancel. */
   cancelInvoice: 'inv_test_0VbzlxbyTBhvZkOF4qTUCanc',
-  /** A file id as an upload URL example shows it (the file itself is the one you upload). */
+  /** An uploaded cover image (`logo.png`, a 1 × 1 PNG): its file_url works as a cover_image_url. */
   file: 'file_test_0Vbzlxbl5DG5yIY63iNUuW7M',
 } as const
 
-const IDS: ReadonlySet<string> = new Set([EXAMPLE_IDS.payment, EXAMPLE_IDS.invoice, EXAMPLE_IDS.draftInvoice, EXAMPLE_IDS.cancelInvoice])
+const IDS: ReadonlySet<string> = new Set([EXAMPLE_IDS.payment, EXAMPLE_IDS.invoice, EXAMPLE_IDS.draftInvoice, EXAMPLE_IDS.cancelInvoice, EXAMPLE_IDS.file])
 
 /** Whether `id` is one of the example objects of `environment` (SANDBOX only). */
 export function isExample(environment: Environment, id: string): boolean {
@@ -90,4 +90,21 @@ export function seedInvoices(server: string) {
     exampleInvoice(server, 'DRAFT', {}, EXAMPLE_IDS.draftInvoice),
     exampleInvoice(server, 'DRAFT', {}, EXAMPLE_IDS.cancelInvoice),
   ]
+}
+
+/** A 1 × 1 PNG, the example file's bytes. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+
+/** The example file as the files domain stores an uploaded one (never changed: nothing writes to it). */
+export const EXAMPLE_FILE = {
+  id: EXAMPLE_IDS.file,
+  environment: 'SANDBOX' as const,
+  filename: 'logo.png',
+  content_type: 'image/png' as const,
+  size: Buffer.from(PNG_1X1, 'base64').length,
+  status: 'uploaded' as const,
+  created_at: EXAMPLE_CREATED,
+  upload_expires_at: '2026-11-25T09:45:04.000Z',
+  uploaded_at: EXAMPLE_CREATED,
+  data: PNG_1X1,
 }

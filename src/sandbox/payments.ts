@@ -109,7 +109,7 @@ export class Payments {
 
   /** A payment by id: the merchant's, or the example payment (examples.ts), which no list holds. */
   get(environment: Environment, id: string): PaymentRecord | undefined {
-    if (isExample(environment, id)) return EXAMPLE_PAYMENT
+    if (isExample(environment, id) && id === EXAMPLE_PAYMENT.id) return EXAMPLE_PAYMENT
     return this.collection(environment).get(id)
   }
 

@@ -29,17 +29,24 @@ describe('live examples', () => {
 
   it('every id the document shows exists in a fresh sandbox, where no list has it', async ({h, doc}) => {
     const ids = idsIn(doc)
-    expect(ids.filter((id) => !id.startsWith('file_'))).toHaveLength(4)
+    expect(ids).toHaveLength(5)
     for (const id of ids) {
       if (id.startsWith('svcpay_')) expect((await h.api('GET', `/v1/payments/${id}/status`)).status, id).toBe(200)
       if (id.startsWith('inv_')) expect((await h.api('GET', `/v1/invoices/${id}`)).status, id).toBe(200)
     }
-    // The merchant's lists are as empty as the sandbox is.
-    expect((await h.api('GET', '/v1/invoices')).body).toMatchObject({data: [], total: 0})
+    // The file: the file_url the upload example shows is served, and takes as a cover.
+    const fileUrl = doc.paths['/v1/files/upload-url'].post.responses['201'].content['application/json'].examples.signed.value.file_url as string
+    const served = await fetch(fileUrl)
+    expect(served.status).toBe(200)
+    expect(served.headers.get('content-type')).toBe('image/png')
+    const covered = await h.api('POST', '/v1/invoices', {body: {customer_name: 'Awa', due_date: '2099-12-31', items: [{name: 'Bread', price: 500, quantity: 1}], cover_image_url: fileUrl}})
+    expect(covered.status).toBe(201)
+    // The merchant's lists have only what was made here.
+    expect((await h.api('GET', '/v1/invoices')).body).toMatchObject({total: 1})
     expect((await h.api('GET', '/v1/payments')).body).toMatchObject({data: [], total: 0})
     // Asked for by name, they are there.
     const asked = (await h.admin('GET', '/_admin/examples')).body.data.map((o: Json) => o.id).sort()
-    expect(asked).toEqual(ids.filter((id) => !id.startsWith('file_')))
+    expect(asked).toEqual(ids)
     // Nor does the LIVE environment have them.
     for (const id of ids.filter((i) => i.startsWith('inv_'))) expect((await h.api('GET', `/v1/invoices/${id.replace('_test_', '_')}`, {key: h.sb.keys.live})).status).toBe(404)
   })
@@ -56,7 +63,8 @@ describe('live examples', () => {
       expect((await h.api('GET', `/v1/invoices/${unpaid}/pdf`)).status).toBe(200)
     }
     // Publishing reserved no stock of the merchant's; the lists stay empty.
-    expect((await h.api('GET', '/v1/invoices')).body.total).toBe(0)
+    const listed = (await h.api('GET', '/v1/invoices?page_size=100')).body.data.map((i: Json) => i.id)
+    expect(listed.filter((id: string) => idsIn(doc).includes(id))).toEqual([])
     expect((await h.admin('GET', '/_admin/inventory/reservations')).body.data).toEqual([])
     await h.admin('POST', '/_admin/reset', {})
     expect((await h.api('GET', `/v1/invoices/${draft}`)).body.status).toBe('DRAFT')

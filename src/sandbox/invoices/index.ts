@@ -65,7 +65,8 @@ export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: San
   addAdminRoute(ctx.router, 'GET /_admin/examples', {
     handler: () => {
       const payment = services.payments.get('SANDBOX', EXAMPLE_IDS.payment)?.payment
-      return {status: 200, body: {data: [...(payment ? [payment] : []), ...invoices.examplesNow()]}}
+      const file = files.find('SANDBOX', EXAMPLE_IDS.file)
+      return {status: 200, body: {data: [...(payment ? [payment] : []), ...invoices.examplesNow(), ...(file ? [{...file, data: undefined}] : [])]}}
     },
   })
 }
