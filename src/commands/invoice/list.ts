@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../lib/command.js'
+import {csvSepFlag} from '../../lib/io/csv-flags.js'
 
 export default class InvoiceList extends SvcCommand<typeof InvoiceList> {
   static override summary = 'List invoices, newest first.'
@@ -26,6 +27,7 @@ export default class InvoiceList extends SvcCommand<typeof InvoiceList> {
     'due-after': Flags.string({description: 'Only invoices due after this day (YYYY-MM-DD; the day itself excluded). Filtered by the CLI.', exclusive: ['page', 'offset']}),
     overdue: Flags.boolean({description: "Only unpaid invoices past their due date (the service's today). Filtered by the CLI.", exclusive: ['page', 'offset']}),
     csv: Flags.boolean({description: 'Print CSV (RFC 4180, a header row) instead of a table: for a spreadsheet.', exclusive: ['json']}),
+    'csv-sep': csvSepFlag,
   }
 
   async run(): Promise<void> {

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../lib/command.js'
+import {csvSepFlag} from '../../lib/io/csv-flags.js'
 
 export default class PayList extends SvcCommand<typeof PayList> {
   static override summary = 'List payments, newest first.'
@@ -18,6 +19,7 @@ export default class PayList extends SvcCommand<typeof PayList> {
     page: Flags.integer({description: 'Page number, from 1 (pages of --limit payments), as invoice list takes it.', exclusive: ['offset']}),
     all: Flags.boolean({description: 'Follow every page.', exclusive: ['offset', 'page']}),
     csv: Flags.boolean({description: 'Print CSV (RFC 4180, a header row) instead of a table: for a spreadsheet.', exclusive: ['json']}),
+    'csv-sep': csvSepFlag,
   }
 
   async run(): Promise<void> {

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../lib/command.js'
+import {csvSepFlag} from '../../lib/io/csv-flags.js'
 
 export default class ReportCollections extends SvcCommand<typeof ReportCollections> {
   static override summary = 'Payments over a period: counts, amounts, success rate, failure codes.'
@@ -18,6 +19,7 @@ export default class ReportCollections extends SvcCommand<typeof ReportCollectio
     until: Flags.string({description: 'End: a duration back from now or a date (included); default now.'}),
     by: Flags.option({options: ['day', 'operator'] as const, description: 'Group by day or by (inferred) operator.', default: 'day' as const})(),
     csv: Flags.boolean({description: 'Print CSV (a header row, RFC 4180) instead of tables.', exclusive: ['json']}),
+    'csv-sep': csvSepFlag,
     'page-size': Flags.integer({description: 'Payments per request while reading the list (1–100).', default: 100}),
   }
 

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {SvcCommand} from '../../lib/command.js'
+import {csvSepFlag} from '../../lib/io/csv-flags.js'
 
 export default class ReportReceivables extends SvcCommand<typeof ReportReceivables> {
   static override summary = 'Open invoices by age and by customer: what is still due.'
@@ -16,6 +17,7 @@ export default class ReportReceivables extends SvcCommand<typeof ReportReceivabl
   static override flags = {
     'as-of': Flags.string({description: 'Age the invoices as of this day (YYYY-MM-DD); default today.'}),
     csv: Flags.boolean({description: 'Print CSV (a header row, RFC 4180) instead of tables.', exclusive: ['json']}),
+    'csv-sep': csvSepFlag,
     'page-size': Flags.integer({description: 'Invoices per request while reading the list (1–100).', default: 100}),
   }
 

@@ -181,7 +181,7 @@ export function invalidResponseError(facts: ResponseFacts): SvcError {
   })
 }
 
-function errorCode(error: unknown): string | undefined {
+export function errorCode(error: unknown): string | undefined {
   let current: unknown = error
   for (let depth = 0; depth < 4 && isRecord(current); depth++) {
     if (typeof current.code === 'string') return current.code

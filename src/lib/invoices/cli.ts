@@ -284,7 +284,7 @@ export function checkListPaging(flags: {page?: number; 'page-size'?: number}): v
 
 export async function invoiceList(
   ctx: Context,
-  flags: {status?: string; page?: number; offset?: number; 'page-size'?: number; all: boolean; csv?: boolean} & FilterFlags,
+  flags: {status?: string; page?: number; offset?: number; 'page-size'?: number; all: boolean; csv?: boolean; 'csv-sep'?: string} & FilterFlags,
 ): Promise<void> {
   checkListPaging(flags)
   if (flags.offset !== undefined) return invoiceListFrom(ctx, flags.offset, flags)
@@ -304,7 +304,7 @@ export async function invoiceList(
       }),
     )
     await ctx.io.result(found.items, async () => {
-      if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(found.items))
+      if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(found.items, (await import('../io/csv-dialect.js')).csvDialect(flags['csv-sep'])))
       if (found.items.length === 0) return ctx.io.err(t('invoice.filter.none'))
       ctx.io.out(await renderInvoiceTable(ctx.io, found.items))
     })
@@ -318,7 +318,7 @@ export async function invoiceList(
     ? await ctx.io.withSpinner(t('invoice.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('invoice.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
-    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(result.items))
+    if (flags.csv) return ctx.io.outData((await import('./list-csv.js')).invoicesCsv(result.items, (await import('../io/csv-dialect.js')).csvDialect(flags['csv-sep'])))
     if (result.items.length === 0) return ctx.io.err(t('invoice.list.none'))
     ctx.io.out(await renderInvoiceTable(ctx.io, result.items))
   })

@@ -16,12 +16,15 @@ export interface ImportPlan {
   seconds?: number
 }
 
+/** The service's limit, requests a minute per key (the service's contract: "roughly 100"). */
+export const SERVICE_RATE_LIMIT = 100
+
 /** The pace the client will keep: --rate, else SVC_RATE_LIMIT, else the service's 100/min. */
 export function rateOf(ctx: Context, flags: {rate?: number}): number {
   if (flags.rate !== undefined) return flags.rate
   const raw = ctx.env.SVC_RATE_LIMIT
   const value = raw === undefined || raw === '' ? NaN : Number(raw)
-  return Number.isInteger(value) && value >= 0 ? value : 100
+  return Number.isInteger(value) && value >= 0 ? value : SERVICE_RATE_LIMIT
 }
 
 export function importPlan(invoices: number, publish: boolean, rate: number): ImportPlan {

@@ -1,12 +1,24 @@
 /**
- * `svc invoice import`, the results: the results file (row → invoice id and checkout_url, or the
- * error), appended as rows finish so a killed run leaves what it did, then rewritten in row order
- * at the end; and the summary counts.
+ * `svc invoice import`, the results: the results file (row → its customer and reference, the
+ * invoice id and checkout_url, or the error), appended as rows finish so a killed run leaves what
+ * it did, then rewritten in row order at the end; and the summary counts.
+ *
+ * A CSV results file is written in its input's dialect, so that the spreadsheet that saved the
+ * input opens it in columns with its accents: the same separator, the same encoding (Windows-1252,
+ * UTF-16 with its BOM, UTF-8 with a BOM when the input had one). For a JSON input, the language's
+ * (import-cli.ts: `;` and a BOM in French).
  */
-import {csvLine} from '../io/csv-writer.js'
+import {csvLine, type CsvDialect} from '../io/csv-writer.js'
 import type {RowResult, RowStatus} from './import-run.js'
+import type {Encoding} from './import-text.js'
 
-export const RESULT_COLUMNS = ['row', 'line', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error', 'channel'] as const
+export interface ResultsDialect extends CsvDialect {
+  encoding: Encoding
+}
+
+export const RESULTS_DEFAULT: ResultsDialect = {sep: ',', bom: false, encoding: 'utf-8'}
+
+export const RESULT_COLUMNS = ['row', 'line', 'customer_name', 'external_reference', 'status', 'invoice_id', 'invoice_status', 'checkout_url', 'total_amount', 'published', 'idempotency_key', 'error_code', 'error', 'channel'] as const
 
 export function resultsFormat(path: string): 'csv' | 'json' | 'jsonl' {
   const lower = path.toLowerCase()
@@ -26,8 +38,23 @@ export class ResultsWriter {
   private readonly format: 'csv' | 'json' | 'jsonl'
   private started = false
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly dialect: ResultsDialect = RESULTS_DEFAULT,
+  ) {
     this.format = resultsFormat(path)
+  }
+
+  /** The file's first bytes: its BOM, then the header (CSV). */
+  private head(): Buffer {
+    if (this.format !== 'csv') return Buffer.alloc(0)
+    const {encoding, bom} = this.dialect
+    const mark = encoding === 'utf-16le' ? Buffer.from([0xff, 0xfe]) : encoding === 'utf-16be' ? Buffer.from([0xfe, 0xff]) : encoding === 'utf-8' && bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0)
+    return Buffer.concat([mark, this.encode(csvLine([...RESULT_COLUMNS], this.dialect.sep))])
+  }
+
+  private encode(text: string): Buffer {
+    return this.format === 'csv' ? encodeText(text, this.dialect.encoding) : Buffer.from(text, 'utf8')
   }
 
   /** Appends one finished row (CSV and JSON lines; a .json file is written whole at the end). */
@@ -38,27 +65,44 @@ export class ResultsWriter {
       this.started = true
       // A file the user asked for: created with the umask, as any tool creates it (0644 under 022),
       // so that whoever shares the folder can open it; a stricter umask keeps it private.
-      await writeFile(this.path, this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '')
+      await writeFile(this.path, this.head())
     }
-    await appendFile(this.path, this.encodeOne(result))
+    await appendFile(this.path, this.encode(this.encodeOne(result)))
   }
 
   private encodeOne(result: RowResult): string {
     const record = resultRecord(result)
-    return this.format === 'csv' ? csvLine(RESULT_COLUMNS.map((c) => record[c])) : `${JSON.stringify(record)}\n`
+    return this.format === 'csv' ? csvLine(RESULT_COLUMNS.map((c) => record[c]), this.dialect.sep) : `${JSON.stringify(record)}\n`
   }
 
   /** Writes every row in order, atomically (temp file, then rename). */
   async finish(results: RowResult[]): Promise<void> {
     const {writeFile, rename} = await import('node:fs/promises')
     const sorted = [...results].sort((a, b) => a.row - b.row)
-    let text: string
-    if (this.format === 'json') text = `${JSON.stringify(sorted.map(resultRecord), null, 2)}\n`
-    else text = (this.format === 'csv' ? csvLine([...RESULT_COLUMNS]) : '') + sorted.map((r) => this.encodeOne(r)).join('')
+    let bytes: Buffer
+    if (this.format === 'json') bytes = Buffer.from(`${JSON.stringify(sorted.map(resultRecord), null, 2)}\n`)
+    else bytes = Buffer.concat([this.head(), this.encode(sorted.map((r) => this.encodeOne(r)).join(''))])
     const temporary = `${this.path}.${process.pid}.tmp`
-    await writeFile(temporary, text)
+    await writeFile(temporary, bytes)
     await rename(temporary, this.path)
   }
+}
+
+let windows1252: Map<number, number> | undefined
+
+/** Text in the results file's encoding; a character Windows-1252 lacks (never one read from the input) becomes `?`. */
+export function encodeText(text: string, encoding: Encoding): Buffer {
+  if (encoding === 'utf-8') return Buffer.from(text, 'utf8')
+  if (encoding === 'utf-16le') return Buffer.from(text, 'utf16le')
+  if (encoding === 'utf-16be') return Buffer.from(text, 'utf16le').swap16()
+  if (!windows1252) {
+    windows1252 = new Map()
+    const decoded = new TextDecoder('windows-1252').decode(Uint8Array.from({length: 256}, (_, i) => i))
+    for (let byte = 0; byte < 256; byte++) windows1252.set(decoded.charCodeAt(byte), byte)
+  }
+  const out = Buffer.alloc(text.length)
+  for (let i = 0; i < text.length; i++) out[i] = windows1252.get(text.charCodeAt(i)) ?? 0x3f
+  return out
 }
 
 export interface ImportSummary {

@@ -7,8 +7,9 @@
  * A results file that is missing or unreadable resumes nothing: every row goes to the service,
  * whose idempotency keys still keep it from creating anything twice.
  */
-import {parseCsv} from './csv.js'
-import {resultsFormat} from './import-results.js'
+import {detectDelimiter, parseCsv} from './csv.js'
+import {RESULT_COLUMNS, resultsFormat} from './import-results.js'
+import {decodeImportFile} from './import-text.js'
 import type {RowResult} from './import-run.js'
 import type {Delivery} from './types.js'
 
@@ -43,7 +44,8 @@ export async function readEarlierResults(path: string): Promise<Map<string, RowR
   const out = new Map<string, RowResult>()
   let text: string
   try {
-    text = await (await import('node:fs/promises')).readFile(path, 'utf8')
+    // In the dialect it was written in (its input's): a BOM, else UTF-8 or Windows-1252; its separator.
+    text = decodeImportFile(await (await import('node:fs/promises')).readFile(path), path).text
   } catch {
     return out
   }
@@ -53,7 +55,7 @@ export async function readEarlierResults(path: string): Promise<Map<string, RowR
     if (format === 'json') records = JSON.parse(text) as Array<Record<string, unknown>>
     else if (format === 'jsonl') records = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
     else {
-      const [header, ...rows] = parseCsv(text)
+      const [header, ...rows] = parseCsv(text, detectDelimiter(text, RESULT_COLUMNS))
       const names = header?.fields ?? []
       records = rows.map((r) => Object.fromEntries(names.map((name, i) => [name, r.fields[i]])))
     }

@@ -1,42 +1,71 @@
 /**
- * `svc invoice import`, the rows: the file read (CSV, JSON lines or a JSON array) into rows, every
- * row built and checked locally (the same checks as `invoice create`), each good row given its
- * Idempotency-Key (`rowKey`), and the bad ones listed together (`ImportValidationError`).
+ * `svc invoice import`, the rows: each row of the file built into a create body and checked
+ * locally (the same checks as `invoice create`), every error of a row listed (a bad phone does not
+ * hide an impossible date), each good row given its Idempotency-Key (`rowKey`), and the bad ones
+ * listed together (`ImportValidationError`). The file itself is read as a stream by
+ * import-source.ts; `readSourceRows` reads a text already in memory the same way.
  *
  * CSV columns (header row, any order, case-insensitive): customer_name, due_date, items (required);
  * customer_email, customer_phone, discount_percent, notes, external_reference, cover_image_url,
  * currency (optional). `items` holds one or more NAME:PRICE:QTY separated by `;`
  * ("Bread:500:3; Cake:2500:1"). JSON lines: one create body per line, as `--from-file` takes.
+ * A due_date is read in the file's own order (import-dates.ts), whatever language svc speaks.
  */
 import {createHash} from 'node:crypto'
 
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
+import {normalisePhone} from '../payments/phone.js'
 import {detectDelimiter, parseCsv, CsvSyntaxError} from './csv.js'
 import type {InvoiceDraft} from './draft.js'
+import {parseFileDate, type DateOrder} from './import-dates.js'
 import {DRAFT_FIELDS, draftFromJson, finishDraft} from './input.js'
 import {parseItemSpec} from './items.js'
 import type {Totals} from '../../contract/totals.js'
 
 export type ImportFormat = 'csv' | 'jsonl' | 'json'
 
+/** Who a row is for, as the file says it: repeated in the results file next to the outcome. */
+export interface RowLabel {
+  customer_name?: string
+  external_reference?: string
+}
+
 export interface SourceRow {
   /** 1-based position among the data rows. */
   row: number
   /** 1-based line of the file where the row starts (undefined for a JSON array). */
   line?: number
-  /** Turns the raw row into a body; throws InputError. */
+  /** The row's customer and reference, read when they are needed. */
+  label: () => RowLabel
+  /** Turns the raw row into a body; throws InputError (RowErrors for several). */
   build: () => InvoiceDraft
+}
+
+export interface RowError {
+  field?: string
+  message: string
 }
 
 export interface CheckedRow {
   row: number
   line?: number
+  label?: RowLabel
   draft?: InvoiceDraft
   totals?: Totals
   key?: string
-  error?: {field?: string; message: string}
+  /** Every error of the row, in column order. */
+  errors?: RowError[]
+  /** The errors as one: the first's field, every message. */
+  error?: RowError
+}
+
+/** A row with several errors: each one, with its column. */
+export class RowErrors extends InputError {
+  constructor(readonly errors: RowError[]) {
+    super(errors.map((e) => e.message).join(' '), {field: errors[0]?.field})
+  }
 }
 
 export const REQUIRED_COLUMNS = ['customer_name', 'due_date', 'items'] as const
@@ -55,14 +84,101 @@ export function parseItemsCell(cell: string) {
   return specs.map((spec) => parseItemSpec(spec, 'item'))
 }
 
-export function readSourceRows(path: string, text: string): {format: ImportFormat; rows: SourceRow[]} {
-  const format = formatOf(path, text)
-  if (format === 'csv') return {format, rows: csvRows(text)}
-  if (format === 'json') return {format, rows: jsonArrayRows(text)}
-  return {format, rows: jsonLineRows(text)}
+/** The header's column names, lower-cased; throws for unknown, missing or repeated ones. */
+export function checkColumns(header: string[]): string[] {
+  const columns = header.map((name) => name.trim().toLowerCase())
+  const unknown = columns.filter((c) => !(DRAFT_FIELDS as readonly string[]).includes(c))
+  if (unknown.length > 0) {
+    throw new InputError(t('invoice.import.unknownColumns', {columns: unknown.map((c) => quoteInput(c, 30)).join(', '), allowed: DRAFT_FIELDS.join(', ')}), {field: 'file'})
+  }
+  const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c))
+  if (missing.length > 0) throw new InputError(t('invoice.import.missingColumns', {columns: missing.join(', ')}), {field: 'file'})
+  const duplicated = columns.filter((c, i) => columns.indexOf(c) !== i)
+  if (duplicated.length > 0) throw new InputError(t('invoice.import.duplicateColumns', {columns: duplicated.join(', ')}), {field: 'file'})
+  return columns
 }
 
-function csvRows(text: string): SourceRow[] {
+/**
+ * A CSV record's cells → a create body. Each cell is read on its own, so that every cell's error
+ * is listed (RowErrors); the rules over the whole row (finishDraft) come after.
+ */
+export function csvRowBuilder(columns: string[], dateOrder: () => DateOrder): (fields: string[]) => InvoiceDraft {
+  return (fields) => {
+    if (fields.length !== columns.length) {
+      throw new InputError(t('invoice.import.fieldCount', {count: fields.length, expected: columns.length}), {field: 'file'})
+    }
+    const body: Record<string, unknown> = {}
+    const errors: RowError[] = []
+    columns.forEach((column, i) => {
+      const cell = fields[i]!.trim()
+      if (cell === '') return
+      try {
+        if (column === 'items') body.items = parseItemsCell(cell)
+        else if (column === 'discount_percent') {
+          // A French spreadsheet writes 12,5.
+          const decimal = cell.replace(/\s*%$/, '').replace(',', '.')
+          if (!/^\d+(\.\d+)?$/.test(decimal)) throw new InputError(t('domain.draft.discount', {field: 'discount', value: quoteInput(cell)}), {field: 'discount'})
+          body.discount_percent = Number(decimal)
+        } else if (column === 'due_date') body.due_date = parseFileDate(cell, dateOrder())
+        else {
+          // Checked here so that its error is listed with the others; finishDraft normalises it.
+          if (column === 'customer_phone') normalisePhone(cell, 'phone')
+          body[column] = cell
+        }
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error
+        errors.push(inColumnTerms(error))
+      }
+    })
+    if (errors.length > 0) throw new RowErrors(errors)
+    return draftFromJson(body, 'file')
+  }
+}
+
+/** A JSON line's text (or a JSON array's element) → a create body; its due_date read in the file's order. */
+export function jsonRowBuilder(dateOrder: () => DateOrder): (input: unknown, parsed?: boolean) => InvoiceDraft {
+  return (input, parsed = false) => {
+    let value = input
+    if (!parsed) {
+      try {
+        value = JSON.parse(input as string)
+      } catch (error) {
+        throw new InputError(t('invoice.import.badJson', {reason: (error as Error).message}), {field: 'file'})
+      }
+    }
+    const draft = draftFromJson(value, 'file')
+    if (typeof draft.due_date === 'string' && draft.due_date.trim() !== '') draft.due_date = parseFileDate(draft.due_date, dateOrder())
+    return draft
+  }
+}
+
+/** A text already in memory, read as import-source.ts reads a file (day first unless told). */
+export function readSourceRows(path: string, text: string, dateOrder: DateOrder = 'dmy'): {format: ImportFormat; rows: SourceRow[]} {
+  const format = formatOf(path, text)
+  const order = () => dateOrder
+  if (format === 'csv') return {format, rows: csvRows(text, order)}
+  const build = jsonRowBuilder(order)
+  if (format === 'json') {
+    let value: unknown
+    try {
+      value = JSON.parse(text.replace(/^\uFEFF/, ''))
+    } catch (error) {
+      throw new InputError(t('invoice.import.badJson', {reason: (error as Error).message}), {field: 'file'})
+    }
+    if (!Array.isArray(value)) throw new InputError(t('invoice.import.badJson', {reason: 'not an array'}), {field: 'file'})
+    return {format, rows: value.map((item, index) => ({row: index + 1, label: () => ({}), build: () => build(item, true)}))}
+  }
+  const rows: SourceRow[] = []
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n|\n|\r/)
+    .forEach((content, i) => {
+      if (content.trim() !== '') rows.push({row: rows.length + 1, line: i + 1, label: () => ({}), build: () => build(content)})
+    })
+  return {format, rows}
+}
+
+function csvRows(text: string, dateOrder: () => DateOrder): SourceRow[] {
   let records
   try {
     records = parseCsv(text, detectDelimiter(text, DRAFT_FIELDS))
@@ -72,71 +188,8 @@ function csvRows(text: string): SourceRow[] {
   }
   const header = records.shift()
   if (!header) throw new InputError(t('invoice.import.empty', {field: 'file'}), {field: 'file'})
-  const columns = header.fields.map((name) => name.trim().toLowerCase())
-  const unknown = columns.filter((c) => !(DRAFT_FIELDS as readonly string[]).includes(c))
-  if (unknown.length > 0) {
-    throw new InputError(t('invoice.import.unknownColumns', {columns: unknown.map((c) => quoteInput(c, 30)).join(', '), allowed: DRAFT_FIELDS.join(', ')}), {field: 'file'})
-  }
-  const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c))
-  if (missing.length > 0) throw new InputError(t('invoice.import.missingColumns', {columns: missing.join(', ')}), {field: 'file'})
-  const duplicated = columns.filter((c, i) => columns.indexOf(c) !== i)
-  if (duplicated.length > 0) throw new InputError(t('invoice.import.duplicateColumns', {columns: duplicated.join(', ')}), {field: 'file'})
-
-  return records.map((record, index) => ({
-    row: index + 1,
-    line: record.line,
-    build: () => {
-      if (record.fields.length !== columns.length) {
-        throw new InputError(t('invoice.import.fieldCount', {count: record.fields.length, expected: columns.length}), {field: 'file'})
-      }
-      const body: Record<string, unknown> = {}
-      columns.forEach((column, i) => {
-        const cell = record.fields[i]!.trim()
-        if (cell === '') return
-        if (column === 'items') body.items = parseItemsCell(cell)
-        else if (column === 'discount_percent') {
-          // A French spreadsheet writes 12,5.
-          const decimal = cell.replace(/\s*%$/, '').replace(',', '.')
-          if (!/^\d+(\.\d+)?$/.test(decimal)) throw new InputError(t('domain.draft.discount', {field: 'discount', value: quoteInput(cell)}), {field: 'discount'})
-          body.discount_percent = Number(decimal)
-        } else body[column] = cell
-      })
-      return draftFromJson(body, 'file')
-    },
-  }))
-}
-
-function jsonLineRows(text: string): SourceRow[] {
-  const rows: SourceRow[] = []
-  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/)
-  lines.forEach((content, i) => {
-    if (content.trim() === '') return
-    rows.push({
-      row: rows.length + 1,
-      line: i + 1,
-      build: () => {
-        let value: unknown
-        try {
-          value = JSON.parse(content)
-        } catch (error) {
-          throw new InputError(t('invoice.import.badJson', {reason: (error as Error).message}), {field: 'file'})
-        }
-        return draftFromJson(value, 'file')
-      },
-    })
-  })
-  return rows
-}
-
-function jsonArrayRows(text: string): SourceRow[] {
-  let value: unknown
-  try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''))
-  } catch (error) {
-    throw new InputError(t('invoice.import.badJson', {reason: (error as Error).message}), {field: 'file'})
-  }
-  if (!Array.isArray(value)) throw new InputError(t('invoice.import.badJson', {reason: 'not an array'}), {field: 'file'})
-  return value.map((item, index) => ({row: index + 1, build: () => draftFromJson(item, 'file')}))
+  const build = csvRowBuilder(checkColumns(header.fields), dateOrder)
+  return records.map((record, index) => ({row: index + 1, line: record.line, label: () => ({}), build: () => build(record.fields)}))
 }
 
 /** JSON with keys sorted at every level: the same body always hashes the same. */
@@ -183,53 +236,107 @@ const COLUMN_OF_FLAG: Record<string, string> = {
   cover: 'cover_image_url',
 }
 
-function inColumnTerms(error: InputError): {field?: string; message: string} {
+function inColumnTerms(error: InputError): RowError {
   const column = error.field === undefined ? undefined : COLUMN_OF_FLAG[error.field]
   if (!column) return {field: error.field, message: error.message}
   return {field: column, message: error.message.split(`--${error.field}`).join(column)}
 }
 
+/**
+ * Occurrences of each body so far, by 64 bits of its hash (not the body: a million rows' bodies
+ * would be hundreds of MB), in an open-addressing table of typed arrays (12 bytes a slot, at most
+ * half full: a million rows take 24 MB, where a Map took twice that and more while it grew). Two
+ * bodies sharing those bits (about 1 in 10⁷ for a million rows) would only number each other's
+ * occurrences: their keys still differ, since a key hashes the body.
+ */
+export class Occurrences {
+  private high = new Uint32Array(1024)
+  private low = new Uint32Array(1024)
+  private counts = new Uint32Array(1024)
+  private size = 0
+
+  next(canonical: string): number {
+    const digest = createHash('sha256').update(canonical).digest()
+    if (this.size * 2 >= this.counts.length) this.grow()
+    const slot = this.find(digest.readUInt32BE(0), digest.readUInt32BE(4))
+    if (this.counts[slot] === 0) {
+      this.size += 1
+      this.high[slot] = digest.readUInt32BE(0)
+      this.low[slot] = digest.readUInt32BE(4)
+    }
+    this.counts[slot] += 1
+    return this.counts[slot]!
+  }
+
+  /** The slot holding these bits, or the empty one where they go. */
+  private find(high: number, low: number): number {
+    const mask = this.counts.length - 1
+    let slot = low & mask
+    while (this.counts[slot] !== 0 && (this.high[slot] !== high || this.low[slot] !== low)) slot = (slot + 1) & mask
+    return slot
+  }
+
+  private grow(): void {
+    const [high, low, counts] = [this.high, this.low, this.counts]
+    this.high = new Uint32Array(counts.length * 2)
+    this.low = new Uint32Array(counts.length * 2)
+    this.counts = new Uint32Array(counts.length * 2)
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] === 0) continue
+      const slot = this.find(high[i]!, low[i]!)
+      this.high[slot] = high[i]!
+      this.low[slot] = low[i]!
+      this.counts[slot] = counts[i]!
+    }
+  }
+}
+
+/** One row built and checked: its body, totals and key, or every one of its errors. Never throws for a bad row. */
+export function checkRow(source: SourceRow, occurrences: Occurrences, extraCheck?: (draft: InvoiceDraft) => void, keyed = true): CheckedRow {
+  try {
+    const built = source.build()
+    const {draft, totals} = finishDraft(built)
+    extraCheck?.(draft)
+    if (!keyed) return {row: source.row, line: source.line, draft, totals}
+    const canonical = canonicalJson(draft)
+    return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrences.next(canonical))}
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    const errors = error instanceof RowErrors ? error.errors : [inColumnTerms(error)]
+    return {row: source.row, line: source.line, label: source.label(), errors, error: {field: errors[0]!.field, message: errors.map((e) => e.message).join(' ')}}
+  }
+}
+
 /** Every row built and checked; keys assigned to the good ones. Never throws for a bad row. */
 export function checkRows(rows: SourceRow[], extraCheck?: (draft: InvoiceDraft) => void): CheckedRow[] {
-  const seen = new Map<string, number>()
-  return rows.map((source) => {
-    try {
-      const built = source.build()
-      const {draft, totals} = finishDraft(built)
-      extraCheck?.(draft)
-      const canonical = canonicalJson(draft)
-      const occurrence = (seen.get(canonical) ?? 0) + 1
-      seen.set(canonical, occurrence)
-      return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrence)}
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error
-      return {row: source.row, line: source.line, error: inColumnTerms(error)}
-    }
-  })
+  const occurrences = new Occurrences()
+  return rows.map((source) => checkRow(source, occurrences, extraCheck))
 }
 
 export function where(row: {row: number; line?: number}): string {
   return row.line === undefined ? t('invoice.import.atRow', {row: row.row}) : t('invoice.import.atLine', {line: row.line})
 }
 
-/** Every bad row at once, exit 2, nothing created. `--json`: the rows under `error.rows`. */
+/**
+ * Every bad row at once, each of its errors on a line, exit 2, nothing created. `--json`: the rows
+ * under `error.rows`, each with its `errors`. `dateOrder`: said in the hint when a date is wrong.
+ */
 export class ImportValidationError extends InputError {
   constructor(
     readonly rows: CheckedRow[],
     total: number,
+    dateOrder?: DateOrder,
   ) {
-    const list = rows.map((r) => `  ${where(r)}: ${r.error!.message}`).join('\n')
-    super(`${t('invoice.import.invalidRows', {count: rows.length, total})}\n${list}`, {
-      field: 'file',
-      code: 'invalid_rows',
-      hint: t('invoice.import.invalidHint'),
-    })
+    const list = rows.flatMap((r) => (r.errors ?? [r.error!]).map((e) => `  ${where(r)}: ${e.message}`)).join('\n')
+    const dates = dateOrder && rows.some((r) => (r.errors ?? [r.error]).some((e) => e?.field === 'due_date'))
+    const hint = t('invoice.import.invalidHint') + (dates ? ` ${t('invoice.import.dateHint', {order: t(`invoice.import.date.order.${dateOrder}`)})}` : '')
+    super(`${t('invoice.import.invalidRows', {count: rows.length, total})}\n${list}`, {field: 'file', code: 'invalid_rows', hint})
   }
 
   override toJSON(): Record<string, unknown> {
     return {
       ...super.toJSON(),
-      rows: this.rows.map((r) => ({row: r.row, line: r.line ?? null, field: r.error?.field ?? null, message: r.error?.message})),
+      rows: this.rows.map((r) => ({row: r.row, line: r.line ?? null, field: r.error?.field ?? null, message: r.error?.message, errors: r.errors ?? (r.error ? [r.error] : [])})),
     }
   }
 }

@@ -3,9 +3,10 @@
  * requests go through the client's pacer (SVC_RATE_LIMIT or --rate, requests per minute); a 429 is
  * retried by the client with the same Idempotency-Key (Retry-After honoured). Each finished row is
  * handed to `onResult` at once (the results file is its journal); a failed row does not stop the
- * others, except one that would fail them all (auth, Ctrl-C).
+ * others, except one that would fail them all: auth, Ctrl-C, and the service gone (no answer, or
+ * a 5xx after the client's retries), where every next row would wait out the same retries.
  */
-import {ApiError, ExitCode, SvcError} from '../errors.js'
+import {ApiError, ExitCode, NetworkError, SvcError} from '../errors.js'
 import {createInvoice, getInvoice, publishInvoice, type InvoiceApi} from './flows.js'
 import type {CheckedRow} from './import-rows.js'
 import type {Delivery} from './types.js'
@@ -15,6 +16,9 @@ export type RowStatus = 'created' | 'existing' | 'invalid' | 'failed' | 'not_att
 export interface RowResult {
   row: number
   line?: number
+  /** Who the row is for, as the file says it. */
+  customer_name?: string
+  external_reference?: string
   status: RowStatus
   invoice_id?: string
   invoice_status?: string
@@ -65,14 +69,19 @@ export async function runImport(api: InvoiceApi, rows: CheckedRow[], options: Ru
   const done = new Set(results.map((r) => r.row))
   for (const row of rows) {
     if (done.has(row.row)) continue
-    record({row: row.row, line: row.line, status: 'not_attempted', idempotency_key: row.key, error_code: fatal?.code ?? 'interrupted', error: fatal?.message})
+    record({row: row.row, line: row.line, customer_name: row.draft?.customer_name, external_reference: row.draft?.external_reference, status: 'not_attempted', idempotency_key: row.key, error_code: fatal?.code ?? 'interrupted', error: fatal?.message})
   }
   if (fatal) throw fatal
   return results.sort((a, b) => a.row - b.row)
 }
 
+/** The service gone: no answer at all, or a 5xx the client's retries did not get past. */
+export function serviceGone(error: unknown): error is SvcError {
+  return error instanceof NetworkError || (error instanceof ApiError && (error.status ?? 0) >= 500)
+}
+
 async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onFatal: (error: SvcError) => void): Promise<RowResult> {
-  const base: RowResult = {row: row.row, line: row.line, status: 'failed', idempotency_key: row.key}
+  const base: RowResult = {row: row.row, line: row.line, customer_name: row.draft!.customer_name, external_reference: row.draft!.external_reference, status: 'failed', idempotency_key: row.key}
   let result: RowResult = base
   try {
     const number = await options.numberFor?.(row.draft!, row.key!)
@@ -81,6 +90,8 @@ async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onF
     result = {
       ...base,
       status: created.replayed ? 'existing' : 'created',
+      // The reference the invoice carries: the file's, or the invoice number given it.
+      external_reference: invoice.external_reference ?? number ?? base.external_reference,
       invoice_id: invoice.id,
       invoice_status: invoice.status,
       checkout_url: invoice.checkout_url,
@@ -102,6 +113,7 @@ async function runRow(api: InvoiceApi, row: CheckedRow, options: RunOptions, onF
     if (!(error instanceof SvcError)) throw error
     // Every other row would fail the same way: stop (the key or its scope, or Ctrl-C).
     if (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.INTERRUPTED) onFatal(error)
+    if (serviceGone(error)) onFatal(error)
     const failed: RowResult = {...result, error_code: error.code, error: error.message}
     if (result.invoice_id) failed.published = false
     else failed.status = 'failed'

@@ -1,5 +1,7 @@
 /**
- * `svc invoice import`, the bytes of the file read as text the way spreadsheets save it: UTF-8
+ * `svc invoice import`, the encodings, and a file's bytes read whole as text (the results file
+ * read back by a re-run; the import file itself is streamed by import-stream.ts, which reads the
+ * same way) the way spreadsheets save it: UTF-8
  * (with or without a BOM), UTF-16 with a BOM (Excel's "Unicode text"), and anything else as
  * Windows-1252 (Excel on Windows), which is said with the file and the first line that is not
  * UTF-8. `--encoding` chooses instead, and then bytes that are not in that encoding are refused

@@ -31,27 +31,28 @@ export const ITEM_SPEC_HELP =
   'NAME:PRICE:QTY, e.g. "Bread:500:3". The last two fields are price (whole XAF) and quantity, so a name may contain colons; NAME:PRICE means quantity 1 when the name has no colon.'
 
 export function parseItemSpec(spec: string, field = 'item'): LineItem {
-  const input = quoteInput(spec)
+  // Quoted back only in an error (a good item, the usual case, needs none: an import checks a million).
+  const input = (): string => quoteInput(spec)
   const parts = (typeof spec === 'string' ? spec : '').split(':')
-  if (parts.length < 2) throw new InputError(t('domain.item.invalid', {field, input}), {field})
+  if (parts.length < 2) throw new InputError(t('domain.item.invalid', {field, input: input()}), {field})
 
   const [priceText, quantityText] = parts.length === 2 ? [parts[1]!, '1'] : parts.slice(-2) as [string, string]
   const name = (parts.length === 2 ? parts[0]! : parts.slice(0, -2).join(':')).trim()
-  if (name === '') throw new InputError(t('domain.item.emptyName', {field, input}), {field})
+  if (name === '') throw new InputError(t('domain.item.emptyName', {field, input: input()}), {field})
 
   let price: number
   try {
     price = parseWholeXaf(priceText, {min: MIN_PRICE, max: MAX_PRICE, field})
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    throw new InputError(t('domain.item.price', {field, input, price: quoteInput(priceText.trim(), 24), max: formatNumber(MAX_PRICE)}), {field})
+    throw new InputError(t('domain.item.price', {field, input: input(), price: quoteInput(priceText.trim(), 24), max: formatNumber(MAX_PRICE)}), {field})
   }
   let quantity: number
   try {
     quantity = parseWholeXaf(quantityText, {min: MIN_QUANTITY, max: MAX_QUANTITY, field, unit: false})
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    throw new InputError(t('domain.item.quantity', {field, input, quantity: quoteInput(quantityText.trim(), 24), max: formatNumber(MAX_QUANTITY)}), {field})
+    throw new InputError(t('domain.item.quantity', {field, input: input(), quantity: quoteInput(quantityText.trim(), 24), max: formatNumber(MAX_QUANTITY)}), {field})
   }
   return {name, price, quantity}
 }

@@ -1,5 +1,8 @@
-/** `svc invoice list --csv`: the invoices for an accountant's spreadsheet (RFC 4180, a header row, integers for XAF, ISO dates). */
-import {csvLine} from '../io/csv-writer.js'
+/**
+ * `svc invoice list --csv`: the invoices for an accountant's spreadsheet (RFC 4180 in the dialect
+ * asked, a header row, integers for XAF, ISO dates, the phone shown as it is).
+ */
+import {csvDocument, phoneCell, RFC4180, type CsvDialect} from '../io/csv-writer.js'
 import type {Invoice} from './types.js'
 
 export const INVOICE_CSV_COLUMNS = [
@@ -21,6 +24,6 @@ export const INVOICE_CSV_COLUMNS = [
   'checkout_url',
 ] as const
 
-export function invoicesCsv(invoices: Invoice[]): string {
-  return csvLine([...INVOICE_CSV_COLUMNS]) + invoices.map((i) => csvLine(INVOICE_CSV_COLUMNS.map((c) => i[c]))).join('')
+export function invoicesCsv(invoices: Invoice[], dialect: CsvDialect = RFC4180): string {
+  return csvDocument(INVOICE_CSV_COLUMNS, invoices.map((i) => INVOICE_CSV_COLUMNS.map((c) => (c === 'customer_phone' ? phoneCell(i[c]) : i[c]))), dialect)
 }

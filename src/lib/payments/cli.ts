@@ -133,7 +133,7 @@ export function checkListLimit(limit: number | undefined): void {
   }
 }
 
-export async function payList(ctx: Context, given: {status?: string; limit?: number; offset?: number; page?: number; all: boolean; csv?: boolean}): Promise<void> {
+export async function payList(ctx: Context, given: {status?: string; limit?: number; offset?: number; page?: number; all: boolean; csv?: boolean; 'csv-sep'?: string}): Promise<void> {
   checkListLimit(given.limit)
   if (given.page !== undefined && (!Number.isInteger(given.page) || given.page < 1)) {
     throw new InputError(t('core.error.invalidFlag', {flag: '--page', reason: t('invoice.list.pageRange')}), {field: 'page'})
@@ -148,7 +148,7 @@ export async function payList(ctx: Context, given: {status?: string; limit?: num
     ? await ctx.io.withSpinner(t('pay.list.progress', {count: 0}), (spinner) => list((count) => spinner.update(t('pay.list.progress', {count}))))
     : await list()
   await ctx.io.result(result.items, async () => {
-    if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items))
+    if (flags.csv) return ctx.io.outData((await import('./csv.js')).paymentsCsv(result.items, (await import('../io/csv-dialect.js')).csvDialect(flags['csv-sep'])))
     if (result.items.length === 0) return ctx.io.err(t('pay.list.none'))
     const table = await renderPaymentTable(ctx.io, result.items)
     ctx.io.out(table.text)

@@ -11,6 +11,7 @@ import {formatDateTime, isDayFirstDate, parseDueDate, parseSince} from '../time/
 import {serviceNow} from '../api/service-clock.js'
 import {aggregateCollections, type CollectionsReport, type GroupBy} from './collections.js'
 import {collectionsCsv, receivablesCsv} from './csv.js'
+import {csvDialect} from '../io/csv-dialect.js'
 import {dayOf} from './days.js'
 import {fetchOpenInvoices, fetchPaymentsSince} from './fetch.js'
 import {withReportProgress} from './progress.js'
@@ -19,6 +20,7 @@ import {renderCollections, renderReceivables} from './render.js'
 
 export interface OutputFlags {
   csv: boolean
+  'csv-sep'?: string
   'page-size': number
 }
 
@@ -68,7 +70,7 @@ export async function reportReceivables(ctx: Context, flags: OutputFlags & {'as-
     receivablesReport(ctx, flags, (count) => progress.update(t('report.progress.invoices', {count}))),
     {clock: ctx.clock},
   )
-  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(receivablesCsv(report)) : ctx.io.out(await renderReceivables(ctx.io, report))))
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(receivablesCsv(report, csvDialect(flags['csv-sep']))) : ctx.io.out(await renderReceivables(ctx.io, report))))
 }
 
 /** The collections report: flags checked before any request, the payments of the range read, aggregated. */
@@ -100,7 +102,7 @@ export async function reportCollections(ctx: Context, flags: OutputFlags & {sinc
     collectionsReport(ctx, flags, (count) => progress.update(t('report.progress.payments', {count}))),
     {clock: ctx.clock},
   )
-  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report)) : ctx.io.out(await renderCollections(ctx.io, report))))
+  await ctx.io.result(report, async () => (flags.csv ? ctx.io.outData(collectionsCsv(report, csvDialect(flags['csv-sep']))) : ctx.io.out(await renderCollections(ctx.io, report))))
 }
 
 

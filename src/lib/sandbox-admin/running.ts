@@ -165,6 +165,13 @@ function startCommand(baseUrl: string): string {
  * Undefined otherwise (another service, or a sandbox that runs).
  */
 export function stoppedSandboxError(ctx: Context): SvcError | undefined {
+  const stopped = stoppedSandbox(ctx)
+  if (!stopped) return undefined
+  return new SvcError(t('local.stopped', stopped), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
+}
+
+/** The profile's local sandbox when it is not running: its URL, the profile, and the command that starts it again. */
+export function stoppedSandbox(ctx: Context): {url: string; profile: string; command: string} | undefined {
   let credentials: ReturnType<Context['credentials']>
   try {
     credentials = ctx.credentials()
@@ -181,10 +188,7 @@ export function stoppedSandboxError(ctx: Context): SvcError | undefined {
   // A LIVE profile (`local-live`) is started again with the sandbox's own profile.
   const owner = saved.profile ?? credentials.profileName
   if (owner !== LOCAL_PROFILE) parts.push('--profile-name', owner)
-  return new SvcError(t('local.stopped', {url: credentials.baseUrl, profile: credentials.profileName, command: parts.join(' ')}), {
-    exitCode: ExitCode.UNAVAILABLE,
-    code: 'sandbox_not_running',
-  })
+  return {url: credentials.baseUrl, profile: credentials.profileName, command: parts.join(' ')}
 }
 
 /** A path as one shell word: quoted only when it needs to be. */

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {canonicalJson, checkRows, readSourceRows, rowKey} from '../../../src/lib/invoices/import-rows.js'
+import {canonicalJson, checkRows, Occurrences, readSourceRows, rowKey} from '../../../src/lib/invoices/import-rows.js'
 
 const CSV = 'customer_name,due_date,items\nA,2026-12-31,Bread:500:3\nB,2026-12-31,Bread:500:3\nA,2026-12-31,Bread:500:3\n'
 
@@ -41,5 +41,14 @@ describe('import rows and keys', () => {
     expect(() => readSourceRows('x.csv', 'customer_name,due_date,items,total_amount\n')).toThrow(/total_amount/)
     expect(() => readSourceRows('x.csv', 'customer_name,items\n')).toThrow(/due_date/)
     expect(() => readSourceRows('x.txt', 'whatever')).toThrow(/\.csv/)
+  })
+
+  it('numbers each body\'s occurrences, through the table\'s growth', () => {
+    const occurrences = new Occurrences()
+    const seen: number[] = []
+    for (let round = 1; round <= 3; round++) for (let i = 0; i < 5000; i++) seen.push(occurrences.next(`body ${i}`))
+    expect(seen.slice(0, 5000).every((n) => n === 1)).toBe(true)
+    expect(seen.slice(5000, 10_000).every((n) => n === 2)).toBe(true)
+    expect(seen.slice(10_000).every((n) => n === 3)).toBe(true)
   })
 })

@@ -11,6 +11,7 @@ export const core = {
   'core.error.binaryNativeModule': 'This svc binary could not load a native module it carries ({message}). It runs them from its files unpacked under the cache directory: set SVC_CACHE_DIR to a directory where programs may run (not on a noexec mount), or install svc with npm.',
   'core.error.missingFlag': 'Missing {what}: pass {flag} (no prompt when not interactive).',
   'core.error.invalidFlag': 'Invalid value for {flag}: {reason}',
+  'core.csv.sep': '"{value}" is not a separator; give ",", ";" or tab.',
   'core.jq.invalid': 'Invalid --jq expression: {message}',
   'core.jq.failed': 'The --jq expression failed: {message}',
   'core.warning.prefix': 'Warning:',

@@ -200,6 +200,24 @@ export const invoice = {
     '{path}, line {line}: the file holds a replacement character (U+FFFD), a letter lost by an earlier conversion; nothing was sent. Fix that line, or save the sheet again as UTF-8.',
   'invoice.import.readAsWindows1252':
     '{path} is not UTF-8 (first at line {line}): read as Windows-1252, as Excel on Windows saves it. If letters look wrong, name the encoding with --encoding.',
+  // invoice import: a file's dialect (dates in its own order), caps on a cell and a line, the service gone
+  'invoice.import.date.orderFlag': '"{value}" is not a date order; one of {accepted} (day, month or year first)',
+  'invoice.import.date.order.dmy': 'day first (DD/MM/YYYY)',
+  'invoice.import.date.order.mdy': 'month first (MM/DD/YYYY)',
+  'invoice.import.date.order.ymd': 'year first (YYYY/MM/DD)',
+  'invoice.import.date.invalid': 'Invalid {column} "{input}": write the date as {example} or 2027-01-21 (this file\'s dates are read {order}; --date-order dmy, mdy or ymd says otherwise).',
+  'invoice.import.date.relative': 'Invalid {column} "{input}": a file needs the date itself ({example} or 2027-01-21); a number of days would give another date, and another invoice, on each run.',
+  'invoice.import.date.badMonth': 'Invalid {column} "{input}": read {order}, its month would be {month}; --date-order dmy, mdy or ymd if the file writes its dates in another order.',
+  'invoice.import.date.noSuchDay': 'Invalid {column} "{input}": {yearMonth} has {days} days.',
+  'invoice.import.dateHint': 'This file\'s dates are read {order}; --date-order dmy, mdy or ymd says otherwise.',
+  'invoice.import.cellOver': 'the {column} cell has {length} characters; a cell holds at most {max}',
+  'invoice.import.lineOver': 'the row has {length} characters; a row holds at most {max}',
+  'invoice.import.jsonTooLarge': '{path} is {size} MB: a .json array is read whole, up to {max} MB; write one body per line (.jsonl), which is read as a stream.',
+  'invoice.import.serviceGone':
+    'Stopped: the service at {url} is not available ({reason}); {done} of {total} {total|row|rows} done, nothing created twice. Resume with `{command}`',
+  'invoice.import.sandboxGone':
+    'Stopped: the local sandbox of the profile "{profile}" ({url}) is not running; {done} of {total} {total|row|rows} done, nothing created twice. Start it again with `{start}` (in another terminal), then resume with `{command}`',
+  'invoice.import.rateCapped': '--rate {rate} is above the service\'s limit of {limit} requests a minute: paced at {limit}/min.',
   'invoice.error.shape': 'Invalid --{field}: {name} must be {shape}, not {got}.',
   'invoice.shape.list': 'a list',
   'invoice.shape.string': 'a string',

@@ -13,6 +13,7 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.error.binaryNativeModule': 'Ce binaire svc n’a pas pu charger un module natif qu’il contient ({message}). Il les exécute depuis ses fichiers décompressés dans le répertoire de cache : donnez à SVC_CACHE_DIR un répertoire où des programmes peuvent s’exécuter (pas un montage noexec), ou installez svc avec npm.',
   'core.error.missingFlag': 'Il manque {what} : passez {flag} (aucune question n’est posée hors d’un terminal interactif).',
   'core.error.invalidFlag': 'Valeur invalide pour {flag} : {reason}',
+  'core.csv.sep': '« {value} » n’est pas un séparateur ; donnez « , », « ; » ou tab.',
   'core.jq.invalid': 'Expression --jq invalide : {message}',
   'core.jq.failed': 'L’expression --jq a échoué : {message}',
   'core.warning.prefix': 'Attention :',

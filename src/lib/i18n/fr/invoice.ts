@@ -204,6 +204,24 @@ export const invoice: {[K in keyof typeof en]: string} = {
     '{path}, ligne {line} : le fichier contient un caractère de remplacement (U+FFFD), une lettre perdue par une conversion antérieure ; rien n’a été envoyé. Corrigez cette ligne, ou enregistrez de nouveau la feuille en UTF-8.',
   'invoice.import.readAsWindows1252':
     '{path} n’est pas en UTF-8 (à partir de la ligne {line}) : lu en Windows-1252, comme l’enregistre Excel sous Windows. Si des lettres sont fausses, indiquez l’encodage avec --encoding.',
+  // invoice import : le dialecte du fichier (dates dans son ordre), plafonds d’une cellule et d’une ligne, le service parti
+  'invoice.import.date.orderFlag': '« {value} » n’est pas un ordre de date ; l’un de {accepted} (jour, mois ou année d’abord)',
+  'invoice.import.date.order.dmy': 'jour d’abord (JJ/MM/AAAA)',
+  'invoice.import.date.order.mdy': 'mois d’abord (MM/JJ/AAAA)',
+  'invoice.import.date.order.ymd': 'année d’abord (AAAA/MM/JJ)',
+  'invoice.import.date.invalid': '{column} invalide « {input} » : écrivez la date sous la forme {example} ou 2027-01-21 (les dates de ce fichier sont lues {order} ; --date-order dmy, mdy ou ymd pour un autre ordre).',
+  'invoice.import.date.relative': '{column} invalide « {input} » : un fichier demande la date elle-même ({example} ou 2027-01-21) ; un nombre de jours donnerait une autre date, et une autre facture, à chaque exécution.',
+  'invoice.import.date.badMonth': '{column} invalide « {input} » : lue {order}, son mois serait {month} ; --date-order dmy, mdy ou ymd si le fichier écrit ses dates dans un autre ordre.',
+  'invoice.import.date.noSuchDay': '{column} invalide « {input} » : {yearMonth} compte {days} jours.',
+  'invoice.import.dateHint': 'Les dates de ce fichier sont lues {order} ; --date-order dmy, mdy ou ymd pour un autre ordre.',
+  'invoice.import.cellOver': 'la cellule {column} compte {length} caractères ; une cellule en contient au plus {max}',
+  'invoice.import.lineOver': 'la ligne compte {length} caractères ; une ligne en contient au plus {max}',
+  'invoice.import.jsonTooLarge': '{path} fait {size} Mo : un tableau .json est lu d’un bloc, jusqu’à {max} Mo ; écrivez un corps par ligne (.jsonl), lu au fil de l’eau.',
+  'invoice.import.serviceGone':
+    'Arrêt : le service à {url} n’est pas disponible ({reason}) ; {done} {done|ligne traitée|lignes traitées} sur {total}, rien n’est créé deux fois. Reprenez avec `{command}`',
+  'invoice.import.sandboxGone':
+    'Arrêt : la sandbox locale du profil « {profile} » ({url}) ne tourne plus ; {done} {done|ligne traitée|lignes traitées} sur {total}, rien n’est créé deux fois. Relancez-la avec `{start}` (dans un autre terminal), puis reprenez avec `{command}`',
+  'invoice.import.rateCapped': '--rate {rate} dépasse la limite du service de {limit} requêtes par minute : rythme de {limit}/min.',
   'invoice.error.shape': '--{field} invalide : {name} doit être {shape}, pas {got}.',
   'invoice.shape.list': 'une liste',
   'invoice.shape.string': 'une chaîne de caractères',
