@@ -206,6 +206,8 @@ export interface AdminRoutes {
   'PUT /_admin/numbers/{number}': {answer: NumberView}
   'DELETE /_admin/numbers/{number}': {answer: {phone_number: string; deleted: true}}
   'GET /_admin/operators': {answer: AdminList<AdminRecord>}
+  /** The SANDBOX's example objects (the ids /v1/openapi.json shows), which no list has. */
+  'GET /_admin/examples': {answer: AdminList<AdminRecord>}
   'POST /_admin/operators/{operator}/down': {answer: {operator: string; up: false; outage: AdminRecord}}
   'POST /_admin/operators/{operator}/up': {answer: {operator: string; up: true; ended: AdminRecord | null; payments_resolving: unknown}}
   'GET /_admin/faults': {answer: AdminList<AdminRecord>}
@@ -268,6 +270,7 @@ const EVERY_ROUTE: Record<AdminRoute, true> = {
   'GET /_admin/allowlist': true,
   'POST /_admin/allowlist': true,
   'DELETE /_admin/allowlist': true,
+  'GET /_admin/examples': true,
   'GET /_admin/fees': true,
   'PUT /_admin/fees': true,
   'GET /_admin/balance': true,

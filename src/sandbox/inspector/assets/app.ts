@@ -3,6 +3,7 @@
 // through its admin surface (/_admin/…) with the session cookie, calling only the routes the admin
 // contract names (admin.ts). Each request, payment and outbox message has its own address:
 // #/requests/ID, #/payments/ID, #/outbox/ID.
+import {REFERENCE_BASE} from '../../../contract/sandbox-inspector.js'
 import {AdminFailure, adminUrl, api} from './admin.js'
 import {byId, h, say, type Child} from './dom.js'
 import {eventsPage, outboxPage} from './events.js'
@@ -24,7 +25,11 @@ const main = byId('main')
 
 // Frame ------------------------------------------------------------------------------------------
 function nav(): void {
-  const list = h('ul', {}, PAGES.map((p) => h('li', {}, h('a', {href: `#/${p}`, 'aria-current': p === state.page ? 'page' : undefined}, t(`nav.${p}`)))))
+  const list = h('ul', {}, [
+    ...PAGES.map((p) => h('li', {}, h('a', {href: `#/${p}`, 'aria-current': p === state.page ? 'page' : undefined}, t(`nav.${p}`)))),
+    // The API reference is a page of its own (Swagger UI on /v1/openapi.json).
+    h('li', {}, h('a', {href: `${REFERENCE_BASE}/`}, t('nav.reference'))),
+  ])
   byId('nav').replaceChildren(list)
   byId('nav').setAttribute('aria-label', t('nav'))
   byId('lang-label').textContent = t('language')
