@@ -209,6 +209,8 @@ interface Binding {
   url: string
   apiKey?: string
   profile?: string
+  /** The sandbox's data file (null: in memory; undefined: not known, a sandbox named by SVC_SANDBOX_URL). */
+  dataFile?: string | null
 }
 
 function bindingOf(ctx: Context, sandbox: RunningSandbox): Binding {
@@ -220,10 +222,10 @@ function bindingOf(ctx: Context, sandbox: RunningSandbox): Binding {
   }
   if (creds?.apiKey) {
     const fromProfile = creds.profileName && creds.profile?.api_key === creds.apiKey ? creds.profileName : undefined
-    return {url: sandbox.base_url, apiKey: creds.apiKey, profile: fromProfile}
+    return {url: sandbox.base_url, apiKey: creds.apiKey, profile: fromProfile, dataFile: sandbox.entry?.data_file}
   }
   const profile = sandbox.entry?.profile
-  return {url: sandbox.base_url, apiKey: profile ? ctx.config().profiles[profile]?.api_key : undefined, profile}
+  return {url: sandbox.base_url, apiKey: profile ? ctx.config().profiles[profile]?.api_key : undefined, profile, dataFile: sandbox.entry?.data_file}
 }
 
 /**
@@ -250,7 +252,7 @@ async function connectTo(ctx: Context, sandbox: RunningSandbox, apiKey: string |
 /**
  * The listener's own sandbox again, after it went away: the sandbox running at the address it
  * is bound to, and no other (another sandbox that took the profile's name at another address is
- * not its sandbox), and only once it answers the bound key. An in-memory sandbox started again at
+ * not its sandbox, and so is one at that address on another data file), and only once it answers the bound key. An in-memory sandbox started again at
  * that address saves new keys in the profile: the profile's key counts too while the profile still
  * points at that address. Until then this rejects, and the watch tries again.
  */
@@ -258,6 +260,9 @@ async function reconnectLocal(ctx: Context, environments: SandboxConnection['env
   const [{readConfig}, {sandboxAt}] = await Promise.all([import('../config/store.js'), import('../sandbox-admin/running.js')])
   const sandbox = sandboxAt(ctx, bound.url)
   if (!sandbox) throw new Error(`no sandbox at ${bound.url}`)
+  // Another data file (or memory for a file) at that address is another sandbox.
+  const dataFile = sandbox.entry?.data_file
+  if (bound.dataFile !== undefined && dataFile !== undefined && dataFile !== bound.dataFile) throw new Error(`another sandbox at ${bound.url}`)
   const profile = bound.profile ? readConfig(ctx.configDir).profiles[bound.profile] : undefined
   const apiKey = profile?.api_key && profile.base_url && normaliseBaseUrl(profile.base_url) === normaliseBaseUrl(bound.url) ? profile.api_key : bound.apiKey
   const connection = await connectTo(ctx, sandbox, apiKey, environments)
