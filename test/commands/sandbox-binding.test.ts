@@ -145,6 +145,23 @@ function listen(configDir: string, args: string[], app: Receiver) {
   return {out, run, child: () => child}
 }
 
+/** An app and `svc --profile local webhooks listen` forwarding to it, ready. */
+async function listenReady(configDir: string) {
+  const app = await startReceiver()
+  cleanups.push(() => app.close())
+  const l = listen(configDir, ['--profile', 'local'], app)
+  await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
+  return {app, l}
+}
+
+/** Stops listen's sandbox; once listen says it waits: where its stderr stood before. */
+async function stopUnder(l: ReturnType<typeof listen>, served: ServedSandbox): Promise<number> {
+  const mark = l.out.err.length
+  await served.stop()
+  await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to say it waits')
+  return mark
+}
+
 describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
   it('through its stop and restart: waits for it (never "back" while it is down), the other sandbox’s payment is never forwarded, its own after the restart is', async () => {
     const {temp, serve} = setUp()
@@ -152,16 +169,11 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     let a = await serve(['--port', String(port)])
     const b = await serve()
     expect(a.info.profile).toBe('local')
-    const app = await startReceiver()
-    cleanups.push(() => app.close())
-    const l = listen(temp.dir, ['--profile', 'local'], app)
-    await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
+    const {app, l} = await listenReady(temp.dir)
 
     const first = await payOn(a, 1001)
     await waitFor(() => forwardedFor(app, first).length > 0, 20_000, 'the first payment forwarded')
-    const mark = l.out.err.length
-    await a.stop()
-    await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to say it waits')
+    const mark = await stopUnder(l, a)
     expect(l.out.err.slice(mark)).toContain(a.info.base_url)
     // The other sandbox's payment settles while its own is down.
     const other = await payOn(b, 2002)
@@ -273,16 +285,10 @@ describe('webhooks listen is bound to the sandbox it started on', {timeout: 180_
     const args = ['--port', String(port), '--data', join(dataDir, 'shop.db')]
     let a = await serve(args)
     expect(a.info.profile).toBe('local')
-    const app = await startReceiver()
-    cleanups.push(() => app.close())
-    const l = listen(temp.dir, ['--profile', 'local'], app)
-    await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
+    const {app, l} = await listenReady(temp.dir)
     const first = await payOn(a, 1001)
     await waitFor(() => forwardedFor(app, first).length > 0, 20_000, 'the first payment forwarded')
-
-    const mark = l.out.err.length
-    await a.stop()
-    await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to say it waits')
+    const mark = await stopUnder(l, a)
     // Another sandbox, in memory, takes the profile `local` (its sandbox is stopped).
     const c = await serve()
     expect(c.info.profile).toBe('local')
@@ -321,13 +327,8 @@ describe('webhooks listen is bound to the sandbox it started on', {timeout: 180_
   it('Ctrl-C while its sandbox is down: says which endpoints it could not remove, and where', async () => {
     const {temp, dataDir, serve} = setUp()
     const a = await serve(['--data', join(dataDir, 'shop.db')])
-    const app = await startReceiver()
-    cleanups.push(() => app.close())
-    const l = listen(temp.dir, ['--profile', 'local'], app)
-    await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
-    const mark = l.out.err.length
-    await a.stop()
-    await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to say it waits')
+    const {l} = await listenReady(temp.dir)
+    await stopUnder(l, a)
     l.child().kill('SIGTERM')
     const result = await l.run
     expect(result.stderr).toMatch(new RegExp(`could not remove.*we_\\w+.*${a.info.base_url.replace(/[.]/g, '\\.')}`, 'i'))
