@@ -37,9 +37,12 @@ export async function status(ctx: Context): Promise<void> {
   else if (ctx.env.SVC_API_KEY) chosen.push('SVC_API_KEY')
   if (ctx.flags.baseUrl) chosen.push('--base-url')
   else if (ctx.env.SVC_BASE_URL) chosen.push('SVC_BASE_URL')
-  if (ctx.flags.profile) chosen.push('--profile')
-  else if (namedProfile({}, ctx.env)) chosen.push('SVC_PROFILE')
-  else if (creds.profileName) chosen.push('current profile')
+  // A profile is named only when it chose something: the key (the run's profile) or the base URL.
+  if (creds.profileName || creds.baseUrlProfile) {
+    if (ctx.flags.profile) chosen.push('--profile')
+    else if (namedProfile({}, ctx.env)) chosen.push('SVC_PROFILE')
+    else chosen.push('current profile')
+  }
 
   const {liveSandboxes} = await import('../sandbox-admin/registry.js')
   const {normaliseBaseUrl} = await import('../config/resolve.js')
