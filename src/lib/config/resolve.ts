@@ -41,6 +41,10 @@ export function selectedProfileName(flags: Pick<CredentialInputs, 'profile'>, en
 }
 
 export function resolveCredentials(flags: CredentialInputs, env: NodeJS.ProcessEnv, config: ConfigData): Credentials {
+  // `--api-key "$SVC_API_KEY"` (a pasted hint) in a shell where the variable is unset.
+  if (flags.apiKey !== undefined && flags.apiKey.trim() === '') {
+    throw new InputError(t('core.key.emptyFlag'), {field: 'api-key', code: 'invalid_key'})
+  }
   const explicitProfile = namedProfile(flags, env)
   if (explicitProfile !== undefined && !config.profiles[explicitProfile]) {
     throw new InputError(t('core.profile.notFound', {name: explicitProfile}), {field: 'profile', code: 'profile_not_found'})

@@ -16,6 +16,7 @@ export const core = {
   'core.jq.failed': 'The --jq expression failed: {message}',
   'core.warning.prefix': 'Warning:',
   'core.noKey': 'No API key. Run `svc login`, pass --api-key, or set SVC_API_KEY.',
+  'core.key.emptyFlag': '--api-key is empty (is SVC_API_KEY set?): give the key, or leave the flag out to use the profile.',
   'core.key.badPrefix': 'Unrecognised API key: keys start with svc_sk_test_ (sandbox) or svc_sk_live_ (live).',
   'core.key.tooShort': 'This API key is too short: after svc_sk_test_ or svc_sk_live_ a key has at least 8 characters. Copy it whole from your dashboard.',
   'core.key.badCharacters': 'This API key has characters a key never has (only letters, digits, "-" and "_" follow the prefix): check for a stray space, quote or line break.',

@@ -18,6 +18,7 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.jq.failed': 'L’expression --jq a échoué : {message}',
   'core.warning.prefix': 'Attention :',
   'core.noKey': 'Aucune clé d’API. Lancez `svc login`, passez --api-key ou définissez SVC_API_KEY.',
+  'core.key.emptyFlag': '--api-key est vide (SVC_API_KEY est-elle définie ?) : donnez la clé, ou retirez l’option pour utiliser le profil.',
   'core.key.badPrefix': 'Clé d’API non reconnue : une clé commence par svc_sk_test_ (sandbox) ou svc_sk_live_ (production).',
   'core.key.tooShort': 'Cette clé d’API est trop courte : après svc_sk_test_ ou svc_sk_live_, une clé compte au moins 8 caractères. Copiez-la en entier depuis votre tableau de bord.',
   'core.key.badCharacters': 'Cette clé d’API contient des caractères qu’une clé n’a jamais (après le préfixe, seulement lettres, chiffres, « - » et « _ ») : vérifiez qu’il n’y a ni espace, ni guillemet, ni saut de ligne en trop.',
