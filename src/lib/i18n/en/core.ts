@@ -75,6 +75,8 @@ export const core = {
   'core.login.promptKey': 'API key (svc_sk_test_… or svc_sk_live_…)',
   'core.login.promptProfile': 'Profile name',
   'core.login.promptBaseUrl': 'Service address (base URL, e.g. https://api.example.com)',
+  'core.login.keyUnknownAt': '{where} does not know this key: {message}',
+  'core.login.savedAddress': 'the address saved in profile "{name}"',
   'core.login.checking': 'Checking the key with {url}…',
   'core.login.stdinEmpty': 'No key on standard input (--api-key-stdin).',
   'core.login.needsKey': 'No key given: on a terminal, run `svc login`; elsewhere pipe it in with --api-key-stdin.',

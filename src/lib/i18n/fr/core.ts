@@ -77,6 +77,8 @@ export const core: {[K in keyof typeof en]: string} = {
   'core.login.promptKey': 'Clé d’API (svc_sk_test_… ou svc_sk_live_…)',
   'core.login.promptProfile': 'Nom du profil',
   'core.login.promptBaseUrl': 'Adresse du service (URL de base, par ex. https://api.example.com)',
+  'core.login.keyUnknownAt': '{where} ne connaît pas cette clé : {message}',
+  'core.login.savedAddress': 'l’adresse enregistrée dans le profil « {name} »',
   'core.login.checking': 'Vérification de la clé auprès de {url}…',
   'core.login.stdinEmpty': 'Aucune clé sur l’entrée standard (--api-key-stdin).',
   'core.login.needsKey': 'Aucune clé fournie : dans un terminal, lancez `svc login` ; ailleurs, transmettez-la avec --api-key-stdin.',
