@@ -112,10 +112,12 @@ describe('invoice numbers', {timeout: 120_000}, () => {
       expect(JSON.parse(status.stdout)).toMatchObject({profile: null, current: false, chosen_by: ['SVC_API_KEY', 'SVC_BASE_URL'], base_url: sandbox.sb.url})
       const statusText = await runInProcess(['status'], {configDir: temp.dir, env})
       expect(statusText.stdout).not.toContain('local')
-      expect(statusText.stdout).toMatch(/SVC_API_KEY, SVC_BASE_URL/)
+      expect(statusText.stdout).toContain('key: SVC_API_KEY; base URL: SVC_BASE_URL')
       // The key from the environment with the current profile's address: still not the profile's numbers.
       const keyOnly = await runInProcess(['status', '--json'], {configDir: temp.dir, env: {SVC_API_KEY: other.sb.keys.sandbox}})
       expect(JSON.parse(keyOnly.stdout)).toMatchObject({profile: null, chosen_by: ['SVC_API_KEY', 'current profile'], base_url: other.sb.url})
+      const keyOnlyText = await runInProcess(['status'], {configDir: temp.dir, env: {SVC_API_KEY: other.sb.keys.sandbox}})
+      expect(keyOnlyText.stdout).toContain('key: SVC_API_KEY; base URL: the current profile "local"')
       // Named with --profile and its own key used: the profile's.
       const named = await runInProcess(['--profile', 'local', 'status', '--json'], {configDir: temp.dir, env: {SVC_API_KEY: other.sb.keys.sandbox}})
       expect(JSON.parse(named.stdout)).toMatchObject({profile: 'local'})
