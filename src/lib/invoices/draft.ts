@@ -60,7 +60,9 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
     ['external-reference', value.external_reference, MAX_LENGTH.externalReference],
   ] as const) {
     if (typeof text !== 'string') continue
-    if (text.length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length: text.length, max}), {field: flag})
+    // In characters (code points), as the service counts them.
+    const length = [...text].length
+    if (length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length, max}), {field: flag})
     if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field: flag}), {field: flag})
   }
 
@@ -87,7 +89,8 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
       ['description', item.description, MAX_LENGTH.itemDescription],
     ] as const) {
       if (typeof text !== 'string') continue
-      if (text.length > max) throw new InputError(t('domain.draft.itemTooLong', {field, index, part, length: text.length, max}), {field})
+      const length = [...text].length
+      if (length > max) throw new InputError(t('domain.draft.itemTooLong', {field, index, part, length, max}), {field})
       if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field}), {field})
     }
   })

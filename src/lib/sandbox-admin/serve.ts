@@ -16,6 +16,7 @@ import {currentOwner} from '../config/process-owner.js'
 import {holdDataFile, type DataFileHold} from './data-lock.js'
 import type {Sandbox} from '../../sandbox/index.js'
 import {liveSandboxes, LOCAL_PROFILE, unregisterSandbox, updateRegistry, type SandboxEntry} from './registry.js'
+import {REFERENCE_BASE} from '../../contract/sandbox-inspector.js'
 
 export interface ServeFlags {
   port: number
@@ -154,6 +155,7 @@ async function serveHolding(
   const info = {
     base_url: sandbox.url,
     inspector_url: inspectorUrl,
+    reference_url: `${sandbox.url}${REFERENCE_BASE}/`,
     pay_url: sandbox.payUrl,
     admin_url: sandbox.adminUrl,
     admin_token: sandbox.adminToken,
@@ -181,6 +183,7 @@ async function serveHolding(
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
+    ctx.io.out(`${t('local.serve.reference')} ${sandbox.url}${REFERENCE_BASE}/`)
     ctx.io.err(t('local.serve.ready', {profile, liveProfile}))
   })
   if (flags.open) {

@@ -139,6 +139,7 @@ export const local = {
   'local.list.more': 'More: use --offset {next}.',
   // The request journal and the web inspector (sandbox requests, logs tail, serve --log, sandbox inspector).
   'local.serve.inspector': 'Inspector:',
+  'local.serve.reference': 'API reference:',
   'local.journal.none': 'No request matches (the journal keeps the last 10,000).',
   'local.journal.method': 'Invalid --method "{got}": give an HTTP method such as GET or POST.',
   'local.journal.path': 'Invalid --path "{got}": give the start of a path, beginning with /, such as /v1/payments (* matches anything).',

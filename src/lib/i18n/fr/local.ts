@@ -142,6 +142,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.list.more': 'Il y en a d’autres : utilisez --offset {next}.',
   // Le journal des requêtes et l’inspecteur web (sandbox requests, logs tail, serve --log, sandbox inspector).
   'local.serve.inspector': 'Inspector:',
+  'local.serve.reference': 'Référence de l’API :',
   'local.journal.none': 'Aucune requête ne correspond (le journal garde les 10 000 dernières).',
   'local.journal.method': '--method « {got} » invalide : donnez une méthode HTTP comme GET ou POST.',
   'local.journal.path': '--path « {got} » invalide : donnez le début d’un chemin, commençant par /, comme /v1/payments (* remplace n’importe quoi).',
