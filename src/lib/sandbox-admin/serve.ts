@@ -11,6 +11,7 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {saveProfile, validateProfileName} from '../config/profiles.js'
+import {readConfig} from '../config/store.js'
 import {parseDuration} from '../time/duration.js'
 import {currentOwner} from '../config/process-owner.js'
 import {holdDataFile, type DataFileHold} from './data-lock.js'
@@ -144,6 +145,13 @@ async function serveHolding(
   }
   const profile = entry.profile
   const liveProfile = liveProfileOf(profile)
+  // A profile that pointed at a stopped sandbox at another address now points here: said, so that
+  // nobody takes this sandbox for that one (a listener bound to that address keeps waiting for it).
+  const before = readConfig(ctx.configDir).profiles[profile]
+  if (before?.local_sandbox && before.base_url && before.base_url !== sandbox.url) {
+    const data = before.local_sandbox.data_file ? t('local.serve.tookProfileData', {file: before.local_sandbox.data_file}) : t('local.serve.tookProfileMemory')
+    ctx.io.err(t('local.serve.tookProfile', {profile, url: before.base_url, data}))
+  }
   await saveProfile(ctx.configDir, profile, {api_key: sandbox.keys.sandbox, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file}}, {makeCurrent: 'if-none'})
   // The LIVE key beside it (the customer's phone rings for LIVE payments), never made current:
   // a LIVE profile is chosen by name only.

@@ -14,7 +14,7 @@ export const sandboxInspector = {
   'inspector.nav.reference': 'API reference',
   'inspector.reference.title': 'svc sandbox API reference',
   'inspector.reference.skip': 'Skip to content',
-  'inspector.reference.links': 'Sandbox',
+  'inspector.reference.links': 'Sandbox links',
   'inspector.reference.inspector': 'Inspector',
   'inspector.reference.intro': 'Every operation and webhook of this sandbox, from its own description. To try an operation here, choose Authorize and give the sandbox key that svc sandbox serve printed (svc_sk_test_…): requests go to this sandbox. The reference itself (Swagger UI) is in English.',
   'inspector.reference.missing': 'The API reference is not part of this build of svc.',

@@ -16,7 +16,7 @@ export const sandboxInspector: Record<keyof typeof english, string> = {
   'inspector.nav.reference': 'Référence de l’API',
   'inspector.reference.title': 'Référence de l’API du sandbox svc',
   'inspector.reference.skip': 'Aller au contenu',
-  'inspector.reference.links': 'Sandbox',
+  'inspector.reference.links': 'Liens du sandbox',
   'inspector.reference.inspector': 'Inspecteur',
   'inspector.reference.intro': 'Chaque opération et chaque webhook de ce sandbox, d’après sa propre description. Pour essayer une opération ici, choisissez Authorize et donnez la clé sandbox que svc sandbox serve a affichée (svc_sk_test_…) : les requêtes vont à ce sandbox. La référence elle-même (Swagger UI) est en anglais.',
   'inspector.reference.missing': 'La référence de l’API ne fait pas partie de cette version de svc.',
