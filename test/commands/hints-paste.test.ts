@@ -40,6 +40,14 @@ describe('hints repeat what chose the profile, key and base URL', () => {
     expect(timedOut.stdout + timedOut.stderr).not.toContain(live)
 
     await sandbox.admin('POST', `/payments/${id}/approve`)
+    // Pasted in a shell where SVC_API_KEY is unset: the flag is empty, and the message says so (not "unrecognised"), exit 2, nothing sent.
+    const unset = await cli(pasted(timedOut.stderr, {}))
+    expect(unset.exitCode).toBe(2)
+    expect(unset.stderr).toContain('--api-key is empty (is SVC_API_KEY set?)')
+    expect(unset.stderr).not.toMatch(/Unrecognised/)
+    const unsetFr = await cli(['--lang', 'fr', ...pasted(timedOut.stderr, {})])
+    expect(unsetFr.exitCode).toBe(2)
+    expect(unsetFr.stderr).toContain('--api-key est vide (SVC_API_KEY est-elle définie ?)')
     // Pasted in the person's shell (SVC_API_KEY holds the key): the same payment, exit 0.
     const again = await cli(pasted(timedOut.stderr, {SVC_API_KEY: live}), {SVC_API_KEY: live})
     expect(again.exitCode, again.stderr).toBe(0)

@@ -93,6 +93,39 @@ describe('invoice numbers', {timeout: 120_000}, () => {
     expect((await run(['--profile', 'depot', 'config', 'get', 'invoice.prefix'])).stdout.trim()).toBe('FAC')
   })
 
+  it('a key from SVC_API_KEY and SVC_BASE_URL (as `sandbox exec` gives) numbers per key and address, never the current profile\'s: its next number stays 0001; `svc status` names no profile', async ({sandbox, temp}) => {
+    const other = await startTestSandbox({settleAfterMs: 0})
+    try {
+      mkdirSync(temp.dir, {recursive: true, mode: 0o700})
+      // The current profile is another sandbox's (`local`); the run's key and address come from the environment.
+      writeFileSync(join(temp.dir, 'config.json'), JSON.stringify({current: 'local', profiles: {local: {api_key: other.sb.keys.sandbox, base_url: other.sb.url}}}), {mode: 0o600})
+      const year = await serviceYear(sandbox)
+      const env = {SVC_RATE_LIMIT: '0', SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_BASE_URL: sandbox.sb.url}
+      const viaEnv = async () => JSON.parse((await runInProcess([...create('From exec'), '--json'], {configDir: temp.dir, env})).stdout).external_reference
+      expect(await viaEnv()).toBe(`FAC-${year}-0001`)
+      expect(await viaEnv()).toBe(`FAC-${year}-0002`)
+      // The profile's own numbers are untouched.
+      const own = await runInProcess([...create('Of local'), '--json'], {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}})
+      expect(own.exitCode, own.stderr).toBe(0)
+      expect(JSON.parse(own.stdout).external_reference).toBe(`FAC-${Number((await other.admin('GET', '/clock')).now.slice(0, 4))}-0001`)
+      const status = await runInProcess(['status', '--json'], {configDir: temp.dir, env})
+      expect(JSON.parse(status.stdout)).toMatchObject({profile: null, current: false, chosen_by: ['SVC_API_KEY', 'SVC_BASE_URL'], base_url: sandbox.sb.url})
+      const statusText = await runInProcess(['status'], {configDir: temp.dir, env})
+      expect(statusText.stdout).not.toContain('local')
+      expect(statusText.stdout).toContain('key: SVC_API_KEY; base URL: SVC_BASE_URL')
+      // The key from the environment with the current profile's address: still not the profile's numbers.
+      const keyOnly = await runInProcess(['status', '--json'], {configDir: temp.dir, env: {SVC_API_KEY: other.sb.keys.sandbox}})
+      expect(JSON.parse(keyOnly.stdout)).toMatchObject({profile: null, chosen_by: ['SVC_API_KEY', 'current profile'], base_url: other.sb.url})
+      const keyOnlyText = await runInProcess(['status'], {configDir: temp.dir, env: {SVC_API_KEY: other.sb.keys.sandbox}})
+      expect(keyOnlyText.stdout).toContain('key: SVC_API_KEY; base URL: the current profile "local"')
+      // Named with --profile and its own key used: the profile's.
+      const named = await runInProcess(['--profile', 'local', 'status', '--json'], {configDir: temp.dir, env: {SVC_API_KEY: other.sb.keys.sandbox}})
+      expect(JSON.parse(named.stdout)).toMatchObject({profile: 'local'})
+    } finally {
+      await other.close()
+    }
+  })
+
   it('a dry run shows the next number and reserves nothing; `invoice import` numbers each row, its dry run reserves nothing', async ({sandbox, temp, work}) => {
     const svc = sandbox.cli(temp.dir, 'sandbox', runInProcess)
     const year = await serviceYear(sandbox)

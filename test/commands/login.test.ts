@@ -59,6 +59,20 @@ describe('svc login (not interactive)', () => {
     expect(() => statSync(configFile(temp))).toThrow()
   })
 
+  it('a key the address does not know: the refusal names the address checked and what chose it (the profile\'s saved address, or --base-url)', async ({sandbox, temp}) => {
+    const saved = await runInProcess(['login', '--api-key-stdin', '--profile', 'local', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox})
+    expect(saved.exitCode, saved.stderr).toBe(0)
+    // Another sandbox's key, checked at the profile's saved address.
+    const other = 'svc_sk_test_0000000000000000000000000000'
+    const refused = await runInProcess(['login', '--api-key-stdin', '--profile', 'local'], {configDir: temp.dir, input: other})
+    expect(refused.exitCode).toBe(3)
+    expect(refused.stderr).toContain(`${sandbox.sb.url} (the address saved in profile "local") does not know this key`)
+    const flagged = await runInProcess(['login', '--api-key-stdin', '--profile', 'local', '--base-url', sandbox.sb.url, '--lang', 'fr'], {configDir: temp.dir, input: other})
+    expect(flagged.exitCode).toBe(3)
+    expect(flagged.stderr).toContain(`${sandbox.sb.url} (--base-url) ne connaît pas cette clé`)
+    expect(JSON.parse(readFileSync(configFile(temp), 'utf8')).profiles.local.api_key).toBe(sandbox.sb.keys.sandbox)
+  })
+
   it('a key without payments:read is accepted with a warning (it is a valid key)', async ({sandbox, temp}) => {
     const minted = await sandbox.admin('POST', '/keys', {environment: 'SANDBOX', scopes: ['invoices:read']})
     const r = await runInProcess(['login', '--api-key-stdin', '--profile', 'ro', '--base-url', sandbox.sb.url], {configDir: temp.dir, input: minted.secret})

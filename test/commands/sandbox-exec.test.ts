@@ -293,6 +293,35 @@ describe('svc sandbox serve --detach, svc sandbox stop', {timeout: 180_000}, () 
     expect(profiles().profiles.local).toBeUndefined()
   })
 
+  it('beside another sandbox (the current profile): `eval "$(svc sandbox serve --detach)"` as the README says exports the settings, so the next svc status and svc sandbox stop act on the detached sandbox and leave the other running', async () => {
+    const other = await startServe(temp.dir)
+    served.push(other)
+    const started = await runCli(['sandbox', 'serve', '--detach', '--port', '0'], {configDir: temp.dir, timeoutMs: 120_000})
+    expect(started.exitCode, started.stderr).toBe(0)
+    const entry = registry().find((e) => e.base_url !== other.info.base_url)!
+    leftover.push(entry.pid)
+    const name = `local-${new URL(entry.base_url).port}`
+    // The hint names the profile once, as a command that works when pasted.
+    expect(started.stderr).toContain(`\`svc sandbox stop --profile ${name}\``)
+    const svc = `"${process.execPath}" "${BIN}"`
+    const script = `set -e\neval "$(cat)"\n${svc} status --json\n${svc} sandbox stop`
+    const result = await new Promise<{code: number | null; out: string; err: string}>((resolve) => {
+      const sh = spawn('sh', ['-c', script], {env: {PATH: process.env.PATH, HOME: process.env.HOME, SVC_CONFIG_DIR: temp.dir, LANG: 'C.UTF-8'}, stdio: ['pipe', 'pipe', 'pipe']})
+      let out = ''
+      let err = ''
+      sh.stdout.on('data', (d: Buffer) => (out += d.toString()))
+      sh.stderr.on('data', (d: Buffer) => (err += d.toString()))
+      sh.on('close', (code) => resolve({code, out, err}))
+      sh.stdin.end(started.stdout)
+    })
+    expect(result.code, result.err).toBe(0)
+    expect(JSON.parse(result.out)).toMatchObject({base_url: entry.base_url, profile: null, reachable: true, key_accepted: true})
+    expect(result.err).toContain(entry.base_url)
+    await vi.waitFor(() => expect(alive(entry.pid)).toBe(false), {timeout: 30_000, interval: 100})
+    expect(await answers(other.info.base_url)).toBe(true)
+    expect(registry().map((e) => e.base_url)).toEqual([other.info.base_url])
+  })
+
   it('serve --detach --json with --data; stop --all flushes the data: a payment made is there at the next start', async () => {
     const data = join(work, 'shop.db')
     const started = await runCli(['sandbox', 'serve', '--detach', '--json', '--port', '0', '--data', data], {configDir: temp.dir, timeoutMs: 120_000})

@@ -14,6 +14,7 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 
 import {baseEnv, BIN, runCli} from '../helpers/cli.js'
+import {freePort} from '../helpers/fault-proxy.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
@@ -216,6 +217,18 @@ describe('a stopped sandbox is named as such', {timeout: 180_000}, () => {
     expect(balance.exitCode).toBe(7)
     expect(balance.stderr).toMatch(/svc sandbox serve/)
     expect(existsSync(file)).toBe(true)
+  })
+
+  it('nothing running at the address given: exit 7 naming the address and the flag or variable that gave it', async () => {
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    const flagged = await runInProcess(['--base-url', url, 'sandbox', 'balance'], {configDir: temp.dir})
+    expect(flagged.exitCode, flagged.stderr).toBe(7)
+    expect(flagged.stderr).toContain(`No sandbox is running at ${url}, the address given by --base-url`)
+    expect(flagged.stderr).not.toContain('--profile, --api-key')
+    const fromEnv = await runInProcess(['sandbox', 'balance', '--lang', 'fr'], {configDir: temp.dir, env: {SVC_BASE_URL: url}})
+    expect(fromEnv.exitCode).toBe(7)
+    expect(fromEnv.stderr).toContain(`Aucune sandbox ne tourne à ${url}, l’adresse donnée par SVC_BASE_URL`)
   })
 
   it('the walkthrough after a stopped serve runs its own in-process sandbox, saying so on stderr (exit 0, not spec violations)', async () => {

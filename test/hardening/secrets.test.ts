@@ -3,7 +3,8 @@
  * webhook endpoint secret run through every command family, with --verbose traces, --json, errors
  * (404, 409, 401 with a revoked canary, a 500 whose body echoes the key) and the files commands
  * write (results, PDFs, event logs, caches in the config dir). The canaries must never appear
- * whole anywhere except config.json and sandboxes.json (0600, where keys are meant to be).
+ * whole anywhere except config.json, sandboxes.json and, for a key no profile holds (SVC_API_KEY),
+ * its webhook scope's secrets.json (0600, where keys are meant to be).
  */
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -125,8 +126,10 @@ describe('secrets never appear whole', () => {
     const verbose = outputs.filter((o) => o.args.includes('--verbose') && o.result.exitCode === 0).map((o) => o.result.stderr).join('\n')
     expect(verbose).toContain(`svc_sk_test_…${canary.slice(-4)}`)
 
-    // Every file written (results, PDFs, caches, event logs), but the two files meant for keys.
-    const written = [...filesUnder(dir)].filter((path) => !/\/config\/(config|sandboxes)\.json$/.test(path))
+    // Every file written (results, PDFs, caches, event logs), but the files meant for keys (0600).
+    const forKeys = /\/config\/((config|sandboxes)\.json|webhooks\/[^/]+\/secrets\.json)$/
+    for (const path of filesUnder(dir).filter((p) => forKeys.test(p))) expect(statSync(path).mode & 0o777, path).toBe(0o600)
+    const written = [...filesUnder(dir)].filter((path) => !forKeys.test(path))
     expect(written.length).toBeGreaterThan(5)
     for (const path of written) {
       const content = readFileSync(path).toString('latin1')

@@ -43,7 +43,7 @@ export default class SandboxServe extends SvcCommand<typeof SandboxServe> {
     }),
     detach: Flags.boolean({
       description:
-        'Run in the background: return once the sandbox answers, printing the settings `svc sandbox exec` gives a command (KEY=value lines a shell can eval; --json: an object). `svc sandbox stop` stops it.',
+        'Run in the background: return once the sandbox answers, printing the settings `svc sandbox exec` gives a command (`export KEY=value` lines for `eval "$(…)"`; --json: an object). `svc sandbox stop` stops it.',
     }),
   }
 

@@ -14,9 +14,14 @@ export interface Credentials {
   apiKey?: string
   baseUrl: string
   environment?: KeyEnvironment
-  /** The profile in use (named or current), when there is one. */
+  /**
+   * The run's profile: the one that gave the key (named or current), or the one named whose key is
+   * the key given. None when the key comes from --api-key / SVC_API_KEY otherwise.
+   */
   profileName?: string
   profile?: ProfileRecord
+  /** The profile whose base URL is used (no --base-url, no SVC_BASE_URL), run's profile or not. */
+  baseUrlProfile?: string
 }
 
 export interface CredentialInputs {
@@ -36,23 +41,34 @@ export function selectedProfileName(flags: Pick<CredentialInputs, 'profile'>, en
 }
 
 export function resolveCredentials(flags: CredentialInputs, env: NodeJS.ProcessEnv, config: ConfigData): Credentials {
+  // `--api-key "$SVC_API_KEY"` (a pasted hint) in a shell where the variable is unset.
+  if (flags.apiKey !== undefined && flags.apiKey.trim() === '') {
+    throw new InputError(t('core.key.emptyFlag'), {field: 'api-key', code: 'invalid_key'})
+  }
   const explicitProfile = namedProfile(flags, env)
   if (explicitProfile !== undefined && !config.profiles[explicitProfile]) {
     throw new InputError(t('core.profile.notFound', {name: explicitProfile}), {field: 'profile', code: 'profile_not_found'})
   }
   const profileName = selectedProfileName(flags, env, config)
   const profile = profileName ? config.profiles[profileName] : undefined
-  const apiKey = flags.apiKey ?? (env.SVC_API_KEY || undefined) ?? profile?.api_key
+  const givenKey = flags.apiKey ?? (env.SVC_API_KEY || undefined)
+  const apiKey = givenKey ?? profile?.api_key
+  // The base URL keeps its order (flag, variable, profile) whoever gave the key.
   const baseUrl = resolveBaseUrl(flags, env, profile)
   if (apiKey !== undefined && !keyEnvironment(apiKey)) {
     throw new InputError(describeKeyProblem(apiKey), {field: 'api-key', code: 'invalid_key'})
   }
+  // The run's profile is the one that gave the key, or the one named whose key is the one given.
+  // A key from --api-key / SVC_API_KEY beside a current profile (`sandbox exec` inside another
+  // sandbox's config) is no profile's: its invoice numbers, webhook secret and hints are the key's own.
+  const owns = profile !== undefined && (givenKey === undefined || (explicitProfile !== undefined && profile.api_key === givenKey))
   return {
     apiKey,
     baseUrl,
     environment: apiKey ? keyEnvironment(apiKey) : undefined,
-    profileName: profile ? profileName : undefined,
-    profile,
+    profileName: owns ? profileName : undefined,
+    profile: owns ? profile : undefined,
+    baseUrlProfile: !flags.baseUrl && !env.SVC_BASE_URL && profile?.base_url ? profileName : undefined,
   }
 }
 

@@ -107,7 +107,10 @@ function withHintFlags(template: string, flags: () => string): string {
   if (!template.includes('svc ')) return template
   const given = flags()
   if (!given) return template
-  return template.replace(/\bsvc (?!sandbox serve\b|login\b|logout\b|profiles\b|--)(?=[a-z])/g, `svc ${given} `)
+  // A command that names its own profile, key or address (`svc sandbox stop --profile {profile}`) is left as it is.
+  return template.replace(/\bsvc (?!sandbox serve\b|login\b|logout\b|profiles\b|--)(?=[a-z])((?:(?!\bsvc )[^`\n])*)/g, (whole, rest: string) =>
+    /(^|\s)--(profile|api-key|base-url)\b/.test(rest) ? whole : `svc ${given} ${rest}`,
+  )
 }
 
 /** A status as a person reads it in the current language (`UNPAID` → `À PAYER`); unknown ones as they are. */

@@ -60,7 +60,7 @@ export async function obtainKey(ctx: Context, options: {fromStdin: boolean}): Pr
  * Checks the key with one cheap read. A 403 for a missing scope still proves the key (a
  * read-only invoices key, say), so it is accepted with a warning; 401 and other errors refuse.
  */
-export async function checkKey(ctx: Context, baseUrl: string, apiKey: string): Promise<{warning?: string}> {
+export async function checkKey(ctx: Context, baseUrl: string, apiKey: string, source?: string): Promise<{warning?: string}> {
   const client = await ctx.clientFor(apiKey, baseUrl)
   try {
     await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}})
@@ -69,8 +69,21 @@ export async function checkKey(ctx: Context, baseUrl: string, apiKey: string): P
     if (error instanceof ApiError && error.status === 403 && error.code === 'insufficient_scope') {
       return {warning: error.message}
     }
+    if (error instanceof ApiError && error.status === 401) {
+      // The refusal names the address that refused it and what chose that address (another sandbox's key, a profile's old address).
+      const where = source ? `${baseUrl} (${source})` : baseUrl
+      throw new ApiError(t('core.login.keyUnknownAt', {where, message: error.message}), {status: 401, code: error.code, requestId: error.requestId, hint: error.hint})
+    }
     throw error
   }
+}
+
+/** What chose login's address, as a person reads it: the flag, the variable, or the profile's saved address (a typed one: nothing). */
+function baseUrlSource(ctx: Context, flag: string | undefined, profile: string, saved: string | undefined): string | undefined {
+  if (flag) return '--base-url'
+  if (ctx.env.SVC_BASE_URL) return 'SVC_BASE_URL'
+  if (saved && !ctx.io.interactive) return t('core.login.savedAddress', {name: profile})
+  return undefined
 }
 
 export interface LoginOptions {
@@ -91,7 +104,8 @@ export async function login(ctx: Context, options: LoginOptions): Promise<Profil
   )
   const baseUrl = await obtainBaseUrl(ctx, options.baseUrl, config.profiles[name]?.base_url)
   const key = await obtainKey(ctx, {fromStdin: options.fromStdin})
-  const {warning} = await io.withSpinner(t('core.login.checking', {url: baseUrl}), () => checkKey(ctx, baseUrl, key))
+  const source = baseUrlSource(ctx, options.baseUrl, name, config.profiles[name]?.base_url)
+  const {warning} = await io.withSpinner(t('core.login.checking', {url: baseUrl}), () => checkKey(ctx, baseUrl, key, source))
   if (warning) io.warn(warning)
   return saveProfile(ctx.configDir, name, {api_key: key, base_url: baseUrl, ...(options.lang ? {lang: options.lang} : {})})
 }

@@ -37,9 +37,12 @@ export async function status(ctx: Context): Promise<void> {
   else if (ctx.env.SVC_API_KEY) chosen.push('SVC_API_KEY')
   if (ctx.flags.baseUrl) chosen.push('--base-url')
   else if (ctx.env.SVC_BASE_URL) chosen.push('SVC_BASE_URL')
-  if (ctx.flags.profile) chosen.push('--profile')
-  else if (namedProfile({}, ctx.env)) chosen.push('SVC_PROFILE')
-  else if (creds.profileName) chosen.push('current profile')
+  // A profile is named only when it chose something: the key (the run's profile) or the base URL.
+  if (creds.profileName || creds.baseUrlProfile) {
+    if (ctx.flags.profile) chosen.push('--profile')
+    else if (namedProfile({}, ctx.env)) chosen.push('SVC_PROFILE')
+    else chosen.push('current profile')
+  }
 
   const {liveSandboxes} = await import('../sandbox-admin/registry.js')
   const {normaliseBaseUrl} = await import('../config/resolve.js')
@@ -95,7 +98,11 @@ export async function status(ctx: Context): Promise<void> {
     }
   }
 
-  await io.result(view, () => io.out(renderStatus(view)))
+  // For a person: what gave the key and what gave the base URL, each named.
+  const profileLabel = ctx.flags.profile ? `--profile ${ctx.flags.profile}` : namedProfile({}, ctx.env) ? `SVC_PROFILE (${namedProfile({}, ctx.env)})` : t('core.status.currentProfileNamed', {name: config.current ?? ''})
+  const keyFrom = ctx.flags.apiKey ? '--api-key' : ctx.env.SVC_API_KEY ? 'SVC_API_KEY' : creds.apiKey ? profileLabel : t('core.none')
+  const urlFrom = ctx.flags.baseUrl ? '--base-url' : ctx.env.SVC_BASE_URL ? 'SVC_BASE_URL' : creds.baseUrlProfile ? profileLabel : t('core.status.defaultUrl')
+  await io.result(view, () => io.out(renderStatus(view, t('core.status.chosenKeyUrl', {key: keyFrom, url: urlFrom}))))
   if (exitCode !== ExitCode.OK) {
     // The report is out (stdout, --json included): the reason on stderr, then only the exit code.
     if (view.problem) io.err(view.problem)
@@ -103,11 +110,11 @@ export async function status(ctx: Context): Promise<void> {
   }
 }
 
-function renderStatus(view: StatusView): string {
+function renderStatus(view: StatusView, chosenBy: string): string {
   const none = t('core.none')
   const rows: [string, string][] = [
     [t('core.status.profile'), view.profile ? `${view.profile}${view.current ? ` ${t('core.status.currentMark')}` : ''}` : none],
-    [t('core.status.chosenBy'), view.chosen_by.length > 0 ? view.chosen_by.map((how) => (how === 'current profile' ? t('core.status.currentProfile') : how)).join(', ') : t('core.status.defaults')],
+    [t('core.status.chosenBy'), view.chosen_by.length > 0 ? chosenBy : t('core.status.defaults')],
     [t('core.table.environment'), view.environment ?? none],
     [t('core.table.baseUrl'), view.base_url],
     [t('core.table.key'), view.api_key ?? none],

@@ -134,7 +134,7 @@ function chooseSandbox(ctx: Context): RunningSandbox {
     const wanted = ctx.credentials().baseUrl
     const there = sandboxAt(ctx, wanted)
     if (there) return there
-    throw stoppedSandboxError(ctx) ?? notRunningAt(wanted)
+    throw stoppedSandboxError(ctx) ?? notRunningAt(wanted, addressSource(ctx))
   }
   const live = liveSandboxes(ctx.configDir)
   if (live.length === 0) throw new SvcError(t('local.notRunning'), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
@@ -146,9 +146,20 @@ function chooseSandbox(ctx: Context): RunningSandbox {
   return asRunning(live[0])
 }
 
-/** No sandbox at the address the command was given (not one `serve` saved a profile for). */
-function notRunningAt(url: string): SvcError {
-  return new SvcError(t('local.notRunningAt', {url, command: startCommand(url)}), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
+/** No sandbox at the address the command was given (not one `serve` saved a profile for), named with what gave it. */
+function notRunningAt(url: string, source: string): SvcError {
+  return new SvcError(t('local.notRunningAt', {url, source, command: startCommand(url)}), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
+}
+
+/** What gave the run its base URL, as a person reads it: the flag, the variable, the profile (named or current), or the default. */
+function addressSource(ctx: Context): string {
+  if (ctx.flags.baseUrl) return '--base-url'
+  if (ctx.env.SVC_BASE_URL) return 'SVC_BASE_URL'
+  const profile = ctx.credentials().baseUrlProfile
+  if (profile === undefined) return t('local.source.default')
+  if (ctx.flags.profile) return `--profile ${profile}`
+  if (namedProfile({}, ctx.env) !== undefined) return `SVC_PROFILE (${profile})`
+  return t('local.source.current', {name: profile})
 }
 
 /** `svc sandbox serve --port N [--host H]` for an address. */

@@ -44,10 +44,13 @@ export function environmentWith(env: NodeJS.ProcessEnv, settings: SandboxSetting
   return out
 }
 
-/** `KEY=value` lines a POSIX shell can eval (values quoted only where they need it), also the format of env files. */
+/**
+ * `export KEY=value` lines a POSIX shell can eval (values quoted only where they need it), so that
+ * the commands run after `eval "$(svc sandbox serve --detach)"` see them.
+ */
 export function settingsLines(settings: SandboxSettings): string {
   return Object.entries(settings)
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `${name}=${/^[\w./:@%+=,-]+$/.test(value as string) ? value : `'${(value as string).replace(/'/g, `'\\''`)}'`}`)
+    .map(([name, value]) => `export ${name}=${/^[\w./:@%+=,-]+$/.test(value as string) ? value : `'${(value as string).replace(/'/g, `'\\''`)}'`}`)
     .join('\n')
 }

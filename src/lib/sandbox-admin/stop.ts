@@ -6,8 +6,9 @@
  * it ran in the background, and an entry it could not remove itself. An exec'd sandbox (no
  * profile) stops with its command: SIGTERM goes to exec, which passes it to the command first.
  *
- * Which: `--all`, or the sandbox that owns the profile named (`--profile`, SVC_PROFILE, else the
- * current profile). None running: exit 7.
+ * Which: `--all`; the sandbox that owns the profile named (`--profile`, SVC_PROFILE); else the one at
+ * the address given (`--base-url`, SVC_BASE_URL, SVC_SANDBOX_URL: what `serve --detach` exports);
+ * else the current profile's. None running: exit 7.
  */
 import {rmSync} from 'node:fs'
 import {join} from 'node:path'
@@ -17,7 +18,7 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {isOwnerAlive} from '../config/process-owner.js'
-import {normaliseBaseUrl, selectedProfileName} from '../config/resolve.js'
+import {namedProfile, normaliseBaseUrl, selectedProfileName} from '../config/resolve.js'
 import {readConfig, updateConfig} from '../config/store.js'
 import {pruneRegistry, unregisterSandbox, type SandboxEntry} from './registry.js'
 
@@ -41,6 +42,11 @@ export async function stopSandboxes(ctx: Context, flags: {all?: boolean}): Promi
   if (flags.all) {
     targets = live
     if (targets.length === 0) throw new SvcError(t('exec.stopNone'), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
+  } else if (namedProfile(ctx.flags, ctx.env) === undefined && addressGiven(ctx)) {
+    // The settings `serve --detach` printed (SVC_BASE_URL) or --base-url: the sandbox at that address, never the current profile's.
+    const {source, url} = addressGiven(ctx)!
+    targets = live.filter((entry) => normaliseBaseUrl(entry.base_url) === url)
+    if (targets.length === 0) throw new SvcError(t('exec.stopNoAddress', {url, source}), {exitCode: ExitCode.UNAVAILABLE, code: 'sandbox_not_running'})
   } else {
     const name = selectedProfileName(ctx.flags, ctx.env, ctx.config())
     if (!name) throw new InputError(t('exec.stopNoCurrent'), {field: 'profile'})
@@ -55,6 +61,17 @@ export async function stopSandboxes(ctx: Context, flags: {all?: boolean}): Promi
       ctx.io.err(t('exec.stopped', {url: one.url, pid: one.pid, profiles}))
     }
   })
+}
+
+/** The address given by a flag or variable (not by a profile), and which gave it. */
+function addressGiven(ctx: Context): {source: string; url: string} | undefined {
+  const given: Array<[string, string | undefined]> = [
+    ['--base-url', ctx.flags.baseUrl],
+    ['SVC_BASE_URL', ctx.env.SVC_BASE_URL],
+    ['SVC_SANDBOX_URL', ctx.env.SVC_SANDBOX_URL],
+  ]
+  const found = given.find(([, url]) => url)
+  return found ? {source: found[0], url: normaliseBaseUrl(found[1]!)} : undefined
 }
 
 async function stopOne(ctx: Context, entry: SandboxEntry): Promise<Stopped> {

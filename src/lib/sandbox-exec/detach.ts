@@ -5,7 +5,7 @@
  * outlives this process, the shell and the terminal; its stderr goes to a log in the config
  * directory (`sandboxes/sandbox-PID.log`, 0600), its stdout nowhere. Once it answers it tells this
  * process over an IPC channel (what serve would have printed), which is then closed: this process
- * prints the settings `svc sandbox exec` would put in a command's environment (`KEY=value` lines,
+ * prints the settings `svc sandbox exec` would put in a command's environment (`export KEY=value` lines,
  * or an object with --json) and returns. `svc sandbox stop` stops it (sandbox-admin/stop.ts).
  *
  * SVC_WEBHOOK_SECRET is the saved profile's local secret: what `svc --profile local webhooks

@@ -20,6 +20,7 @@ export const exec = {
   'exec.stopped': 'Stopped the local sandbox at {url} (PID {pid}){profiles}.',
   'exec.stoppedProfiles': '; removed {count|profile|profiles} {names}',
   'exec.stopNone': 'No local sandbox is running for this config directory.',
+  'exec.stopNoAddress': 'No running local sandbox of this config directory is at {url} (given by {source}): `svc sandbox list` shows the running ones.',
   'exec.stopNoProfile': 'No running local sandbox owns the profile "{profile}": `svc sandbox list` shows the running ones.',
   'exec.stopNoCurrent': 'Which sandbox? Give --profile NAME or --all (`svc sandbox list` shows the running ones).',
   'exec.listNoProfile': '(none: sandbox exec)',

@@ -21,6 +21,7 @@ export const exec: {[K in keyof typeof en]: string} = {
   'exec.stopped': 'Sandbox locale arrêtée à {url} (PID {pid}){profiles}.',
   'exec.stoppedProfiles': ' ; {count|profil supprimé|profils supprimés} : {names}',
   'exec.stopNone': 'Aucune sandbox locale ne tourne pour ce répertoire de configuration.',
+  'exec.stopNoAddress': 'Aucune sandbox locale en marche de ce répertoire de configuration n’est à {url} (donnée par {source}) : `svc sandbox list` montre celles qui tournent.',
   'exec.stopNoProfile': 'Aucune sandbox locale en marche ne possède le profil « {profile} » : `svc sandbox list` montre celles qui tournent.',
   'exec.stopNoCurrent': 'Quelle sandbox ? Donnez --profile NOM ou --all (`svc sandbox list` montre celles qui tournent).',
   'exec.listNoProfile': '(aucun : sandbox exec)',

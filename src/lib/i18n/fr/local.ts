@@ -9,7 +9,9 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.numbers.footer':
     'Tout autre numéro aboutit au hasard à RÉUSSI ou ÉCHOUÉ (reproductible avec --seed). Un numéro de test donné avec l’autre opérateur compte comme un numéro quelconque.',
   'local.notRunning': 'Aucune sandbox locale ne tourne pour cette configuration : lancez-en une avec `svc sandbox serve` (dans un autre terminal).',
-  'local.notRunningAt': 'Aucune sandbox ne tourne à {url}, l’adresse donnée à cette commande (--profile, --api-key, --base-url ou le profil courant) : lancez-la avec `{command}` (dans un autre terminal), ou nommez-en une autre avec --profile.',
+  'local.notRunningAt': 'Aucune sandbox ne tourne à {url}, l’adresse donnée par {source} : lancez-la avec `{command}` (dans un autre terminal), ou nommez-en une autre avec --profile.',
+  'local.source.current': 'le profil courant « {name} »',
+  'local.source.default': 'défaut (ni --base-url, ni SVC_BASE_URL, ni un profil n’en donnent une)',
   'local.usingOnly': 'Sandbox utilisée : {url} (profil « {profile} »), la seule qui tourne.',
   'local.several': 'Plusieurs sandboxes tournent depuis ce dossier de configuration : {list}. Nommez-en une avec --profile (par ex. `--profile {profile}`).',
   'local.choice': '« {profile} » à {url}',
