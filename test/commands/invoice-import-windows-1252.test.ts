@@ -100,7 +100,7 @@ describe('invoice import: Windows-1252 as French Excel writes it', () => {
     for (const lang of ['C', 'fr_FR.UTF-8']) {
       const r = await svc(['invoice', 'import', file], {env: {LANG: lang}})
       expect(r.exitCode).toBe(2)
-      const row = r.stderr.split('\n').filter((l) => /\b3\u202f?:/.test(l))
+      const row = r.stderr.split('\n').filter((l) => / 3 ?:/.test(l))
       expect(row.join('\n'), r.stderr).toMatch(/customer_name.*(control character|caractère de contrôle)/)
       expect(row.join('\n'), r.stderr).toMatch(/due_date/)
     }
@@ -117,7 +117,49 @@ describe('the Windows-1252 table both ways', () => {
     expect(encodeText(text.slice(1), 'windows-1252').equals(Buffer.from(all))).toBe(true)
   })
 
-  it('writes a character Windows-1252 lacks as "?", and the narrow no-break space of French messages as a no-break space', () => {
+  it("writes a character Windows-1252 lacks as '?', and French typography's narrow no-break space as a no-break space", () => {
     expect(encodeText('Ligne 5\u202f: ₣ 中', 'windows-1252')).toEqual(Buffer.from('Ligne 5\xa0: ? ?', 'latin1'))
   })
+})
+
+describe('invoice import: one numbering, the numbers a dry run would give, one summary sentence', () => {
+  it('the dry run names rows by the file\'s lines and shows each row\'s invoice number, which the import then gives', async ({sandbox, work, svc}) => {
+    const file = join(work, 'numbers.csv')
+    writeFileSync(file, 'customer_name,due_date,items,external_reference\r\nAwa Numbered,2099-01-31,Pain:500:1,\r\nBea Own Ref,2099-01-31,Pain:500:2,MY-REF-7\r\nCy Numbered,2099-01-31,Pain:500:3,\r\n')
+    const dry = await svc(['invoice', 'import', file, '--dry-run'], {env: {LANG: 'C'}})
+    expect(dry.exitCode, dry.stderr).toBe(0)
+    const shown = dry.stdout.trim().split('\n')
+    expect(shown.map((l) => l.split(':')[0])).toEqual(['line 2', 'line 3', 'line 4'])
+    const numbers = shown.map((l) => /(INV|FAC)-\d{4}-\d+|MY-REF-7/.exec(l)?.[0])
+    expect(numbers[1]).toBe('MY-REF-7')
+    expect(numbers[0]).toMatch(/-\d{4}-\d+$/)
+    expect(numbers[2]).toMatch(/-\d{4}-\d+$/)
+    expect(numbers[0]).not.toBe(numbers[2])
+    // A dry run reserves nothing: the import gives the numbers it showed.
+    expect((await svc(['invoice', 'import', file], {env: {LANG: 'C'}})).exitCode).toBe(0)
+    const made = await allInvoices(sandbox)
+    const refOf = (name: string) => made.find((i) => i.customer_name === name)?.external_reference
+    expect([refOf('Awa Numbered'), refOf('Bea Own Ref'), refOf('Cy Numbered')]).toEqual(numbers)
+  }, 60_000)
+
+  it('a re-run says in one sentence how many rows an earlier run created, skipped ones included', async ({work, svc}) => {
+    const file = join(work, 'again.csv')
+    writeFileSync(file, 'customer_name,due_date,items\r\nRerun One,2099-01-31,Pain:500:1\r\nRerun Two,2099-01-31,Pain:500:2\r\n')
+    expect((await svc(['invoice', 'import', file], {env: {LANG: 'C'}})).exitCode).toBe(0)
+    for (const [lang, done] of [['C', /2 already created by an earlier run \(2 of them skipped/], ['fr_FR.UTF-8', /2 déjà créées lors d’une exécution précédente \(dont 2 sautées/]] as const) {
+      const again = await svc(['invoice', 'import', file], {env: {LANG: lang}})
+      expect(again.exitCode, again.stderr).toBe(0)
+      expect(again.stderr).toMatch(done)
+      expect(again.stderr).not.toMatch(/\b0 already created|\b0 déjà créée|rows skipped|lignes sautées/)
+    }
+  }, 60_000)
+
+  it('in French a row\'s errors read "ligne 3 :" as the other French messages do', async ({work, svc}) => {
+    const file = join(work, 'faute.csv')
+    writeFileSync(file, 'customer_name,due_date,items\r\nBon,2099-01-31,Pain:500:1\r\nMauvais,2099-01-31,Pain:abc:1\r\n')
+    const r = await svc(['invoice', 'import', file, '--dry-run'], {env: {LANG: 'fr_FR.UTF-8'}})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/^ {2}ligne 3 : /m)
+    expect(r.stderr).not.toMatch(/ligne 3:/)
+  }, 60_000)
 })

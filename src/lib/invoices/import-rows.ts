@@ -340,7 +340,7 @@ export class ImportValidationError extends InputError {
     total: number,
     dateOrder?: DateOrder,
   ) {
-    const list = rows.flatMap((r) => (r.errors ?? [r.error!]).map((e) => `  ${where(r)}: ${e.message}`)).join('\n')
+    const list = rows.flatMap((r) => (r.errors ?? [r.error!]).map((e) => `  ${t('invoice.import.rowError', {where: where(r), message: e.message})}`)).join('\n')
     const dates = dateOrder && rows.some((r) => (r.errors ?? [r.error]).some((e) => e?.field === 'due_date'))
     const hint = t('invoice.import.invalidHint') + (dates ? ` ${t('invoice.import.dateHint', {order: t(`invoice.import.date.order.${dateOrder}`)})}` : '')
     super(`${t('invoice.import.invalidRows', {count: rows.length, total})}\n${list}`, {field: 'file', code: 'invalid_rows', hint})

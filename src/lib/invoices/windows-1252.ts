@@ -9,7 +9,7 @@
  *   control characters of the same number, as Windows and the WHATWG table do: no letter is made
  *   up, and the import refuses them as control characters with the column named;
  * - writing, a character the code page lacks becomes `?`, except the narrow no-break space French
- *   messages put before `:` (U+202F), which becomes a no-break space (0xA0). Text read from a
+ *   typography puts before `:` (U+202F), which becomes a no-break space (0xA0). Text read from a
  *   Windows-1252 file always goes back as its own bytes.
  */
 
