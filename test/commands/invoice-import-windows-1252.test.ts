@@ -108,6 +108,20 @@ describe('invoice import: Windows-1252 as French Excel writes it', () => {
   }, 60_000)
 })
 
+describe('invoice import: every error of a row, whatever the language', () => {
+  it('a JSON line with a control character in its name and an impossible date lists both', async ({work, svc}) => {
+    const file = join(work, 'two.jsonl')
+    writeFileSync(file, `${JSON.stringify({customer_name: 'Good', due_date: '21/01/2027', items: [{name: 'Pain', price: 500, quantity: 1}]})}\n${JSON.stringify({customer_name: 'Bad\u0007Bell', due_date: '31/02/2027', items: [{name: 'Pain', price: 500, quantity: 1}]})}\n`)
+    for (const lang of ['C', 'fr_FR.UTF-8']) {
+      const r = await svc(['invoice', 'import', file, '--dry-run'], {env: {LANG: lang}})
+      expect(r.exitCode).toBe(2)
+      const row = r.stderr.split('\n').filter((l) => / 2 ?:/.test(l)).join('\n')
+      expect(row, r.stderr).toMatch(/customer_name.*(control character|caractère de contrôle)/)
+      expect(row, r.stderr).toMatch(/due_date/)
+    }
+  }, 60_000)
+})
+
 describe('the Windows-1252 table both ways', () => {
   it('decodes every byte 0x80–0x9F as the code page has it, and encodes it back to the same byte', () => {
     const all = Uint8Array.from({length: 256}, (_, i) => i)

@@ -160,7 +160,20 @@ export function jsonRowBuilder(dateOrder: () => DateOrder): (input: unknown, par
       }
     }
     const draft = draftFromJson(value, 'file')
-    if (typeof draft.due_date === 'string' && draft.due_date.trim() !== '') draft.due_date = parseFileDate(draft.due_date, dateOrder())
+    // Its text fields and its date each checked on their own, so that the row lists every error.
+    const errors: RowError[] = []
+    const check = (step: () => void) => {
+      try {
+        step()
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error
+        errors.push(inColumnTerms(error))
+      }
+    }
+    const fields = draft as unknown as Record<string, unknown>
+    for (const [column, flag] of Object.entries(FLAG_OF_TEXT_COLUMN)) check(() => checkText(flag, fields[column]))
+    if (typeof draft.due_date === 'string' && draft.due_date.trim() !== '') check(() => (draft.due_date = parseFileDate(draft.due_date, dateOrder())))
+    if (errors.length > 0) throw new RowErrors(errors)
     return draft
   }
 }
