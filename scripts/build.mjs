@@ -314,6 +314,13 @@ cpSync(join(src, 'sandbox/invoices/fonts'), join(out, 'sandbox/fonts'), {recursi
 const inspectorAssets = join(src, 'sandbox/inspector/assets')
 mkdirSync(join(out, 'sandbox/inspector'), {recursive: true})
 for (const name of readdirSync(inspectorAssets).filter((n) => /\.(html|css|js)$/.test(n))) writeFileSync(join(out, 'sandbox/inspector', name), readFileSync(join(inspectorAssets, name)))
+// The API reference page (src/sandbox/reference/index.ts): its own files, and Swagger UI's two
+// (swagger-ui-dist, a dev dependency: what runs is this copy, never node_modules), beside them.
+const referenceAssets = join(src, 'sandbox/reference/assets')
+const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+mkdirSync(join(out, 'sandbox/reference'), {recursive: true})
+for (const name of readdirSync(referenceAssets).filter((n) => /\.(html|css|js)$/.test(n))) writeFileSync(join(out, 'sandbox/reference', name), readFileSync(join(referenceAssets, name)))
+for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE', 'NOTICE']) writeFileSync(join(out, 'sandbox/reference', name), readFileSync(join(swaggerUi, name)))
 // CommonJS output. esbuild splits code only in ESM, so the builds above are ESM; each file is then
 // rewritten as CommonJS (same names, same chunks: a `require` per import, exports as live
 // getters), and dist/package.json marks dist/ as CommonJS. Why: a call that stays in CommonJS
@@ -323,7 +330,7 @@ for (const name of readdirSync(inspectorAssets).filter((n) => /\.(html|css|js)$/
 // (chalk, ora, the prompts, conf: ESM only) stays an import().
 const DYNAMIC_IMPORT = join(out, 'dynamic-import.js')
 await initImportLexer
-const distFiles = walk(out).filter((f) => f.endsWith('.js') && !f.startsWith(join(out, 'sandbox/inspector')))
+const distFiles = walk(out).filter((f) => f.endsWith('.js') && !f.startsWith(join(out, 'sandbox/inspector')) && !f.startsWith(join(out, 'sandbox/reference')))
 await Promise.all(distFiles.map((file) => toCommonJs(file)))
 writeFileSync(DYNAMIC_IMPORT, `'use strict'\n// import() for dist/ (scripts/build.mjs, throughDynamicImport).\nmodule.exports = (specifier) => import(specifier)\n`)
 distFiles.push(DYNAMIC_IMPORT)

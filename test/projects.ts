@@ -27,6 +27,7 @@ export const PROCESS_TESTS = [
   'test/commands/webhooks-listen-restarts.test.ts',
   'test/contract/prism.test.ts',
   'test/docs/ci-recipes.test.ts',
+  'test/docs/recipes.test.ts',
   'test/lib/config/process-owner.test.ts',
   'test/lib/io/process-streams.test.ts',
   'test/sandbox/commit-record-crash.test.ts',

@@ -31,7 +31,7 @@ export const MAX_IMAGE_SIDE = 10_000
  */
 export const MAX_IMAGE_PIXELS = 2480 * 3508
 
-/** Longest strings, in UTF-16 code units as JavaScript counts them. */
+/** Longest strings, in code points (characters, as JSON Schema's maxLength counts them: an emoji is one). */
 export const MAX_LENGTH = {
   customerName: 200,
   itemName: 200,

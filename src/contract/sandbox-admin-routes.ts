@@ -232,6 +232,8 @@ export interface AdminRoutes {
   'PUT /_admin/numbers/{number}': {body: NumberUpdate; answer: NumberView}
   'DELETE /_admin/numbers/{number}': {answer: {phone_number: string; deleted: true}}
   'GET /_admin/operators': {answer: AdminList<AdminRecord>}
+  /** The SANDBOX's example objects (the ids /v1/openapi.json shows), which no list has. */
+  'GET /_admin/examples': {answer: AdminList<AdminRecord>}
   'POST /_admin/operators/{operator}/down': Optional<{mode?: 'fail' | 'unspecified' | 'slow'; for_ms?: number}> & {
     answer: {operator: string; up: false; outage: AdminRecord}
   }
@@ -295,6 +297,7 @@ const EVERY_ROUTE: Record<AdminRoute, true> = {
   'GET /_admin/allowlist': true,
   'POST /_admin/allowlist': true,
   'DELETE /_admin/allowlist': true,
+  'GET /_admin/examples': true,
   'GET /_admin/fees': true,
   'PUT /_admin/fees': true,
   'GET /_admin/balance': true,

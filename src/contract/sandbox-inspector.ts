@@ -39,6 +39,8 @@ export const INSPECTOR_ROUTES = {
 
 /** Where the inspector's pages are. */
 export const INSPECTOR_BASE = '/_inspector'
+/** The API reference page (Swagger UI on /v1/openapi.json): keyless, static. */
+export const REFERENCE_BASE = '/_reference'
 /** The cookie the login link sets (HttpOnly, SameSite=Strict). */
 export const INSPECTOR_COOKIE = 'svc_inspector'
 /** The header every state-changing request of the inspector carries (its session's CSRF token). */

@@ -87,6 +87,11 @@ export function idEnvironment(prefix: string, id: string): Environment | undefin
   return undefined
 }
 
+/** The id of this prefix as a path parameter's schema says it: either environment's, 24 letters and digits. */
+export function idSchema(prefix: string): {type: 'string'; pattern: string; minLength: number; maxLength: number} {
+  return {type: 'string', pattern: `^${prefix}_(?:test_)?[0-9A-Za-z]{24}$`, minLength: prefix.length + 1 + 24, maxLength: prefix.length + 6 + 24}
+}
+
 /**
  * Whether `id` has the exact shape `newId` gives (`inv_test_` or `inv_`, then 24 letters and
  * digits): only such an id can really be the other environment's; `inv_x` is just no invoice.

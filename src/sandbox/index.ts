@@ -27,6 +27,7 @@ import type {SandboxDomain, SandboxServices} from './domain.js'
 import {EventBus} from './events.js'
 import {Ledger} from './fees.js'
 import {registerSandboxFrench} from './i18n/index.js'
+import {registerReference} from './reference/index.js'
 import {registerInspector} from './inspector/index.js'
 import {invoicesDomain} from './invoices/index.js'
 import {Journal} from './journal.js'
@@ -211,6 +212,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   const replays = new ReplayKeys()
   registerJournalRoutes({router, journal, keys, replays, baseUrl: () => base, machine: clock.machine})
   const inspector = registerInspector({router, context, services, journal, store, options: resolved, baseUrl: () => base})
+  registerReference(router, store)
   // Every answer waits for the commit of the writes made before it (with --data: a group commit
   // per turn of the event loop), so that a write is on disk before it is acknowledged.
   // In memory, and whenever nothing is waiting for a commit, `settled()` is the one resolved

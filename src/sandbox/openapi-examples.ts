@@ -7,6 +7,7 @@
  * schema, and fails for an operation or an event type that has none.
  */
 import {EVENTS, settlementEvent, type EventType} from '../contract/events.js'
+import {EXAMPLE_IDS, EXAMPLE_ITEMS, EXAMPLE_PUBLISHED_AT, exampleInvoice, examplePayment} from './examples.js'
 import {t} from './i18n/index.js'
 
 export interface Example {
@@ -23,52 +24,12 @@ export interface OperationExamples {
   responses: Record<number, Examples>
 }
 
-const PAYMENT_ID = 'svcpay_test_0VbzlxRXLUZgn8G1PDQ5YT1G'
-const INVOICE_ID = 'inv_test_0VbzlxbyTBhvZkOF4qTUFfQi'
-const FILE_ID = 'file_test_0Vbzlxbl5DG5yIY63iNUuW7M'
-const CREATED = '2026-11-25T09:30:04.303Z'
+const INVOICE_ID = EXAMPLE_IDS.invoice
+const FILE_ID = EXAMPLE_IDS.file
 const SIGNED = 'expires=1795617904&signature=svc_sig_7tDNKc8AyALj3lDS_w_Timiq-R_PIQ58fv7R9vNu_9E'
 
-const payment = (status: string, extra: Record<string, unknown> = {}) => ({
-  id: PAYMENT_ID,
-  status,
-  amount: 5000,
-  currency: 'XAF',
-  payment_method: 'mobile_money',
-  environment: 'SANDBOX',
-  created_at: CREATED,
-  internal_transaction_id: 'txn_JOZLGtx0y6srye2Ahkyo',
-  phone_number: '237670000001',
-  ...extra,
-})
-
-const invoice = (server: string, status: string, extra: Record<string, unknown> = {}) => ({
-  id: INVOICE_ID,
-  status,
-  customer_name: 'Awa Bakery',
-  customer_email: 'awa@example.com',
-  customer_phone: '+237670000001',
-  due_date: '2026-12-31',
-  items: [
-    {name: 'Bread', price: 500, quantity: 3},
-    {name: 'Cake', price: 2500, quantity: 1},
-  ],
-  subtotal_amount: 4000,
-  discount_percent: 10,
-  discount_amount: 400,
-  total_amount: 3600,
-  amount_paid: 0,
-  amount_due: 3600,
-  currency: 'XAF',
-  notes: null,
-  cover_image_url: null,
-  external_reference: 'ORDER-1042',
-  environment: 'SANDBOX',
-  checkout_url: `${server}/pay/i/${INVOICE_ID}?type=sandbox`,
-  created_at: '2026-11-25T09:31:10.950Z',
-  updated_at: '2026-11-25T09:31:10.950Z',
-  ...extra,
-})
+const payment = examplePayment
+const invoice = exampleInvoice
 
 const error = (summary: string, code: string, message: string, errors?: Array<{field: string; message: string}>): Examples => ({
   [code]: {summary, value: {message, code, ...(errors ? {errors} : {})}},
@@ -103,7 +64,7 @@ export function errorExamples(status: number): Examples {
 
 /** Examples by operationId; `server` is the document's server URL (checkout and signed links live there). */
 export function operationExamples(server: string): Record<string, OperationExamples> {
-  const unpaid = invoice(server, 'UNPAID', {updated_at: '2026-11-25T09:32:00.000Z', published_at: '2026-11-25T09:32:00.000Z'})
+  const unpaid = invoice(server, 'UNPAID', {updated_at: EXAMPLE_PUBLISHED_AT, published_at: EXAMPLE_PUBLISHED_AT})
   const published = {
     ...unpaid,
     published: true,
@@ -114,10 +75,7 @@ export function operationExamples(server: string): Record<string, OperationExamp
     customer_email: 'awa@example.com',
     customer_phone: '+237 6 70 00 00 01',
     due_date: '2026-12-31',
-    items: [
-      {name: 'Bread', price: 500, quantity: 3},
-      {name: 'Cake', price: 2500, quantity: 1},
-    ],
+    items: EXAMPLE_ITEMS,
     discount_percent: 10,
     external_reference: 'ORDER-1042',
   }

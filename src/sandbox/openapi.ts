@@ -146,7 +146,14 @@ function operation(route: RouteDefinition, components: Components, rateLimited: 
   if (route.scope) op['x-required-scope'] = route.scope
   const parameters: Json[] = []
   for (const [name, param] of Object.entries(route.params ?? {}))
-    parameters.push({name, in: 'path', required: true, ...(param.description ? {description: param.description} : {}), schema: publish(param.schema, components.schemas)})
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      ...(param.description ? {description: param.description} : {}),
+      schema: publish(param.schema, components.schemas),
+      ...(param.example ? {example: param.example} : {}),
+    })
   const query = route.query
   for (const [name, schema] of Object.entries(query?.properties ?? {})) {
     const {description, ...rest} = schema

@@ -6,6 +6,8 @@ import {notFound} from './errors.js'
 import type {Payments, PaymentStatus} from './payments.js'
 import {CreatePaymentSchema, ListPaymentsQuery, PaymentListSchema, PaymentSchema} from './payments-schemas.js'
 import type {Router} from './router.js'
+import {EXAMPLE_IDS} from './examples.js'
+import {idSchema} from './ids.js'
 
 export function registerPaymentRoutes(router: Router, payments: Payments): void {
   router.add({
@@ -57,7 +59,7 @@ export function registerPaymentRoutes(router: Router, payments: Payments): void 
     summary: 'A payment and its status',
     description: 'Read-only and safe to repeat. Poll every few seconds and stop on SUCCESS or FAILED.',
     tags: ['Payments'],
-    params: {paymentId: {schema: {type: 'string', maxLength: 64}, description: 'The payment id returned at creation.', idPrefix: 'svcpay'}},
+    params: {paymentId: {schema: idSchema('svcpay'), description: 'The payment id returned at creation.', idPrefix: 'svcpay', example: EXAMPLE_IDS.payment}},
     responses: {200: {description: 'The Payment object.', schema: PaymentSchema}},
     errors: [401, 403, 404, 429],
     handler: (req) => {

@@ -11,6 +11,7 @@
  * With the `faults.unspecified` option the provider's answer is first UNSPECIFIED (a provider
  * timeout) and resolves to the real outcome `settleAfterMs` later; no event for UNSPECIFIED.
  */
+import {EXAMPLE_IDS, examplePayment, isExample} from './examples.js'
 import {t} from './i18n/index.js'
 import {eventTypeForStatus} from '../contract/events.js'
 import {testOutcome, type Operator} from '../contract/test-numbers.js'
@@ -23,6 +24,9 @@ import type {Collection} from './store.js'
 import {SLOW_SETTLE_MS, type ScriptedNumber} from './scenarios.js'
 import type {Environment} from './types.js'
 import {FAILURE_CODES, PAYMENT_STATUSES, type FailureCode, type PaymentStatus} from '../contract/payments.js'
+
+/** The example payment: settled, SUCCESS, never changed. */
+const EXAMPLE_PAYMENT: PaymentRecord = {id: EXAMPLE_IDS.payment, payment: examplePayment('SUCCESS') as Payment, operator: 'MTN'}
 
 export {FAILURE_CODES, PAYMENT_STATUSES, type FailureCode, type PaymentStatus}
 // The schemas and routes live beside: payments-schemas.ts, payments-routes.ts.
@@ -103,7 +107,9 @@ export class Payments {
     return this.ctx.store.env(environment).collection<PaymentRecord>('payments')
   }
 
+  /** A payment by id: the merchant's, or the example payment (examples.ts), which no list holds. */
   get(environment: Environment, id: string): PaymentRecord | undefined {
+    if (isExample(environment, id) && id === EXAMPLE_PAYMENT.id) return EXAMPLE_PAYMENT
     return this.collection(environment).get(id)
   }
 

@@ -33,6 +33,8 @@ export interface ResponseDoc {
 export interface ParamDoc {
   schema: Schema
   description?: string
+  /** A value that works in a fresh sandbox (an example object's id: examples.ts), for "try it" tools. */
+  example?: string
   /**
    * The object-id prefix this parameter carries (e.g. `svcpay`). The HTTP layer answers 401 for an
    * id of the other environment and 404 for a string that is no id of this kind.

@@ -22,6 +22,13 @@ export interface Schema extends JsonSchema {
   items?: Schema
   description?: string
   examples?: readonly unknown[]
+  /**
+   * Combinations of properties, published as they are (`dependentSchemas`, `const`): the validator
+   * does not read them; the handler checks the same rule and words its refusal
+   * (test/contract/description-fuzz.test.ts holds the two to each other).
+   */
+  dependentSchemas?: Readonly<Record<string, Schema>>
+  const?: unknown
   /** Component name in the OpenAPI document (set by `named`). */
   'x-name'?: string
   /** Catalogue key of the message for a `pattern` mismatch (params: field). Not published. */
@@ -74,6 +81,15 @@ export interface FieldError {
   message: string
 }
 
+/**
+ * Free text as the sandbox takes it, said as patterns so that the document states it: no control
+ * character but tab and line breaks (the validator refuses one first, with its own message: see
+ * `refuseControl`), and for a name, something besides spaces (the handler trims it).
+ */
+const CONTROL = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f'
+export const TEXT_PATTERN = `^[^${CONTROL}]*$`
+export const NAME_PATTERN = `^[^${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*$`
+
 /** Mark `schema` as the component `name`: the OpenAPI builder emits a `$ref` to it. */
 export function named<S extends Schema>(name: string, schema: S): S {
   return {...schema, 'x-name': name}
@@ -100,7 +116,8 @@ const lossless = (value: unknown): number | undefined => (value instanceof Numbe
  * query strings converted) and one error per offending field, named by its path (`items[0].price`).
  */
 export function validate(schema: Schema, value: unknown, options: ValidateOptions = {}): {value: unknown; errors: FieldError[]} {
-  const checked = checkSchema(schema, value, {coerce: options.coerce, refuseControl: true, lossless})
+  // Lengths in code points, as JSON Schema counts them (the document's maxLength means that).
+  const checked = checkSchema(schema, value, {coerce: options.coerce, refuseControl: true, codePoints: true, lossless})
   return {value: checked.value, errors: checked.problems.map(fieldError)}
 }
 

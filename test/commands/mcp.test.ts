@@ -225,6 +225,46 @@ describe('svc mcp: payments', () => {
     }
   })
 
+  it('tool refusals name the tool\'s arguments, never a CLI flag (an assistant has no --flag to fix)', async ({startMcp}) => {
+    const session = await startMcp()
+    const cases: Array<[tool: string, args: Record<string, unknown>, argument: string]> = [
+      ['payments_create', {amount: 50.5, phone: phone(3001)}, 'amount'],
+      ['payments_create', {amount: 0, phone: phone(3001)}, 'amount'],
+      ['payments_create', {amount: 500, phone: '0670000001'}, 'phone'],
+      ['payments_create', {amount: 500, phone: phone(3001), operator: 'AIRTEL'}, 'operator'],
+      ['payments_list', {limit: 1000}, 'limit'],
+      ['payments_wait', {id: 'svcpay_test_x', timeout: 'forever'}, 'timeout'],
+      ['invoices_create', {customer_name: 'Awa', due_date: '31/12/2026', items: [{name: 'Bread', price: 500}]}, 'due_date'],
+      ['invoices_create', {customer_name: 'Awa', due_date: '2099-12-31', items: [{name: 'Bread', price: 500}], discount_percent: 150}, 'discount_percent'],
+      ['invoices_create', {customer_name: 'Awa', due_date: '2099-12-31', items: [{name: 'Bread', price: 50}]}, 'items'],
+      ['invoices_create', {customer_name: 'Awa', due_date: '2099-12-31', items: [{name: 'Bread', price: 500}], customer_email: 'nope'}, 'customer_email'],
+      ['invoices_create', {customer_name: 'Awa', due_date: '2099-12-31', items: [{name: 'Bread', price: 500}], channel: 'EMAIL'}, 'channel'],
+      ['invoices_publish', {id: 'inv_test_x', to_email: 'awa@example.com'}, 'channel'],
+      ['invoices_send', {id: 'inv_test_x', channel: 'SMS'}, 'channel'],
+      ['invoices_send', {id: 'inv_test_x', channel: 'EMAIL', to_phone: '670000001'}, 'to_phone'],
+    ]
+    for (const [tool, args, argument] of cases) {
+      const result = await call(session, tool, args)
+      const text = result.content[0]!.text
+      expect(result.isError, `${tool} ${JSON.stringify(args)}: ${text}`).toBe(true)
+      expect(text, tool).toContain(`"${argument}"`)
+      expect(text, tool).not.toMatch(/(^|[\s"«(])--[a-z]/)
+      expect(JSON.stringify(result.structuredContent.error), tool).not.toMatch(/--[a-z]/)
+    }
+  })
+
+  it('a protocol error carries its code once: the client adds "MCP error -32602:", the message does not', async ({startMcp}) => {
+    const session = await startMcp(['--read-only'])
+    for (const name of ['payments_create', 'no_such_tool']) {
+      const error = await session.client.callTool({name, arguments: {}}).then(
+        () => undefined,
+        (e: Error) => e,
+      )
+      expect(error?.message).toMatch(/^MCP error -32602: /)
+      expect(error?.message.match(/MCP error/g)).toHaveLength(1)
+    }
+  })
+
   it('a bad amount is a tool error naming the argument with the CLI\'s sentence, and nothing is created', async ({startMcp, sandbox}) => {
     const session = await startMcp()
     const before = (await payments(sandbox)).length
@@ -232,7 +272,7 @@ describe('svc mcp: payments', () => {
       const result = await call(session, 'payments_create', {amount, phone: phone(3001)})
       expect(result.isError, String(amount)).toBe(true)
       expect(result.structuredContent.error).toMatchObject({code: 'invalid_input', field: 'amount'})
-      expect(result.content[0]!.text).toMatch(/^Invalid argument "amount" \(nothing was sent\): Invalid --amount/)
+      expect(result.content[0]!.text).toMatch(/^Invalid argument "amount" \(nothing was sent\): Invalid amount/)
     }
     const decimal = await call(session, 'payments_create', {amount: 50.5, phone: phone(3001)})
     expect(decimal.content[0]!.text).toContain('XAF has no decimals')
@@ -361,7 +401,7 @@ describe('svc mcp: invoices', () => {
       [{...draft, customer_email: 'awa@'}, 'customer_email', /email address/],
       [{...draft, customer_phone: '12345'}, 'customer_phone', /Cameroon number/],
       [{...draft, customer_name: '  '}, 'customer_name', /customer name/],
-      [{...draft, channel: 'EMAIL'}, 'channel', /add --publish/],
+      [{...draft, channel: 'EMAIL'}, 'channel', /add publish/],
       [{...draft, publish: true, channel: 'SMS'}, 'channel', /use EMAIL or WHATSAPP/],
     ]
     for (const [args, field, message] of cases) {

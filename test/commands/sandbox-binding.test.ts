@@ -145,6 +145,23 @@ function listen(configDir: string, args: string[], app: Receiver) {
   return {out, run, child: () => child}
 }
 
+/** An app and `svc --profile local webhooks listen` forwarding to it, ready. */
+async function listenReady(configDir: string) {
+  const app = await startReceiver()
+  cleanups.push(() => app.close())
+  const l = listen(configDir, ['--profile', 'local'], app)
+  await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
+  return {app, l}
+}
+
+/** Stops listen's sandbox; once listen says it waits: where its stderr stood before. */
+async function stopUnder(l: ReturnType<typeof listen>, served: ServedSandbox): Promise<number> {
+  const mark = l.out.err.length
+  await served.stop()
+  await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to say it waits')
+  return mark
+}
+
 describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
   it('through its stop and restart: waits for it (never "back" while it is down), the other sandbox’s payment is never forwarded, its own after the restart is', async () => {
     const {temp, serve} = setUp()
@@ -152,16 +169,11 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     let a = await serve(['--port', String(port)])
     const b = await serve()
     expect(a.info.profile).toBe('local')
-    const app = await startReceiver()
-    cleanups.push(() => app.close())
-    const l = listen(temp.dir, ['--profile', 'local'], app)
-    await waitFor(() => /Press Ctrl-C to stop/.test(l.out.err), 30_000, 'listen to be ready')
+    const {app, l} = await listenReady(temp.dir)
 
     const first = await payOn(a, 1001)
     await waitFor(() => forwardedFor(app, first).length > 0, 20_000, 'the first payment forwarded')
-    const mark = l.out.err.length
-    await a.stop()
-    await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to say it waits')
+    const mark = await stopUnder(l, a)
     expect(l.out.err.slice(mark)).toContain(a.info.base_url)
     // The other sandbox's payment settles while its own is down.
     const other = await payOn(b, 2002)
@@ -263,5 +275,62 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back')
     const second = await payOn(a, 2500)
     await waitFor(() => forwardedFor(app, second).length > 0, 20_000, 'a payment after the restart forwarded')
+  })
+})
+
+describe('webhooks listen is bound to the sandbox it started on', {timeout: 180_000}, () => {
+  it('another sandbox taking its stopped profile is not its sandbox: never "back" there, nothing of it forwarded; back only at its own address; Ctrl-C removes its endpoints and names that address', async () => {
+    const {temp, dataDir, serve} = setUp()
+    const port = await freePort()
+    const args = ['--port', String(port), '--data', join(dataDir, 'shop.db')]
+    let a = await serve(args)
+    expect(a.info.profile).toBe('local')
+    const {app, l} = await listenReady(temp.dir)
+    const first = await payOn(a, 1001)
+    await waitFor(() => forwardedFor(app, first).length > 0, 20_000, 'the first payment forwarded')
+    const mark = await stopUnder(l, a)
+    // Another sandbox, in memory, takes the profile `local` (its sandbox is stopped).
+    const c = await serve()
+    expect(c.info.profile).toBe('local')
+    const other = await payOn(c, 2002)
+    await until(async () => (await eventsOf(c, other)).length > 0, 20_000, 'the other sandbox’s settlement')
+    // Nothing is to come: the time the watch takes to reconnect (one second) several times over.
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(l.out.err.slice(mark)).not.toMatch(/back/)
+    expect(forwardedFor(app, other)).toEqual([])
+    const receiver = l.out.err.match(/receiving events at (http:\/\/\S+)/)![1]!
+    const cEndpoints = await admin(c, '/webhook-endpoints')
+    expect((cEndpoints.data as Array<{url: string}>).filter((e) => e.url.startsWith(receiver))).toEqual([])
+    const cEnded = await c.stop()
+    // C said whose profile it took: the stopped sandbox at A's address, with its data file.
+    expect(cEnded.stderr).toContain(`profile local pointed at ${a.info.base_url} (stopped; data `)
+    expect(cEnded.stderr).toContain('shop.db')
+
+    // Its own sandbox back, at its own address: back there, named, and its payment forwarded.
+    a = await serve(args)
+    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back on its sandbox')
+    expect(l.out.err.slice(mark)).toContain(`The sandbox at ${a.info.base_url} is back`)
+    expect(l.out.err).not.toContain(c.info.base_url)
+    const own = await payOn(a, 3003)
+    await waitFor(() => forwardedFor(app, own).length > 0, 20_000, 'its own payment after the restart')
+    expect(l.out.err).not.toMatch(/signature/i)
+
+    l.child().kill('SIGINT')
+    const result = await l.run
+    expect(result.exitCode).toBe(130)
+    expect(result.stderr).toMatch(new RegExp(`Disconnected from the sandbox at ${a.info.base_url.replace(/[.]/g, '\\.')} \\d`))
+    // Every endpoint it registered on its sandbox is gone.
+    const left = await admin(a, '/webhook-endpoints')
+    expect((left.data as Array<{url: string}>).filter((e) => e.url.startsWith(receiver))).toEqual([])
+  })
+
+  it('Ctrl-C while its sandbox is down: says which endpoints it could not remove, and where', async () => {
+    const {temp, dataDir, serve} = setUp()
+    const a = await serve(['--data', join(dataDir, 'shop.db')])
+    const {l} = await listenReady(temp.dir)
+    await stopUnder(l, a)
+    l.child().kill('SIGTERM')
+    const result = await l.run
+    expect(result.stderr).toMatch(new RegExp(`could not remove.*we_\\w+.*${a.info.base_url.replace(/[.]/g, '\\.')}`, 'i'))
   })
 })

@@ -105,7 +105,8 @@ describe('the CLI against prism proxy --errors (requests and responses validated
     await expectExit(['pay', 'create', '--amount', '700', '--phone', '670000099', '--watch', '--interval', '250ms'], 1)
     await expectExit(['api', 'GET', '/v1/payments', '-F', 'limit=2', '-F', 'offset=1'], 0)
     await expectExit(['openapi', '--operations'], 0)
-    await expectExit(['pay', 'status', 'svcpay_test_doesnotexist'], 4)
+    // An id of the shape the description states (its pattern), that no payment has.
+    await expectExit(['pay', 'status', 'svcpay_test_0000000000000000NotThere'], 4)
     await expectExit(['pay', 'list'], 3, {SVC_API_KEY: 'svc_sk_test_notarealkey0000'})
     await expectExit(['report', 'collections', '--since', '1d'], 0)
   }, 90_000)
@@ -131,7 +132,7 @@ describe('the CLI against prism proxy --errors (requests and responses validated
     await expectExit(['invoice', 'pdf', invoice.id, '-o', join(dir, 'invoice.pdf')], 0)
     await expectExit(['invoice', 'cancel', invoice.id], 0)
     await expectExit(['invoice', 'cancel', invoice.id], 0)
-    await expectExit(['invoice', 'get', 'inv_test_doesnotexist'], 4)
+    await expectExit(['invoice', 'get', 'inv_test_0000000000000000NotThere'], 4)
     await expectExit(['report', 'receivables'], 0)
     const csv = join(dir, 'rows.csv')
     writeFileSync(csv, 'customer_name,due_date,items,discount_percent\nRow One,2099-12-31,Bread:500:3,5\nRow Two,2099-12-31,Cake:2500:1;Tea:300:2,\n')

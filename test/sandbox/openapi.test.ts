@@ -119,6 +119,18 @@ describe('GET /v1/openapi.json', () => {
     expect(JSON.stringify(result.errors)).toContain('/webhooks/payment.success')
   })
 
+  it("publish's channel says what omitting it does, and it does that: published, nothing delivered", async ({h, doc}) => {
+    const channel = doc.components.schemas.PublishInvoiceRequest.properties.channel
+    expect(channel.description).not.toMatch(/default/i)
+    expect(channel.description).toMatch(/Omitted: the invoice is published and nothing is sent/)
+    // What a generated client's comment now says, the sandbox does.
+    const created = await h.api('POST', '/v1/invoices', {body: {customer_name: 'Awa', customer_email: 'awa@example.com', due_date: '2099-12-31', items: [{name: 'Bread', price: 500, quantity: 1}]}})
+    const before = (await h.admin('GET', '/_admin/outbox')).body
+    const published = await h.api('POST', `/v1/invoices/${created.body.id}/publish`, {body: {}})
+    expect(published.body.status).toBe('UNPAID')
+    expect((await h.admin('GET', '/_admin/outbox')).body).toEqual(before)
+  })
+
   it('every response the tests saw matched the document', ({h}) => {
     expect(h.spec.checked).toBeGreaterThan(0)
   })

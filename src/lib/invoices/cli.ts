@@ -56,6 +56,10 @@ export function readDelivery(flags: {channel?: string; 'to-email'?: string; 'to-
     delivery.toEmail = email
   }
   if (flags['to-phone'] !== undefined) delivery.toPhone = `+${normalisePhone(flags['to-phone'], 'to-phone')}`
+  // A recipient goes with its channel (the service refuses the other pairs): said before sending.
+  const given = delivery.channel ?? 'EMAIL'
+  if (delivery.toPhone && given !== 'WHATSAPP') throw new InputError(t('invoice.error.overrideChannel', {field: 'to-phone', channel: 'WHATSAPP', given}), {field: 'to-phone'})
+  if (delivery.toEmail && given !== 'EMAIL') throw new InputError(t('invoice.error.overrideChannel', {field: 'to-email', channel: 'EMAIL', given}), {field: 'to-email'})
   return delivery
 }
 
@@ -68,11 +72,10 @@ export function readIdempotencyKey(given: string | undefined): string {
 
 /** Publish's delivery: a channel, and the one-off recipients only with one. */
 export function readPublishDelivery(flags: {channel?: string; 'to-email'?: string; 'to-phone'?: string}): Delivery {
-  const delivery = readDelivery(flags)
-  if (!delivery.channel && (delivery.toEmail || delivery.toPhone)) {
+  if (flags.channel === undefined && (flags['to-email'] !== undefined || flags['to-phone'] !== undefined)) {
     throw new InputError(t('invoice.error.overrideNeedsChannel'), {field: 'channel'})
   }
-  return delivery
+  return readDelivery(flags)
 }
 
 /** An invoice id as given (trimmed): refused locally when empty or when it would change the path. */

@@ -49,7 +49,9 @@ type TextFlag = keyof typeof TEXT_FIELDS
 export function checkText(flag: TextFlag, text: unknown): void {
   if (typeof text !== 'string') return
   const max = TEXT_FIELDS[flag][1]
-  if (text.length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length: text.length, max}), {field: flag})
+  // In characters (code points), as the service counts them.
+  const length = [...text].length
+  if (length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length, max}), {field: flag})
   if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field: flag}), {field: flag})
 }
 
@@ -98,7 +100,8 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
       ['description', item.description, MAX_LENGTH.itemDescription],
     ] as const) {
       if (typeof text !== 'string') continue
-      if (text.length > max) throw new InputError(t('domain.draft.itemTooLong', {field, index, part, length: text.length, max}), {field})
+      const length = [...text].length
+      if (length > max) throw new InputError(t('domain.draft.itemTooLong', {field, index, part, length, max}), {field})
       if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field}), {field})
     }
   })

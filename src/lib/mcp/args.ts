@@ -8,7 +8,7 @@
  * (src/contract/json-schema.ts); the sentences are the MCP catalogue's.
  */
 import {checkSchema, type SchemaType} from '../../contract/json-schema.js'
-import {InputError} from '../errors.js'
+import {InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
 
@@ -96,14 +96,34 @@ export function asArgument<T>(name: string, parse: () => T): T {
   }
 }
 
+/**
+ * The CLI's sentence as the tool's: each `--flag` it names becomes the tool's argument (by
+ * `fields`, else the flag with underscores: `--to-email` is `to_email`), since an assistant has
+ * arguments to fix, not flags.
+ */
+export function argumentWords(text: string, fields: Record<string, string> = {}): string {
+  return text.replace(/(?<![\w-])--([a-z][a-z0-9-]*)/g, (_, flag: string) => {
+    const argument = Object.hasOwn(fields, flag) ? fields[flag] : flag.replaceAll('-', '_')
+    // A sentence about one of a list ("--item number 2") speaks of one item, not of `items`.
+    return argument === `${flag}s` ? flag : argument
+  })
+}
+
 /** An input error from the CLI's rules, re-labelled with the tool argument at fault. */
-export function relabel(error: unknown, name: string): unknown {
-  if (!(error instanceof InputError) || error instanceof ArgumentError) return error
-  return new ArgumentError(t('mcp.error.input', {field: name, message: error.message}), {field: name, hint: error.hint, code: error.code})
+export function relabel(error: unknown, name: string, fields: Record<string, string> = {}): unknown {
+  // Input refused before sending: an InputError, or a usage error of a flag's own check (--limit).
+  const refused = error instanceof InputError || (error instanceof SvcError && error.status === undefined && error.code === 'invalid_input')
+  if (!refused || error instanceof ArgumentError) return error
+  const words = {...fields, ...(error.field ? {[error.field]: name} : {})}
+  return new ArgumentError(t('mcp.error.input', {field: name, message: argumentWords(error.message, words)}), {
+    field: name,
+    hint: error.hint === undefined ? undefined : argumentWords(error.hint, words),
+    code: error.code,
+  })
 }
 
 /** An InputError's field, as this tool names it (the CLI's flag names mapped to the arguments). */
 export function relabelField(error: unknown, fields: Record<string, string>): unknown {
-  if (!(error instanceof InputError) || error instanceof ArgumentError || !error.field) return error
-  return relabel(error, fields[error.field] ?? error.field)
+  if (!(error instanceof SvcError) || error instanceof ArgumentError || !error.field) return error
+  return relabel(error, fields[error.field] ?? error.field, fields)
 }

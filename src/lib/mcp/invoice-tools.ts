@@ -11,7 +11,7 @@ import {finishDraft, parseChannel, parseDiscount} from '../invoices/input.js'
 import type {LineItem} from '../invoices/items.js'
 import {INVOICE_STATUSES} from '../invoices/types.js'
 import {formatDateTime, parseDueDate} from '../time/date.js'
-import {ArgumentError, asArgument, optionalBoolean, optionalChoice, optionalInteger, optionalString, readArgs, relabelField, type Args} from './args.js'
+import {ArgumentError, argumentWords, asArgument, optionalBoolean, optionalChoice, optionalInteger, optionalString, readArgs, relabelField, type Args} from './args.js'
 import {CHANNEL, INVOICE_ID, ITEM, TO_EMAIL, TO_PHONE, type ToolDefinition, code, invoiceApi, invoiceId, invoiceSummary, quoted, read, schema, wholeNumber, xaf} from './tool-kit.js'
 
 /** The CLI's flag names (InputError.field) as the invoice tools name their arguments. */
@@ -112,7 +112,7 @@ export const invoicesCreate: ToolDefinition = {
     const {draft, totals} = asInvoiceArguments(() => finishDraft(base as InvoiceDraft))
     const publish = optionalBoolean(args, 'publish') ?? false
     const channel = asArgument('channel', () => parseChannel(optionalString(args, 'channel')))
-    if (channel && !publish) throw new ArgumentError(t('mcp.error.input', {field: 'channel', message: t('invoice.error.channelNeedsPublish')}), {field: 'channel'})
+    if (channel && !publish) throw new ArgumentError(t('mcp.error.input', {field: 'channel', message: argumentWords(t('invoice.error.channelNeedsPublish'))}), {field: 'channel'})
     const key = asArgument('idempotency_key', () => readIdempotencyKey(optionalString(args, 'idempotency_key')))
     return {
       liveAction: publish && channel ? t('invoice.live.publish', {customer: draft.customer_name, channel}) : undefined,

@@ -27,7 +27,7 @@ export const paymentsCreate: ToolDefinition = {
     const args = read(raw, paymentsCreate)
     const amount = asArgument('amount', () => parseAmount(xafText(args, 'amount') ?? ''))
     const phone = asArgument('phone', () => normalisePhone(optionalString(args, 'phone') ?? ''))
-    const {operator, warnings} = resolveOperator(phone, optionalString(args, 'operator'))
+    const {operator, warnings} = asArgument('operator', () => resolveOperator(phone, optionalString(args, 'operator')))
     return {
       liveAction: t('pay.live.action', {amount: xaf(amount), phone}),
       async execute() {

@@ -73,7 +73,7 @@ export async function serveMcp(command: Context, options: McpOptions): Promise<v
     const tool = tools.find((candidate) => candidate.name === name)
     if (!tool) {
       const known = TOOLS.some((candidate) => candidate.name === name)
-      throw new types.McpError(types.ErrorCode.InvalidParams, known ? t('mcp.error.readOnly', {name}) : t('mcp.error.unknownTool', {name}))
+      throw protocolError(types.ErrorCode.InvalidParams, known ? t('mcp.error.readOnly', {name}) : t('mcp.error.unknownTool', {name}))
     }
     const progressToken = extra._meta?.progressToken
     let step = 0
@@ -131,6 +131,15 @@ export async function serveMcp(command: Context, options: McpOptions): Promise<v
   await closed
   ctx.io.err(t('mcp.log.stopped'))
   await server.close().catch(() => {})
+}
+
+/**
+ * A JSON-RPC error: the SDK answers with its `code` and `message`. Not the SDK's McpError, whose
+ * message starts "MCP error -32602: ": a client prefixes the code itself, and an assistant then
+ * read it twice.
+ */
+function protocolError(code: number, message: string): Error & {code: number} {
+  return Object.assign(new Error(message), {code})
 }
 
 function logStart(ctx: Context, count: number, options: McpOptions): void {

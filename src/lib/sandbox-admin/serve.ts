@@ -11,11 +11,13 @@ import type {Context} from '../context.js'
 import {ExitCode, InputError, SvcError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {saveProfile, validateProfileName} from '../config/profiles.js'
+import {readConfig} from '../config/store.js'
 import {parseDuration} from '../time/duration.js'
 import {currentOwner} from '../config/process-owner.js'
 import {holdDataFile, type DataFileHold} from './data-lock.js'
 import type {Sandbox} from '../../sandbox/index.js'
 import {liveSandboxes, LOCAL_PROFILE, unregisterSandbox, updateRegistry, type SandboxEntry} from './registry.js'
+import {REFERENCE_BASE} from '../../contract/sandbox-inspector.js'
 
 export interface ServeFlags {
   port: number
@@ -143,6 +145,13 @@ async function serveHolding(
   }
   const profile = entry.profile
   const liveProfile = liveProfileOf(profile)
+  // A profile that pointed at a stopped sandbox at another address now points here: said, so that
+  // nobody takes this sandbox for that one (a listener bound to that address keeps waiting for it).
+  const before = readConfig(ctx.configDir).profiles[profile]
+  if (before?.local_sandbox && before.base_url && before.base_url !== sandbox.url) {
+    const data = before.local_sandbox.data_file ? t('local.serve.tookProfileData', {file: before.local_sandbox.data_file}) : t('local.serve.tookProfileMemory')
+    ctx.io.err(t('local.serve.tookProfile', {profile, url: before.base_url, data}))
+  }
   await saveProfile(ctx.configDir, profile, {api_key: sandbox.keys.sandbox, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file}}, {makeCurrent: 'if-none'})
   // The LIVE key beside it (the customer's phone rings for LIVE payments), never made current:
   // a LIVE profile is chosen by name only.
@@ -154,6 +163,7 @@ async function serveHolding(
   const info = {
     base_url: sandbox.url,
     inspector_url: inspectorUrl,
+    reference_url: `${sandbox.url}${REFERENCE_BASE}/`,
     pay_url: sandbox.payUrl,
     admin_url: sandbox.adminUrl,
     admin_token: sandbox.adminToken,
@@ -181,6 +191,7 @@ async function serveHolding(
     const width = Math.max(...rows.map(([label]) => label.length))
     ctx.io.out(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'))
     ctx.io.out(`${t('local.serve.inspector')} ${inspectorUrl}`)
+    ctx.io.out(`${t('local.serve.reference')} ${sandbox.url}${REFERENCE_BASE}/`)
     ctx.io.err(t('local.serve.ready', {profile, liveProfile}))
   })
   if (flags.open) {

@@ -8,7 +8,6 @@ import {t} from '../i18n/index.js'
 import {normaliseBaseUrl} from '../config/resolve.js'
 import type {RunningSandbox} from '../sandbox-admin/running.js'
 import type {Credentials} from '../config/resolve.js'
-import type {ConfigData} from '../config/store.js'
 import {keyEnvironment} from '../../contract/keys.js'
 import {maskSecret} from '../../contract/keys.js'
 import {parseDuration} from '../time/duration.js'
@@ -124,7 +123,10 @@ export async function webhooksListen(ctx: Context, flags: ListenFlags, stdin: As
       const gaps = session.gaps()
       const pending = await session.stop()
       // Never "every event reached your app" over a time the listener was not connected.
-      io.err(gaps.closed.length > 0 || gaps.open ? formatGapSummary(pending, gaps) : formatPendingSummary(pending))
+      const url = source.kind === 'sandbox' ? source.baseUrl : ''
+      io.err(gaps.closed.length > 0 || gaps.open ? formatGapSummary(pending, gaps, url) : formatPendingSummary(pending))
+      const left = session.leftBehind()
+      if (left) io.warn(t('webhooks.listen.endpointsLeft', {ids: left.ids.join(', '), url: left.url}))
       if (io.json) io.outJsonLine({kind: 'stopped', pending: pending.map(pendingJson)})
       settle()
     },
@@ -180,11 +182,9 @@ async function resolveSource(
     throw new InputError(t('webhooks.listen.envNotLocal', {env: only, environment: keyEnvironment}), {field: 'env'})
   }
   if (local) {
-    const connection = await connectTo(ctx, local, ctx.credentials(), environments)
-    // Chosen by no profile or flag (the only one running): that sandbox's address, kept.
-    const {sandboxBinding} = await import('../sandbox-admin/running.js')
-    const kept = sandboxBinding(ctx) || findsAtCredentials(ctx, local) ? undefined : local.base_url
-    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, environments, kept)}
+    const bound = bindingOf(ctx, local)
+    const connection = await connectTo(ctx, local, bound.apiKey, environments)
+    return {kind: 'sandbox', ...connection, reconnect: () => reconnectLocal(ctx, environments, bound)}
   }
   if (mode === 'inbound' || (mode === 'auto' && endpointSecret)) {
     if (!endpointSecret) {
@@ -200,30 +200,40 @@ async function resolveSource(
   return {kind: 'poll', client, listShape, intervalMs: pollIntervalMs}
 }
 
-/** Whether `sandbox` is the one at the credentials' address. */
-function findsAtCredentials(ctx: Context, sandbox: RunningSandbox): boolean {
+/**
+ * What a listen is bound to, once, at its start: the address of the sandbox it found, the key it
+ * resolved (the credentials', else the key of the profile that sandbox saved: a listen with no
+ * profile at all), and the profile that key came from (none for a key given as a flag).
+ */
+interface Binding {
+  url: string
+  apiKey?: string
+  profile?: string
+  /** The sandbox's data file (null: in memory; undefined: not known, a sandbox named by SVC_SANDBOX_URL). */
+  dataFile?: string | null
+}
+
+function bindingOf(ctx: Context, sandbox: RunningSandbox): Binding {
+  let creds: Credentials | undefined
   try {
-    return ctx.credentials().baseUrl === sandbox.base_url
+    creds = ctx.credentials()
   } catch {
-    return false
+    creds = undefined
   }
+  if (creds?.apiKey) {
+    const fromProfile = creds.profileName && creds.profile?.api_key === creds.apiKey ? creds.profileName : undefined
+    return {url: sandbox.base_url, apiKey: creds.apiKey, profile: fromProfile, dataFile: sandbox.entry?.data_file}
+  }
+  const profile = sandbox.entry?.profile
+  return {url: sandbox.base_url, apiKey: profile ? ctx.config().profiles[profile]?.api_key : undefined, profile, dataFile: sandbox.entry?.data_file}
 }
 
 /**
- * A connection to `sandbox` for these credentials: its admin surface and the public API with the
- * key (to check that the sandbox accepts it) (the credentials', else the key of the profile the sandbox saved: a listen with no profile
- * at all). Every request marked as listen's own (ORIGIN_HEADER).
+ * A connection to `sandbox`: its admin surface and the public API with the bound key (to check
+ * that the sandbox accepts it). Every request marked as listen's own (ORIGIN_HEADER).
  */
-async function connectTo(
-  ctx: Context,
-  sandbox: RunningSandbox,
-  creds: Credentials,
-  environments: SandboxConnection['environments'],
-  config: ConfigData = ctx.config(),
-): Promise<SandboxConnection> {
+async function connectTo(ctx: Context, sandbox: RunningSandbox, apiKey: string | undefined, environments: SandboxConnection['environments']): Promise<SandboxConnection> {
   const {adminClientFor} = await import('../sandbox-admin/admin.js')
-  const owned = sandbox.entry ? config.profiles[sandbox.entry.profile]?.api_key : undefined
-  const apiKey = creds.apiKey ?? owned
   // Its own requests say so: the journal shows the app's traffic by default, not listen's.
   const local = {ratePerMinute: 0, retry: {maxRetries: 0}, headers: LISTEN_ORIGIN}
   const client = apiKey ? await ctx.clientFor(apiKey, sandbox.base_url, local) : undefined
@@ -240,40 +250,39 @@ async function connectTo(
 }
 
 /**
- * The listener's own sandbox again, after it went away: the profile and the registry read afresh
- * from disk (an in-memory sandbox comes back with new keys and a new admin token, and saves them),
- * only the sandbox at the profile's address counts (running.ts, no other; with no profile at all,
- * the address of the sandbox it started with), and only once it answers the profile's key: until then this rejects, and the watch tries again.
+ * The listener's own sandbox again, after it went away: the sandbox running at the address it
+ * is bound to, and no other (another sandbox that took the profile's name at another address is
+ * not its sandbox, and so is one at that address on another data file), and only once it answers the bound key. An in-memory sandbox started again at
+ * that address saves new keys in the profile: the profile's key counts too while the profile still
+ * points at that address. Until then this rejects, and the watch tries again.
  */
-async function reconnectLocal(ctx: Context, environments: SandboxConnection['environments'], address?: string): Promise<SandboxConnection> {
-  const [{readConfig}, {resolveCredentials}, {sandboxAt}] = await Promise.all([
-    import('../config/store.js'),
-    import('../config/resolve.js'),
-    import('../sandbox-admin/running.js'),
-  ])
-  const config = readConfig(ctx.configDir)
-  const creds = resolveCredentials(ctx.flags, ctx.env, config)
-  const url = address ?? creds.baseUrl
-  const sandbox = sandboxAt(ctx, url)
-  if (!sandbox) throw new Error(`no sandbox at ${url}`)
-  const connection = await connectTo(ctx, sandbox, creds, environments, config)
+async function reconnectLocal(ctx: Context, environments: SandboxConnection['environments'], bound: Binding): Promise<SandboxConnection> {
+  const [{readConfig}, {sandboxAt}] = await Promise.all([import('../config/store.js'), import('../sandbox-admin/running.js')])
+  const sandbox = sandboxAt(ctx, bound.url)
+  if (!sandbox) throw new Error(`no sandbox at ${bound.url}`)
+  // Another data file (or memory for a file) at that address is another sandbox.
+  const dataFile = sandbox.entry?.data_file
+  if (bound.dataFile !== undefined && dataFile !== undefined && dataFile !== bound.dataFile) throw new Error(`another sandbox at ${bound.url}`)
+  const profile = bound.profile ? readConfig(ctx.configDir).profiles[bound.profile] : undefined
+  const apiKey = profile?.api_key && profile.base_url && normaliseBaseUrl(profile.base_url) === normaliseBaseUrl(bound.url) ? profile.api_key : bound.apiKey
+  const connection = await connectTo(ctx, sandbox, apiKey, environments)
   // Its key: a 401 (another sandbox at that address, or one that does not know the key) is not "back".
   if (connection.client) await connection.client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}})
   return connection
 }
 
 /** Ctrl-C after the sandbox was out of reach: what is pending, and the windows it was disconnected. */
-function formatGapSummary(pending: readonly PendingDelivery[], gaps: ReturnType<ListenSession['gaps']>): string {
+function formatGapSummary(pending: readonly PendingDelivery[], gaps: ReturnType<ListenSession['gaps']>, url: string): string {
   const lines = [pending.length > 0 ? formatPendingSummary(pending) : t('webhooks.listen.nonePendingReceived')]
   for (const gap of gaps.closed) {
-    const window = {from: clockTime(gap.from), to: clockTime(gap.to)}
+    const window = {from: clockTime(gap.from), to: clockTime(gap.to), url}
     lines.push(
       gap.uncovered === undefined
         ? t('webhooks.listen.gapCovered', {...window, count: gap.recovered})
         : t('webhooks.listen.gapUncovered', window),
     )
   }
-  if (gaps.open) lines.push(t('webhooks.listen.gapOpen', {since: clockTime(gaps.open.since)}))
+  if (gaps.open) lines.push(t('webhooks.listen.gapOpen', {since: clockTime(gaps.open.since), url}))
   return lines.join('\n')
 }
 

@@ -86,6 +86,8 @@ export interface ListenSession {
   gaps(): {closed: Gap[]; open?: {since: Date; reason: Gap['reason']}}
   /** Stop the source, remove the endpoint, close the listener: what is still pending. */
   stop(): Promise<PendingDelivery[]>
+  /** After `stop()`: the endpoints it registered that it could not remove, and where (sandbox source). */
+  leftBehind(): {url: string; ids: string[]} | undefined
 }
 
 export async function startListenSession(options: ListenSessionOptions): Promise<ListenSession> {
@@ -192,17 +194,26 @@ export async function startListenSession(options: ListenSessionOptions): Promise
   }
 
   let stopping: Promise<PendingDelivery[]> | undefined
+  let left: {url: string; ids: string[]} | undefined
   return {
     listener,
     endpointId,
     gaps: () => watch?.gaps() ?? {closed: []},
+    leftBehind: () => left,
     stop() {
       stopping ??= (async () => {
         await poll?.stop()
         await watch?.stop()
         if (source.kind === 'sandbox' && endpointIds.length > 0) {
-          for (const id of endpointIds) await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch(() => undefined)
-          scope.saveSession(undefined)
+          // Removed where its sandbox answers (one already gone counts as removed); the others named.
+          const failed: string[] = []
+          for (const id of endpointIds) {
+            await adminNow.admin.call('DELETE /_admin/webhook-endpoints/{endpointId}', {params: {endpointId: id}}).catch((error: {status?: number}) => {
+              if (error.status !== 404) failed.push(id)
+            })
+          }
+          if (failed.length > 0) left = {url: adminNow.baseUrl, ids: failed}
+          else scope.saveSession(undefined)
         }
         const {pending} = await listener.close({graceMs: 1000})
         await log.close().catch(() => undefined)

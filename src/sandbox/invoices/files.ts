@@ -12,6 +12,7 @@ import {t} from '../i18n/index.js'
 import type {SandboxContext} from '../context.js'
 import {MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE} from '../../contract/limits.js'
 import {ApiError, validationError} from '../errors.js'
+import {EXAMPLE_FILE, isExample} from '../examples.js'
 import {idEnvironment, newId} from '../ids.js'
 import type {Collection} from '../store.js'
 import type {Environment} from '../types.js'
@@ -70,9 +71,14 @@ export class Files {
     if (!url.startsWith(prefix)) throw refuse('sandboxInvoices.files.otherHost')
     const [id, name, ...rest] = url.slice(prefix.length).split('/')
     if (!id || !name || rest.length > 0 || idEnvironment('file', id) !== environment) throw refuse('sandboxInvoices.files.missing')
-    const file = this.collection(environment).get(id)
+    const file = this.find(environment, id)
     if (!file || file.status !== 'uploaded' || this.fileUrl(file) !== url) throw refuse('sandboxInvoices.files.missing')
     return file
+  }
+
+  /** A file by id: the merchant's, or the example file (examples.ts), which no list has. */
+  find(environment: Environment, id: string): StoredFile | undefined {
+    return isExample(environment, id) && id === EXAMPLE_FILE.id ? EXAMPLE_FILE : this.collection(environment).get(id)
   }
 
   /** The bytes of an uploaded file (for documents that embed the cover). */
@@ -181,7 +187,7 @@ export class Files {
       handler: (req) => {
         const id = req.params.fileId
         const environment = idEnvironment('file', id)
-        const file = environment && this.collection(environment).get(id)
+        const file = environment && this.find(environment, id)
         if (!environment || !file || file.status !== 'uploaded' || urlName(file.filename) !== req.params.filename)
           throw new ApiError(404, 'not_found', t('sandbox.error.notFound', {what: 'file', id}))
         return {status: 200, raw: this.bytes(file)!, contentType: file.content_type, headers: {'cache-control': 'public, max-age=3600'}}

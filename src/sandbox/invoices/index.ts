@@ -6,6 +6,7 @@
 import {t} from '../i18n/index.js'
 
 import {ApiError, notFound} from '../errors.js'
+import {EXAMPLE_IDS} from '../examples.js'
 import type {SandboxContext} from '../context.js'
 import type {SandboxDomain, SandboxServices} from '../domain.js'
 import type {Schema} from '../schema.js'
@@ -60,6 +61,14 @@ export const invoicesDomain: SandboxDomain = (ctx: SandboxContext, services: San
   const checkout = new Checkout(ctx, invoices, services.payments)
   domains.set(ctx, {invoices, files, inventory, outbox, checkout, signer})
   registerAdmin(ctx, inventory, outbox)
+  // The example objects (examples.ts), which no list has: asked for by name.
+  addAdminRoute(ctx.router, 'GET /_admin/examples', {
+    handler: () => {
+      const payment = services.payments.get('SANDBOX', EXAMPLE_IDS.payment)?.payment
+      const file = files.find('SANDBOX', EXAMPLE_IDS.file)
+      return {status: 200, body: {data: [...(payment ? [payment] : []), ...invoices.examplesNow(), ...(file ? [{...file, data: undefined}] : [])]}}
+    },
+  })
 }
 
 function registerAdmin(ctx: SandboxContext, inventory: Inventory, outbox: Outbox): void {

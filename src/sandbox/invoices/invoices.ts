@@ -26,6 +26,7 @@ import type {Operator} from '../../contract/test-numbers.js'
 import {businessLanguage, businessLogo, businessName} from '../business.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, invalidState, notFound, validationError} from '../errors.js'
+import {isExample, seedInvoices} from '../examples.js'
 import {newId} from '../ids.js'
 import type {Payment, Payments} from '../payments.js'
 import {normalisePhone} from '../../contract/phone.js'
@@ -96,6 +97,7 @@ export class Invoices {
   private readonly pdfCache = new Map<string, Promise<Buffer>>()
   /** Covers made small enough for the PDF (images.ts, downscaleCover), by file and upload: once each. */
   private readonly coverCache = new Map<string, Promise<Uint8Array>>()
+  private exampleInvoices?: Map<string, Invoice>
   /**
    * Awaited while a create holds its idempotency key, before the invoice is stored: a seam for
    * embedders (and for tests, to hold a request in flight). Throwing aborts the create and frees the key.
@@ -107,6 +109,8 @@ export class Invoices {
     private readonly deps: {payments: Payments; files: Files; inventory: Inventory; outbox: Outbox; signer: UrlSigner; documents: DocumentWorker},
   ) {
     this.idempotency = new IdempotencyKeys(ctx)
+    // A reset or a restored snapshot starts from a fresh sandbox: the examples as they were.
+    ctx.store.onReload(() => (this.exampleInvoices = undefined))
     ctx.store.defineCollection<Invoice>('environment', 'invoices', {status: (invoice) => invoice.status})
     ctx.store.defineCollection<InvoicePayment>('environment', 'invoice_payments', {invoice_id: (link) => link.invoice_id, status: (link) => link.status})
     ctx.events.subscribe((event) => {
@@ -114,8 +118,26 @@ export class Invoices {
     })
   }
 
+  /** The merchant's invoices (never the examples: see examples.ts). */
   collection(environment: Environment): Collection<Invoice> {
     return this.ctx.store.env(environment).collection<Invoice>('invoices')
+  }
+
+  /** The example invoices, as a fresh sandbox has them until changed (kept beside the store). */
+  private examples(): Map<string, Invoice> {
+    this.exampleInvoices ??= new Map(seedInvoices(this.ctx.baseUrl()).map((invoice) => [invoice.id, invoice as Invoice]))
+    return this.exampleInvoices
+  }
+
+  /** The example invoices as they stand now (for the admin route that lists them: no list of the merchant's does). */
+  examplesNow(): Invoice[] {
+    return [...this.examples().values()].map((invoice) => this.refresh(invoice))
+  }
+
+  /** Change an invoice where it lives: the store, or the examples beside it. */
+  private change(invoice: Invoice, change: (invoice: Invoice) => void): void {
+    if (isExample(invoice.environment, invoice.id)) change(invoice)
+    else this.collection(invoice.environment).update(invoice.id, change)
   }
 
   links(environment: Environment): Collection<InvoicePayment> {
@@ -131,7 +153,7 @@ export class Invoices {
     if (invoice.status !== 'UNPAID') return invoice
     const due = dueInstant(invoice.due_date)
     if (due !== undefined && this.ctx.clock.now() >= due)
-      this.collection(invoice.environment).update(invoice.id, (i) => {
+      this.change(invoice, (i) => {
         i.status = 'PAST_DUE'
         i.updated_at = this.ctx.clock.iso(Math.max(due, Date.parse(i.updated_at)))
       })
@@ -140,7 +162,7 @@ export class Invoices {
 
   /** The invoice as it stands now, or undefined. */
   find(environment: Environment, id: string): Invoice | undefined {
-    const invoice = this.collection(environment).get(id)
+    const invoice = isExample(environment, id) ? this.examples().get(id) : this.collection(environment).get(id)
     return invoice && this.refresh(invoice)
   }
 
@@ -304,12 +326,17 @@ export class Invoices {
     return downscaled.catch(() => undefined)
   }
 
-  private checkDelivery(req: RequestContext, body: DeliveryRequest): void {
+  /** An override goes with its channel (the schemas' `allOf` says the same). */
+  private checkOverrides(body: DeliveryRequest): void {
     const channel = body.channel ?? 'EMAIL'
     if (body.override_email !== undefined && channel !== 'EMAIL')
       throw validationError([{field: 'override_email', message: t('sandboxInvoices.delivery.overrideChannel', {field: 'override_email', channel})}])
     if (body.override_phone !== undefined && channel !== 'WHATSAPP')
       throw validationError([{field: 'override_phone', message: t('sandboxInvoices.delivery.overrideChannel', {field: 'override_phone', channel})}])
+  }
+
+  private checkDelivery(req: RequestContext, body: DeliveryRequest): void {
+    this.checkOverrides(body)
     if (!req.key?.scopes.includes('invoices:send')) throw new ApiError(403, 'insufficient_scope', t('sandbox.auth.scope', {scope: 'invoices:send'}))
   }
 
@@ -324,25 +351,28 @@ export class Invoices {
     if (invoice.status === 'PAID' || invoice.status === 'CANCELLED')
       throw invalidState(t('sandboxInvoices.state.publish', {id: invoice.id, status: invoice.status}))
     const published = () => ({status: 200, body: {...invoice, published: true, pdf_url: this.pdfLink(invoice, PDF_URL_TTL_MS).url}})
-    // Already published: unchanged, and nothing is delivered again (send is for that).
-    if (invoice.status !== 'DRAFT') return published()
+    // The body's own rules first, whatever the invoice's status: the document states them so.
     if (body.channel === undefined && (body.override_email !== undefined || body.override_phone !== undefined)) {
       const field = body.override_email !== undefined ? 'override_email' : 'override_phone'
       throw validationError([{field, message: t('sandboxInvoices.delivery.overrideWithoutChannel', {field})}])
     }
+    if (body.channel !== undefined) this.checkOverrides(body)
+    // Already published: unchanged, and nothing is delivered again (send is for that).
+    if (invoice.status !== 'DRAFT') return published()
     let target: ReturnType<typeof resolveRecipient> | undefined
     if (body.channel !== undefined) {
       this.checkDelivery(req, body)
       target = resolveRecipient(invoice, this.normaliseDelivery(body))
     }
     const now = this.ctx.clock.iso()
-    this.collection(environment).update(invoice.id, (i) => {
+    this.change(invoice, (i) => {
       i.status = 'UNPAID'
       i.published_at = now
       i.updated_at = now
     })
     this.refresh(invoice)
-    this.deps.inventory.reserve(environment, invoice.id, invoice.items)
+    // An example's items are no stock of the merchant's.
+    if (!isExample(environment, invoice.id)) this.deps.inventory.reserve(environment, invoice.id, invoice.items)
     if (target) this.deps.outbox.record(invoice, target, 'publish', this.pdfLink(invoice, DELIVERED_PDF_TTL_MS))
     return published()
   }
@@ -363,12 +393,12 @@ export class Invoices {
     if (invoice.status === 'CANCELLED') return {status: 200, body: invoice}
     if (invoice.status === 'PAID') throw invalidState(t('sandboxInvoices.state.cancelPaid', {id: invoice.id}))
     const now = this.ctx.clock.iso()
-    this.collection(req.environment).update(invoice.id, (i) => {
+    this.change(invoice, (i) => {
       i.status = 'CANCELLED'
       i.cancelled_at = now
       i.updated_at = now
     })
-    this.deps.inventory.release(req.environment, invoice.id)
+    if (!isExample(req.environment, invoice.id)) this.deps.inventory.release(req.environment, invoice.id)
     return {status: 200, body: invoice}
   }
 
@@ -409,7 +439,7 @@ export class Invoices {
     const invoice = this.find(environment, link.invoice_id)
     if (!invoice) return
     let paidInFull = false
-    this.collection(environment).update(invoice.id, (i) => {
+    this.change(invoice, (i) => {
       i.amount_paid += link.amount
       i.amount_due = Math.max(0, i.total_amount - i.amount_paid)
       i.updated_at = now
@@ -420,6 +450,6 @@ export class Invoices {
         paidInFull = true
       }
     })
-    if (paidInFull) this.deps.inventory.confirm(environment, invoice.id, invoice.items)
+    if (paidInFull && !isExample(environment, invoice.id)) this.deps.inventory.confirm(environment, invoice.id, invoice.items)
   }
 }

@@ -6,6 +6,8 @@
 import {t} from '../i18n/index.js'
 import type {SandboxContext} from '../context.js'
 import {ApiError, invalidState, notFound} from '../errors.js'
+import {EXAMPLE_IDS} from '../examples.js'
+import {idSchema} from '../ids.js'
 import type {Environment} from '../types.js'
 import {PDF_URL_TTL_MS, type Invoices} from './invoices.js'
 import {
@@ -13,6 +15,7 @@ import {
   InvoiceListSchema,
   InvoiceSchema,
   ListInvoicesQuery,
+  MAX_TOTAL_TEXT,
   PdfLinkSchema,
   PublishedInvoiceSchema,
   PublishInvoiceSchema,
@@ -22,7 +25,10 @@ import {
 } from './schemas.js'
 import type {UrlSigner} from './signing.js'
 
-const idParam = {invoiceId: {schema: {type: 'string' as const, maxLength: 64}, description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv'}}
+/** The invoice id parameter; its example is the example invoice (examples.ts) the operation works on in a fresh sandbox. */
+const idParam = (example: string) => ({
+  invoiceId: {schema: idSchema('inv'), description: 'inv_test_… (sandbox) or inv_… (live).', idPrefix: 'inv', example},
+})
 
 export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, signer: UrlSigner): void {
   const {router} = ctx
@@ -34,10 +40,14 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     operationId: 'createInvoice',
     summary: 'Create an invoice (DRAFT)',
     description:
-      'Totals are computed by the service (subtotal, discount as a percentage, total at least 100 XAF) and cannot be supplied. Send an Idempotency-Key (a UUID): a completed key replays the original response with Idempotent-Replayed: true; the same key with another body is 422; while the first request is in progress, 409. Keys live 24 hours. A create without a key is accepted but cannot be retried safely.',
+      `Totals are computed by the service (subtotal, discount as a percentage, total at least 100 XAF) and cannot be supplied; the subtotal (the sum of price × quantity) is at most ${MAX_TOTAL_TEXT} XAF, or 400 naming items. cover_image_url must be a file_url returned by POST /v1/files/upload-url whose bytes were uploaded, or 400. Send an Idempotency-Key (a UUID): a completed key replays the original response with Idempotent-Replayed: true; the same key with another body is 422; while the first request is in progress, 409. Keys live 24 hours. A create without a key is accepted but cannot be retried safely.`,
     tags: ['Invoices'],
     headers: {
-      'Idempotency-Key': {schema: {type: 'string', minLength: 1, maxLength: 255}, description: 'A unique key per operation (a UUID is recommended). Remembered for 24 hours.'},
+      'Idempotency-Key': {
+        // What a header carries: visible ASCII, inner spaces (HTTP drops the outer ones; a key of spaces arrives empty).
+        schema: {type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~](?:[ -~]*[!-~])?$'},
+        description: 'A unique key per operation (a UUID is recommended). Remembered for 24 hours.',
+      },
     },
     body: CreateInvoiceSchema,
     responses: {
@@ -80,7 +90,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     summary: 'Read an invoice',
     description: 'Its current status, totals and amounts paid and due. A PDF is never a field: ask GET /v1/invoices/{invoiceId}/pdf.',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.invoice),
     responses: {200: {description: 'The invoice.', schema: InvoiceSchema}},
     errors: [401, 403, 404, 429],
     handler: (req) => ({status: 200, body: invoices.get(req.environment, req.params.invoiceId)}),
@@ -93,9 +103,9 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     operationId: 'publishInvoice',
     summary: 'Publish a draft: it becomes payable (UNPAID)',
     description:
-      'Amounts are fixed and stock is reserved for 7 days. Without channel the invoice is published quietly; with channel (EMAIL or WHATSAPP) it is also delivered in the same call, which needs the invoices:send scope. Publishing an UNPAID or PAST_DUE invoice again returns it unchanged and delivers nothing (use send); PAID or CANCELLED is 409.',
+      'Amounts are fixed and stock is reserved for 7 days. Without channel the invoice is published quietly (nothing is delivered); with channel (EMAIL or WHATSAPP) it is also delivered in the same call, which needs the invoices:send scope. Publishing an UNPAID or PAST_DUE invoice again returns it unchanged and delivers nothing (use send); PAID or CANCELLED is 409. override_email needs channel EMAIL and override_phone needs channel WHATSAPP (400 otherwise, whatever the status).',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.draftInvoice),
     body: PublishInvoiceSchema,
     bodyOptional: true,
     responses: {200: {description: 'The invoice plus published and pdf_url.', schema: PublishedInvoiceSchema}},
@@ -110,9 +120,9 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     operationId: 'sendInvoice',
     summary: 'Deliver a published invoice with its pay link',
     description:
-      'Repeatable; the status does not change. Default recipients are customer_email (EMAIL) and customer_phone (WHATSAPP); overrides redirect this one delivery. A DRAFT, PAID or CANCELLED invoice is 409.',
+      'Repeatable; the status does not change. Default recipients are customer_email (EMAIL) and customer_phone (WHATSAPP); overrides redirect this one delivery: override_email with channel EMAIL (the default), override_phone with channel WHATSAPP (400 otherwise). A DRAFT, PAID or CANCELLED invoice is 409; without an override, an invoice with no recipient for the channel is 400.',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.invoice),
     body: SendInvoiceSchema,
     bodyOptional: true,
     responses: {200: {description: 'Where the invoice went.', schema: SendResultSchema}},
@@ -128,7 +138,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     summary: 'Cancel an invoice',
     description: 'DRAFT, UNPAID and PAST_DUE (partly paid included) become CANCELLED; cancelling a CANCELLED invoice returns it unchanged; a PAID invoice is 409.',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.cancelInvoice),
     responses: {200: {description: 'The invoice in CANCELLED.', schema: InvoiceSchema}},
     errors: [401, 403, 404, 409, 429],
     handler: (req) => invoices.cancel(req),
@@ -143,7 +153,7 @@ export function registerInvoiceRoutes(ctx: SandboxContext, invoices: Invoices, s
     description:
       'A signed, short-lived pdf_url that works without the API key: the same document the customer receives, rendered from the current state when fetched. A DRAFT has no PDF (409).',
     tags: ['Invoices'],
-    params: idParam,
+    params: idParam(EXAMPLE_IDS.invoice),
     responses: {200: {description: 'The PDF link.', schema: PdfLinkSchema}},
     errors: [401, 403, 404, 409, 429],
     handler: (req) => {

@@ -2,8 +2,11 @@
  * Invoice and file schemas: the HTTP layer validates requests with these objects and
  * `/v1/openapi.json` publishes the very same ones (docs/service.md, "Invoices").
  */
-import {MAX_LENGTH, MAX_PRICE, MAX_QUANTITY, MIN_PRICE, MIN_QUANTITY} from '../../contract/limits.js'
-import {named, type Schema} from '../schema.js'
+import {MAX_LENGTH, MAX_PRICE, MAX_QUANTITY, MAX_TOTAL, MIN_PRICE, MIN_QUANTITY} from '../../contract/limits.js'
+
+/** 10^15 as a reader counts it: 1 000 000 000 000 000. */
+export const MAX_TOTAL_TEXT = MAX_TOTAL.toLocaleString('en-US').replaceAll(',', ' ')
+import {NAME_PATTERN, named, TEXT_PATTERN, type Schema} from '../schema.js'
 
 export const INVOICE_STATUSES = ['DRAFT', 'UNPAID', 'PAST_DUE', 'PAID', 'CANCELLED'] as const
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
@@ -20,8 +23,17 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024
 /** The smallest invoice total after discount, XAF. */
 export const MIN_INVOICE_TOTAL = 100
 
-/** ISO 8601: a calendar date, or a date-time with a zone (checked for a real date by the handler). */
-export const DUE_DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2}))?$'
+/**
+ * ISO 8601: a real calendar date (30 days hath September; 29 February in leap years only), or a
+ * date-time on it with a zone: hours 00 to 23 (24:00 is the end of the day), minutes and seconds
+ * 00 to 59, an offset up to ±23:59. The handler reads it with Date.parse, which takes exactly these.
+ */
+const MONTH_DAY = '(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))'
+const LEAP_YEAR = '(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)'
+const CALENDAR_DATE = `(?:\\d{4}-${MONTH_DAY}|${LEAP_YEAR}-02-29)`
+const TIME = '(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?|24:00(?::00(?:\\.0+)?)?)'
+const ZONE = '(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)'
+export const DUE_DATE_PATTERN = `^${CALENDAR_DATE}(?:T${TIME}${ZONE})?$`
 
 /** International format: a Cameroon number in any accepted form, or `+` and 8 to 15 digits; spaces allowed. */
 export const INTERNATIONAL_PHONE_PATTERN = '^ *(\\+ *[1-9]( *[0-9]){7,14}|(2 *3 *7 *)?[26]( *[0-9]){8}) *$'
@@ -65,8 +77,15 @@ export const LineItemSchema = named('LineItem', {
   required: ['name', 'price', 'quantity'],
   additionalProperties: false,
   properties: {
-    name: {type: 'string', minLength: 1, maxLength: MAX_LENGTH.itemName, description: 'Shown on the invoice; also the catalogue item it syncs to.'},
-    description: {type: 'string', maxLength: MAX_LENGTH.itemDescription},
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_LENGTH.itemName,
+      pattern: NAME_PATTERN,
+      'x-pattern-message': 'sandbox.validation.empty',
+      description: 'Shown on the invoice; also the catalogue item it syncs to. Not only spaces; no control character.',
+    },
+    description: {type: 'string', maxLength: MAX_LENGTH.itemDescription, pattern: TEXT_PATTERN},
     price: {type: 'integer', minimum: MIN_PRICE, maximum: MAX_PRICE, description: 'Unit price, whole XAF (never multiplied by 100).'},
     quantity: {type: 'integer', minimum: MIN_QUANTITY, maximum: MAX_QUANTITY},
   },
@@ -129,16 +148,22 @@ export const CreateInvoiceSchema = named('CreateInvoiceRequest', {
   additionalProperties: false,
   'x-refused': COMPUTED_FIELDS,
   properties: {
-    customer_name: {type: 'string', minLength: 1, maxLength: MAX_LENGTH.customerName},
+    customer_name: {type: 'string', minLength: 1, maxLength: MAX_LENGTH.customerName, pattern: NAME_PATTERN, 'x-pattern-message': 'sandbox.validation.empty', description: 'Not only spaces (it is trimmed); no control character.'},
     due_date: {
       type: 'string',
       pattern: DUE_DATE_PATTERN,
       maxLength: 35,
       'x-pattern-message': 'sandboxInvoices.validation.dueDate',
-      description: 'ISO 8601: 2026-12-31 (due until the end of that day, UTC) or a date-time with a zone.',
+      description: 'ISO 8601: a real calendar date, 2026-12-31 (due until the end of that day, UTC), or a date-time on it with a zone (2026-12-31T18:00:00Z).',
       examples: ['2026-12-31', '2026-12-31T18:00:00Z'],
     },
-    items: {type: 'array', minItems: 1, maxItems: 100, items: LineItemSchema, description: 'At least one line item.'},
+    items: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      items: LineItemSchema,
+      description: `At least one line item, at most 100. The subtotal (the sum of price × quantity) is at most ${MAX_TOTAL_TEXT} XAF.`,
+    },
     customer_email: {type: 'string', format: 'email', maxLength: MAX_LENGTH.email, description: 'Needed to send by EMAIL.'},
     customer_phone: {
       type: 'string',
@@ -148,10 +173,10 @@ export const CreateInvoiceSchema = named('CreateInvoiceRequest', {
       description: 'International format (+237 6 70 00 00 01); Cameroon numbers also as 9 national digits. Needed to send by WHATSAPP.',
     },
     discount_percent: {type: 'number', minimum: 0, maximum: 100, default: 0, description: 'Percentage of the subtotal: 10 means 10 % off, not 10 XAF.'},
-    notes: {type: 'string', maxLength: MAX_LENGTH.notes},
+    notes: {type: 'string', maxLength: MAX_LENGTH.notes, pattern: TEXT_PATTERN},
     currency: {type: 'string', enum: ['XAF'], default: 'XAF'},
-    cover_image_url: {type: 'string', maxLength: 2000, description: 'The file_url returned by POST /v1/files/upload-url, once uploaded. Any other URL is refused.'},
-    external_reference: {type: 'string', maxLength: MAX_LENGTH.externalReference, description: 'Your own identifier, echoed back on reads.'},
+    cover_image_url: {type: 'string', maxLength: 2000, pattern: TEXT_PATTERN, description: 'The file_url returned by POST /v1/files/upload-url, once uploaded. Any other URL is refused.'},
+    external_reference: {type: 'string', maxLength: MAX_LENGTH.externalReference, pattern: TEXT_PATTERN, description: 'Your own identifier, echoed back on reads.'},
   },
 } satisfies Schema)
 
@@ -177,29 +202,64 @@ export const ListInvoicesQuery = {
   },
 } satisfies Schema
 
-const deliveryProperties = {
-  channel: {type: 'string', enum: CHANNELS, description: 'EMAIL (default) or WHATSAPP.'},
-  override_email: {type: 'string', format: 'email', maxLength: MAX_LENGTH.email, description: 'This one delivery goes to this address; customer_email is unchanged.'},
-  override_phone: {
-    type: 'string',
-    pattern: INTERNATIONAL_PHONE_PATTERN,
-    maxLength: 32,
-    'x-pattern-message': 'sandboxInvoices.validation.phone',
-    description: 'This one delivery goes to this number; customer_phone is unchanged.',
-  },
-} satisfies Record<string, Schema>
+const overrideEmail = {
+  type: 'string',
+  format: 'email',
+  maxLength: MAX_LENGTH.email,
+  description: 'This one delivery goes to this address; customer_email is unchanged. Only with channel EMAIL.',
+} satisfies Schema
+
+const overridePhone = {
+  type: 'string',
+  pattern: INTERNATIONAL_PHONE_PATTERN,
+  maxLength: 32,
+  'x-pattern-message': 'sandboxInvoices.validation.phone',
+  description: 'This one delivery goes to this number; customer_phone is unchanged. Only with channel WHATSAPP.',
+} satisfies Schema
+
+/**
+ * An override goes with its channel: override_email with EMAIL, override_phone with WHATSAPP
+ * (`dependentSchemas`: present, the override makes channel this one; `required` where the channel
+ * has no default).
+ */
+const overridesGoWith = (channelRequired: {email: boolean; phone: boolean}): Schema['dependentSchemas'] => {
+  // Each subschema names the body's other properties too: a validator that reads a subschema's
+  // unlisted properties as unevaluated (Redocly's examples check) then takes a good body.
+  const others = {override_email: {type: 'string'}, override_phone: {type: 'string'}} as const
+  return {
+    override_email: {...(channelRequired.email ? {required: ['channel']} : {}), properties: {...others, channel: {const: 'EMAIL'}}},
+    override_phone: {...(channelRequired.phone ? {required: ['channel']} : {}), properties: {...others, channel: {const: 'WHATSAPP'}}},
+  }
+}
 
 export const PublishInvoiceSchema = named('PublishInvoiceRequest', {
   type: 'object',
   additionalProperties: false,
-  description: 'Without channel the invoice is published quietly; with channel it is also delivered in the same call.',
-  properties: deliveryProperties,
+  description:
+    'Without channel the invoice is published quietly: nothing is delivered. With channel it is also delivered in the same call; an override needs the channel it belongs to (override_email: EMAIL, override_phone: WHATSAPP).',
+  properties: {
+    channel: {
+      type: 'string',
+      enum: CHANNELS,
+      description:
+        'Deliver the invoice in this same call: EMAIL (to customer_email) or WHATSAPP (to customer_phone). Omitted: the invoice is published and nothing is sent (send it later with POST /v1/invoices/{invoiceId}/send).',
+    },
+    override_email: overrideEmail,
+    override_phone: overridePhone,
+  },
+  dependentSchemas: overridesGoWith({email: true, phone: true}),
 } satisfies Schema)
 
 export const SendInvoiceSchema = named('SendInvoiceRequest', {
   type: 'object',
   additionalProperties: false,
-  properties: {...deliveryProperties, channel: {...deliveryProperties.channel, default: 'EMAIL'}},
+  description: 'An override needs the channel it belongs to: override_email goes with EMAIL (the default), override_phone with WHATSAPP.',
+  properties: {
+    channel: {type: 'string', enum: CHANNELS, default: 'EMAIL', description: 'EMAIL (to customer_email) or WHATSAPP (to customer_phone).'},
+    override_email: {...overrideEmail, description: 'This one delivery goes to this address; customer_email is unchanged. Only with channel EMAIL (or no channel).'},
+    override_phone: overridePhone,
+  },
+  dependentSchemas: overridesGoWith({email: false, phone: true}),
 } satisfies Schema)
 
 export const PublishedInvoiceSchema = named('PublishedInvoice', {
@@ -240,7 +300,7 @@ export const UploadUrlRequestSchema = named('UploadUrlRequest', {
   required: ['filename', 'content_type', 'size'],
   additionalProperties: false,
   properties: {
-    filename: {type: 'string', minLength: 1, maxLength: 255},
+    filename: {type: 'string', minLength: 1, maxLength: 255, pattern: TEXT_PATTERN, description: 'No control character.'},
     content_type: {type: 'string', enum: IMAGE_TYPES},
     size: {type: 'integer', minimum: 1, maximum: MAX_FILE_BYTES, description: 'Bytes; at most 5 MB (5242880). The upload must be exactly this size.'},
   },

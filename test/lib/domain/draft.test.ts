@@ -28,6 +28,8 @@ describe('validateInvoiceDraft: accepted', () => {
     ['a free item next to a paid one', {items: [{name: 'Gift', price: 0, quantity: 1}, {name: 'Cake', price: 100, quantity: 1}], discount_percent: 0}],
     ['exactly 100 XAF after discount', {items: [{name: 'X', price: 200, quantity: 1}], discount_percent: 50}],
     ['an email', {customer_email: 'awa@example.com'}],
+    // Lengths in characters, as the service counts them: 200 emoji are 400 UTF-16 units.
+    ['a name of 200 emoji', {customer_name: '🥖'.repeat(200)}],
     ['an empty email (not given)', {customer_email: ''}],
     ['a description', {items: [{name: 'Bread', description: 'Fresh', price: 500, quantity: 1}]}],
   ])('%s', (_, changes) => {

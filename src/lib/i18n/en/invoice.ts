@@ -147,6 +147,7 @@ export const invoice = {
   'invoice.error.channel': 'Invalid --{field} "{value}": use EMAIL or WHATSAPP.',
   'invoice.error.channelNeedsPublish': '--channel delivers at publish time: add --publish (or use `svc invoice send` later).',
   'invoice.error.overrideNeedsChannel': '--to-email and --to-phone redirect a delivery: add --channel EMAIL|WHATSAPP.',
+  'invoice.error.overrideChannel': '--{field} goes with --channel {channel} (this delivery is by {given}).',
   'invoice.error.notObject': 'Invalid --{field}: expected a JSON object (the create body).',
   'invoice.error.unknownFields': 'Invalid --{field}: unknown field(s) {fields}. The create body takes: {allowed} (totals are computed by the service).',
   'invoice.error.unknownItemFields': 'Invalid --{field}: item {index} has unknown field(s) {fields}; items take: {allowed}.',

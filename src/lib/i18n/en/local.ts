@@ -137,6 +137,7 @@ export const local = {
   'local.list.more': 'More: use --offset {next}.',
   // The request journal and the web inspector (sandbox requests, logs tail, serve --log, sandbox inspector).
   'local.serve.inspector': 'Inspector:',
+  'local.serve.reference': 'API reference:',
   'local.journal.none': 'No request matches (the journal keeps the last 10,000).',
   'local.journal.method': 'Invalid --method "{got}": give an HTTP method such as GET or POST.',
   'local.journal.path': 'Invalid --path "{got}": give the start of a path, beginning with /, such as /v1/payments (* matches anything).',
@@ -151,6 +152,9 @@ export const local = {
   'local.serve.dataInUse': 'The data file {file} is in use by another sandbox (PID {pid}, since {since}). One sandbox per data file: stop that one, or give this one another file (--data OTHER.db).',
   'local.serve.profileName': 'Invalid --profile-name "{name}": use letters, digits, - and _ (at most 40).',
   'local.serve.profileTaken': 'The profile "{profile}" belongs to the sandbox at {url} (PID {pid}), still running: pick another --profile-name, or stop that sandbox.',
+  'local.serve.tookProfile': 'The profile {profile} pointed at {url} ({data}): now this sandbox.',
+  'local.serve.tookProfileData': 'stopped; data {file}',
+  'local.serve.tookProfileMemory': 'stopped; in memory',
   'local.serve.ownProfile': 'The profile "local" belongs to the sandbox at {url} (PID {pid}), still running: this sandbox is saved as the profile "{profile}" (use `svc --profile {profile} …`).',
   'local.stopped': 'The local sandbox of the profile "{profile}" ({url}) is not running. Start it again with `{command}` (in another terminal), or pick another profile.',
   'local.list.pid': 'PID',

@@ -127,9 +127,10 @@ export const webhooks = {
   'webhooks.listen.sandboxBack': '{time}  The sandbox at {url} is back: registered again as endpoint {id}; {count} {count|event|events} it created since the last one received forwarded (disconnected {from}–{to}).',
   'webhooks.listen.sandboxBackUncovered': '{time}  The sandbox at {url} is back: registered again as endpoint {id}, but its event list could not be read ({reason}): events between {from} and {to} may not have reached your app.',
   'webhooks.listen.nonePendingReceived': 'Nothing pending: every event the listener received reached your app.',
-  'webhooks.listen.gapCovered': 'Disconnected from the sandbox {from}–{to}: {count} {count|event|events} it created meanwhile forwarded when it was back.',
-  'webhooks.listen.gapUncovered': 'Disconnected from the sandbox {from}–{to}: its event list could not be read, so events of that window may not have reached your app.',
-  'webhooks.listen.gapOpen': 'Disconnected from the sandbox since {since}: events since then have not reached your app. Run listen again once the sandbox is back.',
+  'webhooks.listen.gapCovered': 'Disconnected from the sandbox at {url} {from}–{to}: {count} {count|event|events} it created meanwhile forwarded when it was back.',
+  'webhooks.listen.gapUncovered': 'Disconnected from the sandbox at {url} {from}–{to}: its event list could not be read, so events of that window may not have reached your app.',
+  'webhooks.listen.endpointsLeft': 'Could not remove the endpoints this listener registered ({ids}) from the sandbox at {url}: it cannot be reached. Once it runs again, `svc sandbox webhooks remove ID` removes them.',
+  'webhooks.listen.gapOpen': 'Disconnected from the sandbox at {url} since {since}: events since then have not reached your app. Run listen again once that sandbox is back.',
   // One convention for lists: the hint that there are more.
   'webhooks.events.more': 'More events: these are the newest {limit}; use a larger --limit (at most 10000).',
 } as const

@@ -149,6 +149,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.error.channel': '--{field} « {value} » invalide : utilisez EMAIL ou WHATSAPP.',
   'invoice.error.channelNeedsPublish': '--channel envoie la facture au moment de la publication : ajoutez --publish (ou utilisez `svc invoice send` plus tard).',
   'invoice.error.overrideNeedsChannel': '--to-email et --to-phone redirigent un envoi : ajoutez --channel EMAIL|WHATSAPP.',
+  'invoice.error.overrideChannel': '--{field} va avec --channel {channel} (cet envoi se fait par {given}).',
   'invoice.error.notObject': '--{field} invalide : un objet JSON est attendu (le corps de création).',
   'invoice.error.unknownFields':
     '--{field} invalide : champ(s) inconnu(s) {fields}. Le corps de création accepte : {allowed} (les totaux sont calculés par le service).',

@@ -140,6 +140,7 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.list.more': 'Il y en a d’autres : utilisez --offset {next}.',
   // Le journal des requêtes et l’inspecteur web (sandbox requests, logs tail, serve --log, sandbox inspector).
   'local.serve.inspector': 'Inspector:',
+  'local.serve.reference': 'Référence de l’API :',
   'local.journal.none': 'Aucune requête ne correspond (le journal garde les 10 000 dernières).',
   'local.journal.method': '--method « {got} » invalide : donnez une méthode HTTP comme GET ou POST.',
   'local.journal.path': '--path « {got} » invalide : donnez le début d’un chemin, commençant par /, comme /v1/payments (* remplace n’importe quoi).',
@@ -154,6 +155,9 @@ export const local: {[K in keyof typeof en]: string} = {
   'local.serve.dataInUse': 'Le fichier de données {file} est utilisé par une autre sandbox (PID {pid}, depuis {since}). Une sandbox par fichier de données : arrêtez celle-là, ou donnez un autre fichier à celle-ci (--data AUTRE.db).',
   'local.serve.profileName': '--profile-name « {name} » invalide : lettres, chiffres, - et _ (40 au plus).',
   'local.serve.profileTaken': 'Le profil « {profile} » appartient à la sandbox de {url} (PID {pid}), toujours en marche : choisissez un autre --profile-name, ou arrêtez cette sandbox.',
+  'local.serve.tookProfile': 'Le profil {profile} désignait {url} ({data}) : désormais cette sandbox.',
+  'local.serve.tookProfileData': 'arrêtée ; données {file}',
+  'local.serve.tookProfileMemory': 'arrêtée ; en mémoire',
   'local.serve.ownProfile': 'Le profil « local » appartient à la sandbox de {url} (PID {pid}), toujours en marche : cette sandbox est enregistrée sous le profil « {profile} » (utilisez `svc --profile {profile} …`).',
   'local.stopped': 'La sandbox locale du profil « {profile} » ({url}) ne tourne pas. Relancez-la avec `{command}` (dans un autre terminal), ou choisissez un autre profil.',
   'local.list.pid': 'PID',

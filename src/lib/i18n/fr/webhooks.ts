@@ -132,9 +132,10 @@ export const webhooks: {[K in keyof typeof en]: string} = {
   'webhooks.listen.sandboxBack': '{time}  La sandbox de {url} est revenue : réenregistré comme point d’accès {id} ; {count} {count|événement|événements} qu’elle a {count|créé|créés} depuis le dernier reçu {count|transmis|transmis} (déconnecté {from}–{to}).',
   'webhooks.listen.sandboxBackUncovered': '{time}  La sandbox de {url} est revenue : réenregistré comme point d’accès {id}, mais sa liste d’événements n’a pas pu être lue ({reason}) : des événements entre {from} et {to} ont pu ne pas atteindre votre application.',
   'webhooks.listen.nonePendingReceived': 'Rien en attente : chaque événement reçu par le listener a atteint votre application.',
-  'webhooks.listen.gapCovered': 'Déconnecté de la sandbox {from}–{to} : {count} {count|événement créé|événements créés} entre-temps {count|transmis|transmis} à son retour.',
-  'webhooks.listen.gapUncovered': 'Déconnecté de la sandbox {from}–{to} : sa liste d’événements n’a pas pu être lue, des événements de cet intervalle ont pu ne pas atteindre votre application.',
-  'webhooks.listen.gapOpen': 'Déconnecté de la sandbox depuis {since} : les événements depuis n’ont pas atteint votre application. Relancez listen quand la sandbox sera revenue.',
+  'webhooks.listen.gapCovered': 'Déconnecté de la sandbox de {url} {from}–{to} : {count} {count|événement créé|événements créés} entre-temps {count|transmis|transmis} à son retour.',
+  'webhooks.listen.gapUncovered': 'Déconnecté de la sandbox de {url} {from}–{to} : sa liste d’événements n’a pas pu être lue, des événements de cet intervalle ont pu ne pas atteindre votre application.',
+  'webhooks.listen.endpointsLeft': 'Impossible de retirer les points d’accès que ce listener a enregistrés ({ids}) de la sandbox de {url} : elle est injoignable. Quand elle tournera de nouveau, `svc sandbox webhooks remove ID` les retire.',
+  'webhooks.listen.gapOpen': 'Déconnecté de la sandbox de {url} depuis {since} : les événements depuis n’ont pas atteint votre application. Relancez listen quand cette sandbox sera revenue.',
   // Une convention pour les listes : l’indication qu’il y en a d’autres.
   'webhooks.events.more': 'Il y a d’autres événements : voici les {limit} plus récents ; augmentez --limit (10000 au plus).',
 }

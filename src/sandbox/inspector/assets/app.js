@@ -522,7 +522,11 @@
 
   // Frame ------------------------------------------------------------------------------------------
   function nav() {
-    const list = h('ul', {}, PAGES.map((p) => h('li', {}, h('a', {href: `#/${p}`, 'aria-current': p === state.page ? 'page' : undefined}, t(`nav.${p}`)))))
+    const list = h('ul', {}, [
+      ...PAGES.map((p) => h('li', {}, h('a', {href: `#/${p}`, 'aria-current': p === state.page ? 'page' : undefined}, t(`nav.${p}`)))),
+      // The API reference is a page of its own (Swagger UI on /v1/openapi.json).
+      h('li', {}, h('a', {href: '/_reference/'}, t('nav.reference'))),
+    ])
     document.getElementById('nav').replaceChildren(list)
     document.getElementById('nav').setAttribute('aria-label', t('nav'))
     document.getElementById('lang-label').textContent = t('language')
