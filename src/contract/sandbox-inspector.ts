@@ -54,10 +54,13 @@ export const HANDSET_MAX_TRIES = 3
 /**
  * The header svc's own requests to the local sandbox carry, naming which part of svc sent them:
  * `webhooks listen`, a stand-in command (the admin client), the inspector (its page and its login
- * link). The journal records it as the entry's origin; a request without it is the app's.
+ * link), a probe (svc reading the service's description, `svc status`'s read, `svc login`'s key
+ * check: svc learning about the service before it acts, never the app's work). The journal records
+ * it as the entry's origin; a request without it is the app's. A new origin goes at the end (the
+ * ring keeps each as its index).
  */
 export const ORIGIN_HEADER = 'svc-origin'
-export const SVC_ORIGINS = ['listen', 'stand-in', 'inspector'] as const
+export const SVC_ORIGINS = ['listen', 'stand-in', 'inspector', 'probe'] as const
 export type SvcOrigin = (typeof SVC_ORIGINS)[number]
 /** Who made a request: the app (anything without a known ORIGIN_HEADER), or a part of svc. */
 export type JournalOrigin = 'app' | SvcOrigin

@@ -211,7 +211,7 @@ describe('--dry-run and missing values', {timeout: 120_000}, () => {
     writeFileSync(csv, 'customer_name,due_date,items\r\nAwa,2099-12-31,"Bread:500:2"\r\nJean,2099-12-31,"Cake:2500:1"\r\n')
     const imported = await svc(['invoice', 'import', csv, '--publish', '--dry-run'])
     expect(imported.exitCode, imported.stderr).toBe(0)
-    expect(imported.stdout).toMatch(/row 1: Awa, 1 000 XAF/)
+    expect(imported.stdout).toMatch(/^line 2: FAC-\d{4}-\d{4}, Awa, 1 000 XAF/m)
     expect(imported.stderr).toMatch(/2 invoices would be created and published, 3 500 XAF in all/)
     const {existsSync} = await import('node:fs')
     expect(existsSync(`${csv}.results.csv`) || existsSync(join(temp.dir, 'batch.results.csv'))).toBe(false)

@@ -12,6 +12,7 @@ import type {ApiClient} from './client.js'
 import {HAS_MORE_KEYS, ITEM_KEYS, TOTAL_KEYS, describeFromOpenApi, isRecord} from './openapi-reading.js'
 import type {ListShape, ServiceDescription} from './service-description.js'
 import {systemClock, type Clock} from '../../contract/clock.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 
 export {describeFromOpenApi} from './openapi-reading.js'
 export {FALLBACK_FIELDS, FALLBACK_LISTS, FALLBACK_OPERATIONS} from './service-description.js'
@@ -136,6 +137,8 @@ export async function loadOpenApiDocument(client: ApiClient, options: DiscoveryO
       path: OPENAPI_PATH,
       auth: false,
       operation: 'openapi',
+      // svc's own read (a probe in the sandbox's journal), not the app's.
+      headers: {[ORIGIN_HEADER]: 'probe'},
       maxRetries: 0,
       timeoutMs: options.timeoutMs ?? 5000,
     })

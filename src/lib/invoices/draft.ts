@@ -33,6 +33,28 @@ export interface InvoiceDraft {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
+/** The free-text fields a draft checks on their own: flag, body field, longest length. */
+const TEXT_FIELDS = {
+  'customer-name': ['customer_name', MAX_LENGTH.customerName],
+  email: ['customer_email', MAX_LENGTH.email],
+  notes: ['notes', MAX_LENGTH.notes],
+  'external-reference': ['external_reference', MAX_LENGTH.externalReference],
+} as const
+type TextFlag = keyof typeof TEXT_FIELDS
+
+/**
+ * One free-text value against the contract's length and its no-control-character rule (an
+ * import checks each cell with it, so that a row lists this error with its others).
+ */
+export function checkText(flag: TextFlag, text: unknown): void {
+  if (typeof text !== 'string') return
+  const max = TEXT_FIELDS[flag][1]
+  // In characters (code points), as the service counts them.
+  const length = [...text].length
+  if (length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length, max}), {field: flag})
+  if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field: flag}), {field: flag})
+}
+
 /**
  * Checks the draft and returns its totals (for the preview the CLI prints before sending):
  * customer name non-empty, due date a real date, email (when given) shaped like one, at least
@@ -53,18 +75,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   }
 
   // The contract's longest strings, and no control characters (docs/service.md, "Limits").
-  for (const [flag, text, max] of [
-    ['customer-name', value.customer_name, MAX_LENGTH.customerName],
-    ['email', value.customer_email, MAX_LENGTH.email],
-    ['notes', value.notes, MAX_LENGTH.notes],
-    ['external-reference', value.external_reference, MAX_LENGTH.externalReference],
-  ] as const) {
-    if (typeof text !== 'string') continue
-    // In characters (code points), as the service counts them.
-    const length = [...text].length
-    if (length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length, max}), {field: flag})
-    if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field: flag}), {field: flag})
-  }
+  for (const flag of Object.keys(TEXT_FIELDS) as TextFlag[]) checkText(flag, value[TEXT_FIELDS[flag][0]])
 
   const field = 'item'
   const items = value.items

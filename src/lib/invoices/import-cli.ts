@@ -215,8 +215,10 @@ export async function invoiceImport(ctx: Context, file: string, flags: ImportFla
     for (const r of finished.filter((x) => x.status === 'failed' || x.published === false)) {
       ctx.io.err(t('invoice.import.rowFailed', {where: where(r), message: r.error ?? ''}))
     }
-    ctx.io.err(t('invoice.import.summary', {...summary, file}))
-    if (summary.skipped > 0) ctx.io.err(t('invoice.import.summarySkipped', {skipped: summary.skipped}))
+    // Rows an earlier run created, asked again or skipped on its results file's word: one count.
+    const existing = summary.existing + summary.skipped
+    const earlier = t(summary.skipped > 0 ? 'invoice.import.earlierSkipped' : 'invoice.import.earlier', {existing, skipped: summary.skipped})
+    ctx.io.err(t('invoice.import.summary', {...summary, file, earlier}))
     ctx.io.err(t('invoice.import.resultsAt', {path: resultsPath}))
   })
   // With --json the document above says what failed; the exit code still does.
@@ -266,18 +268,23 @@ async function dryRun(ctx: Context, run: DryRun): Promise<void> {
   let count = 0
   let total = 0
   let first = true
+  const numberFor = await (await import('./numbering.js')).previewNumbersForRun(ctx)
   if (streamed) ctx.io.outData(`{\n  "dry_run": true,\n  "file": ${JSON.stringify(run.file)},\n  "rows": [`)
   for await (const rows of checkedRows(run.source, run.checks)) {
     for (const row of rows) {
       if (row.errors || !run.skipOrDo(row)) continue
       count += 1
       total += row.totals!.total_amount
-      const entry = {row: row.row, customer_name: row.draft!.customer_name, due_date: row.draft!.due_date, total_amount: row.totals!.total_amount, idempotency_key: row.key}
+      const number = numberFor?.(row.draft!, row.key!)
+      const entry = {row: row.row, line: row.line ?? null, number: number ?? row.draft!.external_reference ?? null, customer_name: row.draft!.customer_name, due_date: row.draft!.due_date, total_amount: row.totals!.total_amount, idempotency_key: row.key}
       if (streamed) {
         ctx.io.outData(`${first ? '' : ','}\n    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`.replace(/\n$/, ''))
         first = false
       } else if (ctx.io.json) kept.push(entry)
-      else ctx.io.out(t('invoice.import.dryRunRow', {row: entry.row, customer: entry.customer_name, total: formatXaf(entry.total_amount, locale), due: formatDate(entry.due_date, locale)}))
+      else {
+        const shown = {where: where(row), number: entry.number ?? undefined, customer: entry.customer_name, total: formatXaf(entry.total_amount, locale), due: formatDate(entry.due_date, locale)}
+        ctx.io.out(t(entry.number ? 'invoice.import.dryRunRowNumbered' : 'invoice.import.dryRunRow', shown))
+      }
     }
   }
   const plan = importPlan(count, run.publish, run.rate)

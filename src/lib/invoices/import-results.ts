@@ -11,6 +11,7 @@
 import {csvLine, type CsvDialect} from '../io/csv-writer.js'
 import type {RowResult, RowStatus} from './import-run.js'
 import type {Encoding} from './import-text.js'
+import {encodeWindows1252} from './windows-1252.js'
 
 export interface ResultsDialect extends CsvDialect {
   encoding: Encoding
@@ -88,21 +89,12 @@ export class ResultsWriter {
   }
 }
 
-let windows1252: Map<number, number> | undefined
-
-/** Text in the results file's encoding; a character Windows-1252 lacks (never one read from the input) becomes `?`. */
+/** Text in the results file's encoding; a character Windows-1252 lacks (never one read from the input) becomes `?` (windows-1252.ts). */
 export function encodeText(text: string, encoding: Encoding): Buffer {
   if (encoding === 'utf-8') return Buffer.from(text, 'utf8')
   if (encoding === 'utf-16le') return Buffer.from(text, 'utf16le')
   if (encoding === 'utf-16be') return Buffer.from(text, 'utf16le').swap16()
-  if (!windows1252) {
-    windows1252 = new Map()
-    const decoded = new TextDecoder('windows-1252').decode(Uint8Array.from({length: 256}, (_, i) => i))
-    for (let byte = 0; byte < 256; byte++) windows1252.set(decoded.charCodeAt(byte), byte)
-  }
-  const out = Buffer.alloc(text.length)
-  for (let i = 0; i < text.length; i++) out[i] = windows1252.get(text.charCodeAt(i)) ?? 0x3f
-  return out
+  return encodeWindows1252(text)
 }
 
 export interface ImportSummary {

@@ -18,11 +18,12 @@ import {t} from '../i18n/index.js'
 import {quoteInput} from '../io/quote.js'
 import {normalisePhone} from '../payments/phone.js'
 import {detectDelimiter, parseCsv, CsvSyntaxError} from './csv.js'
-import type {InvoiceDraft} from './draft.js'
+import {checkText, type InvoiceDraft} from './draft.js'
 import {parseFileDate, type DateOrder} from './import-dates.js'
 import {DRAFT_FIELDS, draftFromJson, finishDraft} from './input.js'
 import {parseItemSpec} from './items.js'
 import type {Totals} from '../../contract/totals.js'
+import {hasControlCharacter} from '../../contract/limits.js'
 
 export type ImportFormat = 'csv' | 'jsonl' | 'json'
 
@@ -98,6 +99,14 @@ export function checkColumns(header: string[]): string[] {
   return columns
 }
 
+/** The free-text columns checked cell by cell (length, control characters), by their flag. */
+const FLAG_OF_TEXT_COLUMN: Record<string, Parameters<typeof checkText>[0]> = {
+  customer_name: 'customer-name',
+  customer_email: 'email',
+  notes: 'notes',
+  external_reference: 'external-reference',
+}
+
 /**
  * A CSV record's cells → a create body. Each cell is read on its own, so that every cell's error
  * is listed (RowErrors); the rules over the whole row (finishDraft) come after.
@@ -113,8 +122,10 @@ export function csvRowBuilder(columns: string[], dateOrder: () => DateOrder): (f
       const cell = fields[i]!.trim()
       if (cell === '') return
       try {
-        if (column === 'items') body.items = parseItemsCell(cell)
-        else if (column === 'discount_percent') {
+        if (column === 'items') {
+          body.items = parseItemsCell(cell)
+          if (hasControlCharacter(cell)) throw new InputError(t('domain.draft.control', {field: 'item'}), {field: 'item'})
+        } else if (column === 'discount_percent') {
           // A French spreadsheet writes 12,5.
           const decimal = cell.replace(/\s*%$/, '').replace(',', '.')
           if (!/^\d+(\.\d+)?$/.test(decimal)) throw new InputError(t('domain.draft.discount', {field: 'discount', value: quoteInput(cell)}), {field: 'discount'})
@@ -123,6 +134,8 @@ export function csvRowBuilder(columns: string[], dateOrder: () => DateOrder): (f
         else {
           // Checked here so that its error is listed with the others; finishDraft normalises it.
           if (column === 'customer_phone') normalisePhone(cell, 'phone')
+          const flag = FLAG_OF_TEXT_COLUMN[column]
+          if (flag) checkText(flag, cell)
           body[column] = cell
         }
       } catch (error) {
@@ -147,7 +160,20 @@ export function jsonRowBuilder(dateOrder: () => DateOrder): (input: unknown, par
       }
     }
     const draft = draftFromJson(value, 'file')
-    if (typeof draft.due_date === 'string' && draft.due_date.trim() !== '') draft.due_date = parseFileDate(draft.due_date, dateOrder())
+    // Its text fields and its date each checked on their own, so that the row lists every error.
+    const errors: RowError[] = []
+    const check = (step: () => void) => {
+      try {
+        step()
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error
+        errors.push(inColumnTerms(error))
+      }
+    }
+    const fields = draft as unknown as Record<string, unknown>
+    for (const [column, flag] of Object.entries(FLAG_OF_TEXT_COLUMN)) check(() => checkText(flag, fields[column]))
+    if (typeof draft.due_date === 'string' && draft.due_date.trim() !== '') check(() => (draft.due_date = parseFileDate(draft.due_date, dateOrder())))
+    if (errors.length > 0) throw new RowErrors(errors)
     return draft
   }
 }
@@ -327,7 +353,7 @@ export class ImportValidationError extends InputError {
     total: number,
     dateOrder?: DateOrder,
   ) {
-    const list = rows.flatMap((r) => (r.errors ?? [r.error!]).map((e) => `  ${where(r)}: ${e.message}`)).join('\n')
+    const list = rows.flatMap((r) => (r.errors ?? [r.error!]).map((e) => `  ${t('invoice.import.rowError', {where: where(r), message: e.message})}`)).join('\n')
     const dates = dateOrder && rows.some((r) => (r.errors ?? [r.error]).some((e) => e?.field === 'due_date'))
     const hint = t('invoice.import.invalidHint') + (dates ? ` ${t('invoice.import.dateHint', {order: t(`invoice.import.date.order.${dateOrder}`)})}` : '')
     super(`${t('invoice.import.invalidRows', {count: rows.length, total})}\n${list}`, {field: 'file', code: 'invalid_rows', hint})

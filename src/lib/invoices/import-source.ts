@@ -17,6 +17,7 @@ import {detectDelimiter} from './csv.js'
 import {chooseDateOrder, noteDateEvidence, type DateEvidence, type DateOrder} from './import-dates.js'
 import {csvRecords, JSON_FILE_CAP, NotUtf8Error, readStart, textChunks, textLines, UnterminatedQuoteError, CELL_CAP, LINE_CAP, type Over} from './import-stream.js'
 import type {Encoding} from './import-text.js'
+import {textDecoder} from './windows-1252.js'
 import {checkColumns, csvRowBuilder, formatOf, jsonRowBuilder, type ImportFormat, type RowLabel, type SourceRow} from './import-rows.js'
 import {DRAFT_FIELDS} from './input.js'
 
@@ -68,7 +69,7 @@ export class ImportSource {
     const encoding: Encoding = options.encoding ?? start.bomEncoding ?? 'utf-8'
     // A chosen encoding drops only its own BOM.
     const skip = options.encoding === undefined || options.encoding === start.bomEncoding ? start.bomLength : 0
-    const headText = new TextDecoder(encoding).decode(start.head.subarray(skip))
+    const headText = textDecoder(encoding).decode(start.head.subarray(skip))
     const format = formatOf(path, headText)
     if (format === 'json' && start.size > JSON_FILE_CAP) {
       throw new InputError(t('invoice.import.jsonTooLarge', {path, size: Math.round(start.size / 1048576), max: JSON_FILE_CAP / 1048576}), {field: 'file'})
@@ -194,7 +195,7 @@ export class ImportSource {
 
   private async *jsonArrayRows(): AsyncGenerator<SourceRow[]> {
     const bytes = await readFile(this.path)
-    const text = new TextDecoder(this.dialect.encoding).decode(bytes.subarray(this.skip))
+    const text = textDecoder(this.dialect.encoding).decode(bytes.subarray(this.skip))
     if (text.includes('\uFFFD')) this.replacementCheck(text.slice(0, text.indexOf('\uFFFD')).split(/\r\n|\n|\r/).length, text)
     let value: unknown
     try {

@@ -14,6 +14,7 @@ import {createReadStream} from 'node:fs'
 import {open, stat} from 'node:fs/promises'
 
 import type {Encoding} from './import-text.js'
+import {textDecoder} from './windows-1252.js'
 
 /** Characters a cell may hold (a long `items` cell of 100 entries is a few KB). */
 export const CELL_CAP = 65_536
@@ -120,7 +121,7 @@ class Utf8Check {
  * NotUtf8Error (the caller reads the file again as Windows-1252, or refuses it).
  */
 export async function* textChunks(path: string, encoding: Encoding, options: {skip: number; checkUtf8: boolean}): AsyncGenerator<string> {
-  const decoder = new TextDecoder(encoding)
+  const decoder = textDecoder(encoding)
   const check = options.checkUtf8 && encoding === 'utf-8' ? new Utf8Check() : undefined
   const stream = createReadStream(path, {start: options.skip, highWaterMark: 64 * 1024})
   try {

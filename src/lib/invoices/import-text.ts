@@ -3,7 +3,7 @@
  * read back by a re-run; the import file itself is streamed by import-stream.ts, which reads the
  * same way) the way spreadsheets save it: UTF-8
  * (with or without a BOM), UTF-16 with a BOM (Excel's "Unicode text"), and anything else as
- * Windows-1252 (Excel on Windows), which is said with the file and the first line that is not
+ * Windows-1252 (Excel on Windows, read with the code page's own table: windows-1252.ts), which is said with the file and the first line that is not
  * UTF-8. `--encoding` chooses instead, and then bytes that are not in that encoding are refused
  * (exit 2, the line named) rather than turned into replacement characters. A replacement
  * character (U+FFFD) already in the file is refused too: it stands for a letter lost earlier, and
@@ -11,6 +11,7 @@
  */
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
+import {decodeWindows1252, textDecoder} from './windows-1252.js'
 
 export const ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'] as const
 export type Encoding = (typeof ENCODINGS)[number]
@@ -79,7 +80,7 @@ function decodeStrict(bytes: Uint8Array, encoding: Encoding, label: string, path
     const bad = firstInvalidUtf8(bytes)
     if (bad >= 0) throw new InputError(t('invoice.import.notEncoding', {path, line: lineOfOffset(bytes, bad), encoding: label}), {field: 'encoding'})
   }
-  return new TextDecoder(encoding, {fatal: false}).decode(bytes)
+  return textDecoder(encoding).decode(bytes)
 }
 
 /** The file's bytes as text (BOM removed), and how they were read. */
@@ -101,7 +102,7 @@ export function decodeImportFile(bytes: Uint8Array, path: string, chosen?: Encod
     const body = b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
     const bad = firstInvalidUtf8(body)
     if (bad < 0) result = {text: new TextDecoder('utf-8').decode(body), encoding: 'utf-8'}
-    else result = {text: new TextDecoder('windows-1252').decode(body), encoding: 'windows-1252', guessedAt: lineOfOffset(body, bad)}
+    else result = {text: decodeWindows1252(body), encoding: 'windows-1252', guessedAt: lineOfOffset(body, bad)}
   }
   // A text decoder leaves a BOM it was not told about: drop it.
   if (result.text.charCodeAt(0) === 0xfeff) result.text = result.text.slice(1)

@@ -181,3 +181,18 @@ export async function numbererForRun(ctx: Context): Promise<((draft: {external_r
   const year = await serviceYear(ctx).catch(() => new Date(ctx.clock.now()).getUTCFullYear())
   return (draft, key) => numberForInvoice(ctx, draft, key, {reserve: true, year})
 }
+
+/**
+ * For an import's `--dry-run`: each row's number as the run would give it, in the file's order,
+ * reserving nothing (a row the counter already numbered keeps its number; the user's own
+ * reference is the row's number). Undefined when this profile numbers nothing.
+ */
+export async function previewNumbersForRun(ctx: Context): Promise<((draft: {external_reference?: string}, key: string) => string | undefined) | undefined> {
+  const credentials = ctx.credentials()
+  const format = numberFormat(ctx.config(), credentials.profileName)
+  if (!format.enabled) return undefined
+  const year = await serviceYear(ctx).catch(() => new Date(ctx.clock.now()).getUTCFullYear())
+  const data = load(counterPath(ctx.configDir, {profileName: credentials.profileName, baseUrl: credentials.baseUrl, apiKey: credentials.apiKey}))
+  let last = data.last[series(format, year)] ?? 0
+  return (draft, key) => draft.external_reference || data.keys[key]?.number || formatNumber(format, year, (last += 1))
+}

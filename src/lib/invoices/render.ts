@@ -62,7 +62,8 @@ export async function renderInvoice(io: IO, invoice: Invoice): Promise<string> {
   if (invoice.notes) rows.push([t('invoice.field.notes'), invoice.notes])
   if (invoice.external_reference) rows.push([t('invoice.field.reference'), invoice.external_reference])
   if (invoice.cover_image_url) rows.push([t('invoice.field.cover'), invoice.cover_image_url])
-  if (invoice.checkout_url) rows.push([t('invoice.field.checkout'), invoice.checkout_url])
+  // A pay link only while the invoice can be paid (--json keeps the service's object as it is).
+  if (invoice.checkout_url && invoice.status !== 'CANCELLED' && invoice.status !== 'PAID') rows.push([t('invoice.field.checkout'), invoice.checkout_url])
   if (invoice.pdf_url) rows.push([t('invoice.field.pdf'), invoice.pdf_url])
   if (invoice.environment) rows.push([t('invoice.field.environment'), invoice.environment])
   if (invoice.created_at) rows.push([t('invoice.field.created'), formatDateTime(invoice.created_at, getLocale())])

@@ -10,6 +10,7 @@ import {t, type Locale} from '../i18n/index.js'
 import type {Context} from '../context.js'
 import {missingValue} from '../io/prompt.js'
 import {keyEnvironment} from '../../contract/keys.js'
+import {ORIGIN_HEADER} from '../../contract/sandbox-inspector.js'
 
 export async function readKeyFromStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = []
@@ -59,11 +60,12 @@ export async function obtainKey(ctx: Context, options: {fromStdin: boolean}): Pr
 /**
  * Checks the key with one cheap read. A 403 for a missing scope still proves the key (a
  * read-only invoices key, say), so it is accepted with a warning; 401 and other errors refuse.
+ * Marked as svc's own request (ORIGIN_HEADER: a probe), not the app's, in the sandbox's journal.
  */
 export async function checkKey(ctx: Context, baseUrl: string, apiKey: string, source?: string): Promise<{warning?: string}> {
   const client = await ctx.clientFor(apiKey, baseUrl)
   try {
-    await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}})
+    await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}, headers: {[ORIGIN_HEADER]: 'probe'}})
     return {}
   } catch (error) {
     if (error instanceof ApiError && error.status === 403 && error.code === 'insufficient_scope') {

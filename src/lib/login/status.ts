@@ -74,10 +74,10 @@ export async function status(ctx: Context): Promise<void> {
     view.problem = ctx.redact((stoppedSandboxError(ctx)?.message ?? t('local.notRunning')))
     exitCode = ExitCode.UNAVAILABLE
   } else {
-    // One cheap read with the key (none: the address alone). Marked as svc's own request (a stand-in's).
+    // One cheap read with the key (none: the address alone). Marked as svc's own request (a probe).
     const client = await ctx.clientFor(creds.apiKey, creds.baseUrl, {retry: {maxRetries: 0}, timeoutMs: 10_000})
     try {
-      await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}, auth: Boolean(creds.apiKey), headers: {[ORIGIN_HEADER]: 'stand-in'}})
+      await client.request({method: 'GET', path: '/v1/payments', query: {limit: 1}, auth: Boolean(creds.apiKey), headers: {[ORIGIN_HEADER]: 'probe'}})
       view.reachable = true
       view.key_accepted = creds.apiKey ? true : null
     } catch (error) {

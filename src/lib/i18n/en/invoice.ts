@@ -1,6 +1,8 @@
 // Messages of the invoice section. Keys start with 'invoice.'.
 export const invoice = {
-  'invoice.import.dryRunRow': 'row {row}: {customer}, {total}, due {due}',
+  'invoice.import.dryRunRow': '{where}: {customer}, {total}, due {due}',
+  'invoice.import.dryRunRowNumbered': '{where}: {number}, {customer}, {total}, due {due}',
+  'invoice.import.rowError': '{where}: {message}',
   'invoice.import.dryRunSummary': 'Dry run: every row checked, nothing sent. {count} {count|invoice|invoices} would be created as drafts, {total} in all.',
   'invoice.import.dryRunSummaryPublish': 'Dry run: every row checked, nothing sent. {count} {count|invoice|invoices} would be created and published, {total} in all.',
   'invoice.import.dryRunSummarySend': 'Dry run: every row checked, nothing sent. {count} {count|invoice|invoices} would be created, published and sent by {channel}, {total} in all.',
@@ -176,7 +178,7 @@ export const invoice = {
   'invoice.import.progress': '{done}/{total} ({failed} failed)',
   'invoice.import.rowFailed': 'Failed {where}: {message}',
   'invoice.import.summary':
-    '{file}: {rows} {rows|row|rows}: {created} created, {existing} already created by an earlier run, {published} published, {already_published} already published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
+    '{file}: {rows} {rows|row|rows}: {created} created, {earlier}, {published} published, {already_published} already published, {failed} failed, {invalid} invalid, {not_attempted} not attempted.',
   'invoice.import.resultsAt': 'Results: {path}',
   'invoice.import.someFailed': '{failed} {failed|row|rows} failed; see {path}.',
   'invoice.import.rerunHint': 'Running the same import again is safe (rows already created are not created twice), with the same flags: `{command}`',
@@ -225,7 +227,8 @@ export const invoice = {
   'invoice.shape.object': 'an object',
   'invoice.shape.boolean': 'true or false',
   'invoice.import.skippedDone': 'Skipping {count} {count|row|rows} already done according to {path} (no request sent for them); --recheck asks the service instead.',
-  'invoice.import.summarySkipped': '{skipped} {skipped|row|rows} skipped: already done according to the results file.',
+  'invoice.import.earlier': '{existing} already created by an earlier run',
+  'invoice.import.earlierSkipped': '{existing} already created by an earlier run ({skipped} of them skipped: done according to the results file)',
   'invoice.import.plan': 'Plan: {invoices} {invoices|invoice|invoices}, {requests} {requests|request|requests}: {duration} at {rate}/min.',
   'invoice.import.planUnpaced': 'Plan: {invoices} {invoices|invoice|invoices}, {requests} {requests|request|requests} (no client-side pacing).',
   'invoice.import.planSkipped': '{count} {count|row|rows} already done according to {path} would be skipped.',

@@ -2,7 +2,9 @@
 import type {invoice as en} from '../en/invoice.js'
 
 export const invoice: {[K in keyof typeof en]: string} = {
-  'invoice.import.dryRunRow': 'ligne {row} : {customer}, {total}, échéance {due}',
+  'invoice.import.dryRunRow': '{where} : {customer}, {total}, échéance {due}',
+  'invoice.import.dryRunRowNumbered': '{where} : {number}, {customer}, {total}, échéance {due}',
+  'invoice.import.rowError': '{where} : {message}',
   'invoice.import.dryRunSummary': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée|factures seraient créées} en brouillon, {total} au total.',
   'invoice.import.dryRunSummaryPublish': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée et publiée|factures seraient créées et publiées}, {total} au total.',
   'invoice.import.dryRunSummarySend': 'Simulation : toutes les lignes sont vérifiées, rien n’est envoyé. {count} {count|facture serait créée, publiée et envoyée|factures seraient créées, publiées et envoyées} par {channel}, {total} au total.',
@@ -179,7 +181,7 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.import.progress': '{done}/{total} ({failed} en échec)',
   'invoice.import.rowFailed': 'Échec ({where}) : {message}',
   'invoice.import.summary':
-    '{file} : {rows} {rows|ligne|lignes} : {created} {created|créée|créées}, {existing} déjà {existing|créée|créées} lors d’une exécution précédente, {published} {published|publiée|publiées}, {already_published} déjà {already_published|publiée|publiées}, {failed} en échec, {invalid} {invalid|invalide|invalides}, {not_attempted} non {not_attempted|tentée|tentées}.',
+    '{file} : {rows} {rows|ligne|lignes} : {created} {created|créée|créées}, {earlier}, {published} {published|publiée|publiées}, {already_published} déjà {already_published|publiée|publiées}, {failed} en échec, {invalid} {invalid|invalide|invalides}, {not_attempted} non {not_attempted|tentée|tentées}.',
   'invoice.import.resultsAt': 'Résultats : {path}',
   'invoice.import.someFailed': '{failed} {failed|ligne|lignes} en échec ; voir {path}.',
   'invoice.import.rerunHint': 'Vous pouvez relancer le même import sans risque (les lignes déjà créées ne le seront pas deux fois), avec les mêmes options : `{command}`',
@@ -229,7 +231,8 @@ export const invoice: {[K in keyof typeof en]: string} = {
   'invoice.shape.object': 'un objet',
   'invoice.shape.boolean': 'vrai ou faux',
   'invoice.import.skippedDone': '{count} {count|ligne déjà traitée|lignes déjà traitées} d’après {path} {count|est sautée|sont sautées} (aucune requête pour elles) ; --recheck interroge le service à la place.',
-  'invoice.import.summarySkipped': '{skipped} {skipped|ligne sautée : déjà traitée|lignes sautées : déjà traitées} d’après le fichier de résultats.',
+  'invoice.import.earlier': '{existing} déjà {existing|créée|créées} lors d’une exécution précédente',
+  'invoice.import.earlierSkipped': '{existing} déjà {existing|créée|créées} lors d’une exécution précédente (dont {skipped} {skipped|sautée|sautées} : déjà {skipped|traitée|traitées} d’après le fichier de résultats)',
   'invoice.import.plan': 'Prévu : {invoices} {invoices|facture|factures}, {requests} {requests|requête|requêtes} : {duration} à {rate}/min.',
   'invoice.import.planUnpaced': 'Prévu : {invoices} {invoices|facture|factures}, {requests} {requests|requête|requêtes} (sans cadence côté client).',
   'invoice.import.planSkipped': '{count} {count|ligne déjà traitée|lignes déjà traitées} d’après {path} {count|serait sautée|seraient sautées}.',
