@@ -78,15 +78,16 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
     expect(r.stderr).toContain('--api-key "$SVC_API_KEY"')
   })
 
-  it('invoice import: the re-run hint keeps --publish --channel, and following it publishes', async ({sb, dir, proxy: faulty}) => {
+  it('invoice import: stopped by a 503 (exit 7), the re-run hint keeps --publish --channel, and following it publishes', async ({sb, dir, proxy: faulty}) => {
     const run = runner(sb, dir)
     const file = join(dir, 'rows.csv')
     writeFileSync(file, 'customer_name,customer_email,due_date,items\r\nRow One,one@example.com,2099-12-31,Bread:500:3\r\n')
     const proxy = await faulty([{method: 'POST', path: /^\/v1\/invoices$/, fault: {kind: 'status', status: 503, body: ''}, times: 20}])
     const args = ['invoice', 'import', file, '--publish', '--channel', 'EMAIL', '--concurrency', '1']
     const r = await run(args, proxy.url)
-    expect(r.exitCode, r.stderr).toBe(1)
-    const again = commandIn(r.stderr.slice(r.stderr.indexOf('Hint')))
+    expect(r.exitCode, r.stderr).toBe(7)
+    // One line: the service named, and the command that resumes (docs/import.md).
+    const again = commandIn(r.stderr.slice(r.stderr.indexOf('Resume with')))
     expect(again).toEqual(args)
     const retried = await run(again, sb.sb.url)
     expect(retried.exitCode, retried.stderr).toBe(0)
