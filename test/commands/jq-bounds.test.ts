@@ -86,7 +86,9 @@ async function signalledMidFilterOnce(expression: string, signal: 'SIGINT' | 'SI
   void closed.then(() => (exited = true))
   const killer = setTimeout(() => child.kill('SIGKILL'), 90_000)
   try {
-    while (!exited && workerCpuTicks(child.pid!) < 40) await new Promise((resolve) => setTimeout(resolve, 20))
+    // 0.2 s of the worker's CPU: jq is loaded (under 0.1 s) and the filter has run a while, well
+    // before `def f: [f]; f` meets its memory limit (about 0.37 s of CPU on the 2-core machine).
+    while (!exited && workerCpuTicks(child.pid!) < 20) await new Promise((resolve) => setTimeout(resolve, 20))
     expect(exited, `the filter ended before it was signalled: ${stderr}`).toBe(false)
     const sent = Date.now()
     child.kill(signal)
