@@ -84,7 +84,7 @@ describe('invoice import streams its file', () => {
       ;(await import('node:fs')).readSync(fd, tail, 0, tail.length, size - tail.length)
       closeSync(fd)
       if (json) expect(tail.toString('utf8')).toMatch(/"row": 1000000,[\s\S]*"plan": \{\s*"invoices": 1000000/)
-      else expect(tail.toString('utf8')).toMatch(/row 1000000: Client 1000000/)
+      else expect(tail.toString('utf8')).toMatch(/line 1000001: REF-1000000, Client 1000000\b/)
     }, 600_000)
   }
 })
