@@ -137,8 +137,22 @@ describe('the web inspector', {timeout: 90_000}, () => {
     const row = page.locator('tbody tr', {hasText: '/v1/payments'}).filter({hasText: '201'}).first()
     await row.waitFor({timeout: 20_000})
     await shot('requests')
-    await row.getByRole('link').first().click()
+    const link = row.getByRole('link').first()
+    const href = (await link.getAttribute('href'))!
+    await link.click()
+    // A live update may redraw the table under the click (the payment settling): as a person
+    // would, click the same request's link again until its address is the page's.
+    await expect
+      .poll(
+        async () => {
+          if (!page.url().endsWith(href)) await page.locator(`a[href="${href}"]`).first().click({timeout: 5_000}).catch(() => undefined)
+          return page.url()
+        },
+        {timeout: 30_000},
+      )
+      .toMatch(/#\/requests\/req_\d+$/)
     const detail = page.locator('#detail')
+    await expect.poll(() => detail.count(), {timeout: 30_000}).toBe(1)
     await expect.poll(() => detail.textContent()).toContain('4321')
     // The request has its own address.
     expect(page.url()).toMatch(/\/_inspector\/#\/requests\/req_\d+$/)
