@@ -241,7 +241,9 @@ describe('the web inspector', {timeout: 90_000}, () => {
     await expect.poll(() => fresh.locator('#detail').textContent()).toContain(created.body.id)
     expect(await fresh.locator('#detail').textContent()).toContain('3131')
     await fresh.goto(`${served.url}/_inspector/#/requests/req_999999`)
-    await expect.poll(() => fresh.locator('#detail').textContent()).toContain('req_999999 is not here')
+    // Read while the page may be redrawn (a live update): the detail's text once there is one.
+    const detailText = async () => ((await fresh.locator('#detail').count()) > 0 ? ((await fresh.locator('#detail').textContent({timeout: 5_000}).catch(() => '')) ?? '') : '')
+    await expect.poll(detailText, {timeout: 30_000}).toContain('req_999999 is not here')
     await fresh.close()
   })
 

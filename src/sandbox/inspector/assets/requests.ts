@@ -87,6 +87,18 @@ function requestDetail(entry: JournalEntry): HTMLElement {
   )
 }
 
+/**
+ * The request shown whole, kept across live updates: an answered request never changes, so a page
+ * redrawn because something else happened keeps the same element, and what the person opened in it
+ * (a command shown to copy) stays as it was.
+ */
+let shown: {id: string; node: HTMLElement} | undefined
+
+function detailOf(entry: JournalEntry): HTMLElement {
+  if (shown?.id !== entry.id) shown = {id: entry.id, node: requestDetail(entry)}
+  return shown.node
+}
+
 export async function requestsPage(): Promise<Child[]> {
   const f = filters.requests
   // The app's requests; svc's own (listen, stand-in commands, this page) with the toggle.
@@ -119,7 +131,7 @@ export async function requestsPage(): Promise<Child[]> {
       h('label', {class: 'check'}, h('input', {type: 'checkbox', name: 'all', checked: all, onchange: refilter}), t('filter.all')),
       h('button', {type: 'submit'}, t('filter')),
     ),
-    detail ? (isMissing(detail) ? missing(detail) : requestDetail(detail)) : null,
+    detail ? (isMissing(detail) ? missing(detail) : detailOf(detail)) : null,
     table(
       [t('col.time'), t('col.method'), t('col.path'), t('col.status'), t('col.duration'), t('col.key'), all ? t('col.origin') : null].filter((x): x is string => Boolean(x)),
       rows,
