@@ -10,7 +10,7 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {HANDSET_PIN} from '../../src/contract/sandbox-inspector.js'
-import {runCli, type CliResult} from '../helpers/cli.js'
+import {startCli} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {runInPty} from '../helpers/pty.js'
@@ -50,28 +50,14 @@ interface Listening {
 
 /** `svc … webhooks listen …` in the background (Ctrl-C at the end of the test); once it is ready. */
 async function listen(args: string[]): Promise<Listening> {
-  let out = ''
-  let err = ''
-  let child!: import('node:child_process').ChildProcess
-  let exited = false
-  const result: Promise<CliResult> = runCli([...args], {
-    configDir: temp.dir,
-    env: {SVC_RATE_LIMIT: '0'},
-    timeoutMs: 90_000,
-    onSpawn(spawned) {
-      child = spawned
-      spawned.stdout!.on('data', (d: string) => (out += d))
-      spawned.stderr!.on('data', (d: string) => (err += d))
-    },
-  })
-  void result.then(() => (exited = true))
+  const run = startCli([...args], {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}, timeoutMs: 90_000})
   cleanups.push(async () => {
-    if (!exited) child.kill('SIGINT')
-    await result
+    if (!run.exited()) run.child().kill('SIGINT')
+    await run.result
   })
-  await waitFor(() => /Press Ctrl-C to stop/.test(err) || exited, 20_000, 'the listener to be ready')
-  if (exited) throw new Error(`listen exited early:\n${err}\n${out}`)
-  return {stdout: () => out, stderr: () => err, startedAt: Date.now()}
+  await waitFor(() => /Press Ctrl-C to stop/.test(run.stderr()) || run.exited(), 20_000, 'the listener to be ready')
+  if (run.exited()) throw new Error(`listen exited early:\n${run.stderr()}\n${run.stdout()}`)
+  return {stdout: run.stdout, stderr: run.stderr, startedAt: Date.now()}
 }
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {

@@ -4,13 +4,12 @@
  * forwards them to a real local app (verifying with `standardwebhooks`) that refuses some; then
  * the log is listed and the refused events are replayed.
  */
-import type {ChildProcess} from 'node:child_process'
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect} from 'vitest'
 
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
-import {runCli, type CliResult} from '../helpers/cli.js'
+import {startCli, type CliResult} from '../helpers/cli.js'
 import {test} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {makeEvent, startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
@@ -48,32 +47,19 @@ interface Running {
 }
 
 async function listen(dir: string, args: string[]): Promise<Running> {
-  let child!: ChildProcess
-  let out = ''
-  let err = ''
-  let exited = false
-  const result = runCli(['webhooks', 'listen', ...args], {
-    configDir: dir,
-    timeoutMs: 45_000,
-    onSpawn(spawned) {
-      child = spawned
-      spawned.stdout!.on('data', (d: string) => (out += d))
-      spawned.stderr!.on('data', (d: string) => (err += d))
-    },
-  })
-  void result.then(() => (exited = true))
+  const run = startCli(['webhooks', 'listen', ...args], {configDir: dir, timeoutMs: 45_000})
   cleanups.push(async () => {
-    if (!exited) child.kill('SIGKILL')
-    await result
+    if (!run.exited()) run.child().kill('SIGKILL')
+    await run.result
   })
-  await waitFor(() => /Press Ctrl-C to stop/.test(err) || exited, 15_000, 'the listener to be ready')
-  if (exited) throw new Error(`listen exited early:\n${err}`)
+  await waitFor(() => /Press Ctrl-C to stop/.test(run.stderr()) || run.exited(), 15_000, 'the listener to be ready')
+  if (run.exited()) throw new Error(`listen exited early:\n${run.stderr()}`)
   return {
-    stdout: () => out,
-    stderr: () => err,
+    stdout: run.stdout,
+    stderr: run.stderr,
     async interrupt() {
-      child.kill('SIGINT')
-      return result
+      run.child().kill('SIGINT')
+      return run.result
     },
   }
 }

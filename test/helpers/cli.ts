@@ -75,5 +75,33 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
   })
 }
 
+/** A CLI run left running (listen, a tail): its output so far, whether it has ended, its result. */
+export interface BackgroundCli {
+  result: Promise<CliResult>
+  child(): import('node:child_process').ChildProcess
+  stdout(): string
+  stderr(): string
+  exited(): boolean
+}
+
+/** `runCli` in the background: what it prints is readable as it comes (e.g. to wait for "ready"). */
+export function startCli(args: string[], options: CliOptions): BackgroundCli {
+  let child!: import('node:child_process').ChildProcess
+  let out = ''
+  let err = ''
+  let exited = false
+  const result = runCli(args, {
+    ...options,
+    onSpawn(spawned) {
+      child = spawned
+      spawned.stdout!.on('data', (d: string) => (out += d))
+      spawned.stderr!.on('data', (d: string) => (err += d))
+      options.onSpawn?.(spawned)
+    },
+  })
+  void result.then(() => (exited = true))
+  return {result, child: () => child, stdout: () => out, stderr: () => err, exited: () => exited}
+}
+
 /** ESC [ … : any ANSI escape sequence. */
 export const ANSI = /\u001b\[/
