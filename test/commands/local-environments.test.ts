@@ -46,18 +46,23 @@ interface Listening {
   stdout(): string
   stderr(): string
   startedAt: number
+  /** Listen's time runs WARP times faster from now on; its time now, as a function. */
+  warp(): Promise<() => number>
 }
+
+/** How much faster listen's time runs once a test warps it (test/helpers/child-time-warp.mjs). */
+const WARP = 12
 
 /** `svc … webhooks listen …` in the background (Ctrl-C at the end of the test); once it is ready. */
 async function listen(args: string[]): Promise<Listening> {
-  const run = startCli([...args], {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}, timeoutMs: 90_000})
+  const run = startCli([...args], {configDir: temp.dir, env: {SVC_RATE_LIMIT: '0'}, timeoutMs: 90_000, warp: WARP})
   cleanups.push(async () => {
     if (!run.exited()) run.child().kill('SIGINT')
     await run.result
   })
   await waitFor(() => /Press Ctrl-C to stop/.test(run.stderr()) || run.exited(), 20_000, 'the listener to be ready')
   if (run.exited()) throw new Error(`listen exited early:\n${run.stderr()}\n${run.stdout()}`)
-  return {stdout: run.stdout, stderr: run.stderr, startedAt: Date.now()}
+  return {stdout: run.stdout, stderr: run.stderr, startedAt: Date.now(), warp: run.warp}
 }
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
@@ -84,9 +89,11 @@ describe('the app’s traffic, not svc’s', () => {
     }
     await waitFor(() => ids.every((id) => local.received.some((r) => (r.event.data as {id: string}).id === id)), 20_000, 'the three events forwarded')
     for (const id of ids) await api(base, key, 'GET', `/v1/payments/${id}/status`)
-    // Listen's own requests go on in the background; 12 s of them is the case under test (the
-    // wait is on listen's own requests when it makes them, on the time otherwise).
-    await waitFor(() => Date.now() - run.startedAt >= 12_000, 30_000, '12 s of listen')
+    // Listen's own requests go on in the background; 12 s of them is the case under test: 12 s of
+    // listen's time, its timers (a poll, a retry, a reconnect) running WARP times faster from here
+    // on, while its requests and the sandbox keep real time.
+    const listenNow = await run.warp()
+    await waitFor(() => listenNow() - run.startedAt >= 12_000, 30_000, '12 s of listen')
 
     const view = await cli(['sandbox', 'requests', '--json'])
     expect(view.exitCode, view.stderr).toBe(0)

@@ -10,6 +10,7 @@ import type {TestClock} from './clock.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
 const CHILD_CLOCK = new URL('./child-clock.mjs', import.meta.url).href
+const CHILD_TIME_WARP = new URL('./child-time-warp.mjs', import.meta.url).href
 
 export interface CliResult {
   stdout: string
@@ -30,6 +31,11 @@ export interface CliOptions {
    * with its time at that moment (pinned if the clock is), and no later move reaches it.
    */
   clock?: TestClock
+  /**
+   * A child whose time a test may speed up (test/helpers/child-time-warp.mjs): real time until
+   * the child gets SIGUSR2 (`BackgroundCli.warp()`), then this many times faster, its timers too.
+   */
+  warp?: number
 }
 
 /** The environment a test CLI run starts from: nothing of the developer's own settings. */
@@ -57,7 +63,8 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
   }
   return new Promise((resolve, reject) => {
     if (options.clock) env.SVC_TEST_CLOCK = options.clock.forChild()
-    const preload = options.clock ? ['--import', CHILD_CLOCK] : []
+    if (options.warp) env.SVC_TEST_TIME_WARP = String(options.warp)
+    const preload = [...(options.clock ? ['--import', CHILD_CLOCK] : []), ...(options.warp ? ['--import', CHILD_TIME_WARP] : [])]
     const child = spawn(process.execPath, [...preload, BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
@@ -82,6 +89,12 @@ export interface BackgroundCli {
   stdout(): string
   stderr(): string
   exited(): boolean
+  /**
+   * From now on, the child's time runs `warp` times faster (a run started with `warp`); once the
+   * child says so, the child's time now, as a function (no earlier than it is: counted from the
+   * moment the test read the child's word).
+   */
+  warp(): Promise<() => number>
 }
 
 /** `runCli` in the background: what it prints is readable as it comes (e.g. to wait for "ready"). */
@@ -100,7 +113,26 @@ export function startCli(args: string[], options: CliOptions): BackgroundCli {
     },
   })
   void result.then(() => (exited = true))
-  return {result, child: () => child, stdout: () => out, stderr: () => err, exited: () => exited}
+  return {
+    result,
+    child: () => child,
+    stdout: () => out,
+    stderr: () => err,
+    exited: () => exited,
+    async warp() {
+      const rate = options.warp
+      if (!rate) throw new Error('warp(): the run was not started with a warp')
+      child.kill('SIGUSR2')
+      const said = /\[time-warp\] \d+x at (\d+)\n/
+      while (!said.test(err)) {
+        if (exited) throw new Error(`warp(): the child ended first:\n${err}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      const childAt = Number(said.exec(err)![1])
+      const seenAt = Date.now()
+      return () => childAt + (Date.now() - seenAt) * rate
+    },
+  }
 }
 
 /** ESC [ … : any ANSI escape sequence. */

@@ -1,0 +1,95 @@
+// Preloaded (`node --import`) into a CLI child that startCli starts with `warp` (test/helpers/cli.ts):
+// the child's time (Date.now, through which the CLI's clock reads it) and its timers (the global
+// setTimeout and setInterval, on which the machine's clock sets the CLI's) run as real time does
+// until the test sends SIGUSR2; from then on, SVC_TEST_TIME_WARP times faster. Timers already set
+// when the signal comes are set again for what is left of their time, at the new pace: a child that
+// waits 12 s of its own time, or polls once a second of it, does so in a twelfth of the real time.
+// Node's own timers (sockets, HTTP servers) keep real time; so does everything outside the child.
+// The child says on stderr when its time sped up: `[time-warp] 12x at MS` (its time then).
+const rate = Number(process.env.SVC_TEST_TIME_WARP)
+delete process.env.SVC_TEST_TIME_WARP
+if (rate > 1) {
+  const real = {setTimeout, clearTimeout, setInterval, clearInterval, now: Date.now}
+  /** Once warped: the real and the child's time at the signal. */
+  let warpedAt
+  const now = () => (warpedAt ? warpedAt.child + (real.now() - warpedAt.real) * rate : real.now())
+  const live = new Map()
+  let nextId = 1
+
+  class WarpedTimer {
+    constructor(callback, ms, args, repeat) {
+      this.id = nextId++
+      this.callback = callback
+      this.args = args
+      this.ms = Math.max(1, Number(ms) || 1)
+      this.repeat = repeat
+      this.referenced = true
+      this.due = now() + this.ms
+      live.set(this.id, this)
+      this.arm()
+    }
+    arm() {
+      const left = Math.max(0, this.due - now())
+      this.handle = real.setTimeout(() => this.fire(), warpedAt ? left / rate : left)
+      if (!this.referenced) this.handle.unref()
+    }
+    fire() {
+      if (this.repeat) {
+        this.due += this.ms
+        this.arm()
+      } else live.delete(this.id)
+      this.callback(...this.args)
+    }
+    clear() {
+      real.clearTimeout(this.handle)
+      live.delete(this.id)
+    }
+    ref() {
+      this.referenced = true
+      this.handle.ref()
+      return this
+    }
+    unref() {
+      this.referenced = false
+      this.handle.unref()
+      return this
+    }
+    hasRef() {
+      return this.referenced
+    }
+    refresh() {
+      real.clearTimeout(this.handle)
+      this.due = now() + this.ms
+      live.set(this.id, this)
+      this.arm()
+      return this
+    }
+    close() {
+      this.clear()
+      return this
+    }
+    [Symbol.toPrimitive]() {
+      return this.id
+    }
+  }
+
+  const clear = (timer) => {
+    const warped = timer instanceof WarpedTimer ? timer : live.get(Number(timer))
+    if (warped) warped.clear()
+    else if (timer !== undefined && timer !== null) real.clearTimeout(timer)
+  }
+  globalThis.setTimeout = (callback, ms, ...args) => new WarpedTimer(callback, ms, args, false)
+  globalThis.setInterval = (callback, ms, ...args) => new WarpedTimer(callback, ms, args, true)
+  globalThis.clearTimeout = clear
+  globalThis.clearInterval = clear
+  Date.now = now
+  process.on('SIGUSR2', () => {
+    if (warpedAt) return
+    warpedAt = {real: real.now(), child: now()}
+    for (const timer of live.values()) {
+      real.clearTimeout(timer.handle)
+      timer.arm()
+    }
+    process.stderr.write(`[time-warp] ${rate}x at ${warpedAt.child}\n`)
+  })
+}
