@@ -1,18 +1,23 @@
-// Preloaded (`node --import`) into a CLI child that startCli starts with `warp` (test/helpers/cli.ts):
+// Preloaded (`node --import`) into a CLI child that runCli starts with `warp` (test/helpers/cli.ts):
 // the child's time (Date.now, through which the CLI's clock reads it) and its timers (the global
 // setTimeout and setInterval, on which the machine's clock sets the CLI's) run as real time does
-// until the test sends SIGUSR2; from then on, SVC_TEST_TIME_WARP times faster. Timers already set
-// when the signal comes are set again for what is left of their time, at the new pace: a child that
-// waits 12 s of its own time, or polls once a second of it, does so in a twelfth of the real time.
+// until the test sends SIGURG; from then on, SVC_TEST_TIME_WARP times faster, until the next
+// SIGURG sets them back to real pace (from where the child's time then stands), and so on. Timers
+// already set are set again for what is left of their time, at the new pace: a child that waits
+// 12 s of its own time, or polls once a second of it, does so in a twelfth of the real time.
 // Node's own timers (sockets, HTTP servers) keep real time; so does everything outside the child.
-// The child says on stderr when its time sped up: `[time-warp] 12x at MS` (its time then).
+// The child says on stderr each time its pace changes: `[time-warp] 12x at MS` (its time then),
+// `[time-warp] 1x at MS`.
+// SIGURG: nothing else in the child listens to it, and by default it does nothing (SIGUSR2 would
+// be seen twice: conf's writer, through when-exit, raises it again once it has run its own exit hooks).
 const rate = Number(process.env.SVC_TEST_TIME_WARP)
 delete process.env.SVC_TEST_TIME_WARP
 if (rate > 1) {
   const real = {setTimeout, clearTimeout, setInterval, clearInterval, now: Date.now}
-  /** Once warped: the real and the child's time at the signal. */
-  let warpedAt
-  const now = () => (warpedAt ? warpedAt.child + (real.now() - warpedAt.real) * rate : real.now())
+  // The pace, and the real and the child's time when it was last set.
+  let pace = 1
+  let since = {real: real.now(), child: real.now()}
+  const now = () => since.child + (real.now() - since.real) * pace
   const live = new Map()
   let nextId = 1
 
@@ -30,7 +35,7 @@ if (rate > 1) {
     }
     arm() {
       const left = Math.max(0, this.due - now())
-      this.handle = real.setTimeout(() => this.fire(), warpedAt ? left / rate : left)
+      this.handle = real.setTimeout(() => this.fire(), left / pace)
       if (!this.referenced) this.handle.unref()
     }
     fire() {
@@ -83,13 +88,13 @@ if (rate > 1) {
   globalThis.clearTimeout = clear
   globalThis.clearInterval = clear
   Date.now = now
-  process.on('SIGUSR2', () => {
-    if (warpedAt) return
-    warpedAt = {real: real.now(), child: now()}
+  process.on('SIGURG', () => {
+    since = {real: real.now(), child: now()}
+    pace = pace === 1 ? rate : 1
     for (const timer of live.values()) {
       real.clearTimeout(timer.handle)
       timer.arm()
     }
-    process.stderr.write(`[time-warp] ${rate}x at ${warpedAt.child}\n`)
+    process.stderr.write(`[time-warp] ${pace}x at ${Math.round(since.child)}\n`)
   })
 }

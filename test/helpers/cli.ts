@@ -11,6 +11,8 @@ import type {TestClock} from './clock.js'
 export const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
 const CHILD_CLOCK = new URL('./child-clock.mjs', import.meta.url).href
 const CHILD_TIME_WARP = new URL('./child-time-warp.mjs', import.meta.url).href
+/** What a child started with `warp` takes as "change pace" (test/helpers/child-time-warp.mjs). */
+const WARP_SIGNAL = 'SIGURG'
 
 export interface CliResult {
   stdout: string
@@ -33,7 +35,8 @@ export interface CliOptions {
   clock?: TestClock
   /**
    * A child whose time a test may speed up (test/helpers/child-time-warp.mjs): real time until
-   * the child gets SIGUSR2 (`BackgroundCli.warp()`), then this many times faster, its timers too.
+   * the test warps it (`warpTime`, `BackgroundCli.warp()`), then this many times faster, its timers
+   * too, until the test sets it back.
    */
   warp?: number
 }
@@ -89,12 +92,27 @@ export interface BackgroundCli {
   stdout(): string
   stderr(): string
   exited(): boolean
-  /**
-   * From now on, the child's time runs `warp` times faster (a run started with `warp`); once the
-   * child says so, the child's time now, as a function (no earlier than it is: counted from the
-   * moment the test read the child's word).
-   */
-  warp(): Promise<() => number>
+  /** `warpTime` on this run (started with `warp`). */
+  warp(fast?: boolean): Promise<() => number>
+}
+
+/**
+ * Sets the pace of a child started with `warp` (test/helpers/child-time-warp.mjs): `fast`, `rate`
+ * times real time, else real time again. Once the child says so: its time now, as a function (no
+ * later than it is: counted from the moment the test read the child's word, at the new pace).
+ */
+export async function warpTime(child: import('node:child_process').ChildProcess, stderr: () => string, rate: number, fast = true): Promise<() => number> {
+  const pace = fast ? rate : 1
+  const from = stderr().length
+  child.kill(WARP_SIGNAL)
+  const said = new RegExp(`\\[time-warp\\] ${pace}x at (\\d+)\\n`)
+  while (!said.test(stderr().slice(from))) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`warpTime: the child ended first:\n${stderr()}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  const childAt = Number(said.exec(stderr().slice(from))![1])
+  const seenAt = Date.now()
+  return () => childAt + (Date.now() - seenAt) * pace
 }
 
 /** `runCli` in the background: what it prints is readable as it comes (e.g. to wait for "ready"). */
@@ -119,18 +137,9 @@ export function startCli(args: string[], options: CliOptions): BackgroundCli {
     stdout: () => out,
     stderr: () => err,
     exited: () => exited,
-    async warp() {
-      const rate = options.warp
-      if (!rate) throw new Error('warp(): the run was not started with a warp')
-      child.kill('SIGUSR2')
-      const said = /\[time-warp\] \d+x at (\d+)\n/
-      while (!said.test(err)) {
-        if (exited) throw new Error(`warp(): the child ended first:\n${err}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      const childAt = Number(said.exec(err)![1])
-      const seenAt = Date.now()
-      return () => childAt + (Date.now() - seenAt) * rate
+    warp(fast = true) {
+      if (!options.warp) throw new Error('warp(): the run was not started with a warp')
+      return warpTime(child, () => err, options.warp, fast)
     },
   }
 }
