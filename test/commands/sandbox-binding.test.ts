@@ -13,7 +13,7 @@ import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {runCli, type CliResult} from '../helpers/cli.js'
+import {runCli, warpTime, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
@@ -125,6 +125,9 @@ describe('the stand-ins act on their profile’s sandbox only', {timeout: 120_00
   })
 })
 
+/** How much faster listen's time runs while a test waits for what must not come (test/helpers/child-time-warp.mjs). */
+const WARP = 12
+
 /** `svc ARGS webhooks listen --forward-to APP` as a child process, its stderr collected. */
 function listen(configDir: string, args: string[], app: Receiver) {
   let child!: ChildProcess
@@ -133,6 +136,7 @@ function listen(configDir: string, args: string[], app: Receiver) {
     configDir,
     env: {SVC_RATE_LIMIT: '0'},
     timeoutMs: 150_000,
+    warp: WARP,
     onSpawn(spawned) {
       child = spawned
       spawned.stderr!.on('data', (d: Buffer) => (out.err += d.toString()))
@@ -143,6 +147,17 @@ function listen(configDir: string, args: string[], app: Receiver) {
     await run
   })
   return {out, run, child: () => child}
+}
+
+/**
+ * `ms` of listen's own time, run WARP times faster: its timers (the watch's reconnect attempts, one
+ * a second) fire as they would in that time, while its requests and the sandboxes keep real time.
+ */
+async function listenFor(l: ReturnType<typeof listen>, ms: number): Promise<void> {
+  const listenNow = await warpTime(l.child(), () => l.out.err, WARP)
+  const from = listenNow()
+  await waitFor(() => listenNow() - from >= ms, 30_000, `${ms} ms of listen's time`)
+  await warpTime(l.child(), () => l.out.err, WARP, false)
 }
 
 /** An app and `svc --profile local webhooks listen` forwarding to it, ready. */
@@ -179,8 +194,8 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     const other = await payOn(b, 2002)
     await until(async () => (await eventsOf(b, other)).length > 0, 20_000, 'the other sandbox’s settlement')
     // What is tested here is that nothing comes: the time the old fallback took to re-register
-    // (one second) several times over.
-    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    // (one second) several times over, of listen's time.
+    await listenFor(l, 6_000)
     expect(l.out.err.slice(mark)).not.toMatch(/back/)
     expect(l.out.err.slice(mark).match(/waiting for the sandbox at/gi)).toHaveLength(1)
 
@@ -294,8 +309,8 @@ describe('webhooks listen is bound to the sandbox it started on', {timeout: 180_
     expect(c.info.profile).toBe('local')
     const other = await payOn(c, 2002)
     await until(async () => (await eventsOf(c, other)).length > 0, 20_000, 'the other sandbox’s settlement')
-    // Nothing is to come: the time the watch takes to reconnect (one second) several times over.
-    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    // Nothing is to come: the time the watch takes to reconnect (one second) several times over, of listen's time.
+    await listenFor(l, 6_000)
     expect(l.out.err.slice(mark)).not.toMatch(/back/)
     expect(forwardedFor(app, other)).toEqual([])
     const receiver = l.out.err.match(/receiving events at (http:\/\/\S+)/)![1]!
