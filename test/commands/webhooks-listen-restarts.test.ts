@@ -11,7 +11,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {runCli, type CliResult} from '../helpers/cli.js'
+import {runCli, warpTime, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
 import {freePort} from '../helpers/fault-proxy.js'
@@ -21,6 +21,9 @@ const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
+
+/** How much faster listen's time runs while it waits to reconnect (test/helpers/child-time-warp.mjs). */
+const WARP = 12
 
 const settledAt = (app: Receiver, id: string) => app.received.some((r) => (r.event.data as {id?: string})?.id === id)
 
@@ -48,6 +51,7 @@ describe.each([
       configDir: temp.dir,
       env: {SVC_RATE_LIMIT: '0'},
       timeoutMs: 120_000,
+      warp: WARP,
       onSpawn(spawned) {
         child = spawned
         spawned.stderr!.on('data', (d: Buffer) => (err += d.toString()))
@@ -74,7 +78,10 @@ describe.each([
       served = await startServe(temp.dir, serveArgs)
       // At once, before listen can have registered again: its event is recovered from the sandbox's event list.
       payments.push(await payOn(served, 2000 + round))
+      // Listen tries again once a second of its time: that second runs WARP times faster until it is back.
+      await warpTime(child, () => err, WARP)
       await waitFor(() => /back/.test(err.slice(back)), 15_000, `round ${round}: listen to re-register`)
+      await warpTime(child, () => err, WARP, false)
       payments.push(await payOn(served, 3000 + round))
       await waitFor(() => payments.every((id) => settledAt(app, id)), 20_000, `round ${round}: every event, the gap's included`)
     }
