@@ -9,7 +9,7 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import {createInterface} from 'node:readline'
 import {fileURLToPath} from 'node:url'
 
-const serverScript = fileURLToPath(new URL('./data-server.ts', import.meta.url))
+const serverScript = fileURLToPath(new URL('./data-server.mjs', import.meta.url))
 
 interface Running {
   child: ChildProcess
@@ -18,7 +18,7 @@ interface Running {
 }
 
 async function start(dataFile: string): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, dataFile], {stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [serverScript, dataFile], {stdio: ['ignore', 'pipe', 'pipe']})
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const line = await new Promise<string>((resolve, reject) => {
