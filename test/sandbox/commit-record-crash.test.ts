@@ -28,7 +28,9 @@ describe('the commit record under SIGKILL', () => {
       dataFile: file,
       rounds: 20,
       workers: 8,
-      maxRunMs: 600,
+      // Each kill 150 to 400 ms into the load: before, at or after the checkpointer's first runs
+      // (every 250 ms), with tens to hundreds of commits (each rewriting the record) in every window.
+      maxRunMs: 400,
       async afterKill(round, acknowledged) {
         const text = existsSync(`${file}.committed`) ? readFileSync(`${file}.committed`, 'utf8') : '(none)'
         let commits: number | undefined
