@@ -25,24 +25,26 @@ const ids: {payment: string; invoice: string} = {payment: '', invoice: ''}
 
 const env = () => ({...h.env(), SVC_RATE_LIMIT: '0', SVC_SANDBOX_URL: h.sb.url, SVC_SANDBOX_ADMIN_TOKEN: h.sb.adminToken, SVC_PROFILE: 'dev'})
 
-/** stdout of the CLI in a pseudo-terminal `cols` wide (stderr to /dev/null: spinners and notes are not tables). */
+/** What the shell writes after the CLI has exited, with its exit code: the end of the output. */
+const END = /\n?\u0000svc-exit:(\d+)\u0000/
+
+/**
+ * stdout of the CLI in a pseudo-terminal `cols` wide (stderr to /dev/null: spinners and notes are
+ * not tables). The pty may report the exit before the last of the output: the shell that runs the
+ * CLI writes a line after it, with its exit code, and the output ends there (the terminal keeps
+ * their order), so no wait for quiet is needed.
+ */
 function inTerminal(args: string[], cols: number, extra: Record<string, string> = {}): Promise<{screen: string; exitCode: number}> {
   const environment: Record<string, string> = {...baseEnv(temp.dir), TERM: 'xterm-256color', ...env(), ...extra}
   return new Promise((resolve) => {
-    const pty = spawn('/bin/sh', ['-c', 'exec "$0" "$@" 2>/dev/null', process.execPath, BIN, ...args], {cols, rows: 40, env: environment, name: 'xterm-256color'})
+    const script = '"$0" "$@" 2>/dev/null; code=$?; printf \'\\n\\000svc-exit:%d\\000\' "$code"'
+    const pty = spawn('/bin/sh', ['-c', script, process.execPath, BIN, ...args], {cols, rows: 40, env: environment, name: 'xterm-256color'})
     let output = ''
-    let last = Date.now()
     pty.onData((data) => {
       output += data
-      last = Date.now()
-    })
-    // The pty may report the exit before the last of the output: wait until it has been quiet a while.
-    pty.onExit(({exitCode}) => {
-      const settle = setInterval(() => {
-        if (Date.now() - last < 300) return
-        clearInterval(settle)
-        resolve({screen: stripAnsi(output).replaceAll('\r', ''), exitCode})
-      }, 100)
+      const end = END.exec(output)
+      if (!end) return
+      resolve({screen: stripAnsi(output.slice(0, end.index)).replaceAll('\r', ''), exitCode: Number(end[1])})
     })
   })
 }
