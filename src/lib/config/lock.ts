@@ -1,7 +1,7 @@
 /**
  * A lock between processes around a file's read-modify-write: a directory `<file>.lock` made with
  * mkdir, which is atomic on every local file system (the technique proper-lockfile uses, without
- * its dependencies). Held for milliseconds: a read, a change, conf's atomic write.
+ * its dependencies). Held for milliseconds: a read, a change, an atomic write.
  *
  * A lock left by a process that died (SIGKILL, power cut) is taken over once it is older than
  * `staleMs`; the holder refreshes its time while it works, so a slow but live holder is never
