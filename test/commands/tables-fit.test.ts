@@ -32,19 +32,31 @@ const END = /\n?\u0000svc-exit:(\d+)\u0000/
  * stdout of the CLI in a pseudo-terminal `cols` wide (stderr to /dev/null: spinners and notes are
  * not tables). The pty may report the exit before the last of the output: the shell that runs the
  * CLI writes a line after it, with its exit code, and the output ends there (the terminal keeps
- * their order), so no wait for quiet is needed.
+ * their order): no wait for quiet, unless that line never comes.
  */
 function inTerminal(args: string[], cols: number, extra: Record<string, string> = {}): Promise<{screen: string; exitCode: number}> {
   const environment: Record<string, string> = {...baseEnv(temp.dir), TERM: 'xterm-256color', ...env(), ...extra}
   return new Promise((resolve) => {
-    const script = '"$0" "$@" 2>/dev/null; code=$?; printf \'\\n\\000svc-exit:%d\\000\' "$code"'
+    const script = '"$0" "$@" 2>/dev/null; code=$?; printf \'\\n\\000svc-exit:%d\\000\' "$code"; exit "$code"'
     const pty = spawn('/bin/sh', ['-c', script, process.execPath, BIN, ...args], {cols, rows: 40, env: environment, name: 'xterm-256color'})
     let output = ''
+    let last = Date.now()
+    const done = (screen: string, exitCode: number) => resolve({screen: stripAnsi(screen).replaceAll('\r', ''), exitCode})
     pty.onData((data) => {
       output += data
+      last = Date.now()
       const end = END.exec(output)
-      if (!end) return
-      resolve({screen: stripAnsi(output.slice(0, end.index)).replaceAll('\r', ''), exitCode: Number(end[1])})
+      if (end) done(output.slice(0, end.index), Number(end[1]))
+    })
+    // Should the end line be lost with the terminal (the shell gone before its last write was
+    // read), the output so far once it has been quiet a second after the exit.
+    pty.onExit(({exitCode}) => {
+      const settle = setInterval(() => {
+        if (END.test(output)) return clearInterval(settle)
+        if (Date.now() - last < 1000) return
+        clearInterval(settle)
+        done(output, exitCode)
+      }, 100)
     })
   })
 }
