@@ -6,8 +6,9 @@
  */
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
-import {afterEach, describe, expect, vi} from 'vitest'
+import {afterEach, describe, expect, onTestFinished, vi} from 'vitest'
 
+import {testClock} from '../helpers/clock.js'
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {test} from '../helpers/fixtures.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
@@ -145,8 +146,14 @@ describe('svc mcp: the tools an assistant sees', () => {
 })
 
 describe('svc mcp: payments', () => {
-  it('creates a payment to a test number and waits for it: SUCCESS, on the server too', async ({startMcp, sandbox}) => {
-    const session = await startMcp()
+  it('creates a payment to a test number and waits for it: SUCCESS, on the server too', async ({startMcp}) => {
+    // A sandbox of its own whose time the test holds: the payment stays PENDING until the wait has
+    // told its progress once, then settles (on a busy machine, 200 ms of real time could pass
+    // before the first poll, which would then find it settled and tell nothing while it waits).
+    const clock = testClock()
+    const sandbox = await startTestSandbox({clock})
+    onTestFinished(() => sandbox.close())
+    const session = await startMcp([], sandbox.env())
     const created = await call(session, 'payments_create', {amount: '5 000', phone: '+237 6 70 00 00 01'})
     expect(created.isError).toBeFalsy()
     const payment = created.structuredContent.payment
@@ -158,15 +165,17 @@ describe('svc mcp: payments', () => {
     expect(JSON.parse(created.content[1]!.text!).payment.id).toBe(payment.id)
 
     const progress: string[] = []
-    const waited = (await session.client.callTool({name: 'payments_wait', arguments: {id: payment.id, interval: '250ms', timeout: '20s'}}, undefined, {
+    const waiting = session.client.callTool({name: 'payments_wait', arguments: {id: payment.id, interval: '250ms', timeout: '20s'}}, undefined, {
       onprogress: (p) => progress.push(p.message ?? ''),
-    })) as ToolResult
+    }) as Promise<ToolResult>
+    await vi.waitFor(() => expect(progress).toContain(`Payment ${payment.id}: PENDING…`), {timeout: 20_000})
+    clock.advance(200)
+    const waited = await waiting
     expect(waited.isError).toBeFalsy()
     expect(waited.structuredContent).toMatchObject({final: true, payment: {id: payment.id, status: 'SUCCESS'}})
     expect(waited.content[0]!.text).toBe(`Payment "${payment.id}" succeeded: 5 000 XAF collected from "237670000001".`)
-    // Progress while it waits. The SDK's client handles a notification a tick after a response
-    // read with it, so the last one may come after the result and be dropped: not asserted.
-    expect(progress.length).toBeGreaterThan(0)
+    // Progress while it waits (the SDK's client handles a notification a tick after a response
+    // read with it, so the last one may come after the result and be dropped: not asserted).
     for (const message of progress) expect(message).toMatch(new RegExp(`^Payment ${payment.id}: (PENDING|SUCCESS)…$`))
     expect((await payments(sandbox)).filter((p) => p.id === payment.id)).toMatchObject([{status: 'SUCCESS', amount: 5000}])
   })

@@ -1,9 +1,7 @@
 import fc from 'fast-check'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 
 import {formatNumber, formatXaf, parseAmount, parseWholeXaf} from '../../../src/lib/payments/amount.js'
-import {fr} from '../../../src/lib/i18n/fr/index.js'
-import {registerCatalogue} from '../../../src/lib/i18n/index.js'
 import {quoteInput} from '../../../src/lib/io/quote.js'
 import {onlyInputErrors, expectRefused} from './refusal.js'
 
@@ -151,12 +149,17 @@ describe('formatXaf and formatNumber', () => {
   it('uses plain spaces only', () => {
     expect(formatXaf(1234567)).not.toMatch(/[\u00a0\u202f]/)
   })
-  it('takes the unit from the catalogue per locale (French falls back to English until registered)', () => {
-    expect(formatXaf(12500, 'en')).toBe('12 500 XAF')
-    expect(formatXaf(12500, 'fr')).toBe('12 500 XAF')
-    registerCatalogue('fr', fr)
-    expect(formatXaf(12500, 'fr')).toBe('12 500 FCFA')
-    expect(formatXaf(12500, 'en')).toBe('12 500 XAF')
+  it('takes the unit from the catalogue per locale (French falls back to English until registered)', async () => {
+    // Fresh modules: another file of the worker may have registered French already.
+    vi.resetModules()
+    const amount = await import('../../../src/lib/payments/amount.js')
+    const i18n = await import('../../../src/lib/i18n/index.js')
+    const french = (await import('../../../src/lib/i18n/fr/index.js')).fr
+    expect(amount.formatXaf(12500, 'en')).toBe('12 500 XAF')
+    expect(amount.formatXaf(12500, 'fr')).toBe('12 500 XAF')
+    i18n.registerCatalogue('fr', french)
+    expect(amount.formatXaf(12500, 'fr')).toBe('12 500 FCFA')
+    expect(amount.formatXaf(12500, 'en')).toBe('12 500 XAF')
   })
   it('shows non-integers and non-finite values without grouping rather than hiding them', () => {
     expect(formatNumber(1.5)).toBe('1.5')
