@@ -11,7 +11,7 @@
  * ("Bread:500:3; Cake:2500:1"). JSON lines: one create body per line, as `--from-file` takes.
  * A due_date is read in the file's own order (import-dates.ts), whatever language svc speaks.
  */
-import {createHash} from 'node:crypto'
+import {hash} from 'node:crypto'
 
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -218,16 +218,27 @@ function csvRows(text: string, dateOrder: () => DateOrder): SourceRow[] {
   return records.map((record, index) => ({row: index + 1, line: record.line, label: () => ({}), build: () => build(record.fields)}))
 }
 
-/** JSON with keys sorted at every level: the same body always hashes the same. */
+/**
+ * JSON with keys sorted at every level: the same body always hashes the same. Written out by hand
+ * (no entries, filter, sort and join of pairs per object): an import computes it for every row.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value)
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + (canonicalJson(value[i]) ?? '')
+    return `${out}]`
   }
-  return JSON.stringify(value)
+  const record = value as Record<string, unknown>
+  // Code-unit order, as before: a key's bytes are the same from one version to the next.
+  const keys = Object.keys(record).sort()
+  let out = '{'
+  for (const key of keys) {
+    const field = record[key]
+    if (field === undefined) continue
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(field)}`
+  }
+  return `${out}}`
 }
 
 /**
@@ -239,8 +250,8 @@ export function canonicalJson(value: unknown): string {
  * nor must inserting, removing or reordering rows. A row edited between runs gets a new key (it
  * is a different invoice). The service keeps keys 24 hours.
  */
-export function rowKey(draft: InvoiceDraft, occurrence: number): string {
-  const hex = createHash('sha256').update(`svc-invoice-import/1\n${canonicalJson(draft)}\n${occurrence}`).digest('hex')
+export function rowKey(draft: InvoiceDraft, occurrence: number, canonical = canonicalJson(draft)): string {
+  const hex = hash('sha256', `svc-invoice-import/1\n${canonical}\n${occurrence}`, 'hex')
   // UUID layout, version 8 (custom), RFC 9562 variant.
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
@@ -282,7 +293,7 @@ export class Occurrences {
   private size = 0
 
   next(canonical: string): number {
-    const digest = createHash('sha256').update(canonical).digest()
+    const digest = hash('sha256', canonical, 'buffer')
     if (this.size * 2 >= this.counts.length) this.grow()
     const slot = this.find(digest.readUInt32BE(0), digest.readUInt32BE(4))
     if (this.counts[slot] === 0) {
@@ -325,7 +336,7 @@ export function checkRow(source: SourceRow, occurrences: Occurrences, extraCheck
     extraCheck?.(draft)
     if (!keyed) return {row: source.row, line: source.line, draft, totals}
     const canonical = canonicalJson(draft)
-    return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrences.next(canonical))}
+    return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrences.next(canonical), canonical)}
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     const errors = error instanceof RowErrors ? error.errors : [inColumnTerms(error)]
