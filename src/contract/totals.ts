@@ -42,6 +42,8 @@ export function computeTotalsExact(items: readonly PricedItem[], discountPercent
     }
     subtotal += BigInt(item.price) * BigInt(item.quantity)
   })
+  // No discount, the usual case: nothing to round (the same answer as below).
+  if (discountPercent === 0) return {subtotal_amount: subtotal, discount_amount: 0n, total_amount: subtotal}
   const {numerator, denominator} = decimalFraction(discountPercent)
   // subtotal × (numerator / denominator) / 100, rounded half away from zero (all values ≥ 0).
   const scale = denominator * 100n

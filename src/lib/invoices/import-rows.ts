@@ -81,8 +81,12 @@ export function formatOf(path: string, text: string): ImportFormat {
 
 /** `items` cell: NAME:PRICE:QTY entries separated by `;`. */
 export function parseItemsCell(cell: string) {
-  const specs = cell.split(';').map((s) => s.trim()).filter((s) => s !== '')
-  return specs.map((spec) => parseItemSpec(spec, 'item'))
+  const items = []
+  for (const part of cell.split(';')) {
+    const spec = part.trim()
+    if (spec !== '') items.push(parseItemSpec(spec, 'item'))
+  }
+  return items
 }
 
 /** The header's column names, lower-cased; throws for unknown, missing or repeated ones. */
@@ -118,9 +122,10 @@ export function csvRowBuilder(columns: string[], dateOrder: () => DateOrder): (f
     }
     const body: Record<string, unknown> = {}
     const errors: RowError[] = []
-    columns.forEach((column, i) => {
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i]!
       const cell = fields[i]!.trim()
-      if (cell === '') return
+      if (cell === '') continue
       try {
         if (column === 'items') {
           body.items = parseItemsCell(cell)
@@ -142,7 +147,7 @@ export function csvRowBuilder(columns: string[], dateOrder: () => DateOrder): (f
         if (!(error instanceof InputError)) throw error
         errors.push(inColumnTerms(error))
       }
-    })
+    }
     if (errors.length > 0) throw new RowErrors(errors)
     return draftFromJson(body, 'file')
   }
@@ -230,15 +235,33 @@ export function canonicalJson(value: unknown): string {
     return `${out}]`
   }
   const record = value as Record<string, unknown>
-  // Code-unit order, as before: a key's bytes are the same from one version to the next.
-  const keys = Object.keys(record).sort()
+  // Code-unit order, as before: a key's bytes are the same from one version to the next. A few
+  // keys: sorted by insertion.
+  const keys = Object.keys(record)
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!
+    let j = i - 1
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!
+    keys[j + 1] = key
+  }
   let out = '{'
   for (const key of keys) {
     const field = record[key]
     if (field === undefined) continue
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(field)}`
+    out += `${out.length === 1 ? '' : ','}${quotedKey(key)}:${canonicalJson(field)}`
   }
   return `${out}}`
+}
+
+/** Keys as JSON writes them, kept for the few a body has (a bounded number of them). */
+const QUOTED = new Map<string, string>()
+function quotedKey(key: string): string {
+  let quoted = QUOTED.get(key)
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key)
+    if (QUOTED.size < 1000) QUOTED.set(key, quoted)
+  }
+  return quoted
 }
 
 /**
