@@ -1,6 +1,6 @@
 /**
  * `svc invoice import`, the file read as a stream: bytes in chunks of 64 KiB, decoded as they come
- * (UTF-8 checked byte by byte, so that a file that is not UTF-8 is found at its first bad line
+ * (UTF-8 checked by the decoder, so that a file that is not UTF-8 is found at its first bad line
  * without holding the file), then cut into CSV records or JSON lines. Nothing grows with the
  * file: a cell is kept up to `CELL_CAP` characters and a record (a line, or the lines a quoted
  * cell spans) up to `LINE_CAP`; past that, the rest is counted and dropped, and the record comes
@@ -125,24 +125,49 @@ class Utf8Check {
 
 /**
  * The file's text in chunks, the BOM left out. `checkUtf8`: bytes that are not UTF-8 throw
- * NotUtf8Error (the caller reads the file again as Windows-1252, or refuses it).
+ * NotUtf8Error (the caller reads the file again as Windows-1252, or refuses it). The decoder checks
+ * them itself (fatal: at native speed, across chunks); the line of the first bad byte is counted
+ * only then, by reading the file again up to it (`firstBadLine`).
  */
 export async function* textChunks(path: string, encoding: Encoding, options: {skip: number; checkUtf8: boolean}): AsyncGenerator<string> {
-  const decoder = textDecoder(encoding)
-  const check = options.checkUtf8 && encoding === 'utf-8' ? new Utf8Check() : undefined
+  const fatal = options.checkUtf8 && encoding === 'utf-8'
+  const decoder = fatal ? new TextDecoder('utf-8', {fatal: true}) : textDecoder(encoding)
   const stream = createReadStream(path, {start: options.skip, highWaterMark: 64 * 1024})
+  const decode = async (chunk?: Buffer): Promise<string> => {
+    try {
+      return chunk ? decoder.decode(chunk, {stream: true}) : decoder.decode()
+    } catch (error) {
+      if (fatal && error instanceof TypeError) throw new NotUtf8Error(await firstBadLine(path, options.skip))
+      throw error
+    }
+  }
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      check?.check(chunk)
-      const text = decoder.decode(chunk, {stream: true})
+      const text = await decode(chunk)
       if (text !== '') yield text
     }
-    check?.end()
-    const rest = decoder.decode()
+    const rest = await decode()
     if (rest !== '') yield rest
   } finally {
     stream.destroy()
   }
+}
+
+/** The line of a file's first byte that is not UTF-8 (the file read again, byte by byte). */
+async function firstBadLine(path: string, skip: number): Promise<number> {
+  const check = new Utf8Check()
+  const stream = createReadStream(path, {start: skip, highWaterMark: 64 * 1024})
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) check.check(chunk)
+    check.end()
+  } catch (error) {
+    if (error instanceof NotUtf8Error) return error.line
+    throw error
+  } finally {
+    stream.destroy()
+  }
+  // The decoder refused what the check takes: said at the file's start rather than not at all.
+  return 1
 }
 
 /**
