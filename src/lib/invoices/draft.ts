@@ -31,6 +31,8 @@ export interface InvoiceDraft {
   external_reference?: string
 }
 
+const MAX_TOTAL_EXACT = BigInt(MAX_TOTAL)
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** The free-text fields a draft checks on their own: flag, body field, longest length. */
@@ -41,6 +43,7 @@ const TEXT_FIELDS = {
   'external-reference': ['external_reference', MAX_LENGTH.externalReference],
 } as const
 type TextFlag = keyof typeof TEXT_FIELDS
+const TEXT_FLAGS = Object.keys(TEXT_FIELDS) as TextFlag[]
 
 /**
  * One free-text value against the contract's length and its no-control-character rule (an
@@ -94,7 +97,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   }
 
   // The contract's longest strings, and no control characters (docs/service.md, "Limits").
-  for (const flag of Object.keys(TEXT_FIELDS) as TextFlag[]) checkText(flag, value[TEXT_FIELDS[flag][0]])
+  for (const flag of TEXT_FLAGS) checkText(flag, value[TEXT_FIELDS[flag][0]])
 
   const field = 'item'
   const items = value.items
@@ -115,15 +118,14 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
     if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1 || item.quantity > MAX_QUANTITY) {
       throw new InputError(t('domain.draft.itemQuantity', {field, index, name: name(), value: quoteInput(String(item.quantity)), max: formatNumber(MAX_QUANTITY)}), {field})
     }
-    for (const [part, text, max] of [
-      ['name', item.name, MAX_LENGTH.itemName],
-      ['description', item.description, MAX_LENGTH.itemDescription],
-    ] as const) {
-      if (typeof text !== 'string') continue
+    const checkPart = (part: 'name' | 'description', text: unknown, max: number) => {
+      if (typeof text !== 'string') return
       const length = codePoints(text, max)
       if (length > max) throw new InputError(t('domain.draft.itemTooLong', {field, index, part, length, max}), {field})
       if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field}), {field})
     }
+    checkPart('name', item.name, MAX_LENGTH.itemName)
+    checkPart('description', item.description, MAX_LENGTH.itemDescription)
   })
 
   const discount = value.discount_percent ?? 0
@@ -132,7 +134,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   }
 
   const exact = computeTotalsExact(items as LineItem[], discount)
-  if (exact.subtotal_amount > BigInt(MAX_TOTAL)) {
+  if (exact.subtotal_amount > MAX_TOTAL_EXACT) {
     throw new InputError(
       t('domain.draft.totalTooLarge', {
         field: 'total',

@@ -27,6 +27,8 @@ export const DRAFT_FIELDS = [
   'external_reference',
 ] as const
 
+const DRAFT_FIELD_SET: ReadonlySet<string> = new Set(DRAFT_FIELDS)
+
 const ITEM_FIELDS = ['name', 'description', 'price', 'quantity']
 
 /** `--discount 10`, `12.5`, `10%`: a percentage 0–100, never francs. */
@@ -54,7 +56,7 @@ export function draftFromJson(value: unknown, field = 'from-file'): InvoiceDraft
     throw new InputError(t('invoice.error.notObject', {field}), {field})
   }
   const record = value as Record<string, unknown>
-  const unknown = Object.keys(record).filter((k) => !(DRAFT_FIELDS as readonly string[]).includes(k))
+  const unknown = Object.keys(record).filter((k) => !DRAFT_FIELD_SET.has(k))
   if (unknown.length > 0) {
     throw new InputError(t('invoice.error.unknownFields', {field, fields: unknown.map((k) => quoteInput(k, 30)).join(', '), allowed: DRAFT_FIELDS.join(', ')}), {field})
   }
