@@ -274,7 +274,16 @@ function quotedKey(key: string): string {
  * is a different invoice). The service keeps keys 24 hours.
  */
 export function rowKey(draft: InvoiceDraft, occurrence: number, canonical = canonicalJson(draft)): string {
-  const hex = hash('sha256', `svc-invoice-import/1\n${canonical}\n${occurrence}`, 'hex')
+  return keyOf(keyHash(canonical, occurrence))
+}
+
+/** The hash a key is made of: the body's canonical JSON and its occurrence. */
+function keyHash(canonical: string, occurrence: number): Buffer {
+  return hash('sha256', `svc-invoice-import/1\n${canonical}\n${occurrence}`, 'buffer')
+}
+
+function keyOf(digest: Buffer): string {
+  const hex = digest.toString('hex', 0, 16)
   // UUID layout, version 8 (custom), RFC 9562 variant.
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
@@ -303,7 +312,8 @@ function inColumnTerms(error: InputError): RowError {
 }
 
 /**
- * Occurrences of each body so far, by 64 bits of its hash (not the body: a million rows' bodies
+ * Occurrences of each body so far, by 64 bits of a hash of it (`checkRow`: the one its first key is
+ * made of), not the body itself (a million rows' bodies
  * would be hundreds of MB), in an open-addressing table of typed arrays (12 bytes a slot, at most
  * half full: a million rows take 24 MB, where a Map took twice that and more while it grew). Two
  * bodies sharing those bits (about 1 in 10⁷ for a million rows) would only number each other's
@@ -316,13 +326,19 @@ export class Occurrences {
   private size = 0
 
   next(canonical: string): number {
-    const digest = hash('sha256', canonical, 'buffer')
+    return this.nextOf(hash('sha256', canonical, 'buffer'))
+  }
+
+  /** The same, for a body known by a hash of it already made (its first 64 bits are used). */
+  nextOf(digest: Buffer): number {
+    const high = digest.readUInt32BE(0)
+    const low = digest.readUInt32BE(4)
     if (this.size * 2 >= this.counts.length) this.grow()
-    const slot = this.find(digest.readUInt32BE(0), digest.readUInt32BE(4))
+    const slot = this.find(high, low)
     if (this.counts[slot] === 0) {
       this.size += 1
-      this.high[slot] = digest.readUInt32BE(0)
-      this.low[slot] = digest.readUInt32BE(4)
+      this.high[slot] = high
+      this.low[slot] = low
     }
     this.counts[slot] += 1
     return this.counts[slot]!
@@ -358,8 +374,12 @@ export function checkRow(source: SourceRow, occurrences: Occurrences, extraCheck
     const {draft, totals} = finishDraft(built)
     extraCheck?.(draft)
     if (!keyed) return {row: source.row, line: source.line, draft, totals}
+    // The first occurrence's key hash names the body in the table too: a body seen once, the usual
+    // case, is hashed once.
     const canonical = canonicalJson(draft)
-    return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrences.next(canonical), canonical)}
+    const first = keyHash(canonical, 1)
+    const occurrence = occurrences.nextOf(first)
+    return {row: source.row, line: source.line, draft, totals, key: keyOf(occurrence === 1 ? first : keyHash(canonical, occurrence))}
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     const errors = error instanceof RowErrors ? error.errors : [inColumnTerms(error)]
