@@ -64,10 +64,11 @@ for (const lang of ['en', 'fr'] as const) {
           clock,
         })
         expect(run.exitCode, run.screen).toBe(0)
+        expect(run.screen).toBeDefined()
         expect(proxy.injected()).toBe(2)
         // Both waits of 3 s went by, on the run's clock.
         expect(clock.now() - start).toBeGreaterThanOrEqual(6000)
-        const frames = screens(run.screen, 80)
+        const frames = screens(run.screen!, 80)
         // The bar's line holds the bar alone, on every screen the person saw.
         for (const lines of frames) for (const line of lines.filter((l) => BAR.test(l))) expect(line.replace(BAR, '')).toBe('')
         // Under the bar: the reason and a countdown, for the 429 and for the 503.

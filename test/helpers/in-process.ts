@@ -83,9 +83,12 @@ export interface InProcessOptions extends CliOptions {
   terminal?: {columns: number}
 }
 
-/** With `terminal`: `screen` is what the terminal received, stdout and stderr in the order written. */
+/**
+ * With `terminal`: `screen` is what the terminal received, stdout and stderr in the order written
+ * (absent otherwise: the result is then the same as runCli's).
+ */
 export interface InProcessResult extends CliResult {
-  screen: string
+  screen?: string
 }
 
 export function runInProcess(args: string[], options: InProcessOptions): Promise<InProcessResult> {
@@ -164,7 +167,7 @@ async function runOnce(args: string[], options: InProcessOptions): Promise<InPro
       }
     }
   }
-  return {stdout, stderr, screen, exitCode, signal: null}
+  return {stdout, stderr, exitCode, signal: null, ...(terminal ? {screen} : {})}
 }
 
 /** A stream that keeps what is written to it (not a terminal unless the run asks for one). */
