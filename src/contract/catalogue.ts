@@ -23,17 +23,56 @@ export function pluralCategory(count: number, locale: Locale): Intl.LDMLPluralRu
  */
 export function fillTemplate(template: string, params?: Params, locale: Locale = 'en'): string {
   if (!params) return template
-  return template
-    .replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (whole, name: string, one: string, other: string) => {
-      const value = params[name]
-      if (value === undefined) return whole
+  const parts = compiled(template)
+  if (typeof parts === 'string') return parts
+  let out = ''
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      out += part
+      continue
+    }
+    const value = params[part.name]
+    if (value === undefined) out += part.whole
+    else if (part.one === undefined) out += String(value)
+    else {
       const count = Math.abs(Number(value))
-      return Number.isFinite(count) && pluralCategory(count, locale) === 'one' ? one : other
-    })
-    .replace(/\{(\w+)\}/g, (whole, name: string) => {
-      const value = params[name]
-      return value === undefined ? whole : String(value)
-    })
+      out += Number.isFinite(count) && pluralCategory(count, locale) === 'one' ? part.one : part.other
+    }
+  }
+  return out
+}
+
+/** A placeholder of a template: `{name}`, or `{name|one|other}` with its two words. */
+interface Placeholder {
+  whole: string
+  name: string
+  one?: string
+  other?: string
+}
+
+/**
+ * Templates cut once into text and placeholders (a sentence said for each of a million rows is
+ * not parsed a million times). The catalogues' sentences are a few thousand; past that the cache
+ * starts again rather than grow.
+ */
+const cuts = new Map<string, string | Array<string | Placeholder>>()
+const PLACEHOLDER = /\{(\w+)\|([^|{}]*)\|([^|{}]*)\}|\{(\w+)\}/g
+
+function compiled(template: string): string | Array<string | Placeholder> {
+  let parts = cuts.get(template)
+  if (parts !== undefined) return parts
+  const list: Array<string | Placeholder> = []
+  let at = 0
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    if (match.index > at) list.push(template.slice(at, match.index))
+    list.push(match[4] === undefined ? {whole: match[0], name: match[1]!, one: match[2]!, other: match[3]!} : {whole: match[0], name: match[4]})
+    at = match.index + match[0].length
+  }
+  if (at < template.length) list.push(template.slice(at))
+  parts = list.some((part) => typeof part !== 'string') ? list : template
+  if (cuts.size >= 10_000) cuts.clear()
+  cuts.set(template, parts)
+  return parts
 }
 
 /**

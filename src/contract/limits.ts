@@ -46,5 +46,8 @@ export const MAX_LENGTH = {
  * A function, not an exported RegExp, so that no caller shares its lastIndex.
  */
 export function hasControlCharacter(text: string): boolean {
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text)
+  return CONTROL.test(text)
 }
+
+// Neither global nor sticky: `test` keeps no lastIndex, so the one object serves every call.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/

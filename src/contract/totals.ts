@@ -33,7 +33,8 @@ export interface ExactTotals {
 /** Totals in BigInt, for any sizes. */
 export function computeTotalsExact(items: readonly PricedItem[], discountPercent: number = 0): ExactTotals {
   let subtotal = 0n
-  items.forEach((item, index) => {
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!
     if (!Number.isSafeInteger(item.price) || item.price < 0) {
       throw new RangeError(`items[${index}].price must be an integer ≥ 0, got ${String(item.price)}`)
     }
@@ -41,7 +42,9 @@ export function computeTotalsExact(items: readonly PricedItem[], discountPercent
       throw new RangeError(`items[${index}].quantity must be an integer ≥ 1, got ${String(item.quantity)}`)
     }
     subtotal += BigInt(item.price) * BigInt(item.quantity)
-  })
+  }
+  // No discount, the usual case: nothing to round (the same answer as below).
+  if (discountPercent === 0) return {subtotal_amount: subtotal, discount_amount: 0n, total_amount: subtotal}
   const {numerator, denominator} = decimalFraction(discountPercent)
   // subtotal × (numerator / denominator) / 100, rounded half away from zero (all values ≥ 0).
   const scale = denominator * 100n

@@ -1,18 +1,19 @@
 /**
- * The import's progress on a terminal, as a person sees it (a pseudo-terminal 80 columns wide,
- * its output replayed on a screen): the bar has a status line of its own under it saying what the
+ * The import's progress on a terminal, as a person sees it (a terminal 80 columns wide, what it
+ * received replayed on a screen): the bar has a status line of its own under it saying what the
  * run waits for (a 429, a 503), counting down, in English and in French, and no text is ever
- * glued to the bar's line.
+ * glued to the bar's line. The runs are in-process on a skipping test clock (test/helpers/clock.ts):
+ * the service's Retry-After waits and the countdown's seconds pass on it, not in real time.
  */
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
+import {skippingClock} from '../helpers/clock.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {runInPty} from '../helpers/pty.js'
 import {Screen} from '../helpers/screen.js'
 import {importCsv} from './invoice-helpers.js'
 
@@ -54,11 +55,20 @@ for (const lang of ['en', 'fr'] as const) {
       try {
         const file = join(work, 'rows.csv')
         writeFileSync(file, importCsv(6, `Progress ${lang}`))
-        const pty = runInPty(['invoice', 'import', file, '--concurrency', '1', '--lang', lang], {configDir: temp.dir, env: {SVC_API_KEY: sb.sb.keys.sandbox, SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '0'}, cols: 80})
-        const exit = await Promise.race([pty.exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(pty.output())), 60_000))])
-        expect(exit.exitCode, pty.output()).toBe(0)
+        const clock = skippingClock()
+        const start = clock.now()
+        const run = await runInProcess(['invoice', 'import', file, '--concurrency', '1', '--lang', lang], {
+          configDir: temp.dir,
+          env: {SVC_API_KEY: sb.sb.keys.sandbox, SVC_BASE_URL: proxy.url, SVC_RATE_LIMIT: '0'},
+          terminal: {columns: 80},
+          clock,
+        })
+        expect(run.exitCode, run.screen).toBe(0)
+        expect(run.screen).toBeDefined()
         expect(proxy.injected()).toBe(2)
-        const frames = screens(pty.output(), 80)
+        // Both waits of 3 s went by, on the run's clock.
+        expect(clock.now() - start).toBeGreaterThanOrEqual(6000)
+        const frames = screens(run.screen!, 80)
         // The bar's line holds the bar alone, on every screen the person saw.
         for (const lines of frames) for (const line of lines.filter((l) => BAR.test(l))) expect(line.replace(BAR, '')).toBe('')
         // Under the bar: the reason and a countdown, for the 429 and for the 503.
@@ -95,8 +105,11 @@ describe('invoice import waits off a terminal', () => {
     try {
       const file = join(work, 'lines.csv')
       writeFileSync(file, importCsv(3, 'Lines'))
-      const r = await sb.cli(temp.dir, 'sandbox', runInProcess)(['invoice', 'import', file, '--concurrency', '1'], {env: {SVC_BASE_URL: proxy.url}})
+      const clock = skippingClock()
+      const start = clock.now()
+      const r = await sb.cli(temp.dir, 'sandbox', runInProcess)(['invoice', 'import', file, '--concurrency', '1'], {env: {SVC_BASE_URL: proxy.url}, clock})
       expect(r.exitCode, r.stderr).toBe(0)
+      expect(clock.now() - start).toBeGreaterThanOrEqual(4000)
       expect(r.stderr).toMatch(/asked to slow down \(429\)[^\n]*retrying in 2 s/)
       expect(r.stderr).toMatch(/answered 503[^\n]*retrying in 2 s/)
     } finally {

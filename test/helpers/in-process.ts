@@ -78,7 +78,20 @@ function split(all: string[]): {id: string; file: string; argv: string[]} {
   throw new Error(`runInProcess: no command in ${JSON.stringify(all)} (use runCli for help, --version, unknown commands)`)
 }
 
-export function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
+/** In-process only: the run's streams are a terminal this many columns wide (stdin, stdout and stderr). */
+export interface InProcessOptions extends CliOptions {
+  terminal?: {columns: number}
+}
+
+/**
+ * With `terminal`: `screen` is what the terminal received, stdout and stderr in the order written
+ * (absent otherwise: the result is then the same as runCli's).
+ */
+export interface InProcessResult extends CliResult {
+  screen?: string
+}
+
+export function runInProcess(args: string[], options: InProcessOptions): Promise<InProcessResult> {
   if (options.onSpawn) throw new Error('runInProcess: the child process needs runCli')
   if (options.env?.TZ !== undefined) {
     const run = Promise.all([alone, ...since]).then(() => runOnce(args, options))
@@ -91,7 +104,7 @@ export function runInProcess(args: string[], options: CliOptions): Promise<CliRe
   return run
 }
 
-async function runOnce(args: string[], options: CliOptions): Promise<CliResult> {
+async function runOnce(args: string[], options: InProcessOptions): Promise<InProcessResult> {
   const {id, file, argv} = split(args)
   const loaded = (await import(/* @vite-ignore */ file)) as {default: typeof Command}
   // SvcCommand's static `runWith` on the concrete class (the type is the abstract base).
@@ -108,13 +121,31 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
 
   let stdout = ''
   let stderr = ''
-  // No TTY, as for runCli's children, even when vitest runs in a terminal; stdin holds the test's
-  // input (`options.input`), then ends.
+  let screen = ''
+  // No TTY, as for runCli's children, even when vitest runs in a terminal, unless the test asks for
+  // one (`terminal`: a person at a terminal, as runInPty's child has, without a process); stdin
+  // holds the test's input (`options.input`), then ends.
+  const terminal = options.terminal
+  const tty = terminal ? {isTTY: true as const, columns: terminal.columns, rows: 40} : {isTTY: false as const}
   const streams = {
-    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: false}),
-    stdout: capture((text) => (stdout += text)),
-    stderr: capture((text) => (stderr += text)),
+    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: tty.isTTY}),
+    stdout: Object.assign(
+      capture((text) => {
+        stdout += text
+        screen += text
+      }),
+      tty,
+    ),
+    stderr: Object.assign(
+      capture((text) => {
+        stderr += text
+        screen += text
+      }),
+      tty,
+    ),
   }
+  // A person at a terminal: no CI variable (runInPty's children have none either).
+  if (terminal) delete env.CI
   if (going++ === 0) saved = {exitCode: process.exitCode, listeners: {SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM')}}
   process.exitCode = undefined
   const savedTz = process.env.TZ
@@ -136,10 +167,10 @@ async function runOnce(args: string[], options: CliOptions): Promise<CliResult> 
       }
     }
   }
-  return {stdout, stderr, exitCode, signal: null}
+  return {stdout, stderr, exitCode, signal: null, ...(terminal ? {screen} : {})}
 }
 
-/** A stream that is not a terminal and keeps what is written to it. */
+/** A stream that keeps what is written to it (not a terminal unless the run asks for one). */
 function capture(append: (text: string) => void): Writable & {isTTY: false} {
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, done) {

@@ -31,6 +31,8 @@ export interface InvoiceDraft {
   external_reference?: string
 }
 
+const MAX_TOTAL_EXACT = BigInt(MAX_TOTAL)
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** The free-text fields a draft checks on their own: flag, body field, longest length. */
@@ -41,6 +43,7 @@ const TEXT_FIELDS = {
   'external-reference': ['external_reference', MAX_LENGTH.externalReference],
 } as const
 type TextFlag = keyof typeof TEXT_FIELDS
+const TEXT_FLAGS = Object.keys(TEXT_FIELDS) as TextFlag[]
 
 /**
  * One free-text value against the contract's length and its no-control-character rule (an
@@ -50,9 +53,28 @@ export function checkText(flag: TextFlag, text: unknown): void {
   if (typeof text !== 'string') return
   const max = TEXT_FIELDS[flag][1]
   // In characters (code points), as the service counts them.
-  const length = [...text].length
+  const length = codePoints(text, max)
   if (length > max) throw new InputError(t('domain.draft.tooLong', {field: flag, length, max}), {field: flag})
   if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field: flag}), {field: flag})
+}
+
+/**
+ * How many characters (code points) `text` has: its length when that is at most `max` (a text has
+ * no more code points than UTF-16 units, so it is within bounds), else counted.
+ */
+function codePoints(text: string, max: number): number {
+  if (text.length <= max) return text.length
+  let count = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    // A high surrogate followed by a low one is one character.
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) i++
+    }
+    count++
+  }
+  return count
 }
 
 /**
@@ -75,7 +97,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   }
 
   // The contract's longest strings, and no control characters (docs/service.md, "Limits").
-  for (const flag of Object.keys(TEXT_FIELDS) as TextFlag[]) checkText(flag, value[TEXT_FIELDS[flag][0]])
+  for (const flag of TEXT_FLAGS) checkText(flag, value[TEXT_FIELDS[flag][0]])
 
   const field = 'item'
   const items = value.items
@@ -88,22 +110,22 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
     if (typeof item.name !== 'string' || item.name.trim() === '') {
       throw new InputError(t('domain.draft.itemName', {field, index}), {field})
     }
-    const name = quoteInput(item.name, 40)
+    // Quoted only for an error: a good item, the usual case, needs none (an import checks a million).
+    const name = () => quoteInput(item.name, 40)
     if (typeof item.price !== 'number' || !Number.isSafeInteger(item.price) || item.price < 0 || item.price > MAX_PRICE) {
-      throw new InputError(t('domain.draft.itemPrice', {field, index, name, value: quoteInput(String(item.price)), max: formatNumber(MAX_PRICE)}), {field})
+      throw new InputError(t('domain.draft.itemPrice', {field, index, name: name(), value: quoteInput(String(item.price)), max: formatNumber(MAX_PRICE)}), {field})
     }
     if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1 || item.quantity > MAX_QUANTITY) {
-      throw new InputError(t('domain.draft.itemQuantity', {field, index, name, value: quoteInput(String(item.quantity)), max: formatNumber(MAX_QUANTITY)}), {field})
+      throw new InputError(t('domain.draft.itemQuantity', {field, index, name: name(), value: quoteInput(String(item.quantity)), max: formatNumber(MAX_QUANTITY)}), {field})
     }
-    for (const [part, text, max] of [
-      ['name', item.name, MAX_LENGTH.itemName],
-      ['description', item.description, MAX_LENGTH.itemDescription],
-    ] as const) {
-      if (typeof text !== 'string') continue
-      const length = [...text].length
+    const checkPart = (part: 'name' | 'description', text: unknown, max: number) => {
+      if (typeof text !== 'string') return
+      const length = codePoints(text, max)
       if (length > max) throw new InputError(t('domain.draft.itemTooLong', {field, index, part, length, max}), {field})
       if (hasControlCharacter(text)) throw new InputError(t('domain.draft.control', {field}), {field})
     }
+    checkPart('name', item.name, MAX_LENGTH.itemName)
+    checkPart('description', item.description, MAX_LENGTH.itemDescription)
   })
 
   const discount = value.discount_percent ?? 0
@@ -112,7 +134,7 @@ export function validateInvoiceDraft(draft: InvoiceDraft): Totals {
   }
 
   const exact = computeTotalsExact(items as LineItem[], discount)
-  if (exact.subtotal_amount > BigInt(MAX_TOTAL)) {
+  if (exact.subtotal_amount > MAX_TOTAL_EXACT) {
     throw new InputError(
       t('domain.draft.totalTooLarge', {
         field: 'total',

@@ -269,8 +269,11 @@ async function dryRun(ctx: Context, run: DryRun): Promise<void> {
   let total = 0
   let first = true
   const numberFor = await (await import('./numbering.js')).previewNumbersForRun(ctx)
-  if (streamed) ctx.io.outData(`{\n  "dry_run": true,\n  "file": ${JSON.stringify(run.file)},\n  "rows": [`)
+  // The JSON document is written in pieces, laid out as JSON.stringify(document, null, 2) lays it out.
+  if (streamed) ctx.io.outPiece(`{\n  "dry_run": true,\n  "file": ${JSON.stringify(run.file)},\n  "rows": [`)
   for await (const rows of checkedRows(run.source, run.checks)) {
+    // A batch's lines written at once (a write per row costs more than the row's line).
+    let text = ''
     for (const row of rows) {
       if (row.errors || !run.skipOrDo(row)) continue
       count += 1
@@ -278,14 +281,17 @@ async function dryRun(ctx: Context, run: DryRun): Promise<void> {
       const number = numberFor?.(row.draft!, row.key!)
       const entry = {row: row.row, line: row.line ?? null, number: number ?? row.draft!.external_reference ?? null, customer_name: row.draft!.customer_name, due_date: row.draft!.due_date, total_amount: row.totals!.total_amount, idempotency_key: row.key}
       if (streamed) {
-        ctx.io.outData(`${first ? '' : ','}\n    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`.replace(/\n$/, ''))
+        text += `${first ? '' : ','}\n    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`
         first = false
       } else if (ctx.io.json) kept.push(entry)
       else {
         const shown = {where: where(row), number: entry.number ?? undefined, customer: entry.customer_name, total: formatXaf(entry.total_amount, locale), due: formatDate(entry.due_date, locale)}
-        ctx.io.out(t(entry.number ? 'invoice.import.dryRunRowNumbered' : 'invoice.import.dryRunRow', shown))
+        text += `${t(entry.number ? 'invoice.import.dryRunRowNumbered' : 'invoice.import.dryRunRow', shown)}\n`
       }
     }
+    if (text === '') continue
+    if (streamed) ctx.io.outPiece(text)
+    else ctx.io.out(text)
   }
   const plan = importPlan(count, run.publish, run.rate)
   const rest = {
@@ -297,7 +303,7 @@ async function dryRun(ctx: Context, run: DryRun): Promise<void> {
   }
   if (streamed) {
     const tail = JSON.stringify(rest, null, 2).slice(1)
-    ctx.io.outData(`${first ? '' : '\n  '}],${tail}`)
+    ctx.io.outPiece(`${first ? '' : '\n  '}],${tail}\n`)
     return
   }
   if (ctx.io.json) return ctx.io.outJson({dry_run: true, file: run.file, rows: kept, ...rest})

@@ -11,7 +11,7 @@
  * ("Bread:500:3; Cake:2500:1"). JSON lines: one create body per line, as `--from-file` takes.
  * A due_date is read in the file's own order (import-dates.ts), whatever language svc speaks.
  */
-import {createHash} from 'node:crypto'
+import {hash} from 'node:crypto'
 
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -81,8 +81,12 @@ export function formatOf(path: string, text: string): ImportFormat {
 
 /** `items` cell: NAME:PRICE:QTY entries separated by `;`. */
 export function parseItemsCell(cell: string) {
-  const specs = cell.split(';').map((s) => s.trim()).filter((s) => s !== '')
-  return specs.map((spec) => parseItemSpec(spec, 'item'))
+  const items = []
+  for (const part of cell.split(';')) {
+    const spec = part.trim()
+    if (spec !== '') items.push(parseItemSpec(spec, 'item'))
+  }
+  return items
 }
 
 /** The header's column names, lower-cased; throws for unknown, missing or repeated ones. */
@@ -118,9 +122,10 @@ export function csvRowBuilder(columns: string[], dateOrder: () => DateOrder): (f
     }
     const body: Record<string, unknown> = {}
     const errors: RowError[] = []
-    columns.forEach((column, i) => {
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i]!
       const cell = fields[i]!.trim()
-      if (cell === '') return
+      if (cell === '') continue
       try {
         if (column === 'items') {
           body.items = parseItemsCell(cell)
@@ -142,7 +147,7 @@ export function csvRowBuilder(columns: string[], dateOrder: () => DateOrder): (f
         if (!(error instanceof InputError)) throw error
         errors.push(inColumnTerms(error))
       }
-    })
+    }
     if (errors.length > 0) throw new RowErrors(errors)
     return draftFromJson(body, 'file')
   }
@@ -218,16 +223,45 @@ function csvRows(text: string, dateOrder: () => DateOrder): SourceRow[] {
   return records.map((record, index) => ({row: index + 1, line: record.line, label: () => ({}), build: () => build(record.fields)}))
 }
 
-/** JSON with keys sorted at every level: the same body always hashes the same. */
+/**
+ * JSON with keys sorted at every level: the same body always hashes the same. Written out by hand
+ * (no entries, filter, sort and join of pairs per object): an import computes it for every row.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value)
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + (canonicalJson(value[i]) ?? '')
+    return `${out}]`
   }
-  return JSON.stringify(value)
+  const record = value as Record<string, unknown>
+  // Code-unit order, as before: a key's bytes are the same from one version to the next. A few
+  // keys: sorted by insertion.
+  const keys = Object.keys(record)
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!
+    let j = i - 1
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!
+    keys[j + 1] = key
+  }
+  let out = '{'
+  for (const key of keys) {
+    const field = record[key]
+    if (field === undefined) continue
+    out += `${out.length === 1 ? '' : ','}${quotedKey(key)}:${canonicalJson(field)}`
+  }
+  return `${out}}`
+}
+
+/** Keys as JSON writes them, kept for the few a body has (a bounded number of them). */
+const QUOTED = new Map<string, string>()
+function quotedKey(key: string): string {
+  let quoted = QUOTED.get(key)
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key)
+    if (QUOTED.size < 1000) QUOTED.set(key, quoted)
+  }
+  return quoted
 }
 
 /**
@@ -239,8 +273,17 @@ export function canonicalJson(value: unknown): string {
  * nor must inserting, removing or reordering rows. A row edited between runs gets a new key (it
  * is a different invoice). The service keeps keys 24 hours.
  */
-export function rowKey(draft: InvoiceDraft, occurrence: number): string {
-  const hex = createHash('sha256').update(`svc-invoice-import/1\n${canonicalJson(draft)}\n${occurrence}`).digest('hex')
+export function rowKey(draft: InvoiceDraft, occurrence: number, canonical = canonicalJson(draft)): string {
+  return keyOf(keyHash(canonical, occurrence))
+}
+
+/** The hash a key is made of: the body's canonical JSON and its occurrence. */
+function keyHash(canonical: string, occurrence: number): Buffer {
+  return hash('sha256', `svc-invoice-import/1\n${canonical}\n${occurrence}`, 'buffer')
+}
+
+function keyOf(digest: Buffer): string {
+  const hex = digest.toString('hex', 0, 16)
   // UUID layout, version 8 (custom), RFC 9562 variant.
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
@@ -269,7 +312,8 @@ function inColumnTerms(error: InputError): RowError {
 }
 
 /**
- * Occurrences of each body so far, by 64 bits of its hash (not the body: a million rows' bodies
+ * Occurrences of each body so far, by 64 bits of a hash of it (`checkRow`: the one its first key is
+ * made of), not the body itself (a million rows' bodies
  * would be hundreds of MB), in an open-addressing table of typed arrays (12 bytes a slot, at most
  * half full: a million rows take 24 MB, where a Map took twice that and more while it grew). Two
  * bodies sharing those bits (about 1 in 10⁷ for a million rows) would only number each other's
@@ -282,13 +326,19 @@ export class Occurrences {
   private size = 0
 
   next(canonical: string): number {
-    const digest = createHash('sha256').update(canonical).digest()
+    return this.nextOf(hash('sha256', canonical, 'buffer'))
+  }
+
+  /** The same, for a body known by a hash of it already made (its first 64 bits are used). */
+  nextOf(digest: Buffer): number {
+    const high = digest.readUInt32BE(0)
+    const low = digest.readUInt32BE(4)
     if (this.size * 2 >= this.counts.length) this.grow()
-    const slot = this.find(digest.readUInt32BE(0), digest.readUInt32BE(4))
+    const slot = this.find(high, low)
     if (this.counts[slot] === 0) {
       this.size += 1
-      this.high[slot] = digest.readUInt32BE(0)
-      this.low[slot] = digest.readUInt32BE(4)
+      this.high[slot] = high
+      this.low[slot] = low
     }
     this.counts[slot] += 1
     return this.counts[slot]!
@@ -324,8 +374,12 @@ export function checkRow(source: SourceRow, occurrences: Occurrences, extraCheck
     const {draft, totals} = finishDraft(built)
     extraCheck?.(draft)
     if (!keyed) return {row: source.row, line: source.line, draft, totals}
+    // The first occurrence's key hash names the body in the table too: a body seen once, the usual
+    // case, is hashed once.
     const canonical = canonicalJson(draft)
-    return {row: source.row, line: source.line, draft, totals, key: rowKey(draft, occurrences.next(canonical))}
+    const first = keyHash(canonical, 1)
+    const occurrence = occurrences.nextOf(first)
+    return {row: source.row, line: source.line, draft, totals, key: keyOf(occurrence === 1 ? first : keyHash(canonical, occurrence))}
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     const errors = error instanceof RowErrors ? error.errors : [inColumnTerms(error)]

@@ -15,7 +15,8 @@ import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
 import {detectDelimiter} from './csv.js'
 import {chooseDateOrder, noteDateEvidence, type DateEvidence, type DateOrder} from './import-dates.js'
-import {csvRecords, JSON_FILE_CAP, NotUtf8Error, readStart, textChunks, textLines, UnterminatedQuoteError, CELL_CAP, LINE_CAP, type Over} from './import-stream.js'
+import {csvRecords, JSON_FILE_CAP, NotUtf8Error, readStart, textChunks, textLines, UnterminatedQuoteError, CELL_CAP, LINE_CAP, type Over, type RawRecord} from './import-stream.js'
+import type {InvoiceDraft} from './draft.js'
 import type {Encoding} from './import-text.js'
 import {textDecoder} from './windows-1252.js'
 import {checkColumns, csvRowBuilder, formatOf, jsonRowBuilder, type ImportFormat, type RowLabel, type SourceRow} from './import-rows.js'
@@ -150,21 +151,7 @@ export class ImportSource {
         row += 1
         const due = record.fields[dueColumn]
         if (due !== undefined) noteDateEvidence(due, this.evidence)
-        const problem = record.over ? over(record.over, columns) : undefined
-        const at = {row, line: record.line}
-        const cell = (name: string) => {
-          const value = record.fields[columns!.indexOf(name)]
-          return value === undefined || value.trim() === '' ? undefined : value.trim()
-        }
-        batch.push({
-          ...at,
-          label: () => ({customer_name: cell('customer_name'), external_reference: cell('external_reference')}),
-          build: problem
-            ? () => {
-                throw new InputError(problem, {field: record.over?.kind === 'cell' ? columns![record.over.column ?? 0] : 'file'})
-              }
-            : () => build!(record.fields),
-        })
+        batch.push(new CsvRow(row, record, columns, build!))
       }
       if (batch.length > 0) yield batch
     }
@@ -206,6 +193,38 @@ export class ImportSource {
     if (!Array.isArray(value)) throw new InputError(t('invoice.import.badJson', {reason: 'not an array'}), {field: 'file'})
     const build = jsonRowBuilder(() => this.dialect.dateOrder)
     yield value.map((item, index): SourceRow => ({row: index + 1, label: () => labelOf(item), build: () => build(item, true)}))
+  }
+}
+
+/**
+ * A CSV record as a row: its label and its body read when asked (a class, not two closures a row:
+ * an import makes millions).
+ */
+class CsvRow implements SourceRow {
+  readonly line: number
+
+  constructor(
+    readonly row: number,
+    private readonly record: RawRecord,
+    private readonly columns: string[],
+    private readonly builder: (fields: string[]) => InvoiceDraft,
+  ) {
+    this.line = record.line
+  }
+
+  label(): RowLabel {
+    return {customer_name: this.cell('customer_name'), external_reference: this.cell('external_reference')}
+  }
+
+  build(): InvoiceDraft {
+    const {over: problem} = this.record
+    if (problem) throw new InputError(over(problem, this.columns), {field: problem.kind === 'cell' ? this.columns[problem.column ?? 0] : 'file'})
+    return this.builder(this.record.fields)
+  }
+
+  private cell(name: string): string | undefined {
+    const value = this.record.fields[this.columns.indexOf(name)]
+    return value === undefined || value.trim() === '' ? undefined : value.trim()
   }
 }
 

@@ -1,12 +1,11 @@
 /**
  * `svc invoice import`, the file read as a stream: bytes in chunks of 64 KiB, decoded as they come
- * (UTF-8 checked byte by byte, so that a file that is not UTF-8 is found at its first bad line
+ * (UTF-8 checked by the decoder, so that a file that is not UTF-8 is found at its first bad line
  * without holding the file), then cut into CSV records or JSON lines. Nothing grows with the
  * file: a cell is kept up to `CELL_CAP` characters and a record (a line, or the lines a quoted
  * cell spans) up to `LINE_CAP`; past that, the rest is counted and dropped, and the record comes
  * out marked `over` (the row's error names the column and the line). So a 100 MB cell costs the
- * reader its cap, not 100 MB (docs/import.md, "Streamed"). Records come out a chunk's worth at a
- * time: a step of an async generator per record costs more than checking the record.
+ * reader its cap, not 100 MB (docs/import.md, "Streamed"). Records come out `BATCH` at a time.
  *
  * PURE of the CLI: no context, no output. import-source.ts turns records into rows.
  */
@@ -15,6 +14,14 @@ import {open, stat} from 'node:fs/promises'
 
 import type {Encoding} from './import-text.js'
 import {textDecoder} from './windows-1252.js'
+
+/**
+ * Records handed on at a time: one step of the stream each, not one per record (a step costs
+ * more than checking a record), and not a whole chunk's (the rows of a batch are alive until it
+ * has been checked and listed; the garbage collector's young space copies what is alive when it
+ * runs, so batches of a chunk's thousand rows cost it four times the work of the rows themselves).
+ */
+export const BATCH = 64
 
 /** Characters a cell may hold (a long `items` cell of 100 entries is a few KB). */
 export const CELL_CAP = 65_536
@@ -118,24 +125,49 @@ class Utf8Check {
 
 /**
  * The file's text in chunks, the BOM left out. `checkUtf8`: bytes that are not UTF-8 throw
- * NotUtf8Error (the caller reads the file again as Windows-1252, or refuses it).
+ * NotUtf8Error (the caller reads the file again as Windows-1252, or refuses it). The decoder checks
+ * them itself (fatal: at native speed, across chunks); the line of the first bad byte is counted
+ * only then, by reading the file again up to it (`firstBadLine`).
  */
 export async function* textChunks(path: string, encoding: Encoding, options: {skip: number; checkUtf8: boolean}): AsyncGenerator<string> {
-  const decoder = textDecoder(encoding)
-  const check = options.checkUtf8 && encoding === 'utf-8' ? new Utf8Check() : undefined
+  const fatal = options.checkUtf8 && encoding === 'utf-8'
+  const decoder = fatal ? new TextDecoder('utf-8', {fatal: true}) : textDecoder(encoding)
   const stream = createReadStream(path, {start: options.skip, highWaterMark: 64 * 1024})
+  const decode = async (chunk?: Buffer): Promise<string> => {
+    try {
+      return chunk ? decoder.decode(chunk, {stream: true}) : decoder.decode()
+    } catch (error) {
+      if (fatal && error instanceof TypeError) throw new NotUtf8Error(await firstBadLine(path, options.skip))
+      throw error
+    }
+  }
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      check?.check(chunk)
-      const text = decoder.decode(chunk, {stream: true})
+      const text = await decode(chunk)
       if (text !== '') yield text
     }
-    check?.end()
-    const rest = decoder.decode()
+    const rest = await decode()
     if (rest !== '') yield rest
   } finally {
     stream.destroy()
   }
+}
+
+/** The line of a file's first byte that is not UTF-8 (the file read again, byte by byte). */
+async function firstBadLine(path: string, skip: number): Promise<number> {
+  const check = new Utf8Check()
+  const stream = createReadStream(path, {start: skip, highWaterMark: 64 * 1024})
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) check.check(chunk)
+    check.end()
+  } catch (error) {
+    if (error instanceof NotUtf8Error) return error.line
+    throw error
+  } finally {
+    stream.destroy()
+  }
+  // The decoder refused what the check takes: said at the file's start rather than not at all.
+  return 1
 }
 
 /**
@@ -264,13 +296,16 @@ export async function* csvRecords(chunks: AsyncIterable<string>, delimiter: stri
         recordLine = line
         i += 1
         run = i
+        if (out.length >= BATCH) {
+          yield out
+          out = []
+        }
         continue
       }
       started = true
       i += 1
     }
     flush(i)
-    // The records of a chunk at once: one step of the stream each, not one per record.
     if (out.length > 0) {
       yield out
       out = []
@@ -315,6 +350,7 @@ export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<
       current = ''
       length = 0
       line += 1
+      if (out.length >= BATCH) yield out.splice(0)
     }
     add(text.length)
     if (out.length > 0) yield out

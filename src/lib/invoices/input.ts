@@ -27,6 +27,8 @@ export const DRAFT_FIELDS = [
   'external_reference',
 ] as const
 
+const DRAFT_FIELD_SET: ReadonlySet<string> = new Set(DRAFT_FIELDS)
+
 const ITEM_FIELDS = ['name', 'description', 'price', 'quantity']
 
 /** `--discount 10`, `12.5`, `10%`: a percentage 0–100, never francs. */
@@ -54,7 +56,7 @@ export function draftFromJson(value: unknown, field = 'from-file'): InvoiceDraft
     throw new InputError(t('invoice.error.notObject', {field}), {field})
   }
   const record = value as Record<string, unknown>
-  const unknown = Object.keys(record).filter((k) => !(DRAFT_FIELDS as readonly string[]).includes(k))
+  const unknown = Object.keys(record).filter((k) => !DRAFT_FIELD_SET.has(k))
   if (unknown.length > 0) {
     throw new InputError(t('invoice.error.unknownFields', {field, fields: unknown.map((k) => quoteInput(k, 30)).join(', '), allowed: DRAFT_FIELDS.join(', ')}), {field})
   }
@@ -99,23 +101,28 @@ const FIELD_SHAPES: Record<string, Shape> = {
   external_reference: 'string',
 }
 
+const SHAPED_FIELDS = Object.entries(FIELD_SHAPES)
+
+function failShape(field: string, name: string, shape: Shape, value: unknown): never {
+  throw new InputError(t('invoice.error.shape', {field, name, shape: t(`invoice.shape.${shape}`), got: shapeOf(value)}), {field})
+}
+
 function checkShapes(record: Record<string, unknown>, field: string): void {
-  const fail = (name: string, shape: Shape, value: unknown) => {
-    throw new InputError(t('invoice.error.shape', {field, name, shape: t(`invoice.shape.${shape}`), got: shapeOf(value)}), {field})
-  }
-  for (const [name, shape] of Object.entries(FIELD_SHAPES)) {
+  for (const [name, shape] of SHAPED_FIELDS) {
     const value = record[name]
     if (value === undefined || value === null) continue
     const ok = shape === 'list' ? Array.isArray(value) : shape === 'number' ? typeof value === 'number' : typeof value === 'string'
-    if (!ok) fail(name, shape, value)
+    if (!ok) failShape(field, name, shape, value)
   }
   if (Array.isArray(record.items)) {
-    record.items.forEach((item: unknown, i) => {
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) fail(`items[${i + 1}]`, 'object', item)
+    for (let i = 0; i < record.items.length; i++) {
+      const item: unknown = record.items[i]
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) failShape(field, `items[${i + 1}]`, 'object', item)
       const one = item as Record<string, unknown>
-      if (one.name !== undefined && typeof one.name !== 'string') fail(`items[${i + 1}].name`, 'string', one.name)
-      for (const part of ['price', 'quantity']) if (one[part] !== undefined && typeof one[part] !== 'number') fail(`items[${i + 1}].${part}`, 'number', one[part])
-    })
+      if (one.name !== undefined && typeof one.name !== 'string') failShape(field, `items[${i + 1}].name`, 'string', one.name)
+      if (one.price !== undefined && typeof one.price !== 'number') failShape(field, `items[${i + 1}].price`, 'number', one.price)
+      if (one.quantity !== undefined && typeof one.quantity !== 'number') failShape(field, `items[${i + 1}].quantity`, 'number', one.quantity)
+    }
   }
 }
 

@@ -31,28 +31,30 @@ export const ITEM_SPEC_HELP =
   'NAME:PRICE:QTY, e.g. "Bread:500:3". The last two fields are price (whole XAF) and quantity, so a name may contain colons; NAME:PRICE means quantity 1 when the name has no colon.'
 
 export function parseItemSpec(spec: string, field = 'item'): LineItem {
-  // Quoted back only in an error (a good item, the usual case, needs none: an import checks a million).
-  const input = (): string => quoteInput(spec)
-  const parts = (typeof spec === 'string' ? spec : '').split(':')
-  if (parts.length < 2) throw new InputError(t('domain.item.invalid', {field, input: input()}), {field})
-
-  const [priceText, quantityText] = parts.length === 2 ? [parts[1]!, '1'] : parts.slice(-2) as [string, string]
-  const name = (parts.length === 2 ? parts[0]! : parts.slice(0, -2).join(':')).trim()
-  if (name === '') throw new InputError(t('domain.item.emptyName', {field, input: input()}), {field})
+  const text = typeof spec === 'string' ? spec : ''
+  // The last colon, and the one before it: found without splitting (an import reads millions).
+  const last = text.lastIndexOf(':')
+  // Quoted back only in an error (a good item, the usual case, needs none).
+  if (last < 0) throw new InputError(t('domain.item.invalid', {field, input: quoteInput(spec)}), {field})
+  const before = last > 0 ? text.lastIndexOf(':', last - 1) : -1
+  // NAME:PRICE (one colon) is quantity 1.
+  const [name, priceText, quantityText] =
+    before < 0 ? [text.slice(0, last).trim(), text.slice(last + 1), '1'] : [text.slice(0, before).trim(), text.slice(before + 1, last), text.slice(last + 1)]
+  if (name === '') throw new InputError(t('domain.item.emptyName', {field, input: quoteInput(spec)}), {field})
 
   let price: number
   try {
     price = parseWholeXaf(priceText, {min: MIN_PRICE, max: MAX_PRICE, field})
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    throw new InputError(t('domain.item.price', {field, input: input(), price: quoteInput(priceText.trim(), 24), max: formatNumber(MAX_PRICE)}), {field})
+    throw new InputError(t('domain.item.price', {field, input: quoteInput(spec), price: quoteInput(priceText.trim(), 24), max: formatNumber(MAX_PRICE)}), {field})
   }
   let quantity: number
   try {
     quantity = parseWholeXaf(quantityText, {min: MIN_QUANTITY, max: MAX_QUANTITY, field, unit: false})
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    throw new InputError(t('domain.item.quantity', {field, input: input(), quantity: quoteInput(quantityText.trim(), 24), max: formatNumber(MAX_QUANTITY)}), {field})
+    throw new InputError(t('domain.item.quantity', {field, input: quoteInput(spec), quantity: quoteInput(quantityText.trim(), 24), max: formatNumber(MAX_QUANTITY)}), {field})
   }
   return {name, price, quantity}
 }

@@ -36,9 +36,21 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
   let done = 0
   let failed = 0
   let last = 0
-  let trailing: NodeJS.Timeout | undefined
+  // Timers on the run's clock, which a test moves: a countdown takes no real second there.
+  let trailing: unknown
   let status: {until: number; text: (seconds: number) => string} | undefined
-  let countdown: NodeJS.Timeout | undefined
+  let countdown: unknown
+  const later = (callback: () => void, ms: number): unknown => {
+    const timer = clock.setTimer(callback, ms)
+    ;(timer as {unref?: () => void} | undefined)?.unref?.()
+    return timer
+  }
+  // Each second while a status is shown; the draw that finds it over stops it.
+  const tickCountdown = () => {
+    countdown = undefined
+    draw()
+    if (status) countdown = later(tickCountdown, 1000)
+  }
   let hadStatus = false
   const statusText = () => {
     if (!status) return ''
@@ -50,7 +62,7 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
     return io.forTerminal(status.text(left)).slice(0, Math.max(10, io.columns - 1))
   }
   const draw = () => {
-    if (trailing) clearTimeout(trailing)
+    if (trailing !== undefined) clock.clearTimer(trailing)
     trailing = undefined
     last = clock.now()
     const width = Math.max(10, Math.min(40, io.columns - 40))
@@ -62,8 +74,8 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
       stream.write(`${bar}\n${line}\u001b[K\u001b[1A\r`)
       hadStatus = line !== ''
     } else stream.write(bar)
-    if (!status && countdown) {
-      clearInterval(countdown)
+    if (!status && countdown !== undefined) {
+      clock.clearTimer(countdown)
       countdown = undefined
     }
   }
@@ -75,10 +87,7 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
       if (isFailure) failed += 1
       const since = clock.now() - last
       if (since >= 100 || done === total) draw()
-      else if (!trailing) {
-        trailing = setTimeout(draw, 100 - since)
-        trailing.unref()
-      }
+      else if (trailing === undefined) trailing = later(draw, 100 - since)
     },
     wait(ms, text) {
       const until = clock.now() + ms
@@ -86,15 +95,12 @@ export function progressBar(io: IO, total: number, label: (done: number, total: 
       if (status && status.until > until) return
       status = {until, text}
       draw()
-      if (!countdown) {
-        countdown = setInterval(draw, 1000)
-        countdown.unref()
-      }
+      if (countdown === undefined) countdown = later(tickCountdown, 1000)
     },
     done() {
       status = undefined
       draw()
-      if (countdown) clearInterval(countdown)
+      if (countdown !== undefined) clock.clearTimer(countdown)
       countdown = undefined
       stream.write(hadStatus ? '\n\u001b[K' : '\n')
       hadStatus = false

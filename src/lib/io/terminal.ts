@@ -103,6 +103,11 @@ export class IO {
     this.write('stdout', text.endsWith('\n') ? text : `${text}\n`)
   }
 
+  /** A piece of a document on stdout, as is: no newline added (a document written as it is made). */
+  outPiece(text: string): void {
+    this.write('stdout', text)
+  }
+
   /** The one escaping step of human output (io/terminal-text.ts): our colours stay, nothing else. */
   forTerminal(text: string): string {
     return escapeForTerminal(text, {keepOwnColours: this.color})

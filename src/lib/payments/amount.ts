@@ -21,6 +21,8 @@ import {t, type Locale, type MessageKey} from '../i18n/index.js'
 /** Spaces that may group digits: plain, no-break, narrow no-break, thin. */
 const SPACE_CLASS = '[ \\u00a0\\u202f\\u2009]'
 const PLAIN_DIGITS = /^\d+$/
+/** Digits alone, few enough to be a safe integer whatever they are. */
+const SHORT_DIGITS = /^\d{1,15}$/
 const GROUPED_BY_COMMA = /^[1-9]\d{0,2}(?:,\d{3})+$/
 const GROUPED_BY_SPACE = new RegExp(`^[1-9]\\d{0,2}(?:${SPACE_CLASS}\\d{3})+$`)
 const UNIT_SUFFIX = /\s*(?:XAF|FCFA)$/i
@@ -53,6 +55,14 @@ export function parseWholeXaf(input: string, options: WholeXafOptions): number {
   const {min, field} = options
   const fail = (key: MessageKey, extra: Record<string, string | number> = {}): never => {
     throw new InputError(t(key, {field, input: quoteInput(input), min: formatNumber(min), ...extra}), {field})
+  }
+
+  // Plain digits, the usual case (an import reads millions), read at once; the same answer as below.
+  if (typeof input === 'string' && SHORT_DIGITS.test(input)) {
+    const value = Number(input)
+    if (options.max !== undefined && value > options.max) fail('domain.amount.tooLarge', {max: formatNumber(options.max)})
+    if (value < min) fail('domain.amount.belowMin')
+    return value
   }
 
   let text = typeof input === 'string' ? input.trim() : ''

@@ -29,6 +29,21 @@ describe('import rows and keys', () => {
     expect(rowKey(draft, 1)).not.toBe(rowKey(draft, 2))
   })
 
+  it('a row keeps the key earlier versions gave it (a results file written by one resumes with the next)', () => {
+    const csv =
+      'customer_name,due_date,items,customer_phone,customer_email,discount_percent,notes,external_reference\r\n' +
+      'Boulangerie Émilie,21/01/2027,Pain:500:2; Gâteau "rond":2500:1,6 90 00 00 01,emilie@example.cm,"12,5","Note ""quoted"" \\\\ é",CMD-Été-1\r\n'.repeat(2) +
+      'B,2027-01-21,Bread:500:3,,,,,\r\n'
+    const rows = checkRows(readSourceRows('x.csv', csv).rows)
+    expect(rows.map((r) => r.key)).toEqual(['8a1cd794-8f89-8399-bafc-61d7a96595a6', 'a84f944c-471a-8c28-930f-63ea25c53208', '59936daa-7877-8433-8797-7e7d03fb90cc'])
+    expect(canonicalJson(rows[0]!.draft)).toBe(
+      '{"customer_email":"emilie@example.cm","customer_name":"Boulangerie Émilie","customer_phone":"+237690000001","discount_percent":12.5,"due_date":"2027-01-21","external_reference":"CMD-Été-1","items":[{"name":"Pain","price":500,"quantity":2},{"name":"Gâteau \\"rond\\"","price":2500,"quantity":1}],"notes":"Note \\"quoted\\" \\\\\\\\ é"}',
+    )
+    // Undefined fields left out, control and line-separator characters escaped as JSON does.
+    const odd = {customer_name: 'A\u2028\u0001', due_date: '2026-12-31', items: [{name: 'x', price: 1, quantity: 1, description: undefined}], notes: '😀'}
+    expect(rowKey(odd, 7)).toBe('517b4ffa-9f52-8dff-af9d-9dc8b0614fc2')
+  })
+
   it('reports every bad row with its line; unknown and missing columns are file errors', () => {
     const text = 'customer_name,due_date,items\nA,2026-13-01,Bread:500:3\n"B",2026-12-31,\nC,2026-12-31,Bread:500:3,extra\n'
     const rows = checkRows(readSourceRows('x.csv', text).rows)
