@@ -135,6 +135,41 @@ describe('the svc binary, with no node on PATH', () => {
     expect(readdirSync(join(cache, 'binary'))).toEqual([id])
   }, 300_000)
 
+  it('a changed file that only a worker thread loads is not run: pdfkit, in the PDF renderer\'s worker', async () => {
+    const cache = join(work, 'cache-worker')
+    const app = await unpacked(cache)
+    // pdfkit loads in the sandbox's document worker only (src/sandbox/invoices/document-worker.ts).
+    const mark = join(work, 'pdfkit-ran')
+    appendFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), `\n;require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'TAMPERED');\n`)
+    const serve = spawn(BINARY, ['sandbox', 'serve', '--port', '0', '--json'], {env: {...env, SVC_CACHE_DIR: cache}, stdio: ['ignore', 'pipe', 'pipe']})
+    try {
+      const info = await served(serve)
+      const api = {SVC_BASE_URL: info.base_url, SVC_API_KEY: info.sandbox_key, SVC_CACHE_DIR: cache}
+      const invoice = await svc(['invoice', 'create', '--customer-name', 'Quincaillerie Mbarga', '--item', 'Clou:25:40', '--due-date', '2099-12-31', '--publish', '--jq', '.id'], api)
+      expect(invoice.exitCode, invoice.stderr).toBe(0)
+      const file = join(work, 'worker.pdf')
+      const pdf = await svc(['invoice', 'pdf', invoice.stdout.trim(), '--output', file], api)
+      expect(pdf.exitCode, pdf.stderr).toBe(0)
+      expect(pdfFileText(file)).toContain('Quincaillerie Mbarga')
+    } finally {
+      await stop(serve)
+    }
+    expect(existsSync(mark), 'the changed pdfkit ran in the worker').toBe(false)
+    expect(readFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), 'utf8')).not.toContain('TAMPERED')
+  }, 120_000)
+
+  it('a changed ES module that a package imports after start-up is not run: the autocomplete plugin, which oclif import()s', async () => {
+    const cache = join(work, 'cache-esm')
+    const app = await unpacked(cache)
+    const command = 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/index.js'
+    appendFileSync(join(app, command), `\n;process.stdout.write('TAMPERED\\n');\n`)
+    const r = await svc(['autocomplete', 'bash'], {SVC_CACHE_DIR: cache})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).not.toContain('TAMPERED')
+    expect(r.stdout).toMatch(/svc autocomplete script bash/)
+    expect(readFileSync(join(app, command), 'utf8')).not.toContain('TAMPERED')
+  }, 60_000)
+
   it('--help and a command\'s help (oclif reads its manifest from the unpacked install)', async () => {
     const root = await svc(['--help'])
     expect(root.exitCode, root.stderr).toBe(0)
@@ -242,6 +277,14 @@ describe('the svc binary, with no node on PATH', () => {
     }
   }, 60_000)
 })
+
+/** The binary unpacked into the cache directory `cache` (a first call): its app directory. */
+async function unpacked(cache: string): Promise<string> {
+  const first = await svc(['--version'], {SVC_CACHE_DIR: cache})
+  expect(first.exitCode, first.stderr).toBe(0)
+  const [id] = readdirSync(join(cache, 'binary')).filter((name) => !name.endsWith('.tmp'))
+  return join(cache, 'binary', id!)
+}
 
 /** What `svc sandbox serve --json` printed once it is ready. */
 function served(serve: ReturnType<typeof spawn>): Promise<any> {

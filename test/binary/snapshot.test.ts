@@ -1,0 +1,86 @@
+/**
+ * The single executable built with a start-up snapshot (`node scripts/binary/build.mjs --snapshot`,
+ * scripts/binary/snapshot.cjs) checks its unpacked files as the default build does
+ * (scripts/binary/main.cjs): a changed file is not run, whatever loads it, and the copy is unpacked
+ * again. Built once (dist-bin/svc-snapshot) when missing or built from another dist/, then reused.
+ */
+import {spawn, spawnSync} from 'node:child_process'
+import {appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const BINARY = join(root, 'dist-bin/svc-snapshot')
+
+let work: string
+
+beforeAll(() => {
+  const built = JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild as string
+  const stamp = `${BINARY}.build`
+  if (!existsSync(BINARY) || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== built) {
+    const r = spawnSync(process.execPath, [join(root, 'scripts/binary/build.mjs'), '--no-build', '--snapshot', '--out', 'dist-bin/svc-snapshot'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 170_000,
+    })
+    expect(r.status, r.stderr).toBe(0)
+  }
+  work = mkdtempSync(join(tmpdir(), 'svc-binary-snapshot-'))
+}, 180_000)
+afterAll(() => {
+  if (work) rmSync(work, {recursive: true, force: true})
+})
+
+function svc(args: string[]): Promise<{stdout: string; stderr: string; exitCode: number | null}> {
+  const env = {PATH: '/usr/bin:/bin', HOME: join(work, 'home'), SVC_CONFIG_DIR: join(work, 'config'), SVC_CACHE_DIR: join(work, 'cache'), LANG: 'C.UTF-8'}
+  return new Promise((resolve, reject) => {
+    const child = spawn(BINARY, args, {env, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.on('error', reject)
+    child.on('close', (exitCode) => {
+      clearTimeout(timer)
+      resolve({stdout, stderr, exitCode})
+    })
+  })
+}
+
+describe('the svc binary built with a start-up snapshot', () => {
+  it('a changed file is not run: svc\'s own, a dependency required, an ES module imported; each time it is unpacked again', async () => {
+    const first = await svc(['--version'])
+    expect(first.exitCode, first.stderr).toBe(0)
+    const [id] = readdirSync(join(work, 'cache', 'binary')).filter((name) => !name.endsWith('.tmp'))
+    const app = join(work, 'cache', 'binary', id!)
+    const tamper = (path: string) => appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
+    const intact = (path: string) => expect(readFileSync(join(app, path), 'utf8')).not.toContain('TAMPERED')
+
+    // svc's own code, checked at each start.
+    tamper('bin/run.cjs')
+    const own = await svc(['--version'])
+    expect(own.exitCode, own.stderr).toBe(0)
+    expect(own.stdout).toBe(first.stdout)
+    intact('bin/run.cjs')
+
+    // A dependency, checked as require loads it (jq-web, for --jq).
+    tamper('node_modules/jq-web/jq.js')
+    const dependency = await svc(['sandbox', 'numbers', '--jq', 'length'])
+    expect(dependency.exitCode, dependency.stderr).toBe(0)
+    expect(dependency.stdout).not.toContain('TAMPERED')
+    expect(Number(dependency.stdout)).toBeGreaterThan(0)
+    intact('node_modules/jq-web/jq.js')
+
+    // An ES module a package imports after start-up (oclif, the autocomplete plugin's command).
+    const command = 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/index.js'
+    tamper(command)
+    const esm = await svc(['autocomplete', 'bash'])
+    expect(esm.exitCode, esm.stderr).toBe(0)
+    expect(esm.stdout).not.toContain('TAMPERED')
+    expect(esm.stdout).toMatch(/svc autocomplete script bash/)
+    intact(command)
+  }, 120_000)
+})
