@@ -3,7 +3,7 @@
  * Node would run it: PATH holds no node (an empty directory), a fresh HOME and cache (so the first
  * call unpacks). Version, help, sandbox numbers, --jq, and a round trip: `svc sandbox serve`, then
  * `pay create`, `invoice create --publish`, `invoice pdf` and the checkout page, all through the
- * binary. Builds the binary when it is missing or was built from another dist/ (dist-bin/svc.build).
+ * binary. Builds the binary when it is missing or stale (test/helpers/binary.ts).
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
@@ -12,6 +12,7 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {builtBinary} from '../helpers/binary.js'
 import {pdfFileText} from '../helpers/documents.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -21,20 +22,16 @@ let work: string
 let env: Record<string, string>
 
 beforeAll(() => {
-  const built = JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild as string
-  const stamp = join(root, 'dist-bin/svc.build')
-  if (!existsSync(BINARY) || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== built) {
-    const r = spawnSync(process.execPath, [join(root, 'scripts/binary/build.mjs'), '--no-build'], {cwd: root, encoding: 'utf8', timeout: 170_000})
-    expect(r.status, r.stderr).toBe(0)
-  }
+  builtBinary(BINARY)
   work = mkdtempSync(join(tmpdir(), 'svc-binary-'))
   const noNode = join(work, 'bin')
   mkdirSync(noNode)
   env = {PATH: noNode, HOME: join(work, 'home'), SVC_CONFIG_DIR: join(work, 'config'), SVC_CACHE_DIR: join(work, 'cache'), LANG: 'C.UTF-8'}
 }, 180_000)
+// Several unpacked copies of ~5,000 files each to remove.
 afterAll(() => {
   if (work) rmSync(work, {recursive: true, force: true})
-})
+}, 60_000)
 
 interface Result {
   stdout: string
@@ -136,7 +133,7 @@ describe('the svc binary, with no node on PATH', () => {
   }, 300_000)
 
   it('a changed file that only a worker thread loads is not run: pdfkit, in the PDF renderer\'s worker', async () => {
-    const cache = join(work, 'cache-worker')
+    const cache = join(work, 'cache-changed')
     const app = await unpacked(cache)
     // pdfkit loads in the sandbox's document worker only (src/sandbox/invoices/document-worker.ts).
     const mark = join(work, 'pdfkit-ran')
@@ -159,7 +156,7 @@ describe('the svc binary, with no node on PATH', () => {
   }, 120_000)
 
   it('a changed ES module that a package imports after start-up is not run: the autocomplete plugin, which oclif import()s', async () => {
-    const cache = join(work, 'cache-esm')
+    const cache = join(work, 'cache-changed')
     const app = await unpacked(cache)
     const command = 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/index.js'
     appendFileSync(join(app, command), `\n;process.stdout.write('TAMPERED\\n');\n`)

@@ -2,14 +2,16 @@
  * The single executable built with a start-up snapshot (`node scripts/binary/build.mjs --snapshot`,
  * scripts/binary/snapshot.cjs) checks its unpacked files as the default build does
  * (scripts/binary/main.cjs): a changed file is not run, whatever loads it, and the copy is unpacked
- * again. Built once (dist-bin/svc-snapshot) when missing or built from another dist/, then reused.
+ * again. Built once (dist-bin/svc-snapshot) when missing or stale, then reused (test/helpers/binary.ts).
  */
-import {spawn, spawnSync} from 'node:child_process'
-import {appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {spawn} from 'node:child_process'
+import {appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {builtBinary} from '../helpers/binary.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const BINARY = join(root, 'dist-bin/svc-snapshot')
@@ -17,21 +19,13 @@ const BINARY = join(root, 'dist-bin/svc-snapshot')
 let work: string
 
 beforeAll(() => {
-  const built = JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild as string
-  const stamp = `${BINARY}.build`
-  if (!existsSync(BINARY) || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== built) {
-    const r = spawnSync(process.execPath, [join(root, 'scripts/binary/build.mjs'), '--no-build', '--snapshot', '--out', 'dist-bin/svc-snapshot'], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 170_000,
-    })
-    expect(r.status, r.stderr).toBe(0)
-  }
+  builtBinary(BINARY, ['--snapshot'])
   work = mkdtempSync(join(tmpdir(), 'svc-binary-snapshot-'))
 }, 180_000)
+// Several unpacked copies of ~5,000 files each to remove.
 afterAll(() => {
   if (work) rmSync(work, {recursive: true, force: true})
-})
+}, 60_000)
 
 function svc(args: string[]): Promise<{stdout: string; stderr: string; exitCode: number | null}> {
   const env = {PATH: '/usr/bin:/bin', HOME: join(work, 'home'), SVC_CONFIG_DIR: join(work, 'config'), SVC_CACHE_DIR: join(work, 'cache'), LANG: 'C.UTF-8'}
