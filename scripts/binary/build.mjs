@@ -20,19 +20,19 @@
 // deserialize at every call, where the code cache restores the same code for less), so it is kept
 // as an option to measure again on a newer Node, not the default.
 //
-//   node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out dist-bin/svc]
+//   node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out dist-bin/svc] [--launcher FILE]
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {dirname, join, relative, sep} from 'node:path'
+import {dirname, join, relative, resolve, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {gzipSync} from 'node:zlib'
 import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const started = Date.now()
-const options = {build: true, codeCache: true, snapshot: false, out: join(root, 'dist-bin/svc')}
+const options = {build: true, codeCache: true, snapshot: false, out: join(root, 'dist-bin/svc'), launcher: join(root, 'scripts/binary/main.cjs')}
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i]
   if (arg === '--no-build') options.build = false
@@ -40,9 +40,11 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (arg === '--no-code-cache') options.codeCache = false
   else if (arg === '--snapshot') options.snapshot = true
   else if (arg === '--no-snapshot') options.snapshot = false
-  else if (arg === '--out') options.out = join(process.cwd(), process.argv[++i])
+  else if (arg === '--out') options.out = resolve(process.argv[++i])
+  // Another entry than scripts/binary/main.cjs: an earlier one, for bench/startup/binary-check.mjs.
+  else if (arg === '--launcher') options.launcher = resolve(process.argv[++i])
   else {
-    process.stderr.write(`unknown option ${arg}\nusage: node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out FILE]\n`)
+    process.stderr.write(`unknown option ${arg}\nusage: node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out FILE] [--launcher FILE]\n`)
     process.exit(2)
   }
 }
@@ -199,7 +201,7 @@ const work = join(dirname(options.out), `.work-${process.pid}`)
 rmSync(work, {recursive: true, force: true})
 mkdirSync(work, {recursive: true})
 writeFileSync(join(work, 'app.gz'), archive)
-const main = readFileSync(join(root, 'scripts/binary/main.cjs'), 'utf8').replace("'__SVC_ARCHIVE_ID__'", JSON.stringify(archiveId))
+const main = readFileSync(options.launcher, 'utf8').replace("'__SVC_ARCHIVE_ID__'", JSON.stringify(archiveId))
 if (!main.includes(JSON.stringify(archiveId))) throw new Error('scripts/binary/main.cjs lost its __SVC_ARCHIVE_ID__ placeholder')
 writeFileSync(join(work, 'main.cjs'), options.snapshot ? snapshotEntry(main) : main)
 writeFileSync(

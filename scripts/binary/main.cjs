@@ -243,6 +243,7 @@ function guard(app) {
   }
   // import(specifier) from the file `caller` (a path or a file: URL).
   const checkImport = (specifier, caller) => {
+    checkWorkers()
     if (typeof specifier !== 'string' && !(specifier instanceof URL)) return
     specifier = String(specifier)
     if (/^(node:|data:)/.test(specifier)) return
@@ -297,12 +298,25 @@ function guard(app) {
       return result
     }
   }
-  const threads = require('node:worker_threads')
-  const Base = threads.Worker
-  threads.Worker = class Worker extends Base {
-    constructor(entry, options) {
-      super(...checkedWorker(app, entry, options))
+  // Worker wrapped when node:worker_threads is first required (loading it costs ~1.5 ms, which a
+  // call that starts no worker does not pay), or before any ES module is imported (an ES module's
+  // import of it goes through no require).
+  let workersChecked = false
+  const checkWorkers = () => {
+    if (workersChecked) return
+    workersChecked = true
+    const threads = require('node:worker_threads')
+    const Base = threads.Worker
+    threads.Worker = class Worker extends Base {
+      constructor(entry, options) {
+        super(...checkedWorker(app, entry, options))
+      }
     }
+  }
+  const loadModule = Module._load
+  Module._load = function (request) {
+    if (request === 'node:worker_threads' || request === 'worker_threads') checkWorkers()
+    return Reflect.apply(loadModule, this, arguments)
   }
 }
 
