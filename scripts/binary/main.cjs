@@ -11,16 +11,19 @@
  * - Unpacked under a temporary name and renamed into place: two first calls at once, or one
  *   interrupted, never leave a half directory that a later call would run.
  * - A new binary (another archive id) unpacks beside the old ones; the two most recent stay.
- * - The staging directory of a first call that was killed (`<id>.<pid>.tmp`, its pid no longer
+ * - The staging directory of a first call that was killed (`<id>.t<thread>.<pid>.tmp`, its pid no longer
  *   running) is removed by the next unpack; that of a call still unpacking is left to it.
  * - Checked before it is run: a file changed since it was unpacked (edited, replaced, added) is
  *   not run; the directory is unpacked again. The last file an unpack writes is a seal
  *   (`.svc-sealed`): a file or directory whose status changed after it (its ctime, which any write,
  *   chmod or `touch` sets to now, and which no user can set back) differs from what the build
  *   packed. svc's own code (bin/, dist/, the worker threads' files among them: ~300 files) is
- *   checked at each start; a dependency under node_modules (~4,600 files, too many to check at
- *   every start) as it is loaded: a CommonJS file by require, an ES module package and the
- *   packages it depends on before dist/dynamic-import.js imports it.
+ *   checked at each start; the ~4,600 files of node_modules (~35 ms to check them all: too many
+ *   for every start) as they load, whatever loads them, in every thread (guard): a CommonJS file
+ *   by require, an ES module's package with the packages it depends on before the import() that
+ *   loads it, and the same in each worker thread, which starts with the check installed.
+ * - A copy replaced (found changed) while other threads or calls run from it: the fresh one is
+ *   swapped in with two renames; a file looked for in that moment is looked for again.
  */
 'use strict'
 const fs = require('node:fs')

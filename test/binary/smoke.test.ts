@@ -74,7 +74,7 @@ describe('the svc binary, with no node on PATH', () => {
   })
 
   it('a first call killed (kill -9) mid-unpack: the next call removes its partial unpack and runs', async () => {
-    // Staging directories under <cache>/binary: `<archive id>.<pid>.tmp`.
+    // Staging directories under <cache>/binary: `<archive id>.t<thread>.<pid>.tmp`.
     const staged = (cache: string) => {
       try {
         return readdirSync(join(cache, 'binary')).filter((name) => name.endsWith('.tmp'))
