@@ -301,7 +301,7 @@ function guard(app) {
       return result
     }
   }
-  // Worker wrapped when node:worker_threads is first required (loading it costs ~1.5 ms, which a
+  // Worker wrapped when node:worker_threads is first asked for (loading it costs ~1.5 ms, which a
   // call that starts no worker does not pay), or before any ES module is imported (an ES module's
   // import of it goes through no require).
   let workersChecked = false
@@ -316,10 +316,19 @@ function guard(app) {
       }
     }
   }
+  const isWorkers = (request) => request === 'node:worker_threads' || request === 'worker_threads'
   const loadModule = Module._load
   Module._load = function (request) {
-    if (request === 'node:worker_threads' || request === 'worker_threads') checkWorkers()
+    if (isWorkers(request)) checkWorkers()
     return Reflect.apply(loadModule, this, arguments)
+  }
+  // dist/ asks for built-ins this way (scripts/build.mjs), which goes through no require.
+  const getBuiltinModule = process.getBuiltinModule
+  if (typeof getBuiltinModule === 'function') {
+    process.getBuiltinModule = function (id) {
+      if (isWorkers(id)) checkWorkers()
+      return Reflect.apply(getBuiltinModule, this, arguments)
+    }
   }
 }
 
