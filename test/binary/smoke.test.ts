@@ -12,7 +12,7 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {builtBinary} from '../helpers/binary.js'
+import {type BinaryResult, builtBinary, invoicePdfThroughServe, runBinary, served, stop} from '../helpers/binary.js'
 import {pdfFileText} from '../helpers/documents.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -33,26 +33,8 @@ afterAll(() => {
   if (work) rmSync(work, {recursive: true, force: true})
 }, 60_000)
 
-interface Result {
-  stdout: string
-  stderr: string
-  exitCode: number | null
-}
-
-function svc(args: string[], extra: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, args, {env: {...env, ...extra}, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    child.on('error', reject)
-    child.on('close', (exitCode) => {
-      clearTimeout(timer)
-      resolve({stdout, stderr, exitCode})
-    })
-  })
+function svc(args: string[], extra: Record<string, string> = {}): Promise<BinaryResult> {
+  return runBinary(BINARY, args, {...env, ...extra})
 }
 
 describe('the svc binary, with no node on PATH', () => {
@@ -138,19 +120,8 @@ describe('the svc binary, with no node on PATH', () => {
     // pdfkit loads in the sandbox's document worker only (src/sandbox/invoices/document-worker.ts).
     const mark = join(work, 'pdfkit-ran')
     appendFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), `\n;require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'TAMPERED');\n`)
-    const serve = spawn(BINARY, ['sandbox', 'serve', '--port', '0', '--json'], {env: {...env, SVC_CACHE_DIR: cache}, stdio: ['ignore', 'pipe', 'pipe']})
-    try {
-      const info = await served(serve)
-      const api = {SVC_BASE_URL: info.base_url, SVC_API_KEY: info.sandbox_key, SVC_CACHE_DIR: cache}
-      const invoice = await svc(['invoice', 'create', '--customer-name', 'Quincaillerie Mbarga', '--item', 'Clou:25:40', '--due-date', '2099-12-31', '--publish', '--jq', '.id'], api)
-      expect(invoice.exitCode, invoice.stderr).toBe(0)
-      const file = join(work, 'worker.pdf')
-      const pdf = await svc(['invoice', 'pdf', invoice.stdout.trim(), '--output', file], api)
-      expect(pdf.exitCode, pdf.stderr).toBe(0)
-      expect(pdfFileText(file)).toContain('Quincaillerie Mbarga')
-    } finally {
-      await stop(serve)
-    }
+    const text = await invoicePdfThroughServe(BINARY, {...env, SVC_CACHE_DIR: cache}, join(work, 'worker.pdf'))
+    expect(text).toContain('Quincaillerie Mbarga')
     expect(existsSync(mark), 'the changed pdfkit ran in the worker').toBe(false)
     expect(readFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), 'utf8')).not.toContain('TAMPERED')
   }, 120_000)
@@ -281,31 +252,4 @@ async function unpacked(cache: string): Promise<string> {
   expect(first.exitCode, first.stderr).toBe(0)
   const [id] = readdirSync(join(cache, 'binary')).filter((name) => !name.endsWith('.tmp'))
   return join(cache, 'binary', id!)
-}
-
-/** What `svc sandbox serve --json` printed once it is ready. */
-function served(serve: ReturnType<typeof spawn>): Promise<any> {
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    serve.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      try {
-        resolve(JSON.parse(out))
-      } catch {
-        // not the whole document yet
-      }
-    })
-    serve.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-    serve.on('close', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
-  })
-}
-
-/** Ctrl-C, and the process gone. */
-function stop(child: ReturnType<typeof spawn>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    child.once('close', () => resolve())
-    child.kill('SIGINT')
-  })
 }

@@ -4,14 +4,13 @@
  * (scripts/binary/main.cjs): a changed file is not run, whatever loads it, and the copy is unpacked
  * again. Built once (dist-bin/svc-snapshot) when missing or stale, then reused (test/helpers/binary.ts).
  */
-import {spawn} from 'node:child_process'
-import {appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {builtBinary} from '../helpers/binary.js'
+import {builtBinary, invoicePdfThroughServe, runBinary} from '../helpers/binary.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const BINARY = join(root, 'dist-bin/svc-snapshot')
@@ -27,22 +26,8 @@ afterAll(() => {
   if (work) rmSync(work, {recursive: true, force: true})
 }, 60_000)
 
-function svc(args: string[]): Promise<{stdout: string; stderr: string; exitCode: number | null}> {
-  const env = {PATH: '/usr/bin:/bin', HOME: join(work, 'home'), SVC_CONFIG_DIR: join(work, 'config'), SVC_CACHE_DIR: join(work, 'cache'), LANG: 'C.UTF-8'}
-  return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, args, {env, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    child.on('error', reject)
-    child.on('close', (exitCode) => {
-      clearTimeout(timer)
-      resolve({stdout, stderr, exitCode})
-    })
-  })
-}
+const env = () => ({PATH: '/usr/bin:/bin', HOME: join(work, 'home'), SVC_CONFIG_DIR: join(work, 'config'), SVC_CACHE_DIR: join(work, 'cache'), LANG: 'C.UTF-8'})
+const svc = (args: string[]) => runBinary(BINARY, args, env())
 
 describe('the svc binary built with a start-up snapshot', () => {
   it('a changed file is not run: svc\'s own, a dependency required, an ES module imported; each time it is unpacked again', async () => {
@@ -76,5 +61,17 @@ describe('the svc binary built with a start-up snapshot', () => {
     expect(esm.stdout).not.toContain('TAMPERED')
     expect(esm.stdout).toMatch(/svc autocomplete script bash/)
     intact(command)
+  }, 120_000)
+
+  it('a changed file that only a worker thread loads is not run: pdfkit, in the PDF renderer\'s worker', async () => {
+    const first = await svc(['--version'])
+    expect(first.exitCode, first.stderr).toBe(0)
+    const [id] = readdirSync(join(work, 'cache', 'binary')).filter((name) => !name.endsWith('.tmp'))
+    const pdfkit = join(work, 'cache', 'binary', id!, 'node_modules/pdfkit/js/pdfkit.js')
+    const mark = join(work, 'pdfkit-ran')
+    appendFileSync(pdfkit, `\n;require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'TAMPERED');\n`)
+    expect(await invoicePdfThroughServe(BINARY, env(), join(work, 'worker.pdf'))).toContain('Quincaillerie Mbarga')
+    expect(existsSync(mark), 'the changed pdfkit ran in the worker').toBe(false)
+    expect(readFileSync(pdfkit, 'utf8')).not.toContain('TAMPERED')
   }, 120_000)
 })
