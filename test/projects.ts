@@ -34,6 +34,7 @@ export const PROCESS_TESTS = [
   'test/sandbox/durability.test.ts',
   'test/sandbox/fuzz.test.ts',
   'test/sandbox/interrupted-checkpoint.test.ts',
+  'test/sandbox/journal-flood.test.ts',
   'test/sandbox/lost-wal.test.ts',
   'test/sandbox/snapshot-leftovers.test.ts',
   'test/startup/compile-cache.test.ts',

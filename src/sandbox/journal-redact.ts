@@ -20,7 +20,7 @@
 import {SECRET_PREFIXES} from '../contract/keys.js'
 
 /** Characters of a body looked at past the journal's body limit: a secret cut by the limit is still masked whole. */
-const MARGIN = 1024
+export const MARGIN = 1024
 
 /** The masked form of `rest` (what follows a secret's prefix). */
 const tail = (rest: string): string => (rest.length <= 8 ? '…' : `…${rest.slice(-4)}`)

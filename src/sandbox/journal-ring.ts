@@ -13,7 +13,7 @@
  */
 import {JOURNAL_BODY_LIMIT, type JournalEntry} from '../contract/sandbox-inspector.js'
 import {Arena, countHeaders, objectHeaderText, ORIGIN_CODE, ORIGINS, originOf, parseHeaderText, rawHeaderText, sameHeaders, sameRaw, type HeaderText} from './journal-arena.js'
-import {ELLIPSIS_LATIN1, Redactor} from './journal-redact.js'
+import {ELLIPSIS_LATIN1, MARGIN, Redactor} from './journal-redact.js'
 import {type Capture, HEADER_BUDGET, HEADER_LIMIT, JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type KeyView, type Last, type Line, NOT_LATIN1, REQUEST_CUT, RESPONSE_CUT, type Stored, TEXT_TYPE, URL_CUT, URL_LIMIT, URL_SLOT, WAS_TRUNCATED, bodyMost, pathOf} from './journal-shape.js'
 
 export {JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture, type Line, type Stored} from './journal-shape.js'
@@ -131,7 +131,8 @@ export class Ring {
   /**
    * A part the same as the request's before (compared now, while both are in the processor's
    * cache) is replaced by that one's object: the new one dies young, and `write` knows it for
-   * the same by identity rather than by reading it again once it has left the cache.
+   * the same by identity rather than by reading it again once it has left the cache. A long
+   * request body is cut to the head `write` reads of it.
    */
   canonical(capture: Capture): void {
     const seen = this.seen
@@ -149,6 +150,14 @@ export class Ring {
     }
     if (capture.url === seen.url) capture.url = seen.url
     else seen.url = capture.url
+    // Of a request's body, a capture waiting to be written keeps a copy of what `write` reads of it
+    // (the redactor looks at the first JOURNAL_BODY_LIMIT bytes and a margin): a batch of waiting
+    // captures held whole bodies (up to 1 MiB each) outside the journal's bound.
+    const sent = capture.requestBody
+    if (sent !== undefined && sent.length > JOURNAL_BODY_LIMIT + MARGIN) {
+      capture.requestBytes = sent.length
+      capture.requestBody = Buffer.from(sent.subarray(0, JOURNAL_BODY_LIMIT + MARGIN))
+    }
   }
 
   /** A capture, written: its slot. */
@@ -215,9 +224,9 @@ export class Ring {
     this.bodyAt[slot] = sameBody ? Math.min(bodyAt, last.bodyAt) : bodyAt
     let flags = urlCut
     this.requestBodyAt[slot] = bodyAt
-    this.requestBytes[slot] = sent?.length ?? 0
+    const sentBytes = (this.requestBytes[slot] = capture.requestBytes ?? sent?.length ?? 0)
     const requestKept = (this.requestBodyLength[slot] = this.keepBody(requestBody, last.requestType))
-    if (requestBody !== undefined && requestKept >= 0 && (requestKept < requestBody.length || requestBody.length < sent!.length)) flags |= REQUEST_CUT
+    if (requestBody !== undefined && requestKept >= 0 && (requestKept < requestBody.length || requestBody.length < sentBytes)) flags |= REQUEST_CUT
     if (sameBody) {
       this.responseBodyAt[slot] = last.bodyAt
       this.responseBodyLength[slot] = last.bodyLength

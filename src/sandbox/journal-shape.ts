@@ -20,6 +20,8 @@ export interface Capture {
   key?: KeyView
   /** The body read (the journal copies its first JOURNAL_BODY_LIMIT bytes). */
   requestBody?: Buffer
+  /** Its size as sent, once the journal has cut `requestBody` to the head it keeps (canonical). */
+  requestBytes?: number
   status: number
   responseHeaders: Readonly<Record<string, string | number | string[] | undefined>>
   responseBody?: string | Buffer

@@ -338,6 +338,7 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
             rawHeaders: req.rawHeaders,
             key: undefined,
             requestBody: undefined,
+            requestBytes: undefined,
             status: 0,
             responseHeaders: headers,
             responseBody: undefined,

@@ -243,7 +243,12 @@ describe('the web inspector', {timeout: 90_000}, () => {
     await fresh.goto(`${served.url}/_inspector/#/requests/req_999999`)
     // Read while the page may be redrawn (a live update): the detail's text once there is one.
     const detailText = async () => ((await fresh.locator('#detail').count()) > 0 ? ((await fresh.locator('#detail').textContent({timeout: 5_000}).catch(() => '')) ?? '') : '')
-    await expect.poll(detailText, {timeout: 30_000}).toContain('req_999999 is not here')
+    await expect
+      .poll(detailText, {timeout: 30_000})
+      .toContain('req_999999 is not here')
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}; the page showed: ${await fresh.locator('main').textContent()}`)
+      })
     await fresh.close()
   })
 

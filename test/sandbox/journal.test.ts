@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
+import {JOURNAL_BODY_LIMIT} from '../../src/contract/sandbox-inspector.js'
 import {Journal, JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture} from '../../src/sandbox/journal.js'
 import type {Stored} from '../../src/sandbox/journal-ring.js'
 import {openStore} from '../../src/sandbox/open-store.js'
@@ -109,6 +110,17 @@ describe('the request journal', () => {
     expect(list.every((e) => e.truncated && e.request_bytes === body.length)).toBe(true)
     expect(list.reduce((sum, e) => sum + (e.request_body?.length ?? 0), 0)).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET)
     expect(list[0].request_body).toHaveLength(64 * 1024)
+  })
+
+  it('holds no more of a request body waiting to be written than it keeps: a batch of 256 does not hold 256 bodies of 900 KB', () => {
+    const journal = new Journal(new MemoryStore())
+    const waiting = Array.from({length: 255}, (_, n) => ({...capture(n), requestBody: Buffer.alloc(900 * 1024, 'w'), responseBody: undefined}))
+    for (const one of waiting) journal.record(one)
+    // Not yet written (a batch is written at 256, or 50 ms after its first): what the journal holds of each is what it reads of it.
+    expect(Math.max(...waiting.map((one) => one.requestBody.length))).toBeLessThanOrEqual(JOURNAL_BODY_LIMIT + 1024)
+    const [newest] = journal.list({}, 1)
+    expect(newest).toMatchObject({request_bytes: 900 * 1024, truncated: true})
+    expect(newest.request_body).toBe('w'.repeat(JOURNAL_BODY_LIMIT))
   })
 
   it('filters by method, path, status and age', () => {

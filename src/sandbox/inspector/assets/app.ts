@@ -11,7 +11,7 @@ import {paymentsPage} from './payments.js'
 import {phone, phonePage, ringingOf} from './phone.js'
 import {requestsPage} from './requests.js'
 import {settingsPage} from './settings.js'
-import {PAGES, state, t, type PageName} from './state.js'
+import {PAGES, addressOf, state, t, type PageName} from './state.js'
 
 const RENDER: Record<PageName, () => Promise<Child>> = {
   requests: requestsPage,
@@ -43,9 +43,12 @@ function render(): Promise<void> {
   rendering = rendering.then(async () => {
     nav()
     const page = state.page
+    const address = addressOf()
+    state.drawing = address
     try {
       const content = await RENDER[page]()
-      if (page !== state.page) return
+      // The address changed meanwhile: the render queued by that change draws the page it names.
+      if (address !== addressOf()) return
       main.replaceChildren(h('h1', {}, t(`nav.${page}`)), ...(([content] as unknown[]).flat(Infinity) as Array<Node | string>).filter(Boolean))
     } catch (error) {
       const message = (error as AdminFailure).status === 401 ? t('loggedOut') : t('error', {message: (error as Error).message})

@@ -2,7 +2,7 @@
 // by the DOM, never through HTML (a customer named <img src=x onerror=…> is shown as those
 // characters). Also the pieces every page is built of: tables, fields, links to an item's address.
 import {AdminFailure, api} from './admin.js'
-import {state, t, type Detail, type PageName} from './state.js'
+import {addressOf, state, t, type Detail, type PageName} from './state.js'
 import type {AdminAnswer, AdminArgs, AdminRoute} from '../../../contract/sandbox-admin-routes.js'
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[]
@@ -68,16 +68,21 @@ export const open = (page: PageName, id?: string): void => {
 }
 /** The item the address names, once per address (null once it is closed); {missing} when the sandbox has none. */
 export async function target<R extends AdminRoute>(route: R, ...args: AdminArgs<R>): Promise<Detail<AdminAnswer<R>> | null> {
-  if (!state.target) return null
-  if (!state.detail) {
-    try {
-      state.detail = await api(route, ...args)
-    } catch (error) {
-      if ((error as AdminFailure).status !== 404) throw error
-      state.detail = {missing: state.target}
-    }
+  const address = state.drawing
+  // The address changed while this page was being read: the render that change queued reads its own item.
+  if (!state.target || address !== addressOf()) return null
+  const id = state.target
+  if (state.detail?.address === address) return state.detail.value as Detail<AdminAnswer<R>>
+  let value: Detail<AdminAnswer<R>>
+  try {
+    value = await api(route, ...args)
+  } catch (error) {
+    if ((error as AdminFailure).status !== 404) throw error
+    value = {missing: id}
   }
-  return state.detail as Detail<AdminAnswer<R>>
+  // Kept only while the address still names it: a person who moved on meanwhile gets their own item.
+  if (addressOf() === address) state.detail = {address, value}
+  return value
 }
 export const isMissing = <T>(detail: Detail<T>): detail is {missing: string} => typeof detail === 'object' && detail !== null && 'missing' in detail
 export const missing = (detail: {missing: string}): HTMLElement => h('p', {id: 'detail', class: 'detail bad'}, t('notFound', {id: detail.missing}))

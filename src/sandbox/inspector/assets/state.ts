@@ -6,6 +6,8 @@ export type PageName = (typeof PAGES)[number]
 
 /** The item a page opens from its address: the sandbox's answer, or `{missing}` when it has none. */
 export type Detail<T> = T | {missing: string}
+/** The page and item the address names, as one key (#/PAGE/ID without the #/). */
+export const addressOf = (): string => `${state.page}/${state.target}`
 
 export const state = {
   csrf: '',
@@ -15,8 +17,13 @@ export const state = {
   page: 'requests' as PageName,
   /** The id in the address (#/PAGE/ID), or ''. */
   target: '',
-  /** The item `target` names, once read (null until then, and once closed). */
-  detail: null as Detail<unknown> | null,
+  /**
+   * The item `target` names, once read (null until then, and once closed), with the address it was
+   * read for: an answer that arrives after the address changed is never shown as the new one's.
+   */
+  detail: null as {address: string; value: Detail<unknown>} | null,
+  /** The address the render under way draws (app.ts): an item is read only for that address. */
+  drawing: '',
   live: null as EventSource | null,
   /** A wrong PIN, said on the handset it was typed on (by payment id). */
   pinNotes: {} as Record<string, string>,
