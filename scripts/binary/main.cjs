@@ -341,7 +341,12 @@ function checkedWorker(app, entry, options) {
   const boot =
     `;(function () { 'use strict'; const fs = require('node:fs'); const {dirname, join, sep} = require('node:path'); const KEEP = ${KEEP}; const SEAL = ${JSON.stringify(SEAL)}; ` +
     `${functions.map(String).join('\n')}\nguard(${JSON.stringify(app)}) })();`
-  if (options?.eval) return [`${boot}${entry}`, options]
+  if (options?.eval) {
+    // The code's 'use strict' stays its first statement (a directive anywhere else is none).
+    const code = String(entry)
+    const directive = /^\s*(['"])use strict\1;?/.exec(code)?.[0] ?? ''
+    return [`${directive}${boot}${code.slice(directive.length)}`, options]
+  }
   const file = entry instanceof URL || String(entry).startsWith('file:') ? require('node:url').fileURLToPath(entry) : require('node:path').resolve(String(entry))
   return [`${boot}process.argv[1] = ${JSON.stringify(file)}; require('node:module').runMain(${JSON.stringify(file)})`, {...options, eval: true}]
 }
