@@ -13,7 +13,7 @@ export default class Logout extends SvcCommand<typeof Logout> {
       this.ctx.io.err(t('core.profile.nothingToLogOut'))
       return
     }
-    await logoutProfile(this.ctx.configDir, name)
+    await logoutProfile(this.ctx.configDir, name, this.ctx.clock)
     await this.ctx.io.result({profile: name, logged_out: true}, () => this.ctx.io.err(t('core.profile.loggedOut', {name})))
   }
 }

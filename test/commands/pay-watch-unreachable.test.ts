@@ -5,6 +5,7 @@
  */
 import {afterEach, describe, expect} from 'vitest'
 
+import {skippingClock} from '../helpers/clock.js'
 import {it, type TempConfigDir} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
@@ -31,18 +32,21 @@ describe('pay watch against a service it cannot reach', () => {
   it('a stopped service: exit 7 "status unknown", never 8; --json gives the error envelope', async ({temp}) => {
     const {id, env, stop} = await pendingThenStopped(temp)
     await stop()
-    const r = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '2s'], {configDir: temp.dir, env})
+    // The watch's waits and its --timeout on a clock that jumps through them (no real time).
+    const r = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '2s'], {configDir: temp.dir, env, clock: skippingClock()})
     expect(r.exitCode).toBe(7)
     expect(r.stderr).toMatch(/status unknown: the service could not be reached/)
     expect(r.stderr).not.toMatch(/still PENDING/)
-    const json = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '1s', '--json'], {configDir: temp.dir, env})
+    const json = await runInProcess(['pay', 'watch', id, '--interval', '250ms', '--timeout', '1s', '--json'], {configDir: temp.dir, env, clock: skippingClock()})
     expect(json.exitCode).toBe(7)
     expect(JSON.parse(json.stdout).error.code).toBe('status_unknown')
   })
 
   it('a service that goes away mid-watch: the spinner says since when and that it retries, then exit 7', async ({temp}) => {
     const {id, env, stop} = await pendingThenStopped(temp)
-    const session = runInPty(['pay', 'watch', id, '--interval', '250ms', '--timeout', '8s'], {configDir: temp.dir, env})
+    // A process on a terminal runs on the machine's time: --timeout is real, 5 s, what a loaded
+    // machine needs between the watch's start and the retry it shows.
+    const session = runInPty(['pay', 'watch', id, '--interval', '250ms', '--timeout', '5s'], {configDir: temp.dir, env})
     await session.waitFor(/PENDING/)
     await stop()
     await session.waitFor(/could not be reached since \d{2}:\d{2}:\d{2}.*retrying/)

@@ -25,23 +25,37 @@ const ids: {payment: string; invoice: string} = {payment: '', invoice: ''}
 
 const env = () => ({...h.env(), SVC_RATE_LIMIT: '0', SVC_SANDBOX_URL: h.sb.url, SVC_SANDBOX_ADMIN_TOKEN: h.sb.adminToken, SVC_PROFILE: 'dev'})
 
-/** stdout of the CLI in a pseudo-terminal `cols` wide (stderr to /dev/null: spinners and notes are not tables). */
+/** What the shell writes after the CLI has exited, with its exit code: the end of the output. */
+const END = /\n?\u0000svc-exit:(\d+)\u0000/
+
+/**
+ * stdout of the CLI in a pseudo-terminal `cols` wide (stderr to /dev/null: spinners and notes are
+ * not tables). The pty may report the exit before the last of the output: the shell that runs the
+ * CLI writes a line after it, with its exit code, and the output ends there (the terminal keeps
+ * their order): no wait for quiet, unless that line never comes.
+ */
 function inTerminal(args: string[], cols: number, extra: Record<string, string> = {}): Promise<{screen: string; exitCode: number}> {
   const environment: Record<string, string> = {...baseEnv(temp.dir), TERM: 'xterm-256color', ...env(), ...extra}
   return new Promise((resolve) => {
-    const pty = spawn('/bin/sh', ['-c', 'exec "$0" "$@" 2>/dev/null', process.execPath, BIN, ...args], {cols, rows: 40, env: environment, name: 'xterm-256color'})
+    const script = '"$0" "$@" 2>/dev/null; code=$?; printf \'\\n\\000svc-exit:%d\\000\' "$code"; exit "$code"'
+    const pty = spawn('/bin/sh', ['-c', script, process.execPath, BIN, ...args], {cols, rows: 40, env: environment, name: 'xterm-256color'})
     let output = ''
     let last = Date.now()
+    const done = (screen: string, exitCode: number) => resolve({screen: stripAnsi(screen).replaceAll('\r', ''), exitCode})
     pty.onData((data) => {
       output += data
       last = Date.now()
+      const end = END.exec(output)
+      if (end) done(output.slice(0, end.index), Number(end[1]))
     })
-    // The pty may report the exit before the last of the output: wait until it has been quiet a while.
+    // Should the end line be lost with the terminal (the shell gone before its last write was
+    // read), the output so far once it has been quiet a second after the exit.
     pty.onExit(({exitCode}) => {
       const settle = setInterval(() => {
-        if (Date.now() - last < 300) return
+        if (END.test(output)) return clearInterval(settle)
+        if (Date.now() - last < 1000) return
         clearInterval(settle)
-        resolve({screen: stripAnsi(output).replaceAll('\r', ''), exitCode})
+        done(output, exitCode)
       }, 100)
     })
   })

@@ -8,6 +8,13 @@
  * fault is a slow answer (the deadline is what they test). The other cases keep a deadline of 10 s:
  * a PDF rendered or an image checked on a busy machine may take more than a second, and that is
  * not the fault under test.
+ *
+ * Time is a test clock (test/helpers/clock.ts), not waited out: a run's waits between attempts
+ * (a backoff, a Retry-After) are jumped through (a skipping clock); a slow answer is held by the
+ * proxy until the client gives up, and the proxy, once it holds it, moves the client's clock to
+ * its deadline (SVC_TIMEOUT). The watch's clock is the sandbox's too (see `shared`). Payment
+ * creation is never retried and has no wait to jump: its clock flows with real time, shared with
+ * the sandbox, and a held answer meets its deadline in real time (see `moveToDeadline`).
  */
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -17,6 +24,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {acquireDocumentWorker} from '../../src/sandbox/invoices/document-worker.js'
 import type {CliResult} from '../helpers/cli.js'
+import {skippingClock, testClock} from '../helpers/clock.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {refusedUrl, startFaultProxy, type Fault, type FaultRule} from '../helpers/fault-proxy.js'
 import {allInvoices, allPayments, direct, freshSandbox, makeInvoice, makePayment, unreadable, type TestSandbox} from './fixtures.js'
@@ -37,6 +45,8 @@ export interface FaultCase {
 }
 
 const ALL = 20
+/** SVC_TIMEOUT of the cases whose fault is a slow answer. */
+const TIMEOUT_MS = 1000
 const HTML_PAGE =
   '<!DOCTYPE html><html><head><title>503 Service Temporarily Unavailable</title><style>body{color:red}</style></head>' +
   '<body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>'
@@ -46,8 +56,8 @@ export const FAULTS: FaultCase[] = [
   {id: 'connection refused', refused: true, reached: false, effect: 'network'},
   {id: 'reset before the request is forwarded', fault: {kind: 'reset-before-forward'}, reached: false, effect: 'network'},
   {id: 'reset mid-body (after the server acted)', fault: {kind: 'truncate', bytes: 5}, reached: true, effect: 'network'},
-  {id: 'slow headers (2 s > SVC_TIMEOUT 1 s)', fault: {kind: 'delay-after-forward', ms: 1600}, reached: true, effect: 'timeout'},
-  {id: 'slow body (half, then 2 s)', fault: {kind: 'slow-body', ms: 1600}, reached: true, effect: 'timeout'},
+  {id: 'slow headers (held past SVC_TIMEOUT 1 s)', fault: {kind: 'delay-after-forward'}, reached: true, effect: 'timeout'},
+  {id: 'slow body (half, then held past SVC_TIMEOUT 1 s)', fault: {kind: 'slow-body'}, reached: true, effect: 'timeout'},
   {id: '500 with a JSON error body', fault: {kind: 'status', status: 500, body: '{"message":"Internal error","code":"server_error"}'}, reached: false, effect: '5xx'},
   {id: '502 with no body', fault: {kind: 'status', status: 502, body: ''}, reached: false, effect: '5xx'},
   {id: '503 HTML error page', fault: {kind: 'status', status: 503, body: HTML_PAGE, contentType: 'text/html'}, reached: false, effect: '5xx'},
@@ -313,13 +323,27 @@ export const FAMILIES: Family[] = [
   },
 ]
 
+/**
+ * Whether a family's clock is the sandbox's too: the watch polls a payment the sandbox settles on
+ * its time (the watch's waits, jumped, move the sandbox on as well), and a payment whose answer was
+ * lost is looked for by comparing the client's clock with the service's.
+ */
+function shared(kind: Kind): boolean {
+  return kind === 'watch' || kind === 'payment-create'
+}
+
 export async function runCase(family: Family, fault: FaultCase): Promise<{result: CliResult; expected: number}> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fault-'))
-  const sb = await freshSandbox()
+  const clock = family.kind === 'payment-create' ? testClock() : skippingClock()
+  const sb = await freshSandbox(shared(family.kind) ? clock : undefined)
   let proxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined
   try {
     const fixture = await family.setup?.(sb, dir)
-    const rules: FaultRule[] = fault.fault ? [{...family.target, fault: fault.fault, times: fault.times ?? ALL}] : []
+    // A payment whose answer was lost is looked for by the time its request took, measured on the
+    // machine's monotonic time (src/lib/payments/flows.ts): its deadline is met in real time.
+    const moveToDeadline = fault.effect === 'timeout' && family.kind !== 'payment-create'
+    const held = moveToDeadline ? {onHeld: () => clock.advance(TIMEOUT_MS, {deadlines: true})} : {}
+    const rules: FaultRule[] = fault.fault ? [{...family.target, fault: {...fault.fault, ...held}, times: fault.times ?? ALL}] : []
     proxy = fault.refused ? undefined : await startFaultProxy(sb.sb.url, rules)
     const baseUrl = proxy ? proxy.url : await refusedUrl()
     const run: Run = {sb, dir, fixture}
@@ -329,11 +353,12 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
       env: {
         SVC_BASE_URL: baseUrl,
         SVC_API_KEY: isLogin ? undefined : sb.sb.keys.sandbox,
-        SVC_TIMEOUT: fault.effect === 'timeout' ? '1s' : '10s',
+        SVC_TIMEOUT: fault.effect === 'timeout' ? `${TIMEOUT_MS}ms` : '10s',
         SVC_MAX_RETRIES: '1',
         SVC_RATE_LIMIT: '0',
       },
       input: isLogin ? sb.sb.keys.sandbox : undefined,
+      clock,
     })
     const expected = expectedExit(family.kind, fault)
     const context = `${family.name} × ${fault.id}\nstdout: ${result.stdout.slice(0, 400)}\nstderr: ${result.stderr.slice(0, 600)}`

@@ -9,13 +9,15 @@ import {join} from 'node:path'
 
 import {test as base} from 'vitest'
 
+import type {TestClock} from '../helpers/clock.js'
 import {startFaultProxy, type FaultProxy, type FaultRule} from '../helpers/fault-proxy.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 export type {TestSandbox}
 
-export function freshSandbox(): Promise<TestSandbox> {
-  return startTestSandbox({settleAfterMs: 100})
+/** A fresh sandbox; `clock`: its time runs on this test clock (shared with the CLI runs). */
+export function freshSandbox(clock?: TestClock): Promise<TestSandbox> {
+  return startTestSandbox({settleAfterMs: 100, clock})
 }
 
 export interface HardeningFixtures {

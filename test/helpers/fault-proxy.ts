@@ -19,14 +19,22 @@ export type Fault =
   | {kind: 'status'; status: number; body?: string; contentType?: string; headers?: Record<string, string>}
   /** Forward, but answer this status instead of the server's answer. */
   | {kind: 'status-after-forward'; status: number; body?: string; contentType?: string}
-  /** Forward, then hold the answer this long (a client deadline fires first). */
-  | {kind: 'delay-after-forward'; ms: number}
+  /**
+   * Forward, then hold the answer this long (a client deadline fires first); without `ms`, until
+   * the client gives up (closes the connection). `onHeld` is called once the answer is held: a
+   * test moves the client's clock to its deadline there instead of waiting it out.
+   */
+  | {kind: 'delay-after-forward'; ms?: number; onHeld?: () => void}
   /** Forward and send only the first `bytes` of the answer's body, then reset. */
   | {kind: 'truncate'; bytes: number}
   /** Forward, then answer the server's status and headers with only the first `bytes` of its body, framed as complete. */
   | {kind: 'truncate-body-framed'; bytes: number}
-  /** Forward, send the status and headers at once, then hold the body this long (slow body). */
-  | {kind: 'slow-body'; ms: number}
+  /**
+   * Forward, send the status, the headers and the first half of the body at once, then hold the
+   * rest this long (slow body); without `ms`, until the client gives up. `onHeld` as above, once
+   * the half has been sent.
+   */
+  | {kind: 'slow-body'; ms?: number; onHeld?: () => void}
   /** Forward, then answer the server's answer with this Content-Type instead of its own. */
   | {kind: 'content-type-after-forward'; contentType: string}
 
@@ -127,7 +135,11 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
         res.writeHead(fault.status, {'content-type': fault.contentType ?? 'application/json'})
         return res.end(fault.body ?? '')
       }
-      if (fault?.kind === 'delay-after-forward') await new Promise((r) => setTimeout(r, fault.ms))
+      if (fault?.kind === 'delay-after-forward') {
+        fault.onHeld?.()
+        if (fault.ms === undefined) return await closed(res)
+        await new Promise((r) => setTimeout(r, fault.ms))
+      }
       const headers = {...answer.headers}
       delete headers['transfer-encoding']
       if (fault?.kind === 'truncate-body-framed') {
@@ -138,7 +150,11 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
       if (fault?.kind === 'slow-body') {
         res.writeHead(answer.status, {...headers, 'content-length': String(answer.body.length)})
         const half = Math.floor(answer.body.length / 2)
-        res.write(answer.body.subarray(0, half))
+        await new Promise<void>((r) => res.write(answer.body.subarray(0, half), () => r()))
+        // The half is on the client's socket; a moment for the client to read it (as for
+        // `truncate` below), so the deadline it then meets is the body's, not the headers'.
+        if (fault.onHeld) setTimeout(fault.onHeld, 20)
+        if (fault.ms === undefined) return await closed(res)
         await new Promise((r) => setTimeout(r, fault.ms))
         if (!res.destroyed) res.end(answer.body.subarray(half))
         return
@@ -174,6 +190,14 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
         server.close(() => resolve())
       }),
   }
+}
+
+/** Until the client closes the connection (or the proxy closes). */
+function closed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.socket?.destroyed ?? true) return resolve()
+    res.socket!.once('close', () => resolve())
+  })
 }
 
 /** The `refused` fault: a URL on 127.0.0.1 where nothing listens (bound, then closed). */

@@ -16,7 +16,7 @@ const bin = join(root, 'bin/run.cjs')
 const tracer = join(root, 'test/startup/trace-loads.mjs')
 
 /** Packages no read-only, offline call should pay for; each is loaded where it is needed. */
-const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'conf', 'ajv', 'pdfkit', 'cli-table3', '@modelcontextprotocol/sdk', 'zod', 'better-sqlite3']
+const HEAVY = ['undici', 'ora', '@inquirer/prompts', '@inquirer/core', 'chalk', 'ajv', 'pdfkit', 'cli-table3', '@modelcontextprotocol/sdk', 'zod', 'better-sqlite3']
 
 interface Trace {
   exitCode: number | null
@@ -200,7 +200,7 @@ describe('start-up structure of the built CLI', () => {
       })
       expect(proxied.exitCode, proxied.stderr).toBe(0)
       expect(undiciChunk(proxied)).toBe(true)
-      for (const name of ['ora', '@inquirer/prompts', 'chalk', 'conf', 'pdfkit', 'cli-table3']) expect(trace.packages.has(name), name).toBe(false)
+      for (const name of ['ora', '@inquirer/prompts', 'chalk', 'pdfkit', 'cli-table3']) expect(trace.packages.has(name), name).toBe(false)
       expect(loadsSandbox(trace)).toBe(false)
       expect([...trace.packages].filter((p) => p.startsWith('@oclif/'))).toEqual([])
     } finally {

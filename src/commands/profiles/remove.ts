@@ -10,7 +10,7 @@ export default class ProfilesRemove extends SvcCommand<typeof ProfilesRemove> {
   static override args = {name: Args.string({description: 'Profile name.', required: true})}
 
   async run(): Promise<void> {
-    await removeProfile(this.ctx.configDir, this.args.name)
+    await removeProfile(this.ctx.configDir, this.args.name, this.ctx.clock)
     await this.ctx.io.result({removed: this.args.name}, () => this.ctx.io.err(t('core.profile.removed', {name: this.args.name})))
   }
 }

@@ -10,7 +10,7 @@ export default class ProfilesUse extends SvcCommand<typeof ProfilesUse> {
   static override args = {name: Args.string({description: 'Profile name.', required: true})}
 
   async run(): Promise<void> {
-    await useProfile(this.ctx.configDir, this.args.name)
+    await useProfile(this.ctx.configDir, this.args.name, this.ctx.clock)
     await this.ctx.io.result({current: this.args.name}, () => this.ctx.io.err(t('core.profile.used', {name: this.args.name})))
   }
 }

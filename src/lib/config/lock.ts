@@ -1,7 +1,7 @@
 /**
  * A lock between processes around a file's read-modify-write: a directory `<file>.lock` made with
  * mkdir, which is atomic on every local file system (the technique proper-lockfile uses, without
- * its dependencies). Held for milliseconds: a read, a change, conf's atomic write.
+ * its dependencies). Held for milliseconds: a read, a change, an atomic write.
  *
  * A lock left by a process that died (SIGKILL, power cut) is taken over once it is older than
  * `staleMs`; the holder refreshes its time while it works, so a slow but live holder is never
@@ -42,7 +42,7 @@ interface Seen {
   since: number
 }
 
-function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}): boolean {
+function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}, clock: Clock): boolean {
   try {
     mkdirSync(path)
     return true
@@ -50,11 +50,12 @@ function tryAcquire(path: string, staleMs: number, seen: {last?: Seen}): boolean
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
   try {
-    // A lock's age is read against its file time: the machine's clock, whatever the run's says.
+    // A lock's age is read against its file time: the machine's clock, whatever the run's says;
+    // how long we have seen its time unchanged is our wait, on the run's clock.
     const now = systemClock.now()
     const {mtimeMs} = statSync(path)
-    if (seen.last?.mtimeMs !== mtimeMs) seen.last = {mtimeMs, since: now}
-    const unchangedFor = now - seen.last.since
+    if (seen.last?.mtimeMs !== mtimeMs) seen.last = {mtimeMs, since: clock.now()}
+    const unchangedFor = clock.now() - seen.last.since
     if (now - mtimeMs > staleMs || (mtimeMs > now && unchangedFor > staleMs)) {
       rmSync(path, {recursive: true, force: true})
       seen.last = undefined
@@ -74,7 +75,7 @@ export async function withFileLock<T>(file: string, work: () => Promise<T> | T, 
   const clock = options.clock ?? systemClock
   const deadline = clock.now() + (options.waitMs ?? 120_000)
   const seen: {last?: Seen} = {}
-  while (!tryAcquire(path, staleMs, seen)) {
+  while (!tryAcquire(path, staleMs, seen, clock)) {
     if (clock.now() > deadline) {
       throw new SvcError(t('core.config.locked', {path}), {exitCode: ExitCode.FAILURE, code: 'config_locked'})
     }

@@ -5,6 +5,7 @@
 import {InputError, SvcError, ExitCode} from '../errors.js'
 import {t, type Locale} from '../i18n/index.js'
 import {keyEnvironment, keyProblem, maskSecret, type KeyEnvironment} from '../../contract/keys.js'
+import type {Clock} from '../../contract/clock.js'
 import {DEFAULT_BASE_URL} from './defaults.js'
 import {isValidProfileName, readConfig, updateConfig, type ConfigData, type ProfileRecord} from './store.js'
 
@@ -51,27 +52,40 @@ export function showProfile(dir: string, name?: string): ProfileView {
   return viewProfile(chosen, requireProfile(config, chosen), chosen === config.current)
 }
 
-export async function useProfile(dir: string, name: string): Promise<void> {
-  await updateConfig(dir, (data) => {
-    requireProfile(data, name)
-    data.current = name
-  })
+/** `clock` (here and below): the run's, for the wait on the config lock (updateConfig). */
+export async function useProfile(dir: string, name: string, clock?: Clock): Promise<void> {
+  await updateConfig(
+    dir,
+    (data) => {
+      requireProfile(data, name)
+      data.current = name
+    },
+    clock,
+  )
 }
 
-export async function removeProfile(dir: string, name: string): Promise<void> {
-  await updateConfig(dir, (data) => {
-    requireProfile(data, name)
-    delete data.profiles[name]
-    if (data.current === name) data.current = Object.keys(data.profiles).sort()[0]
-  })
+export async function removeProfile(dir: string, name: string, clock?: Clock): Promise<void> {
+  await updateConfig(
+    dir,
+    (data) => {
+      requireProfile(data, name)
+      delete data.profiles[name]
+      if (data.current === name) data.current = Object.keys(data.profiles).sort()[0]
+    },
+    clock,
+  )
 }
 
 /** Forget the key of a profile; its other settings (base URL, language, secrets) stay. */
-export async function logoutProfile(dir: string, name: string): Promise<void> {
-  await updateConfig(dir, (data) => {
-    requireProfile(data, name)
-    delete data.profiles[name].api_key
-  })
+export async function logoutProfile(dir: string, name: string, clock?: Clock): Promise<void> {
+  await updateConfig(
+    dir,
+    (data) => {
+      requireProfile(data, name)
+      delete data.profiles[name].api_key
+    },
+    clock,
+  )
 }
 
 export function validateProfileName(name: string): string {
@@ -100,12 +114,16 @@ export async function saveProfile(
   dir: string,
   name: string,
   record: ProfileRecord,
-  options: {makeCurrent: 'always' | 'if-none' | 'never'} = {makeCurrent: 'always'},
+  options: {makeCurrent: 'always' | 'if-none' | 'never'; clock?: Clock} = {makeCurrent: 'always'},
 ): Promise<ProfileView> {
-  const data = await updateConfig(dir, (config) => {
-    config.profiles[name] = {...config.profiles[name], ...record}
-    if (options.makeCurrent === 'never') return
-    if (options.makeCurrent === 'always' || !config.current || !config.profiles[config.current]) config.current = name
-  })
+  const data = await updateConfig(
+    dir,
+    (config) => {
+      config.profiles[name] = {...config.profiles[name], ...record}
+      if (options.makeCurrent === 'never') return
+      if (options.makeCurrent === 'always' || !config.current || !config.profiles[config.current]) config.current = name
+    },
+    options.clock,
+  )
   return viewProfile(name, data.profiles[name], data.current === name)
 }

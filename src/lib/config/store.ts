@@ -2,13 +2,15 @@
  * Profiles and settings, in one JSON file (`config.json`) in the config directory: mode 0600 in a
  * 0700 directory. `SVC_CONFIG_DIR` moves it (tests always set it).
  *
- * Writes go through `conf` (atomic write, file mode). Reads parse the same file directly: `conf`
- * always loads ajv (~100 ms), which would put every read-only command over its start-up budget.
+ * Writes replace the file whole (src/lib/io/durable-file.ts: a temporary file, flushed, renamed;
+ * mode 0600), with Node's fs only: a library such as `conf` loads ajv (~100 ms of start-up for
+ * every login). Reads parse the same file directly.
  */
 import {chmodSync, existsSync, mkdirSync, readFileSync, statSync} from 'node:fs'
 import {homedir} from 'node:os'
 import {join} from 'node:path'
 
+import type {Clock} from '../../contract/clock.js'
 import {ExitCode, SvcError} from '../errors.js'
 import {t, type Locale} from '../i18n/index.js'
 
@@ -95,28 +97,26 @@ function checkShape(path: string, parsed: unknown): ConfigData {
 }
 
 /**
- * Read, change and write back the whole config, atomically (conf), mode 0600, under a lock held
+ * Read, change and write back the whole config, atomically, mode 0600, under a lock held
  * across the read and the write: two processes (100 logins at once, a login racing
  * `profiles use`) never write over each other's change. `change` sees the file as it is now.
+ * `clock` (the run's) paces and measures the wait for another holder of the lock.
  */
-export async function updateConfig(dir: string, change: (data: ConfigData) => void): Promise<ConfigData> {
+export async function updateConfig(dir: string, change: (data: ConfigData) => void, clock?: Clock): Promise<ConfigData> {
   ensureConfigDir(dir)
-  // Loaded before taking the lock (ajv costs ~100 ms): the lock is held for the file work alone.
-  const {default: Conf} = await import('conf')
   const {withFileLock} = await import('./lock.js')
-  return withFileLock(join(dir, CONFIG_FILE), () => {
-    const data = readConfig(dir)
-    change(data)
-    const conf = new Conf<ConfigData>({
-      cwd: dir,
-      configName: CONFIG_FILE.replace(/\.json$/, ''),
-      configFileMode: 0o600,
-      projectName: 'svc',
-    })
-    conf.store = data
-    chmodSync(join(dir, CONFIG_FILE), 0o600)
-    return data
-  })
+  const {writeFileDurably} = await import('../io/durable-file.js')
+  return withFileLock(
+    join(dir, CONFIG_FILE),
+    () => {
+      const data = readConfig(dir)
+      change(data)
+      // Tab-indented, as the file has always been written.
+      writeFileDurably(join(dir, CONFIG_FILE), JSON.stringify(data, undefined, '\t'))
+      return data
+    },
+    {clock},
+  )
 }
 
 /**

@@ -15,13 +15,14 @@
  * same and the service replays it rather than refusing the key.
  */
 import {createHash} from 'node:crypto'
-import {closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync} from 'node:fs'
+import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {withFileLock} from '../config/lock.js'
 import {CONFIG_FILE, ensureConfigDir} from '../config/store.js'
 import {readSetting} from '../config/settings.js'
 import type {ConfigData} from '../config/store.js'
+import {writeFileDurably} from '../io/durable-file.js'
 import type {Context} from '../context.js'
 import {NetworkError} from '../errors.js'
 
@@ -86,21 +87,7 @@ function load(path: string): CounterFile {
 
 /** Written whole, flushed to disk, renamed over the old file, and the rename flushed too. */
 function save(path: string, data: CounterFile): void {
-  const temporary = `${path}.${process.pid}.tmp`
-  const fd = openSync(temporary, 'w', 0o600)
-  try {
-    writeSync(fd, `${JSON.stringify(data, null, 1)}\n`)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  renameSync(temporary, path)
-  const dir = openSync(join(path, '..'), 'r')
-  try {
-    fsyncSync(dir)
-  } finally {
-    closeSync(dir)
-  }
+  writeFileDurably(path, `${JSON.stringify(data, null, 1)}\n`)
 }
 
 /**

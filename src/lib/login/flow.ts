@@ -109,5 +109,5 @@ export async function login(ctx: Context, options: LoginOptions): Promise<Profil
   const source = baseUrlSource(ctx, options.baseUrl, name, config.profiles[name]?.base_url)
   const {warning} = await io.withSpinner(t('core.login.checking', {url: baseUrl}), () => checkKey(ctx, baseUrl, key, source))
   if (warning) io.warn(warning)
-  return saveProfile(ctx.configDir, name, {api_key: key, base_url: baseUrl, ...(options.lang ? {lang: options.lang} : {})})
+  return saveProfile(ctx.configDir, name, {api_key: key, base_url: baseUrl, ...(options.lang ? {lang: options.lang} : {})}, {makeCurrent: 'always', clock: ctx.clock})
 }

@@ -85,7 +85,7 @@ async function confirmRemote(ctx: Context, host: string, count: number): Promise
 
 /** One case after the other (clean latencies); a case's deliveries in order, or all at once (burst). */
 async function runCases(ctx: Context, url: string, cases: TestCase[], timeoutMs: number, addresses: LookupAddress[]): Promise<CaseResult[]> {
-  const sender: Sender = createSender(url, timeoutMs, addresses)
+  const sender: Sender = createSender(url, timeoutMs, addresses, ctx.clock)
   const spinner = ctx.io.json ? undefined : await ctx.io.spinner('')
   const results: CaseResult[] = []
   try {

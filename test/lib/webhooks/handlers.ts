@@ -8,6 +8,8 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import type {AddressInfo} from 'node:net'
 import {Webhook} from 'standardwebhooks'
 
+import type {TestClock} from '../../helpers/clock.js'
+
 export type HandlerKind =
   | 'library'
   | 'handwritten'
@@ -28,6 +30,12 @@ export interface Handler {
 export interface HandlerOptions {
   /** For 'slow': how long the work takes before the app answers (after verifying). */
   delayMs?: number
+  /**
+   * For 'slow': the work's time is this test clock's, the one the command runs on: the app moves it
+   * on by `delayMs` (firing the sender's deadline if it falls within), then answers. For a run of
+   * one delivery (`--only`): each delivery of a burst would move it on again.
+   */
+  clock?: TestClock
 }
 
 type Headers = IncomingMessage['headers']
@@ -110,15 +118,20 @@ export async function startHandler(kind: HandlerKind, secret: string, options: H
         return 200
       }
       case 'slow': {
-        // Verifies, then does the work before answering.
+        // Verifies, then does the work before answering: on the test's clock when given (it moves
+        // the clock on by the work's time: one delivery at a time only, as a burst's would each
+        // move it again), else in real time.
         if (!verifyByHand(secret, headers, body)) return 401
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            sleeping.delete(timer)
-            resolve()
-          }, options.delayMs ?? 6_000)
-          sleeping.add(timer)
-        })
+        if (options.clock) options.clock.advance(options.delayMs ?? 6_000)
+        else {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(() => {
+              sleeping.delete(timer)
+              resolve()
+            }, options.delayMs ?? 6_000)
+            sleeping.add(timer)
+          })
+        }
         acted.push((JSON.parse(body) as {id: string}).id)
         return 200
       }

@@ -8,6 +8,7 @@ import * as https from 'node:https'
 import type {LookupAddress} from 'node:dns'
 import type {LookupFunction} from 'node:net'
 
+import {systemClock, type Clock} from '../../../contract/clock.js'
 import type {Delivery} from './cases.js'
 
 export interface Answer {
@@ -25,23 +26,24 @@ export interface Sender {
 
 /**
  * `addresses`: where the host was found to be (this-machine.ts); given, every connection goes to
- * them, whatever the resolver would answer later.
+ * them, whatever the resolver would answer later. `clock` (the run's) times the answers and holds
+ * the deadline.
  */
-export function createSender(url: string, timeoutMs: number, addresses: LookupAddress[] = []): Sender {
+export function createSender(url: string, timeoutMs: number, addresses: LookupAddress[] = [], clock: Clock = systemClock): Sender {
   const target = new URL(url)
   const lib = target.protocol === 'https:' ? https : http
   const agent: http.Agent = new lib.Agent({keepAlive: true})
 
   function send(delivery: Delivery): Promise<Answer> {
-    const sentAt = performance.now()
+    const sentAt = clock.now()
     let started = sentAt
-    const since = (from: number) => Math.round((performance.now() - from) * 10) / 10
+    const since = (from: number) => clock.now() - from
     return new Promise<Answer>((resolve) => {
       let settled = false
       const finish = (answer: Omit<Answer, 'ms'>, from = started) => {
         if (settled) return
         settled = true
-        clearTimeout(timer)
+        clock.clearTimer(timer)
         resolve({...answer, ms: since(from)})
       }
       const options: http.RequestOptions = {
@@ -61,14 +63,18 @@ export function createSender(url: string, timeoutMs: number, addresses: LookupAd
       request.on('socket', (socket) => {
         if (!socket.connecting) return
         socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
-          started = performance.now()
+          started = clock.now()
         })
       })
-      const timer = setTimeout(() => {
-        // A timeout is the whole wait, as the service counts it.
-        finish({error: 'timeout'}, sentAt)
-        request.destroy()
-      }, timeoutMs)
+      const timer = clock.setTimer(
+        () => {
+          // A timeout is the whole wait, as the service counts it.
+          finish({error: 'timeout'}, sentAt)
+          request.destroy()
+        },
+        timeoutMs,
+        'deadline',
+      )
       request.on('error', (error: NodeJS.ErrnoException) => finish({error: error.code ?? error.message}))
       request.end(delivery.body)
     })
