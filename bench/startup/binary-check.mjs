@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 /**
- * What checking the single executable's unpacked files costs a warm start (scripts/binary/main.cjs:
- * its own ~300 files at each start, a dependency as it loads): two binaries built from the same
- * dist/, one without the check (BASE, built from the main.cjs before it) and dist-bin/svc with it,
- * each with its own unpacked cache, run one after the other in turns (so that the machine's load
- * falls on both alike). Prints the median wall time and CPU time (user + system, /usr/bin/time)
- * of each, and of their difference.
+ * What checking the single executable's unpacked files costs a warm start (scripts/binary/main.cjs,
+ * guard: svc's own ~300 files at each start; a dependency as require loads it, an ES module's
+ * package before it is imported, and the same in every worker thread). Two binaries built from
+ * the same dist/ and the same archive: BASE with an earlier launcher (scripts/binary/main.cjs as
+ * it was at a git ref, default `main`), dist-bin/svc with the current one. Both run from one
+ * unpacked copy (the same archive: the same cache directory), already unpacked.
  *
- *   node scripts/binary/build.mjs --no-build                     # dist-bin/svc, with the check
- *   git show BASE:scripts/binary/main.cjs > scripts/binary/main.cjs && node scripts/binary/build.mjs --no-build --out dist-bin/svc-old
- *   git checkout scripts/binary/main.cjs
- *   node bench/startup/binary-check.mjs [--base dist-bin/svc-old] [--runs 40]
+ * hyperfine times both, side by side: for each call, several rounds of `hyperfine` over the two
+ * (the order swapped at each round, so that the load of a shared machine falls on both alike).
+ * Prints, per call, the median wall time of each, and the mean user + system CPU time.
+ *
+ *   node scripts/binary/build.mjs --no-build                     # dist-bin/svc, the current launcher
+ *   node bench/startup/binary-check.mjs [--ref main] [--rounds 6] [--runs 15]
+ *
+ * Builds dist-bin/svc-base from `git show REF:scripts/binary/main.cjs` when it is missing or older
+ * than dist-bin/svc. Needs hyperfine (Debian/Ubuntu: `sudo apt-get install hyperfine`).
  */
-import {spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync} from 'node:fs'
+import {execFileSync, spawnSync} from 'node:child_process'
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -21,45 +26,57 @@ import {fileURLToPath} from 'node:url'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const args = process.argv.slice(2)
 const arg = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback)
-const runs = Number(arg('runs', 40))
-const binaries = {base: join(root, arg('base', 'dist-bin/svc-old')), checked: join(root, 'dist-bin/svc')}
-const calls = [['--version'], ['sandbox', 'numbers'], ['pay', 'list', '--help']]
-const work = mkdtempSync(join(tmpdir(), 'svc-binary-check-'))
+const ref = arg('ref', 'main')
+const rounds = Number(arg('rounds', 6))
+const runs = Number(arg('runs', 15))
+const checked = join(root, 'dist-bin/svc')
+const base = join(root, 'dist-bin/svc-base')
+const calls = [['--version'], ['sandbox', 'numbers'], ['sandbox', 'numbers', '--jq', 'length'], ['pay', 'list', '--help']]
 
-function run(binary, cache, call) {
-  const started = process.hrtime.bigint()
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', binary, ...call], {env: {PATH: '/usr/bin:/bin', HOME: work, SVC_CACHE_DIR: cache, SVC_CONFIG_DIR: join(work, 'config')}, encoding: 'utf8'})
-  const wall = Number(process.hrtime.bigint() - started) / 1e6
-  if (r.status !== 0) throw new Error(`${binary} ${call.join(' ')}: ${r.stderr}`)
-  const [user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number)
-  return {wall, cpu: (user + system) * 1000}
+if (spawnSync('hyperfine', ['--version']).status !== 0) {
+  process.stderr.write('hyperfine is not installed. Debian/Ubuntu: sudo apt-get install hyperfine\n')
+  process.exit(1)
+}
+if (!existsSync(checked)) throw new Error('dist-bin/svc is missing: node scripts/binary/build.mjs --no-build')
+const work = mkdtempSync(join(tmpdir(), 'svc-binary-check-'))
+if (!existsSync(base) || statSync(base).mtimeMs < statSync(checked).mtimeMs) {
+  const launcher = join(work, 'main.cjs')
+  writeFileSync(launcher, execFileSync('git', ['show', `${ref}:scripts/binary/main.cjs`], {cwd: root}))
+  execFileSync(process.execPath, [join(root, 'scripts/binary/build.mjs'), '--no-build', '--launcher', launcher, '--out', 'dist-bin/svc-base'], {cwd: root, stdio: 'inherit'})
 }
 
+const env = {PATH: '/usr/bin:/bin', HOME: work, SVC_CACHE_DIR: join(work, 'cache'), SVC_CONFIG_DIR: join(work, 'config'), LANG: 'C.UTF-8'}
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
 }
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length
+const quote = (parts) => parts.map((p) => `'${p}'`).join(' ')
 
 try {
-  console.log(`| call | without the check: wall, CPU | with it: wall, CPU | difference of each turn: wall, CPU (medians) |`)
-  console.log(`| --- | --- | --- | --- |`)
+  // The one unpack (the same archive for both): not timed.
+  execFileSync(checked, ['--version'], {env, stdio: 'ignore'})
+  console.log(`| call | ${ref}'s launcher: wall (median), CPU (mean) | this launcher: wall, CPU | difference: wall, CPU |`)
+  console.log('| --- | --- | --- | --- |')
   for (const call of calls) {
-    const caches = {base: join(work, 'base'), checked: join(work, 'checked')}
-    // The first call of each unpacks: not timed.
-    for (const side of ['base', 'checked']) run(binaries[side], caches[side], call)
-    const seen = {base: [], checked: [], wall: [], cpu: []}
-    for (let i = 0; i < runs; i++) {
-      const order = i % 2 === 0 ? ['base', 'checked'] : ['checked', 'base']
-      const turn = {}
-      for (const side of order) turn[side] = run(binaries[side], caches[side], call)
-      seen.base.push(turn.base)
-      seen.checked.push(turn.checked)
-      seen.wall.push(turn.checked.wall - turn.base.wall)
-      seen.cpu.push(turn.checked.cpu - turn.base.cpu)
+    const seen = {base: {wall: [], cpu: []}, checked: {wall: [], cpu: []}}
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? ['base', 'checked'] : ['checked', 'base']
+      const out = join(work, 'round.json')
+      const commands = order.flatMap((side) => ['-n', side, quote([side === 'base' ? base : checked, ...call])])
+      execFileSync('hyperfine', ['-N', '--warmup', '2', '--runs', String(runs), '--style', 'none', '--export-json', out, ...commands], {env, stdio: 'ignore'})
+      for (const result of JSON.parse(readFileSync(out, 'utf8')).results) {
+        seen[result.command].wall.push(...result.times.map((t) => t * 1000))
+        seen[result.command].cpu.push((result.user + result.system) * 1000)
+      }
     }
-    const show = (list) => `${median(list.map((r) => r.wall)).toFixed(1)} ms, ${median(list.map((r) => r.cpu)).toFixed(0)} ms`
-    console.log(`| \`svc ${call.join(' ')}\` | ${show(seen.base)} | ${show(seen.checked)} | ${median(seen.wall).toFixed(1)} ms, ${median(seen.cpu).toFixed(0)} ms |`)
+    const wall = {base: median(seen.base.wall), checked: median(seen.checked.wall)}
+    const cpu = {base: mean(seen.base.cpu), checked: mean(seen.checked.cpu)}
+    const show = (side) => `${wall[side].toFixed(1)} ms, ${cpu[side].toFixed(1)} ms`
+    const sign = (n) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`
+    console.log(`| \`svc ${call.join(' ')}\` | ${show('base')} | ${show('checked')} | ${sign(wall.checked - wall.base)} ms, ${sign(cpu.checked - cpu.base)} ms |`)
   }
+  console.log(`\n${rounds} rounds × ${runs} runs of each (hyperfine -N, 2 warm-up runs a round); load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`)
 } finally {
   rmSync(work, {recursive: true, force: true})
 }

@@ -20,18 +20,19 @@
 // deserialize at every call, where the code cache restores the same code for less), so it is kept
 // as an option to measure again on a newer Node, not the default.
 //
-//   node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out dist-bin/svc]
+//   node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out dist-bin/svc] [--launcher FILE]
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {dirname, join, relative, sep} from 'node:path'
+import {dirname, join, relative, resolve, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {gzipSync} from 'node:zlib'
+import {init as initImportLexer, parse as parseImports} from 'es-module-lexer'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const started = Date.now()
-const options = {build: true, codeCache: true, snapshot: false, out: join(root, 'dist-bin/svc')}
+const options = {build: true, codeCache: true, snapshot: false, out: join(root, 'dist-bin/svc'), launcher: join(root, 'scripts/binary/main.cjs')}
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i]
   if (arg === '--no-build') options.build = false
@@ -39,9 +40,11 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (arg === '--no-code-cache') options.codeCache = false
   else if (arg === '--snapshot') options.snapshot = true
   else if (arg === '--no-snapshot') options.snapshot = false
-  else if (arg === '--out') options.out = join(process.cwd(), process.argv[++i])
+  else if (arg === '--out') options.out = resolve(process.argv[++i])
+  // Another entry than scripts/binary/main.cjs: an earlier one, for bench/startup/binary-check.mjs.
+  else if (arg === '--launcher') options.launcher = resolve(process.argv[++i])
   else {
-    process.stderr.write(`unknown option ${arg}\nusage: node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out FILE]\n`)
+    process.stderr.write(`unknown option ${arg}\nusage: node scripts/binary/build.mjs [--no-build] [--no-code-cache | --snapshot] [--out FILE] [--launcher FILE]\n`)
     process.exit(2)
   }
 }
@@ -133,8 +136,10 @@ function packageDir(dir, name) {
 // 2. One archive: a JSON index (path, mode, size) and the files' bytes, gzip-compressed.
 const entries = []
 const bodies = []
+await initImportLexer
+let rewritten = 0
 for (const [name, path] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-  const body = readFileSync(path)
+  const body = checkedImports(name, path, readFileSync(path))
   entries.push({path: name, mode: lstatSync(path).mode & 0o111 ? 0o755 : 0o644, size: body.length})
   bodies.push(body)
 }
@@ -143,6 +148,47 @@ for (const [name, path] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1
   entries.push({path: 'package.json', mode: 0o644, size: body.length})
   bodies.push(body)
 }
+
+/**
+ * A dependency's import() calls, each made to call the binary's check first (scripts/binary/main.cjs,
+ * guard): `import(x)` becomes `import((globalThis[Symbol.for('svc.checkImport')] || String)(x, caller))`,
+ * the caller being the file (`__filename` in CommonJS, `import.meta.url` in an ES module). Node 20's
+ * ESM loader reads the files it imports out of reach of any check at run time: this is where the
+ * package an import() loads is checked before it is read. Outside the binary (no check installed)
+ * the call is import(String(x)), as import() itself converts it. es-module-lexer finds the calls
+ * (not the word in a string or comment); a file it cannot read that has `import(` in it stops the build.
+ */
+function checkedImports(name, path, body) {
+  if (!name.startsWith('node_modules/') || !/\.[cm]?js$/.test(name) || !body.includes('import(')) return body
+  const code = body.toString('utf8')
+  let calls
+  try {
+    calls = parseImports(code)[0].filter((i) => i.d > -1)
+  } catch (error) {
+    throw new Error(`${name}: cannot find its import() calls (${error.message}): the binary could not check what they load`)
+  }
+  if (calls.length === 0) return body
+  const caller = moduleType(path) === 'module' ? 'import.meta.url' : '__filename'
+  let out = ''
+  let at = 0
+  for (const call of calls) {
+    out += `${code.slice(at, call.s)}(globalThis[Symbol.for('svc.checkImport')] || String)(${code.slice(call.s, call.e)}, ${caller})`
+    at = call.e
+  }
+  rewritten++
+  return Buffer.from(out + code.slice(at))
+}
+
+/** 'module' or 'commonjs': how Node reads the file at `path` (its extension, else the nearest package.json's type). */
+function moduleType(path) {
+  if (path.endsWith('.mjs')) return 'module'
+  if (path.endsWith('.cjs')) return 'commonjs'
+  for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type === 'module' ? 'module' : 'commonjs'
+  }
+  return 'commonjs'
+}
+
 const index = Buffer.from(JSON.stringify(entries))
 const header = Buffer.alloc(4)
 header.writeUInt32LE(index.length)
@@ -155,7 +201,7 @@ const work = join(dirname(options.out), `.work-${process.pid}`)
 rmSync(work, {recursive: true, force: true})
 mkdirSync(work, {recursive: true})
 writeFileSync(join(work, 'app.gz'), archive)
-const main = readFileSync(join(root, 'scripts/binary/main.cjs'), 'utf8').replace("'__SVC_ARCHIVE_ID__'", JSON.stringify(archiveId))
+const main = readFileSync(options.launcher, 'utf8').replace("'__SVC_ARCHIVE_ID__'", JSON.stringify(archiveId))
 if (!main.includes(JSON.stringify(archiveId))) throw new Error('scripts/binary/main.cjs lost its __SVC_ARCHIVE_ID__ placeholder')
 writeFileSync(join(work, 'main.cjs'), options.snapshot ? snapshotEntry(main) : main)
 writeFileSync(
@@ -182,7 +228,7 @@ function snapshotEntry(mainSource) {
   // The chunks dist/main.js requires at its top (the core chunk), not those it imports lazily.
   for (const m of mainCode.matchAll(/require\("\.\/(chunks\/[^"]+)"\)/g)) preload.push(`dist/${m[1]}`)
   const wrapped = preload.map((rel) => `${JSON.stringify(rel)}: function (exports, require, module, __filename, __dirname) {\n${readFileSync(join(root, rel), 'utf8')}\n}`)
-  return `${functions}\nconst APP_DIR = appDir\nconst PRELOAD = {\n${wrapped.join(',\n')}\n}\n${readFileSync(join(root, 'scripts/binary/snapshot.cjs'), 'utf8').replace("'use strict'", '')}`
+  return `${functions}\nconst APP_DIR = appDir\nconst GUARD = guard\nconst PRELOAD = {\n${wrapped.join(',\n')}\n}\n${readFileSync(join(root, 'scripts/binary/snapshot.cjs'), 'utf8').replace("'use strict'", '')}`
 }
 
 const out = options.out
@@ -205,12 +251,19 @@ execFileSync(
 )
 // Renamed into place: a test or a benchmark running the binary never meets half of one.
 execFileSync('mv', ['-f', staged, out])
-// Which dist/ it carries (test/binary/smoke.test.ts rebuilds when dist/ has changed since).
-writeFileSync(`${out}.build`, `${JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild}\n`)
+// Which dist/ and which launcher it carries (test/helpers/binary.ts rebuilds when either has changed since).
+writeFileSync(`${out}.build`, `${binaryStamp()}\n`)
 rmSync(work, {recursive: true, force: true})
+
+/** dist/'s build id and a hash of scripts/binary/ (the launcher, its snapshot entry, this script). */
+function binaryStamp() {
+  const launcher = createHash('sha256')
+  for (const name of readdirSync(join(root, 'scripts/binary')).sort()) launcher.update(name).update(readFileSync(join(root, 'scripts/binary', name)))
+  return `${JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild} ${launcher.digest('hex').slice(0, 16)}`
+}
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`
 process.stdout.write(
   `${relative(process.cwd(), out)}: ${mb(statSync(out).size)} (archive ${mb(archive.length)} of ${entries.length} files, ` +
-    `${packages.length} packages; id ${archiveId}; ${options.snapshot ? 'start-up snapshot' : `code cache ${options.codeCache ? 'on' : 'off'}`}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${packages.length} packages, ${rewritten} files' import() checked; id ${archiveId}; ${options.snapshot ? 'start-up snapshot' : `code cache ${options.codeCache ? 'on' : 'off'}`}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 )

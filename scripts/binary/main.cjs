@@ -11,16 +11,19 @@
  * - Unpacked under a temporary name and renamed into place: two first calls at once, or one
  *   interrupted, never leave a half directory that a later call would run.
  * - A new binary (another archive id) unpacks beside the old ones; the two most recent stay.
- * - The staging directory of a first call that was killed (`<id>.<pid>.tmp`, its pid no longer
+ * - The staging directory of a first call that was killed (`<id>.t<thread>.<pid>.tmp`, its pid no longer
  *   running) is removed by the next unpack; that of a call still unpacking is left to it.
  * - Checked before it is run: a file changed since it was unpacked (edited, replaced, added) is
  *   not run; the directory is unpacked again. The last file an unpack writes is a seal
  *   (`.svc-sealed`): a file or directory whose status changed after it (its ctime, which any write,
  *   chmod or `touch` sets to now, and which no user can set back) differs from what the build
  *   packed. svc's own code (bin/, dist/, the worker threads' files among them: ~300 files) is
- *   checked at each start; a dependency under node_modules (~4,600 files, too many to check at
- *   every start) as it is loaded: a CommonJS file by require, an ES module package and the
- *   packages it depends on before dist/dynamic-import.js imports it.
+ *   checked at each start; the ~4,600 files of node_modules (~35 ms to check them all: too many
+ *   for every start) as they load, whatever loads them, in every thread (guard): a CommonJS file
+ *   by require, an ES module's package with the packages it depends on before the import() that
+ *   loads it, and the same in each worker thread, which starts with the check installed.
+ * - A copy replaced (found changed) while other threads or calls run from it: the fresh one is
+ *   swapped in with two renames; a file looked for in that moment is looked for again.
  */
 'use strict'
 const fs = require('node:fs')
@@ -83,7 +86,13 @@ function isOurs(dir) {
   return stat.uid === process.getuid() && (stat.mode & 0o022) === 0
 }
 
-function unpack(parent, dir) {
+/**
+ * The archive unpacked as `dir` (under `parent`); `replace`: in place of the copy there now, which
+ * other threads and calls may be running from. Written under a staging name of this thread's
+ * (`<id>.t<thread>.<pid>.tmp`), then renamed into place: a reader never meets half a copy, and
+ * one that is replaced is gone only between two renames (guard waits that moment out).
+ */
+function unpack(parent, dir, replace = false) {
   fs.mkdirSync(parent, {recursive: true, mode: 0o700})
   if (typeof process.getuid === 'function') {
     const stat = fs.statSync(parent)
@@ -92,7 +101,8 @@ function unpack(parent, dir) {
   const raw = require('node:zlib').gunzipSync(Buffer.from(require('node:sea').getAsset('app')))
   const indexLength = raw.readUInt32LE(0)
   const entries = JSON.parse(raw.subarray(4, 4 + indexLength).toString('utf8'))
-  const staging = `${dir}.${process.pid}.tmp`
+  const tag = `t${require('node:worker_threads').threadId}.${process.pid}.tmp`
+  const staging = `${dir}.${tag}`
   removeAbandoned(parent)
   fs.rmSync(staging, {recursive: true, force: true})
   fs.mkdirSync(staging, {mode: 0o700})
@@ -110,13 +120,26 @@ function unpack(parent, dir) {
   }
   // Last: every file and directory above changed status before it (intact).
   fs.writeFileSync(join(staging, SEAL), '', {mode: 0o600})
+  // A name removeAbandoned knows (`.<pid>.tmp`), unlike the staging name unpack uses.
+  const aside = `${dir}-old.${tag}`
+  if (replace) {
+    fs.rmSync(aside, {recursive: true, force: true})
+    try {
+      fs.renameSync(dir, aside)
+    } catch (error) {
+      // Already moved by another call replacing it at the same moment.
+      if (error.code !== 'ENOENT') throw error
+    }
+  }
   try {
     fs.renameSync(staging, dir)
   } catch (error) {
-    // Another first call got there first: use its directory.
+    // Another call got there first: use its directory.
     fs.rmSync(staging, {recursive: true, force: true})
     if (!isOurs(dir)) throw error
     return dir
+  } finally {
+    if (replace) fs.rmSync(aside, {recursive: true, force: true})
   }
   prune(parent, dir)
   return dir
@@ -166,46 +189,49 @@ function intact(dir) {
   return treeIntact(join(dir, 'bin'), sealed) && treeIntact(join(dir, 'dist'), sealed)
 }
 
-/** `dir` unpacked again in its place (the old one moved aside, then removed). */
+/** `dir` unpacked again in its place. */
 function renew(dir) {
-  // A name removeAbandoned knows (`.<pid>.tmp`), unlike the staging name unpack uses.
-  const aside = `${dir}-old.${process.pid}.tmp`
-  fs.rmSync(aside, {recursive: true, force: true})
-  try {
-    fs.renameSync(dir, aside)
-  } catch (error) {
-    // Already moved by another call renewing it at the same moment.
-    if (error.code !== 'ENOENT') throw error
-  }
-  const parent = dirname(dir)
-  try {
-    return unpack(parent, dir)
-  } finally {
-    fs.rmSync(aside, {recursive: true, force: true})
-  }
+  return unpack(dirname(dir), dir, true)
 }
 
 /**
- * Checks a dependency as it loads: a CommonJS file under node_modules before require runs it,
- * and an ES module package with every package it depends on before dist/dynamic-import.js
- * imports it. One that changed since the unpack: the directory is unpacked again first (the file
- * then loads from the fresh copy).
+ * Checks each file of the unpacked copy as it loads, in every thread, whatever loads it; one that
+ * changed since the unpack: the directory is unpacked again first (the file then loads from the
+ * fresh copy).
+ * - A CommonJS file (a `.js`, `.json` or native `.node` file) under node_modules: before require
+ *   runs it (Module._extensions).
+ * - An ES module: Node 20's ESM loader reads files out of reach, so its package (every file of it)
+ *   and the packages it depends on are checked before the import() that loads it. svc's own
+ *   import()s go through dist/dynamic-import.js; a dependency's import() calls this check first
+ *   (the build rewrites `import(x)` in node_modules as `import(check(x, caller))`:
+ *   scripts/binary/build.mjs, checkedImports).
+ * - A worker thread: started with this same check installed in it (`node:worker_threads`' Worker
+ *   starts a boot that calls guard, then the worker's own file or code).
  */
 function guard(app) {
   const Module = require('node:module')
+  const {fileURLToPath} = require('node:url')
   const modules = join(app, 'node_modules') + sep
   const gateway = join(app, 'dist', 'dynamic-import.js')
   const checked = new Set()
   let sealed = sealOf(app)
-  const renewIf = (isChanged) => {
-    if (!isChanged) return
+  // Whether isIntact() holds; if not, and no other thread or call has unpacked the directory again
+  // since (its seal is the one seen), it is unpacked again.
+  const ensure = (isIntact) => {
+    if (sealed !== undefined && isIntact()) return
+    const now = sealOf(app)
+    if (now !== sealed) {
+      sealed = now
+      checked.clear()
+      if (sealed !== undefined && isIntact()) return
+    }
     renew(app)
     sealed = sealOf(app)
     checked.clear()
   }
   const checkPackage = (dir) => {
     if (checked.has(dir)) return
-    renewIf(sealed === undefined || !treeIntact(dir, sealed, 'node_modules'))
+    ensure(() => treeIntact(dir, sealed, 'node_modules'))
     checked.add(dir)
     let manifest
     try {
@@ -213,33 +239,125 @@ function guard(app) {
     } catch {
       return
     }
-    for (const name of Object.keys({...manifest.dependencies, ...manifest.optionalDependencies})) {
+    for (const name of Object.keys({...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies})) {
       const found = packageDir(app, dir, name)
       if (found) checkPackage(found)
     }
   }
-  const checkSpecifier = (specifier) => {
-    if (typeof specifier !== 'string' || /^(node:|file:|data:|\.|\/)/.test(specifier)) return
-    const parts = specifier.split('/')
-    const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
-    const found = packageDir(app, join(app, 'dist'), name)
-    if (found) checkPackage(found)
+  // import(specifier) from the file `caller` (a path or a file: URL).
+  const checkImport = (specifier, caller) => {
+    checkWorkers()
+    if (typeof specifier !== 'string' && !(specifier instanceof URL)) return
+    specifier = String(specifier)
+    if (/^(node:|data:)/.test(specifier)) return
+    const from = String(caller).startsWith('file:') ? fileURLToPath(String(caller)) : String(caller)
+    let target
+    if (specifier.startsWith('file:')) target = fileURLToPath(specifier)
+    else if (specifier.startsWith('/')) target = specifier
+    else if (specifier.startsWith('.')) target = join(dirname(from), specifier)
+    else {
+      const parts = specifier.split('/')
+      const found = packageDir(app, dirname(from), specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0])
+      if (found) checkPackage(found)
+      return
+    }
+    if (!target.startsWith(app + sep)) return
+    const owner = packageRoot(app, target)
+    if (owner) checkPackage(owner)
+    else ensure(() => !changed(target, sealed))
+  }
+  globalThis[Symbol.for('svc.checkImport')] = (specifier, caller) => {
+    checkImport(specifier, caller)
+    return specifier
+  }
+  // While another thread or call puts a fresh copy in place (renew), the directory is gone for a
+  // moment (between two renames): a file not found then is looked for again once it is back.
+  const waitingOut = (run) => {
+    try {
+      return run()
+    } catch (error) {
+      if (fs.existsSync(app)) throw error
+      const pause = new Int32Array(new SharedArrayBuffer(4))
+      for (let waited = 0; waited < 5000 && !fs.existsSync(app); waited += 2) Atomics.wait(pause, 0, 0, 2)
+      return run()
+    }
+  }
+  const resolveFilename = Module._resolveFilename
+  Module._resolveFilename = function () {
+    return waitingOut(() => Reflect.apply(resolveFilename, this, arguments))
   }
   for (const extension of ['.js', '.json', '.node']) {
     const load = Module._extensions[extension]
     Module._extensions[extension] = function (module, filename) {
-      if (filename.startsWith(modules)) renewIf(sealed === undefined || changed(filename, sealed))
-      const result = Reflect.apply(load, this, arguments)
+      if (filename.startsWith(modules)) ensure(() => !changed(filename, sealed))
+      const result = waitingOut(() => Reflect.apply(load, this, arguments))
       if (filename === gateway && typeof module.exports === 'function') {
         const importIt = module.exports
         module.exports = (specifier) => {
-          checkSpecifier(specifier)
+          checkImport(specifier, gateway)
           return importIt(specifier)
         }
       }
       return result
     }
   }
+  // Worker wrapped when node:worker_threads is first asked for (loading it costs ~1.5 ms, which a
+  // call that starts no worker does not pay), or before any ES module is imported (an ES module's
+  // import of it goes through no require).
+  let workersChecked = false
+  const checkWorkers = () => {
+    if (workersChecked) return
+    workersChecked = true
+    const threads = require('node:worker_threads')
+    const Base = threads.Worker
+    threads.Worker = class Worker extends Base {
+      constructor(entry, options) {
+        super(...checkedWorker(app, entry, options))
+      }
+    }
+  }
+  const isWorkers = (request) => request === 'node:worker_threads' || request === 'worker_threads'
+  const loadModule = Module._load
+  Module._load = function (request) {
+    if (isWorkers(request)) checkWorkers()
+    return Reflect.apply(loadModule, this, arguments)
+  }
+  // dist/ asks for built-ins this way (scripts/build.mjs), which goes through no require.
+  const getBuiltinModule = process.getBuiltinModule
+  if (typeof getBuiltinModule === 'function') {
+    process.getBuiltinModule = function (id) {
+      if (isWorkers(id)) checkWorkers()
+      return Reflect.apply(getBuiltinModule, this, arguments)
+    }
+  }
+}
+
+/**
+ * A worker's entry and options, with guard installed in it first: the worker runs, as code (eval),
+ * the source of guard and the functions it calls, then its own code or file.
+ */
+function checkedWorker(app, entry, options) {
+  const functions = [guard, checkedWorker, packageRoot, packageDir, sealOf, changed, treeIntact, renew, unpack, isOurs, removeAbandoned, running, prune]
+  const boot =
+    `;(function () { 'use strict'; const fs = require('node:fs'); const {dirname, join, sep} = require('node:path'); const KEEP = ${KEEP}; const SEAL = ${JSON.stringify(SEAL)}; ` +
+    `${functions.map(String).join('\n')}\nguard(${JSON.stringify(app)}) })();`
+  if (options?.eval) {
+    // The code's 'use strict' stays its first statement (a directive anywhere else is none).
+    const code = String(entry)
+    const directive = /^\s*(['"])use strict\1;?/.exec(code)?.[0] ?? ''
+    return [`${directive}${boot}${code.slice(directive.length)}`, options]
+  }
+  const file = entry instanceof URL || String(entry).startsWith('file:') ? require('node:url').fileURLToPath(entry) : require('node:path').resolve(String(entry))
+  return [`${boot}process.argv[1] = ${JSON.stringify(file)}; require('node:module').runMain(${JSON.stringify(file)})`, {...options, eval: true}]
+}
+
+/** The directory of the package `file` belongs to (under node_modules), or undefined (svc's own). */
+function packageRoot(app, file) {
+  const path = file.slice(app.length + 1)
+  const at = path.lastIndexOf('node_modules/')
+  if (at === -1) return undefined
+  const parts = path.slice(at + 'node_modules/'.length).split('/')
+  return join(app, path.slice(0, at), 'node_modules', ...parts.slice(0, parts[0].startsWith('@') ? 2 : 1))
 }
 
 /** Where `name` resolves from `from`, as Node looks for it (up the node_modules of the app), or undefined. */

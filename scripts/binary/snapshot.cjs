@@ -4,7 +4,7 @@
  * and our base command), each as the function Node would wrap it in. They are evaluated here, while
  * the snapshot is built, so a call starts with them already in the heap instead of reading,
  * compiling and running them. At run time (the deserialize main function) the app directory is
- * found or unpacked as in main.cjs, the preloaded modules are entered in Node's module cache
+ * found or unpacked as in main.cjs, its files checked as they load as in main.cjs (guard), the preloaded modules are entered in Node's module cache
  * under their unpacked file names (so that commands loaded from disk share the very same oclif
  * and base command), and bin/run.cjs runs from disk.
  *
@@ -12,7 +12,7 @@
  * files or of a package goes, at run time, through a require made for its unpacked file name.
  */
 'use strict'
-/* global PRELOAD */
+/* global PRELOAD, APP_DIR, GUARD */
 const v8 = require('node:v8')
 const posix = require('node:path').posix
 
@@ -69,6 +69,8 @@ load('dist/main.js')
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   // main.cjs's appDir(), shared source (the build inlines it below as APP_DIR).
   app = APP_DIR()
+  // Every file loaded from here on is checked as main.cjs checks it (guard).
+  GUARD(app)
   const Module = require('node:module')
   const {join, dirname} = require('node:path')
   for (const [rel, m] of preloaded) {

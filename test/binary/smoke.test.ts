@@ -3,7 +3,7 @@
  * Node would run it: PATH holds no node (an empty directory), a fresh HOME and cache (so the first
  * call unpacks). Version, help, sandbox numbers, --jq, and a round trip: `svc sandbox serve`, then
  * `pay create`, `invoice create --publish`, `invoice pdf` and the checkout page, all through the
- * binary. Builds the binary when it is missing or was built from another dist/ (dist-bin/svc.build).
+ * binary. Builds the binary when it is missing or stale (test/helpers/binary.ts).
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
@@ -12,6 +12,7 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {type BinaryResult, builtBinary, invoicePdfThroughServe, runBinary, served, stop} from '../helpers/binary.js'
 import {pdfFileText} from '../helpers/documents.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -21,41 +22,19 @@ let work: string
 let env: Record<string, string>
 
 beforeAll(() => {
-  const built = JSON.parse(readFileSync(join(root, 'dist/package.json'), 'utf8')).svcBuild as string
-  const stamp = join(root, 'dist-bin/svc.build')
-  if (!existsSync(BINARY) || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== built) {
-    const r = spawnSync(process.execPath, [join(root, 'scripts/binary/build.mjs'), '--no-build'], {cwd: root, encoding: 'utf8', timeout: 170_000})
-    expect(r.status, r.stderr).toBe(0)
-  }
+  builtBinary(BINARY)
   work = mkdtempSync(join(tmpdir(), 'svc-binary-'))
   const noNode = join(work, 'bin')
   mkdirSync(noNode)
   env = {PATH: noNode, HOME: join(work, 'home'), SVC_CONFIG_DIR: join(work, 'config'), SVC_CACHE_DIR: join(work, 'cache'), LANG: 'C.UTF-8'}
 }, 180_000)
+// Several unpacked copies of ~5,000 files each to remove.
 afterAll(() => {
   if (work) rmSync(work, {recursive: true, force: true})
-})
+}, 60_000)
 
-interface Result {
-  stdout: string
-  stderr: string
-  exitCode: number | null
-}
-
-function svc(args: string[], extra: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, args, {env: {...env, ...extra}, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    child.on('error', reject)
-    child.on('close', (exitCode) => {
-      clearTimeout(timer)
-      resolve({stdout, stderr, exitCode})
-    })
-  })
+function svc(args: string[], extra: Record<string, string> = {}): Promise<BinaryResult> {
+  return runBinary(BINARY, args, {...env, ...extra})
 }
 
 describe('the svc binary, with no node on PATH', () => {
@@ -77,7 +56,7 @@ describe('the svc binary, with no node on PATH', () => {
   })
 
   it('a first call killed (kill -9) mid-unpack: the next call removes its partial unpack and runs', async () => {
-    // Staging directories under <cache>/binary: `<archive id>.<pid>.tmp`.
+    // Staging directories under <cache>/binary: `<archive id>.t<thread>.<pid>.tmp`.
     const staged = (cache: string) => {
       try {
         return readdirSync(join(cache, 'binary')).filter((name) => name.endsWith('.tmp'))
@@ -134,6 +113,30 @@ describe('the svc binary, with no node on PATH', () => {
     // Nothing left beside it.
     expect(readdirSync(join(cache, 'binary'))).toEqual([id])
   }, 300_000)
+
+  it('a changed file that only a worker thread loads is not run: pdfkit, in the PDF renderer\'s worker', async () => {
+    const cache = join(work, 'cache-changed')
+    const app = await unpacked(cache)
+    // pdfkit loads in the sandbox's document worker only (src/sandbox/invoices/document-worker.ts).
+    const mark = join(work, 'pdfkit-ran')
+    appendFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), `\n;require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'TAMPERED');\n`)
+    const text = await invoicePdfThroughServe(BINARY, {...env, SVC_CACHE_DIR: cache}, join(work, 'worker.pdf'))
+    expect(text).toContain('Quincaillerie Mbarga')
+    expect(existsSync(mark), 'the changed pdfkit ran in the worker').toBe(false)
+    expect(readFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), 'utf8')).not.toContain('TAMPERED')
+  }, 120_000)
+
+  it('a changed ES module that a package imports after start-up is not run: the autocomplete plugin, which oclif import()s', async () => {
+    const cache = join(work, 'cache-changed')
+    const app = await unpacked(cache)
+    const command = 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/index.js'
+    appendFileSync(join(app, command), `\n;process.stdout.write('TAMPERED\\n');\n`)
+    const r = await svc(['autocomplete', 'bash'], {SVC_CACHE_DIR: cache})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).not.toContain('TAMPERED')
+    expect(r.stdout).toMatch(/svc autocomplete script bash/)
+    expect(readFileSync(join(app, command), 'utf8')).not.toContain('TAMPERED')
+  }, 60_000)
 
   it('--help and a command\'s help (oclif reads its manifest from the unpacked install)', async () => {
     const root = await svc(['--help'])
@@ -243,29 +246,10 @@ describe('the svc binary, with no node on PATH', () => {
   }, 60_000)
 })
 
-/** What `svc sandbox serve --json` printed once it is ready. */
-function served(serve: ReturnType<typeof spawn>): Promise<any> {
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    serve.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      try {
-        resolve(JSON.parse(out))
-      } catch {
-        // not the whole document yet
-      }
-    })
-    serve.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-    serve.on('close', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
-  })
-}
-
-/** Ctrl-C, and the process gone. */
-function stop(child: ReturnType<typeof spawn>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    child.once('close', () => resolve())
-    child.kill('SIGINT')
-  })
+/** The binary unpacked into the cache directory `cache` (a first call): its app directory. */
+async function unpacked(cache: string): Promise<string> {
+  const first = await svc(['--version'], {SVC_CACHE_DIR: cache})
+  expect(first.exitCode, first.stderr).toBe(0)
+  const [id] = readdirSync(join(cache, 'binary')).filter((name) => !name.endsWith('.tmp'))
+  return join(cache, 'binary', id!)
 }
