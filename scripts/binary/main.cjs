@@ -98,17 +98,14 @@ function unpack(parent, dir, replace = false) {
     const stat = fs.statSync(parent)
     if (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0) throw new Error(`${parent} is not ours alone`)
   }
-  const raw = require('node:zlib').gunzipSync(Buffer.from(require('node:sea').getAsset('app')))
-  const indexLength = raw.readUInt32LE(0)
-  const entries = JSON.parse(raw.subarray(4, 4 + indexLength).toString('utf8'))
+  const {raw, entries} = archive()
   const tag = `t${require('node:worker_threads').threadId}.${process.pid}.tmp`
   const staging = `${dir}.${tag}`
   removeAbandoned(parent)
   fs.rmSync(staging, {recursive: true, force: true})
   fs.mkdirSync(staging, {mode: 0o700})
   const made = new Set()
-  let at = 4 + indexLength
-  for (const {path, mode, size} of entries) {
+  for (const {path, mode, at, size} of entries) {
     const target = join(staging, path)
     const folder = target.slice(0, target.lastIndexOf('/'))
     if (!made.has(folder)) {
@@ -116,10 +113,10 @@ function unpack(parent, dir, replace = false) {
       made.add(folder)
     }
     fs.writeFileSync(target, raw.subarray(at, at + size), {mode})
-    at += size
   }
-  // Last: every file and directory above changed status before it (intact).
-  fs.writeFileSync(join(staging, SEAL), '', {mode: 0o600})
+  // Last: every file and directory above changed status before it (intact). It names the build
+  // (repair trusts a copy sealed by this one only).
+  fs.writeFileSync(join(staging, SEAL), ARCHIVE_ID, {mode: 0o600})
   // A name removeAbandoned knows (`.<pid>.tmp`), unlike the staging name unpack uses.
   const aside = `${dir}-old.${tag}`
   if (replace) {
@@ -189,9 +186,124 @@ function intact(dir) {
   return treeIntact(join(dir, 'bin'), sealed) && treeIntact(join(dir, 'dist'), sealed)
 }
 
-/** `dir` unpacked again in its place. */
+/** `dir` repaired (repair), or else unpacked again in its place. */
 function renew(dir) {
-  return unpack(dirname(dir), dir, true)
+  let repaired = false
+  try {
+    repaired = repair(dir)
+  } catch {
+    // Not proved right (moved away by another call's unpack, not writable): unpacked again.
+  }
+  return repaired ? dir : unpack(dirname(dir), dir, true)
+}
+
+/** The packed files: the archive's bytes and its index (path, mode, and where its bytes are: at, size). */
+function archive() {
+  const raw = require('node:zlib').gunzipSync(Buffer.from(require('node:sea').getAsset('app')))
+  const indexLength = raw.readUInt32LE(0)
+  const entries = JSON.parse(raw.subarray(4, 4 + indexLength).toString('utf8'))
+  let at = 4 + indexLength
+  for (const entry of entries) {
+    entry.at = at
+    at += entry.size
+  }
+  return {raw, entries}
+}
+
+/**
+ * The copy `dir`, found changed, made whole again in place: only the files that differ from what
+ * the build packed are rewritten, each written aside and renamed over its path (a reader has the
+ * old file or the new one, never half of one); a file or directory the build did not pack is
+ * removed, one missing is written; then a new seal. False (nothing proved: the caller unpacks the
+ * whole copy again) when the seal is not this build's (missing, an older svc's), a directory is
+ * not ours alone, or something changed while it ran that it cannot tell right.
+ * - Every file and directory is looked at (not only the check's scope): the new seal vouches for
+ *   all that changed status before it. Those that changed after the old seal are compared with the
+ *   packed bytes (a `touch` rewrites nothing).
+ * - Before the walk, the file system's time (a probe's ctime): after the new seal, whatever
+ *   changed status since that time (written by this repair, by another call repairing at the same
+ *   moment, or by someone else) must hold the packed bytes, or the repair is not proved.
+ * - Its files are written in `<id>.repair.t<thread>.<pid>.tmp` beside the copy (removeAbandoned
+ *   removes it if the call is killed).
+ */
+function repair(dir) {
+  let sealed
+  try {
+    if (fs.readFileSync(join(dir, SEAL), 'utf8') !== ARCHIVE_ID) return false
+    sealed = fs.lstatSync(join(dir, SEAL)).mtimeMs
+  } catch {
+    return false
+  }
+  const {raw, entries} = archive()
+  const files = new Map(entries.map((entry) => [entry.path, entry]))
+  const folders = new Set()
+  for (const path of files.keys()) for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) folders.add(path.slice(0, at))
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
+  const ours = (stat) => (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0
+  // A regular file of ours with the packed bytes and no mode bit the build did not give it.
+  const right = (path, stat, {mode, at, size}) => {
+    if (!stat.isFile() || !ours(stat) || (stat.mode & 0o777 & ~mode) !== 0 || stat.size !== size) return false
+    try {
+      return fs.readFileSync(path).equals(raw.subarray(at, at + size))
+    } catch {
+      return false
+    }
+  }
+  const top = fs.lstatSync(dir)
+  if (!top.isDirectory() || !ours(top)) return false
+  const work = `${dir}.repair.t${require('node:worker_threads').threadId}.${process.pid}.tmp`
+  fs.rmSync(work, {recursive: true, force: true})
+  fs.mkdirSync(work, {mode: 0o700})
+  try {
+    fs.writeFileSync(join(work, 'probe'), '')
+    const start = fs.lstatSync(join(work, 'probe')).ctimeMs
+    let written = 0
+    const write = (path, {mode, at, size}) => {
+      const aside = join(work, String(written++))
+      fs.writeFileSync(aside, raw.subarray(at, at + size), {mode})
+      fs.mkdirSync(dirname(join(dir, path)), {recursive: true, mode: 0o700})
+      fs.renameSync(aside, join(dir, path))
+    }
+    // Every entry under `dir` (a path relative to it: its stat); false when a directory is not ours.
+    const walk = (visit) => {
+      const seen = new Set()
+      const into = (rel) => {
+        for (const entry of fs.readdirSync(rel ? join(dir, rel) : dir)) {
+          const path = rel ? `${rel}/${entry}` : entry
+          if (path === SEAL) continue
+          const stat = fs.lstatSync(join(dir, path))
+          seen.add(path)
+          if (stat.isDirectory() && folders.has(path)) {
+            if (!ours(stat)) return false
+            if (!into(path)) return false
+          } else if (visit(path, stat) === false) return false
+        }
+        return true
+      }
+      return into('') ? seen : undefined
+    }
+    // 1. What changed since the old seal made right: rewritten, removed, or written if missing.
+    const seen = walk((path, stat) => {
+      const packed = files.get(path)
+      if (!packed || !stat.isFile()) {
+        fs.rmSync(join(dir, path), {recursive: true, force: true})
+        if (packed) write(path, packed)
+      } else if (stat.ctimeMs > sealed && !right(join(dir, path), stat, packed)) write(path, packed)
+    })
+    if (!seen) return false
+    for (const [path, packed] of files) if (!seen.has(path)) write(path, packed)
+    // 2. The new seal, named for this build.
+    fs.writeFileSync(join(work, 'seal'), ARCHIVE_ID, {mode: 0o600})
+    fs.renameSync(join(work, 'seal'), join(dir, SEAL))
+    // 3. Proved: all that changed status since the walk began (or in the same tick) holds the packed bytes.
+    const now = walk((path, stat) => {
+      const packed = files.get(path)
+      return packed !== undefined && stat.isFile() && (stat.ctimeMs < start || right(join(dir, path), stat, packed))
+    })
+    return now !== undefined && entries.every(({path}) => now.has(path))
+  } finally {
+    fs.rmSync(work, {recursive: true, force: true})
+  }
 }
 
 /**
@@ -337,9 +449,9 @@ function guard(app) {
  * the source of guard and the functions it calls, then its own code or file.
  */
 function checkedWorker(app, entry, options) {
-  const functions = [guard, checkedWorker, packageRoot, packageDir, sealOf, changed, treeIntact, renew, unpack, isOurs, removeAbandoned, running, prune]
+  const functions = [guard, checkedWorker, packageRoot, packageDir, sealOf, changed, treeIntact, renew, archive, repair, unpack, isOurs, removeAbandoned, running, prune]
   const boot =
-    `;(function () { 'use strict'; const fs = require('node:fs'); const {dirname, join, sep} = require('node:path'); const KEEP = ${KEEP}; const SEAL = ${JSON.stringify(SEAL)}; ` +
+    `;(function () { 'use strict'; const fs = require('node:fs'); const {dirname, join, sep} = require('node:path'); const KEEP = ${KEEP}; const SEAL = ${JSON.stringify(SEAL)}; const ARCHIVE_ID = ${JSON.stringify(ARCHIVE_ID)}; ` +
     `${functions.map(String).join('\n')}\nguard(${JSON.stringify(app)}) })();`
   if (options?.eval) {
     // The code's 'use strict' stays its first statement (a directive anywhere else is none).
