@@ -8,7 +8,7 @@
 import {spawn, spawnSync} from 'node:child_process'
 import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -82,13 +82,17 @@ describe('the svc binary, with no node on PATH', () => {
     expect(staged(cache)).toEqual([])
   })
 
-  it('a file changed in its unpacked copy is not run: svc\'s own, a dependency, a file added; each time it is unpacked again', async () => {
+  it('a file changed in its unpacked copy is not run: svc\'s own, a dependency, a file added, a file removed; each time the copy is repaired in place', async () => {
     const cache = join(work, 'cache-changed')
     const first = await svc(['--version'], {SVC_CACHE_DIR: cache})
     expect(first.exitCode, first.stderr).toBe(0)
     const [id] = readdirSync(join(cache, 'binary')).filter((name) => !name.endsWith('.tmp'))
     const app = join(cache, 'binary', id!)
     const tamper = (path: string) => appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
+    // Files no call changes: a repair leaves them as they are (the same inode, not written again).
+    const untouched = ['dist/main.js', 'node_modules/jq-web/package.json', 'package.json'].map((path) => join(app, path))
+    const identity = () => untouched.map((path) => `${statSync(path).ino} ${statSync(path).mtimeMs}`)
+    const before = identity()
 
     // svc's own code, checked at each start.
     tamper('bin/run.cjs')
@@ -96,6 +100,7 @@ describe('the svc binary, with no node on PATH', () => {
     expect(own.exitCode, own.stderr).toBe(0)
     expect(own.stdout).toBe(first.stdout)
     expect(readFileSync(join(app, 'bin/run.cjs'), 'utf8')).not.toContain('TAMPERED')
+    expect(identity(), 'a repair rewrites only the changed file').toEqual(before)
 
     // A dependency, checked as it loads (jq-web, for --jq).
     tamper('node_modules/jq-web/jq.js')
@@ -104,15 +109,54 @@ describe('the svc binary, with no node on PATH', () => {
     expect(dependency.stdout).not.toContain('TAMPERED')
     expect(Number(dependency.stdout)).toBeGreaterThan(0)
     expect(readFileSync(join(app, 'node_modules/jq-web/jq.js'), 'utf8')).not.toContain('TAMPERED')
+    expect(identity()).toEqual(before)
 
     // A file added beside svc's own.
     writeFileSync(join(app, 'dist', 'extra.js'), 'process.stdout.write("TAMPERED")')
     const added = await svc(['--version'], {SVC_CACHE_DIR: cache})
     expect(added.stdout).toBe(first.stdout)
     expect(existsSync(join(app, 'dist', 'extra.js'))).toBe(false)
+    expect(identity()).toEqual(before)
+
+    // A file removed: written again.
+    const run = readFileSync(join(app, 'bin/run.cjs'))
+    rmSync(join(app, 'bin/run.cjs'))
+    const removed = await svc(['--version'], {SVC_CACHE_DIR: cache})
+    expect(removed.stdout).toBe(first.stdout)
+    expect(readFileSync(join(app, 'bin/run.cjs'))).toEqual(run)
+    expect(identity()).toEqual(before)
     // Nothing left beside it.
     expect(readdirSync(join(cache, 'binary'))).toEqual([id])
+
+    // A seal this build did not write (an older svc's, which names no build): not repaired, the whole copy unpacked again.
+    writeFileSync(join(app, '.svc-sealed'), '')
+    tamper('bin/run.cjs')
+    const unsealed = await svc(['--version'], {SVC_CACHE_DIR: cache})
+    expect(unsealed.stdout).toBe(first.stdout)
+    expect(readFileSync(join(app, 'bin/run.cjs'), 'utf8')).not.toContain('TAMPERED')
+    expect(statSync(untouched[0]!).ino, 'unpacked again: every file new').not.toBe(Number(before[0]!.split(' ')[0]))
+    expect(readdirSync(join(cache, 'binary'))).toEqual([id])
   }, 300_000)
+
+  it('two calls at once on a changed copy: neither runs the change, the copy is repaired in place once whole, nothing left beside it', async () => {
+    const cache = join(work, 'cache-together')
+    const app = await unpacked(cache)
+    const main = statSync(join(app, 'dist/main.js')).ino
+    for (const path of ['bin/run.cjs', 'node_modules/jq-web/jq.js']) appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
+    const [a, b] = await Promise.all([0, 1].map(() => svc(['sandbox', 'numbers', '--jq', 'length'], {SVC_CACHE_DIR: cache})))
+    for (const r of [a!, b!]) {
+      expect(r.exitCode, r.stderr).toBe(0)
+      expect(r.stdout).not.toContain('TAMPERED')
+      expect(Number(r.stdout)).toBeGreaterThan(0)
+    }
+    for (const path of ['bin/run.cjs', 'node_modules/jq-web/jq.js']) expect(readFileSync(join(app, path), 'utf8')).not.toContain('TAMPERED')
+    expect(statSync(join(app, 'dist/main.js')).ino).toBe(main)
+    expect(readdirSync(join(cache, 'binary'))).toEqual([basename(app)])
+    // The seal vouches for the repaired copy: the next call finds nothing to repair.
+    const seal = statSync(join(app, '.svc-sealed')).mtimeMs
+    expect((await svc(['--version'], {SVC_CACHE_DIR: cache})).exitCode).toBe(0)
+    expect(statSync(join(app, '.svc-sealed')).mtimeMs).toBe(seal)
+  }, 120_000)
 
   it('a changed file that only a worker thread loads is not run: pdfkit, in the PDF renderer\'s worker', async () => {
     const cache = join(work, 'cache-changed')
