@@ -13,8 +13,9 @@
  * - A new binary (another archive id) unpacks beside the old ones; the two most recent stay.
  * - The staging directory of a first call that was killed (`<id>.t<thread>.<pid>.tmp`, its pid no longer
  *   running) is removed by the next unpack; that of a call still unpacking is left to it.
- * - Checked before it is run: a file changed since it was unpacked (edited, replaced, added) is
- *   not run; the directory is unpacked again. The last file an unpack writes is a seal
+ * - Checked before it is run: a file changed since it was unpacked (edited, replaced, added,
+ *   removed) is not run; the copy is repaired (repair), or else unpacked again whole. The last file
+ *   an unpack writes is a seal
  *   (`.svc-sealed`): a file or directory whose status changed after it (its ctime, which any write,
  *   chmod or `touch` sets to now, and which no user can set back) differs from what the build
  *   packed. svc's own code (bin/, dist/, the worker threads' files among them: ~300 files) is
@@ -22,8 +23,9 @@
  *   for every start) as they load, whatever loads them, in every thread (guard): a CommonJS file
  *   by require, an ES module's package with the packages it depends on before the import() that
  *   loads it, and the same in each worker thread, which starts with the check installed.
- * - A copy replaced (found changed) while other threads or calls run from it: the fresh one is
- *   swapped in with two renames; a file looked for in that moment is looked for again.
+ * - A copy found changed while other threads or calls run from it: repaired file by file (each
+ *   written aside and renamed), or, when a repair is not proved, a fresh copy swapped in with two
+ *   renames; a file looked for in that moment is looked for again.
  */
 'use strict'
 const fs = require('node:fs')
@@ -271,7 +273,14 @@ function repair(dir) {
         for (const entry of fs.readdirSync(rel ? join(dir, rel) : dir)) {
           const path = rel ? `${rel}/${entry}` : entry
           if (path === SEAL) continue
-          const stat = fs.lstatSync(join(dir, path))
+          let stat
+          try {
+            stat = fs.lstatSync(join(dir, path))
+          } catch (error) {
+            // Removed since the listing (another call repairing at once): as if missing.
+            if (error.code === 'ENOENT') continue
+            throw error
+          }
           seen.add(path)
           if (stat.isDirectory() && folders.has(path)) {
             if (!ours(stat)) return false
@@ -308,8 +317,8 @@ function repair(dir) {
 
 /**
  * Checks each file of the unpacked copy as it loads, in every thread, whatever loads it; one that
- * changed since the unpack: the directory is unpacked again first (the file then loads from the
- * fresh copy).
+ * changed since the unpack: the copy is repaired (or unpacked again) first (the file then loads
+ * as packed).
  * - A CommonJS file (a `.js`, `.json` or native `.node` file) under node_modules: before require
  *   runs it (Module._extensions).
  * - An ES module: Node 20's ESM loader reads files out of reach, so its package (every file of it)
