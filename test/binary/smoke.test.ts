@@ -6,7 +6,7 @@
  * binary. Builds the binary when it is missing or stale (test/helpers/binary.ts).
  */
 import {spawn, spawnSync} from 'node:child_process'
-import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {basename, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -129,7 +129,10 @@ describe('the svc binary, with no node on PATH', () => {
     expect(readdirSync(join(cache, 'binary'))).toEqual([id])
 
     // A seal this build did not write (an older svc's, which names no build): not repaired, the whole copy unpacked again.
+    // (Its time set a minute back: a change in the very clock tick of the seal is not told apart.)
     writeFileSync(join(app, '.svc-sealed'), '')
+    const minuteAgo = new Date(Date.now() - 60_000)
+    utimesSync(join(app, '.svc-sealed'), minuteAgo, minuteAgo)
     tamper('bin/run.cjs')
     const unsealed = await svc(['--version'], {SVC_CACHE_DIR: cache})
     expect(unsealed.stdout).toBe(first.stdout)
