@@ -40,11 +40,11 @@ export function createSender(url: string, timeoutMs: number, addresses: LookupAd
     const since = (from: number) => clock.now() - from
     return new Promise<Answer>((resolve) => {
       let settled = false
-      const finish = (answer: Omit<Answer, 'ms'>, from = started) => {
+      const finish = (answer: Omit<Answer, 'ms'>, from = started, atLeast = 0) => {
         if (settled) return
         settled = true
         clock.clearTimer(timer)
-        resolve({...answer, ms: since(from)})
+        resolve({...answer, ms: Math.max(since(from), atLeast)})
       }
       const options: http.RequestOptions = {
         method: 'POST',
@@ -68,8 +68,9 @@ export function createSender(url: string, timeoutMs: number, addresses: LookupAd
       })
       const timer = clock.setTimer(
         () => {
-          // A timeout is the whole wait, as the service counts it.
-          finish({error: 'timeout'}, sentAt)
+          // A timeout is the whole wait, as the service counts it (a timer may fire a millisecond
+          // before the clock's reading has moved its full length: never told as 299 of 300 ms).
+          finish({error: 'timeout'}, sentAt, timeoutMs)
           request.destroy()
         },
         timeoutMs,
