@@ -57,14 +57,19 @@ export function parseWholeXaf(input: string, options: WholeXafOptions): number {
     throw new InputError(t(key, {field, input: quoteInput(input), min: formatNumber(min), ...extra}), {field})
   }
 
-  // Plain digits, the usual case (an import reads millions), read at once; the same answer as below.
-  if (typeof input === 'string' && SHORT_DIGITS.test(input)) {
-    const value = Number(input)
-    if (options.max !== undefined && value > options.max) fail('domain.amount.tooLarge', {max: formatNumber(options.max)})
-    if (value < min) fail('domain.amount.belowMin')
-    return value
-  }
+  // Plain digits, the usual case (an import reads millions), need none of the grammar's checks.
+  const digits = typeof input === 'string' && SHORT_DIGITS.test(input) ? input : digitsOf(input, options, fail)
+  const significant = digits.replace(/^0+(?=\d)/, '')
+  const value = Number(significant)
+  // One maximum whatever the size of the number: the caller's bound when it has one.
+  if (significant.length > 16 || !Number.isSafeInteger(value)) fail('domain.amount.tooLarge', {max: formatNumber(options.max ?? Number.MAX_SAFE_INTEGER)})
+  if (options.max !== undefined && value > options.max) fail('domain.amount.tooLarge', {max: formatNumber(options.max)})
+  if (value < min) fail('domain.amount.belowMin')
+  return value
+}
 
+/** The digits an amount is written with, in any of the accepted forms; `fail` for any other. */
+function digitsOf(input: string, options: WholeXafOptions, fail: (key: MessageKey, extra?: Record<string, string | number>) => never): string {
   let text = typeof input === 'string' ? input.trim() : ''
   if (text === '') fail('domain.amount.missing')
   if (options.unit !== false) text = text.replace(UNIT_SUFFIX, '')
@@ -77,26 +82,19 @@ export function parseWholeXaf(input: string, options: WholeXafOptions): number {
     fail('domain.amount.invalid')
   }
 
-  let digits: string
-  if (PLAIN_DIGITS.test(text)) digits = text
-  else if (GROUPED_BY_COMMA.test(text) || GROUPED_BY_SPACE.test(text)) digits = text.replace(/[^\d]/g, '')
-  else if (DOTTED_THOUSANDS.test(text)) {
+  if (PLAIN_DIGITS.test(text)) return text
+  if (GROUPED_BY_COMMA.test(text) || GROUPED_BY_SPACE.test(text)) return text.replace(/[^\d]/g, '')
+  if (DOTTED_THOUSANDS.test(text)) {
     // "5.000" is five thousand as many French speakers write it; francs have no decimals anyway.
     const whole = text.replace(/\./g, '')
     return fail('domain.amount.dottedThousands', {plain: whole, spaced: formatNumber(Number(whole))})
-  } else if (LOOKS_DECIMAL.test(text)) {
+  }
+  if (LOOKS_DECIMAL.test(text)) {
     // "50,5" and "5,00" are bad grouping (or a French decimal); "50.5" and "1e3" are not whole.
     return text.includes('.') || /e/i.test(text) ? fail('domain.amount.notWhole') : fail('domain.amount.grouping')
-  } else if (/^[\d,\s]+$/.test(text) && /\d/.test(text)) return fail('domain.amount.grouping')
-  else return fail('domain.amount.invalid')
-
-  const significant = digits.replace(/^0+(?=\d)/, '')
-  const value = Number(significant)
-  // One maximum whatever the size of the number: the caller's bound when it has one.
-  if (significant.length > 16 || !Number.isSafeInteger(value)) fail('domain.amount.tooLarge', {max: formatNumber(options.max ?? Number.MAX_SAFE_INTEGER)})
-  if (options.max !== undefined && value > options.max) fail('domain.amount.tooLarge', {max: formatNumber(options.max)})
-  if (value < min) fail('domain.amount.belowMin')
-  return value
+  }
+  if (/^[\d,\s]+$/.test(text) && /\d/.test(text)) return fail('domain.amount.grouping')
+  return fail('domain.amount.invalid')
 }
 
 /** `12500` → `12 500` (plain spaces between groups of three; no unit). */
