@@ -273,8 +273,8 @@ function quotedKey(key: string): string {
  * nor must inserting, removing or reordering rows. A row edited between runs gets a new key (it
  * is a different invoice). The service keeps keys 24 hours.
  */
-export function rowKey(draft: InvoiceDraft, occurrence: number, canonical = canonicalJson(draft)): string {
-  return keyOf(keyHash(canonical, occurrence))
+export function rowKey(draft: InvoiceDraft, occurrence: number): string {
+  return keyOf(keyHash(canonicalJson(draft), occurrence))
 }
 
 /** The hash a key is made of: the body's canonical JSON and its occurrence. */
@@ -325,6 +325,7 @@ export class Occurrences {
   private counts = new Uint32Array(1024)
   private size = 0
 
+  /** How many times `canonical` has been seen, this one included. */
   next(canonical: string): number {
     return this.nextOf(hash('sha256', canonical, 'buffer'))
   }
