@@ -194,7 +194,10 @@ const header = Buffer.alloc(4)
 header.writeUInt32LE(index.length)
 const raw = Buffer.concat([header, index, ...bodies])
 const archiveId = createHash('sha256').update(raw).digest('hex').slice(0, 16)
-const archive = gzipSync(raw, {level: 9})
+// zlib's default level: level 9 takes about 2.5 times the CPU (~2 s against ~0.8 s here, the
+// largest part of a build but postject's) for an archive ~0.1 MB smaller (of ~13 MB); unpacking
+// costs the same.
+const archive = gzipSync(raw)
 
 // 3. The SEA: blob (entry script, its code cache, the archive), injected into a copy of node.
 const work = join(dirname(options.out), `.work-${process.pid}`)
