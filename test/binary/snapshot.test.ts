@@ -3,9 +3,9 @@
  * scripts/binary/snapshot.cjs) checks its unpacked files as the default build does: its start
  * installs the same check (scripts/binary/main.cjs, guard), in the main thread and in every worker
  * thread. The check's every path (svc's own files, an ES module's import()) is tried on the
- * default build in smoke.test.ts; here, that the snapshot's start installs it. Each unpack of a
- * changed copy writes ~5,000 files: two here. Built once (dist-bin/svc-snapshot) when missing or
- * stale, then reused (test/helpers/binary.ts).
+ * default build in smoke.test.ts; here, that the snapshot's start installs it. One unpack (~5,000
+ * files, the first call), then the changed copy is repaired in place (main.cjs, repair) each time.
+ * Built once (dist-bin/svc-snapshot) when missing or stale, then reused (test/helpers/binary.ts).
  */
 import {appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -33,7 +33,7 @@ const env = () => ({PATH: '/usr/bin:/bin', HOME: join(work, 'home'), SVC_CONFIG_
 const svc = (args: string[]) => runBinary(BINARY, args, env())
 
 describe('the svc binary built with a start-up snapshot', () => {
-  it('a changed dependency is not run: the copy is unpacked again', async () => {
+  it('a changed dependency is not run: the copy is repaired', async () => {
     const first = await svc(['--version'])
     expect(first.exitCode, first.stderr).toBe(0)
     const [id] = readdirSync(join(work, 'cache', 'binary')).filter((name) => !name.endsWith('.tmp'))
