@@ -11,6 +11,7 @@
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {basename, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -34,9 +35,12 @@ beforeAll(() => {
 }, 180_000)
 // Two unpacked copies of ~5,000 files each to remove (that of the first call, and the one the
 // tests that change files share).
-afterAll(() => {
+afterAll(async () => {
+  await Promise.all(removals)
   if (work) rmSync(work, {recursive: true, force: true})
 }, 60_000)
+/** Removals started before the end (a copy no later test uses). */
+const removals: Promise<void>[] = []
 
 function svc(args: string[], extra: Record<string, string> = {}): Promise<BinaryResult> {
   return runBinary(BINARY, args, {...env, ...extra})
@@ -89,108 +93,116 @@ describe('the svc binary, with no node on PATH', () => {
     changing ??= cache
   })
 
-  it('a file changed in its unpacked copy is not run: svc\'s own, a dependency, a file added, a file removed; each time the copy is repaired in place', async () => {
-    const cache = changingCache()
-    const first = await svc(['--version'], {SVC_CACHE_DIR: cache})
-    expect(first.exitCode, first.stderr).toBe(0)
-    const [id] = readdirSync(join(cache, 'binary')).filter((name) => !name.endsWith('.tmp'))
-    const app = join(cache, 'binary', id!)
-    const tamper = (path: string) => appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
-    // Files no call changes: a repair leaves them as they are (the same inode, not written again).
-    const untouched = ['dist/main.js', 'node_modules/jq-web/package.json', 'package.json'].map((path) => join(app, path))
-    const identity = () => untouched.map((path) => `${statSync(path).ino} ${statSync(path).mtimeMs}`)
-    const before = identity()
+  describe('its unpacked copy changed', () => {
+    // The copy these tests share is removed while the tests after them run (the top afterAll
+    // waits for it): ~5,000 files, seconds of the disk's time.
+    afterAll(() => {
+      if (changing) removals.push(rm(changing, {recursive: true, force: true}))
+    })
 
-    // svc's own code, checked at each start.
-    tamper('bin/run.cjs')
-    const own = await svc(['--version'], {SVC_CACHE_DIR: cache})
-    expect(own.exitCode, own.stderr).toBe(0)
-    expect(own.stdout).toBe(first.stdout)
-    expect(readFileSync(join(app, 'bin/run.cjs'), 'utf8')).not.toContain('TAMPERED')
-    expect(identity(), 'a repair rewrites only the changed file').toEqual(before)
+    it('a file changed in its unpacked copy is not run: svc\'s own, a dependency, a file added, a file removed; each time the copy is repaired in place', async () => {
+      const cache = changingCache()
+      const first = await svc(['--version'], {SVC_CACHE_DIR: cache})
+      expect(first.exitCode, first.stderr).toBe(0)
+      const [id] = readdirSync(join(cache, 'binary')).filter((name) => !name.endsWith('.tmp'))
+      const app = join(cache, 'binary', id!)
+      const tamper = (path: string) => appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
+      // Files no call changes: a repair leaves them as they are (the same inode, not written again).
+      const untouched = ['dist/main.js', 'node_modules/jq-web/package.json', 'package.json'].map((path) => join(app, path))
+      const identity = () => untouched.map((path) => `${statSync(path).ino} ${statSync(path).mtimeMs}`)
+      const before = identity()
 
-    // A dependency, checked as it loads (jq-web, for --jq).
-    tamper('node_modules/jq-web/jq.js')
-    const dependency = await svc(['sandbox', 'numbers', '--jq', 'length'], {SVC_CACHE_DIR: cache})
-    expect(dependency.exitCode, dependency.stderr).toBe(0)
-    expect(dependency.stdout).not.toContain('TAMPERED')
-    expect(Number(dependency.stdout)).toBeGreaterThan(0)
-    expect(readFileSync(join(app, 'node_modules/jq-web/jq.js'), 'utf8')).not.toContain('TAMPERED')
-    expect(identity()).toEqual(before)
+      // svc's own code, checked at each start.
+      tamper('bin/run.cjs')
+      const own = await svc(['--version'], {SVC_CACHE_DIR: cache})
+      expect(own.exitCode, own.stderr).toBe(0)
+      expect(own.stdout).toBe(first.stdout)
+      expect(readFileSync(join(app, 'bin/run.cjs'), 'utf8')).not.toContain('TAMPERED')
+      expect(identity(), 'a repair rewrites only the changed file').toEqual(before)
 
-    // A file added beside svc's own.
-    writeFileSync(join(app, 'dist', 'extra.js'), 'process.stdout.write("TAMPERED")')
-    const added = await svc(['--version'], {SVC_CACHE_DIR: cache})
-    expect(added.stdout).toBe(first.stdout)
-    expect(existsSync(join(app, 'dist', 'extra.js'))).toBe(false)
-    expect(identity()).toEqual(before)
+      // A dependency, checked as it loads (jq-web, for --jq).
+      tamper('node_modules/jq-web/jq.js')
+      const dependency = await svc(['sandbox', 'numbers', '--jq', 'length'], {SVC_CACHE_DIR: cache})
+      expect(dependency.exitCode, dependency.stderr).toBe(0)
+      expect(dependency.stdout).not.toContain('TAMPERED')
+      expect(Number(dependency.stdout)).toBeGreaterThan(0)
+      expect(readFileSync(join(app, 'node_modules/jq-web/jq.js'), 'utf8')).not.toContain('TAMPERED')
+      expect(identity()).toEqual(before)
 
-    // A file removed: written again.
-    const run = readFileSync(join(app, 'bin/run.cjs'))
-    rmSync(join(app, 'bin/run.cjs'))
-    const removed = await svc(['--version'], {SVC_CACHE_DIR: cache})
-    expect(removed.stdout).toBe(first.stdout)
-    expect(readFileSync(join(app, 'bin/run.cjs'))).toEqual(run)
-    expect(identity()).toEqual(before)
-    // Nothing left beside it.
-    expect(readdirSync(join(cache, 'binary'))).toEqual([id])
+      // A file added beside svc's own.
+      writeFileSync(join(app, 'dist', 'extra.js'), 'process.stdout.write("TAMPERED")')
+      const added = await svc(['--version'], {SVC_CACHE_DIR: cache})
+      expect(added.stdout).toBe(first.stdout)
+      expect(existsSync(join(app, 'dist', 'extra.js'))).toBe(false)
+      expect(identity()).toEqual(before)
 
-    // A seal this build did not write (an older svc's, which names no build): not repaired, the whole copy unpacked again.
-    // (Its time set a minute back: a change in the very clock tick of the seal is not told apart.)
-    writeFileSync(join(app, '.svc-sealed'), '')
-    const minuteAgo = new Date(Date.now() - 60_000)
-    utimesSync(join(app, '.svc-sealed'), minuteAgo, minuteAgo)
-    tamper('bin/run.cjs')
-    const unsealed = await svc(['--version'], {SVC_CACHE_DIR: cache})
-    expect(unsealed.stdout).toBe(first.stdout)
-    expect(readFileSync(join(app, 'bin/run.cjs'), 'utf8')).not.toContain('TAMPERED')
-    expect(statSync(untouched[0]!).ino, 'unpacked again: every file new').not.toBe(Number(before[0]!.split(' ')[0]))
-    expect(readdirSync(join(cache, 'binary'))).toEqual([id])
-  }, 300_000)
+      // A file removed: written again.
+      const run = readFileSync(join(app, 'bin/run.cjs'))
+      rmSync(join(app, 'bin/run.cjs'))
+      const removed = await svc(['--version'], {SVC_CACHE_DIR: cache})
+      expect(removed.stdout).toBe(first.stdout)
+      expect(readFileSync(join(app, 'bin/run.cjs'))).toEqual(run)
+      expect(identity()).toEqual(before)
+      // Nothing left beside it.
+      expect(readdirSync(join(cache, 'binary'))).toEqual([id])
 
-  it('two calls at once on a changed copy: neither runs the change, the copy is repaired in place once whole, nothing left beside it', async () => {
-    const cache = changingCache()
-    const app = await unpacked(cache)
-    const main = statSync(join(app, 'dist/main.js')).ino
-    for (const path of ['bin/run.cjs', 'node_modules/jq-web/jq.js']) appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
-    const [a, b] = await Promise.all([0, 1].map(() => svc(['sandbox', 'numbers', '--jq', 'length'], {SVC_CACHE_DIR: cache})))
-    for (const r of [a!, b!]) {
+      // A seal this build did not write (an older svc's, which names no build): not repaired, the whole copy unpacked again.
+      // (Its time set a minute back: a change in the very clock tick of the seal is not told apart.)
+      writeFileSync(join(app, '.svc-sealed'), '')
+      const minuteAgo = new Date(Date.now() - 60_000)
+      utimesSync(join(app, '.svc-sealed'), minuteAgo, minuteAgo)
+      tamper('bin/run.cjs')
+      const unsealed = await svc(['--version'], {SVC_CACHE_DIR: cache})
+      expect(unsealed.stdout).toBe(first.stdout)
+      expect(readFileSync(join(app, 'bin/run.cjs'), 'utf8')).not.toContain('TAMPERED')
+      expect(statSync(untouched[0]!).ino, 'unpacked again: every file new').not.toBe(Number(before[0]!.split(' ')[0]))
+      expect(readdirSync(join(cache, 'binary'))).toEqual([id])
+    }, 300_000)
+
+    it('two calls at once on a changed copy: neither runs the change, the copy is repaired in place once whole, nothing left beside it', async () => {
+      const cache = changingCache()
+      const app = await unpacked(cache)
+      const main = statSync(join(app, 'dist/main.js')).ino
+      for (const path of ['bin/run.cjs', 'node_modules/jq-web/jq.js']) appendFileSync(join(app, path), `\n;process.stdout.write('TAMPERED\\n');\n`)
+      const [a, b] = await Promise.all([0, 1].map(() => svc(['sandbox', 'numbers', '--jq', 'length'], {SVC_CACHE_DIR: cache})))
+      for (const r of [a!, b!]) {
+        expect(r.exitCode, r.stderr).toBe(0)
+        expect(r.stdout).not.toContain('TAMPERED')
+        expect(Number(r.stdout)).toBeGreaterThan(0)
+      }
+      for (const path of ['bin/run.cjs', 'node_modules/jq-web/jq.js']) expect(readFileSync(join(app, path), 'utf8')).not.toContain('TAMPERED')
+      expect(statSync(join(app, 'dist/main.js')).ino).toBe(main)
+      expect(readdirSync(join(cache, 'binary'))).toEqual([basename(app)])
+      // The seal vouches for the repaired copy: the next call finds nothing to repair.
+      const seal = statSync(join(app, '.svc-sealed')).mtimeMs
+      expect((await svc(['--version'], {SVC_CACHE_DIR: cache})).exitCode).toBe(0)
+      expect(statSync(join(app, '.svc-sealed')).mtimeMs).toBe(seal)
+    }, 120_000)
+
+    it('a changed file that only a worker thread loads is not run: pdfkit, in the PDF renderer\'s worker', async () => {
+      const cache = changingCache()
+      const app = await unpacked(cache)
+      // pdfkit loads in the sandbox's document worker only (src/sandbox/invoices/document-worker.ts).
+      const mark = join(work, 'pdfkit-ran')
+      appendFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), `\n;require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'TAMPERED');\n`)
+      const text = await invoicePdfThroughServe(BINARY, {...env, SVC_CACHE_DIR: cache}, join(work, 'worker.pdf'))
+      expect(text).toContain('Quincaillerie Mbarga')
+      expect(existsSync(mark), 'the changed pdfkit ran in the worker').toBe(false)
+      expect(readFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), 'utf8')).not.toContain('TAMPERED')
+    }, 120_000)
+
+    it('a changed ES module that a package imports after start-up is not run: the autocomplete plugin, which oclif import()s', async () => {
+      const cache = changingCache()
+      const app = await unpacked(cache)
+      const command = 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/index.js'
+      appendFileSync(join(app, command), `\n;process.stdout.write('TAMPERED\\n');\n`)
+      const r = await svc(['autocomplete', 'bash'], {SVC_CACHE_DIR: cache})
       expect(r.exitCode, r.stderr).toBe(0)
       expect(r.stdout).not.toContain('TAMPERED')
-      expect(Number(r.stdout)).toBeGreaterThan(0)
-    }
-    for (const path of ['bin/run.cjs', 'node_modules/jq-web/jq.js']) expect(readFileSync(join(app, path), 'utf8')).not.toContain('TAMPERED')
-    expect(statSync(join(app, 'dist/main.js')).ino).toBe(main)
-    expect(readdirSync(join(cache, 'binary'))).toEqual([basename(app)])
-    // The seal vouches for the repaired copy: the next call finds nothing to repair.
-    const seal = statSync(join(app, '.svc-sealed')).mtimeMs
-    expect((await svc(['--version'], {SVC_CACHE_DIR: cache})).exitCode).toBe(0)
-    expect(statSync(join(app, '.svc-sealed')).mtimeMs).toBe(seal)
-  }, 120_000)
-
-  it('a changed file that only a worker thread loads is not run: pdfkit, in the PDF renderer\'s worker', async () => {
-    const cache = changingCache()
-    const app = await unpacked(cache)
-    // pdfkit loads in the sandbox's document worker only (src/sandbox/invoices/document-worker.ts).
-    const mark = join(work, 'pdfkit-ran')
-    appendFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), `\n;require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'TAMPERED');\n`)
-    const text = await invoicePdfThroughServe(BINARY, {...env, SVC_CACHE_DIR: cache}, join(work, 'worker.pdf'))
-    expect(text).toContain('Quincaillerie Mbarga')
-    expect(existsSync(mark), 'the changed pdfkit ran in the worker').toBe(false)
-    expect(readFileSync(join(app, 'node_modules/pdfkit/js/pdfkit.js'), 'utf8')).not.toContain('TAMPERED')
-  }, 120_000)
-
-  it('a changed ES module that a package imports after start-up is not run: the autocomplete plugin, which oclif import()s', async () => {
-    const cache = changingCache()
-    const app = await unpacked(cache)
-    const command = 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/index.js'
-    appendFileSync(join(app, command), `\n;process.stdout.write('TAMPERED\\n');\n`)
-    const r = await svc(['autocomplete', 'bash'], {SVC_CACHE_DIR: cache})
-    expect(r.exitCode, r.stderr).toBe(0)
-    expect(r.stdout).not.toContain('TAMPERED')
-    expect(r.stdout).toMatch(/svc autocomplete script bash/)
-    expect(readFileSync(join(app, command), 'utf8')).not.toContain('TAMPERED')
-  }, 60_000)
+      expect(r.stdout).toMatch(/svc autocomplete script bash/)
+      expect(readFileSync(join(app, command), 'utf8')).not.toContain('TAMPERED')
+    }, 60_000)
+  })
 
   it('--help and a command\'s help (oclif reads its manifest from the unpacked install)', async () => {
     const root = await svc(['--help'])
