@@ -21,10 +21,12 @@ export type Fault =
   | {kind: 'status-after-forward'; status: number; body?: string; contentType?: string}
   /**
    * Forward, then hold the answer this long (a client deadline fires first); without `ms`, until
-   * the client gives up (closes the connection). `onHeld` is called once the answer is held: a
-   * test moves the client's clock to its deadline there instead of waiting it out.
+   * the client gives up (closes the connection); with `until`, until the promise it returns then
+   * settles (an event of the test: the other runs have started), and then pass it on. `onHeld` is
+   * called once the answer is held: a test moves the client's clock to its deadline there instead
+   * of waiting it out.
    */
-  | {kind: 'delay-after-forward'; ms?: number; onHeld?: () => void}
+  | {kind: 'delay-after-forward'; ms?: number; until?: () => Promise<unknown>; onHeld?: () => void}
   /** Forward and send only the first `bytes` of the answer's body, then reset. */
   | {kind: 'truncate'; bytes: number}
   /** Forward, then answer the server's status and headers with only the first `bytes` of its body, framed as complete. */
@@ -137,8 +139,9 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
       }
       if (fault?.kind === 'delay-after-forward') {
         fault.onHeld?.()
-        if (fault.ms === undefined) return await closed(res)
-        await new Promise((r) => setTimeout(r, fault.ms))
+        if (fault.until) await fault.until().catch(() => undefined)
+        else if (fault.ms === undefined) return await closed(res)
+        else await new Promise((r) => setTimeout(r, fault.ms))
       }
       const headers = {...answer.headers}
       delete headers['transfer-encoding']
