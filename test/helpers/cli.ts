@@ -10,9 +10,9 @@ import type {TestClock} from './clock.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
 const CHILD_CLOCK = new URL('./child-clock.mjs', import.meta.url).href
-const CHILD_TIME_WARP = new URL('./child-time-warp.mjs', import.meta.url).href
+export const CHILD_TIME_WARP = new URL('./child-time-warp.mjs', import.meta.url).href
 /** What a child started with `warp` takes as "change pace" (test/helpers/child-time-warp.mjs). */
-const WARP_SIGNAL = 'SIGURG'
+export const WARP_SIGNAL = 'SIGURG'
 
 export interface CliResult {
   stdout: string
