@@ -1,6 +1,7 @@
 import {afterEach, describe, expect} from 'vitest'
 
 import {ANSI, type CliResult} from '../helpers/cli.js'
+import {skippingClock, testClock} from '../helpers/clock.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import type {TestSandbox} from '../helpers/sandbox.js'
@@ -8,9 +9,20 @@ import {runInProcess} from '../helpers/in-process.js'
 
 type Run = (args: string[], env?: Record<string, string>) => Promise<CliResult>
 
-// The file's sandbox (payments settle after 300 ms), a config dir per test, and the command class
-// run in-process against them (same arguments, same result): nothing here is about the process.
-const it = withSandbox({settleAfterMs: 300}).extend<{inProcess: Run}>({
+// The file's sandbox (payments settle after 300 ms of its time), a config dir per test, and the
+// command class run in-process against them (same arguments, same result): nothing here is about
+// the process. The sandbox and the runs share a clock that jumps through the runs' waits (a
+// watch's interval, its --timeout), firing the settlements on the way: a watch takes no real time.
+const clock = skippingClock()
+const it = withSandbox({settleAfterMs: 300, clock}).extend<{inProcess: Run}>({
+  inProcess: async ({sandbox, temp}, use) => {
+    await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env, clock}))
+  },
+})
+
+// A payment whose answer was lost is looked for by comparing the moment it was sent with the
+// service's clock, and what followed on the machine's monotonic time: that sandbox runs on real time.
+const itLost = withSandbox({settleAfterMs: 300}).extend<{inProcess: Run}>({
   inProcess: async ({sandbox, temp}, use) => {
     await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env}))
   },
@@ -100,7 +112,7 @@ describe('svc pay create', () => {
 describe('svc pay create when the answer is lost: never a second payment', () => {
   const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
-  it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async ({sandbox, inProcess}) => {
+  itLost('connection reset after the service acted: finds the payment in the list, warns, exit 0', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
     const r = await inProcess(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
@@ -112,7 +124,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
   })
 
-  it('costs one request when all goes well: the POST, and no list read before it', async ({sandbox, inProcess}) => {
+  itLost('costs one request when all goes well: the POST, and no list read before it', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [])
     const r = await inProcess(['pay', 'create', '--amount', '2121', '--phone', phone(1000), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode, r.stderr).toBe(0)
@@ -121,7 +133,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
     expect(proxy.seen).toEqual(['POST /v1/payments'])
   })
 
-  it('503 after the service acted: not retried, found in the list', async ({sandbox, inProcess}) => {
+  itLost('503 after the service acted: not retried, found in the list', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
     const r = await inProcess(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
@@ -129,19 +141,24 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
   })
 
-  it('timeout after the service acted (SVC_TIMEOUT): found in the list', async ({sandbox, inProcess}) => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
-    const r = await inProcess(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
-      ...sandbox.env(),
-      SVC_BASE_URL: proxy.url,
-      SVC_TIMEOUT: '1s',
+  itLost('timeout after the service acted (SVC_TIMEOUT): found in the list', async ({sandbox, temp}) => {
+    // The answer is held until the run gives up: its clock (flowing with real time, as the
+    // sandbox's) is moved on to the deadline once the answer is held, instead of waiting it out.
+    const runClock = testClock()
+    proxy = await startFaultProxy(sandbox.sb.url, [
+      {method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', onHeld: () => runClock.advance(1000, {deadlines: true})}},
+    ])
+    const r = await runInProcess(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
+      configDir: temp.dir,
+      env: {...sandbox.env(), SVC_BASE_URL: proxy.url, SVC_TIMEOUT: '1s'},
+      clock: runClock,
     })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).amount).toBe(4444)
     expect(await paymentsFor(sandbox, phone(1003))).toHaveLength(1)
   })
 
-  it('502 before the service acted: nothing found, exit 7, says the outcome is unknown and how to check', async ({sandbox, inProcess}) => {
+  itLost('502 before the service acted: nothing found, exit 7, says the outcome is unknown and how to check', async ({sandbox, inProcess}) => {
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status', status: 502, body: 'Bad Gateway', contentType: 'text/plain'}}])
     const r = await inProcess(['pay', 'create', '--amount', '5555', '--phone', phone(1004)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(7)
