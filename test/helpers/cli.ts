@@ -10,9 +10,9 @@ import type {TestClock} from './clock.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url))
 const CHILD_CLOCK = new URL('./child-clock.mjs', import.meta.url).href
-export const CHILD_TIME_WARP = new URL('./child-time-warp.mjs', import.meta.url).href
+const CHILD_TIME_WARP = new URL('./child-time-warp.mjs', import.meta.url).href
 /** What a child started with `warp` takes as "change pace" (test/helpers/child-time-warp.mjs). */
-export const WARP_SIGNAL = 'SIGURG'
+const WARP_SIGNAL = 'SIGURG'
 
 export interface CliResult {
   stdout: string
@@ -146,3 +146,6 @@ export function startCli(args: string[], options: CliOptions): BackgroundCli {
 
 /** ESC [ … : any ANSI escape sequence. */
 export const ANSI = /\u001b\[/
+
+/** How a child is started with a warp, and told to change pace (runInPty's `warp` uses them too). */
+export const TIME_WARP = {preload: CHILD_TIME_WARP, signal: WARP_SIGNAL} as const

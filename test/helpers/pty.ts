@@ -6,7 +6,7 @@
  */
 import {spawn, type IPty} from '@lydell/node-pty'
 
-import {BIN, CHILD_TIME_WARP, WARP_SIGNAL, baseEnv, countSpawn} from './cli.js'
+import {BIN, TIME_WARP, baseEnv, countSpawn} from './cli.js'
 
 export interface PtySession {
   /** Everything written to the terminal so far (stdout and stderr together, as a screen shows). */
@@ -36,7 +36,7 @@ export function runInPty(args: string[], options: {configDir: string; env?: Reco
   delete env.CI
   if (options.warp) env.SVC_TEST_TIME_WARP = String(options.warp)
   countSpawn('pty', args)
-  const preload = options.warp ? ['--import', CHILD_TIME_WARP] : []
+  const preload = options.warp ? ['--import', TIME_WARP.preload] : []
   const pty: IPty = spawn(process.execPath, [...preload, BIN, ...args], {cols: options.cols ?? 120, rows: options.rows ?? 40, env, name: 'xterm-256color'})
   let output = ''
   const waiters: (() => void)[] = []
@@ -62,7 +62,7 @@ export function runInPty(args: string[], options: {configDir: string; env?: Reco
     async warp() {
       if (!options.warp) throw new Error('warp(): the run was not started with a warp')
       const from = output.length
-      pty.kill(WARP_SIGNAL)
+      pty.kill(TIME_WARP.signal)
       await waitFor(`[time-warp] ${options.warp}x at`, 10_000, from)
     },
     type: (text) => pty.write(text),
