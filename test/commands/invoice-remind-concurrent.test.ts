@@ -188,8 +188,9 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     const before = await sends(sb)
     let killedOne = false
     // The three start together: the sends wait until each run has one at the service. Once the
-    // victim has confirmed its first, the sends are held again until it is dead, so that it dies
-    // holding a claim it never confirms, while the others are mid-way too.
+    // victim has confirmed its first, the sends are held again until each of the three has one
+    // held: the victim then waits for the answer to a send it has claimed (the journal's lock
+    // released), and is killed there, mid-way, as the others are; they go on once it is dead.
     gate.shut((held) => held === 3 && gate.open())
     const victim = runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
       configDir: temp.dir,
@@ -197,11 +198,13 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
       timeoutMs: 170_000,
       onSpawn: (child) => {
         child.once('exit', () => gate.open())
-        // Killed right after its first confirmed send: it may hold a claim it never confirms.
+        let confirmed = false
         child.stdout!.on('data', (d: Buffer) => {
-          if (killedOne || !/^sent /m.test(d.toString())) return
-          gate.shut(() => {})
-          killedOne = child.kill('SIGKILL')
+          if (confirmed || !/^sent /m.test(d.toString())) return
+          confirmed = true
+          gate.shut((held) => {
+            if (held === 3) killedOne = child.kill('SIGKILL')
+          })
         })
       },
     })
@@ -213,7 +216,9 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     const after = await sends(sb)
     for (const id of ids) expect(after.get(id) ?? 0, id).toBeLessThanOrEqual((before.get(id) ?? 0) + 1)
     const report = JSON.parse(rerun.stdout)
-    // Whatever the killed run had claimed and not confirmed is named as unknown, never sent again.
+    // What the killed run had claimed and not confirmed (the send it died waiting for) is named as
+    // unknown, never sent again.
+    expect(report.unknown).toHaveLength(1)
     for (const u of report.unknown) expect(after.get(u.id) ?? 0).toBeLessThanOrEqual((before.get(u.id) ?? 0) + 1)
     expect([...idsOf(report.sent), ...idsOf(report.skipped), ...idsOf(report.unknown)].sort()).toEqual([...ids].sort())
     for (const r of others) expect([0, 1]).toContain(r.exitCode)
