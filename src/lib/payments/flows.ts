@@ -31,7 +31,7 @@ function outcomeUnknown(error: unknown): boolean {
 }
 
 /**
- * When the request left: this machine's time, and a monotonic reading to measure what followed.
+ * When the request left: the run's clock's time, and its monotonic reading to measure what followed.
  * Nothing is asked of the service before the POST (one request when all goes well); after a lost
  * answer, only a payment made at or after this moment can be ours, and anything made before it
  * might be an earlier, identical collection (see sentInServiceTime).
@@ -64,12 +64,12 @@ export async function createPayment(
   options: {listShape?: () => Promise<ListShape>} = {},
 ): Promise<CreateResult> {
   // Read as the request leaves, after any wait for the rate limit (never retried: one send).
-  let sent: Sent = {wallMs: client.clock.now(), monoMs: performance.now()}
+  let sent: Sent = {wallMs: client.clock.now(), monoMs: client.clock.monotonic()}
   try {
     const response = await client.request<Payment>({
       method: 'POST',
       path: '/v1/payments',
-      onSend: () => void (sent = {wallMs: client.clock.now(), monoMs: performance.now()}),
+      onSend: () => void (sent = {wallMs: client.clock.now(), monoMs: client.clock.monotonic()}),
       body: {amount: input.amount, phone_number: input.phone, operator: input.operator, payment_method: 'mobile_money'},
     })
     return {payment: response.data, recovered: false}
@@ -109,9 +109,9 @@ export async function findNewPayments(
   listShape?: ListShape,
 ): Promise<{candidates: Payment[]; comparable: boolean}> {
   const {extractList} = await import('../api/index.js')
-  const lookupSent = performance.now()
+  const lookupSent = client.clock.monotonic()
   const response = await client.request<unknown>({method: 'GET', path: '/v1/payments', query: {limit: 100, offset: 0}})
-  const since = sentInServiceTime(sent, Date.parse(headerValue(response.headers, 'date') ?? ''), lookupSent, performance.now())
+  const since = sentInServiceTime(sent, Date.parse(headerValue(response.headers, 'date') ?? ''), lookupSent, client.clock.monotonic())
   const {items} = extractList<Payment>(response.data, listShape)
   const candidates = items
     .filter((p) => p.amount === input.amount && p.phone_number === input.phone)
