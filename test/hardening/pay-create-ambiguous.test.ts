@@ -5,10 +5,12 @@
  */
 import {join} from 'node:path'
 
-import {expect, vi} from 'vitest'
+import {describe, expect, vi} from 'vitest'
 
+import {testClock, type TestClock} from '../helpers/clock.js'
+import {startFaultProxy, type FaultRule} from '../helpers/fault-proxy.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {allPayments, it, makePayment} from './fixtures.js'
+import {allPayments, freshSandbox, it, makePayment, type TestSandbox} from './fixtures.js'
 
 it('two new identical payments after a lost answer: exit 7, both listed, nothing chosen', async ({sb, dir, proxy: faulty}) => {
   const proxy = await faulty([{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1600}}])
@@ -34,7 +36,8 @@ it('two new identical payments after a lost answer: exit 7, both listed, nothing
 
 it('an earlier identical payment, and a service clock a day ahead of the machine: nothing claimed, exit 7, the payments listed', async ({sb, dir, proxy: faulty}) => {
   // The sandbox's clock moved a day on (its Date header and created_at with it): the moment
-  // `pay create` sent cannot be placed in the service's time, so neither payment may be called ours.
+  // `pay create` sent is placed in the service's time by the service's own Date header, whatever
+  // this machine's clock says, and both payments were made within a second of it.
   await sb.admin('POST', '/clock/advance', {ms: 86_400_000})
   const earlier = await makePayment(sb, '237670000001', 6666)
   const proxy = await faulty([{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1600}}])
@@ -46,8 +49,90 @@ it('an earlier identical payment, and a service clock a day ahead of the machine
   expect(payments).toHaveLength(2)
   expect(r.exitCode, r.stderr).toBe(7)
   expect(r.stdout).toBe('')
-  expect(r.stderr).toMatch(/clock and the service's disagree by more than a second/)
+  expect(r.stderr).toMatch(/cannot be told apart: 2 payments/)
   for (const p of payments) expect(r.stderr).toContain(p.id)
   expect(r.stderr).not.toMatch(/Not created again/)
   expect(earlier.id).toBeTruthy()
+})
+
+/**
+ * The service's clock is known to the second only (its `Date` header): when `pay create` sent its
+ * request is placed within a second of the service's time, never more exactly. So a payment of the
+ * same amount and number made within that second may be an earlier one (another terminal, a script
+ * run twice), and is never called ours; only one made after the latest moment the request can have
+ * left, by the service's clock, is. The request left at 10:00:00.300 by the machine's clock (shared
+ * by the sandbox, pinned: nothing here depends on how long a step takes).
+ */
+describe('a lost answer and the Date header\'s one-second resolution', () => {
+  const SENT = '2026-11-28T10:00:00.300Z'
+  const NOT_REACHED = {kind: 'status', status: 503, body: '<html><body>503</body></html>', contentType: 'text/html'} as const
+
+  async function payOnce(sb: TestSandbox, clock: TestClock, dir: string, rule: Omit<FaultRule, 'method' | 'path'>) {
+    const proxy = await startFaultProxy(sb.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, ...rule}])
+    try {
+      return await runInProcess(['pay', 'create', '--amount', '4321', '--phone', '670000001'], {
+        configDir: join(dir, 'config'),
+        env: {SVC_BASE_URL: proxy.url, SVC_API_KEY: sb.sb.keys.sandbox, SVC_RATE_LIMIT: '0', SVC_MAX_RETRIES: '1'},
+        clock,
+      })
+    } finally {
+      await proxy.close()
+    }
+  }
+
+  async function withSandbox(test: (sb: TestSandbox, clock: TestClock) => Promise<void>): Promise<void> {
+    const clock = testClock('2026-11-28T10:00:00.000Z')
+    const sb = await freshSandbox(clock)
+    try {
+      await test(sb, clock)
+    } finally {
+      await sb.close()
+    }
+  }
+
+  it('the service\'s clock 0.5 s ahead, an identical payment made 0.2 s before the send: not claimed, exit 7, listed', async ({dir}) => {
+    await withSandbox(async (sb, clock) => {
+      // Ahead by less than the Date header's resolution: nothing tells the two clocks apart.
+      await sb.admin('POST', '/clock/advance', {ms: 500})
+      clock.set('2026-11-28T10:00:00.100Z')
+      const earlier = await makePayment(sb, '237670000001', 4321)
+      expect(earlier.created_at).toBe('2026-11-28T10:00:00.600Z')
+      clock.set(SENT)
+      // The 503 is the proxy's: the request never reached the service.
+      const r = await payOnce(sb, clock, dir, {fault: NOT_REACHED})
+      expect((await allPayments(sb)).map((p) => p.id)).toEqual([earlier.id])
+      expect(r.exitCode, r.stderr).toBe(7)
+      expect(r.stdout).toBe('')
+      expect(r.stderr).not.toMatch(/Not created again/)
+      expect(r.stderr).toContain(earlier.id)
+      expect(r.stderr).toMatch(/svc pay (status|list)/)
+    })
+  })
+
+  it('clocks in step, an identical payment made in the millisecond the request left: not claimed, exit 7', async ({dir}) => {
+    await withSandbox(async (sb, clock) => {
+      clock.set(SENT)
+      const earlier = await makePayment(sb, '237670000001', 4321)
+      expect(earlier.created_at).toBe(SENT)
+      const r = await payOnce(sb, clock, dir, {fault: NOT_REACHED})
+      expect((await allPayments(sb)).map((p) => p.id)).toEqual([earlier.id])
+      expect(r.exitCode, r.stderr).toBe(7)
+      expect(r.stderr).not.toMatch(/Not created again/)
+      expect(r.stderr).toContain(earlier.id)
+    })
+  })
+
+  it('the service made it more than a second after the request left: found, exit 0, said so', async ({dir}) => {
+    await withSandbox(async (sb, clock) => {
+      clock.set(SENT)
+      // The request reaches the service 1.5 s after it left; its answer is lost.
+      const r = await payOnce(sb, clock, dir, {fault: {kind: 'reset-after-forward'}, onArrived: () => void clock.advance(1500)})
+      const payments = await allPayments(sb)
+      expect(payments).toHaveLength(1)
+      expect(payments[0].created_at).toBe('2026-11-28T10:00:01.800Z')
+      expect(r.exitCode, r.stderr).toBe(0)
+      expect(r.stdout).toContain(payments[0].id)
+      expect(r.stderr).toMatch(/lost; found payment .* Not created again/)
+    })
+  })
 })
