@@ -18,7 +18,7 @@
  * commands and what npm installs are the same wherever the directory is and whatever the threads.
  */
 import {spawn} from 'node:child_process'
-import {accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync} from 'node:fs'
+import {accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statfsSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -28,14 +28,19 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string
 
-/** A memory-backed directory when there is one (Linux's /dev/shm), else the usual temporary one. */
+/**
+ * A memory-backed directory when there is one with room for the install (Linux's /dev/shm, which a
+ * container may keep at 64 MB), else the usual temporary one.
+ */
 function scratch(): string {
   try {
     accessSync('/dev/shm', constants.W_OK)
-    return '/dev/shm'
+    const {bavail, bsize} = statfsSync('/dev/shm')
+    if (bavail * bsize >= 1024 ** 3) return '/dev/shm'
   } catch {
-    return tmpdir()
+    // No /dev/shm: the temporary directory.
   }
+  return tmpdir()
 }
 
 let work: string
