@@ -6,7 +6,7 @@
  * after each kill, a copy of the files with its WAL damaged is started: it holds every payment
  * acknowledged, or says that its data is behind.
  */
-import {copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
@@ -46,9 +46,10 @@ describe('the commit record under SIGKILL', () => {
         const copy = join(dir, `copy-${round}.db`)
         for (const suffix of ['', '-wal', '.committed']) if (existsSync(`${file}${suffix}`)) copyFileSync(`${file}${suffix}`, `${copy}${suffix}`)
         if (existsSync(`${copy}-wal`) && statSync(`${copy}-wal`).size > 64) {
-          const wal = readFileSync(`${copy}-wal`)
-          wal.fill(0x5a, 0, 64)
-          writeFileSync(`${copy}-wal`, wal)
+          // Its header (the first 64 bytes) overwritten: SQLite then ignores the whole log.
+          const fd = openSync(`${copy}-wal`, 'r+')
+          writeSync(fd, Buffer.alloc(64, 0x5a), 0, 64, 0)
+          closeSync(fd)
           damaged++
         }
         const sb = await startSandbox({port: 0, rateLimit: 0, seed: 1, dataFile: copy})
