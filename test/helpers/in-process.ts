@@ -15,6 +15,7 @@
  * test clock, test/helpers/clock.ts) is the run's clock: the test sets and moves its time.
  */
 import {existsSync} from 'node:fs'
+import {clearLine, clearScreenDown, cursorTo, moveCursor} from 'node:readline'
 import {Readable, Writable} from 'node:stream'
 import {fileURLToPath} from 'node:url'
 
@@ -126,7 +127,27 @@ async function runOnce(args: string[], options: InProcessOptions): Promise<InPro
   // one (`terminal`: a person at a terminal, as runInPty's child has, without a process); stdin
   // holds the test's input (`options.input`), then ends.
   const terminal = options.terminal
-  const tty = terminal ? {isTTY: true as const, columns: terminal.columns, rows: 40} : {isTTY: false as const}
+  // A terminal's streams also move the cursor and clear lines (tty.WriteStream's methods, which a
+  // spinner such as ora's calls): the same escape sequences, written to the stream.
+  const tty = terminal
+    ? {
+        isTTY: true as const,
+        columns: terminal.columns,
+        rows: 40,
+        cursorTo(this: Writable, x: number, y?: number | (() => void), callback?: () => void) {
+          return typeof y === 'function' ? cursorTo(this, x, undefined, y) : cursorTo(this, x, y, callback)
+        },
+        moveCursor(this: Writable, dx: number, dy: number, callback?: () => void) {
+          return moveCursor(this, dx, dy, callback)
+        },
+        clearLine(this: Writable, dir: -1 | 0 | 1, callback?: () => void) {
+          return clearLine(this, dir, callback)
+        },
+        clearScreenDown(this: Writable, callback?: () => void) {
+          return clearScreenDown(this, callback)
+        },
+      }
+    : {isTTY: false as const}
   const streams = {
     stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: tty.isTTY}),
     stdout: Object.assign(
