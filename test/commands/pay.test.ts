@@ -1,6 +1,7 @@
 import {afterEach, describe, expect} from 'vitest'
 
 import {ANSI, type CliResult} from '../helpers/cli.js'
+import {testClock} from '../helpers/clock.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import type {TestSandbox} from '../helpers/sandbox.js'
@@ -10,11 +11,22 @@ type Run = (args: string[], env?: Record<string, string>) => Promise<CliResult>
 
 // The file's sandbox (payments settle after 300 ms), a config dir per test, and the command class
 // run in-process against them (same arguments, same result): nothing here is about the process.
-const it = withSandbox({settleAfterMs: 300}).extend<{inProcess: Run}>({
+// The sandbox and the runs share one clock, flowing with real time: a test moves both on at once.
+const clock = testClock()
+const it = withSandbox({settleAfterMs: 300, clock}).extend<{inProcess: Run}>({
   inProcess: async ({sandbox, temp}, use) => {
-    await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env}))
+    await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env, clock}))
   },
 })
+
+/**
+ * After a lost answer `pay create` takes a payment for its own only when the service made it
+ * after the latest moment the request can have left by the service's clock, which it reads to the
+ * second (src/lib/payments/flows.ts): here the request reaches the service 2 s after it left (the
+ * proxy moves the clock when it comes). test/hardening/pay-create-ambiguous.test.ts has a payment
+ * made within that second.
+ */
+const arrivesLate = {onArrived: () => void clock.advance(2000)}
 
 let proxy: FaultProxy | undefined
 afterEach(async () => {
@@ -101,7 +113,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
   it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async ({sandbox, inProcess}) => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}, ...arrivesLate}])
     const r = await inProcess(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/lost.*found payment/i)
@@ -122,7 +134,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('503 after the service acted: not retried, found in the list', async ({sandbox, inProcess}) => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}, ...arrivesLate}])
     const r = await inProcess(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(await paymentsFor(sandbox, phone(1002))).toHaveLength(1)
@@ -130,11 +142,13 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('timeout after the service acted (SVC_TIMEOUT): found in the list', async ({sandbox, inProcess}) => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
+    // The answer is held until the client gives up: the clock is moved past its deadline.
+    const held = {kind: 'delay-after-forward', onHeld: () => void clock.advance(5000)} as const
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: held, ...arrivesLate}])
     const r = await inProcess(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
       ...sandbox.env(),
       SVC_BASE_URL: proxy.url,
-      SVC_TIMEOUT: '1s',
+      SVC_TIMEOUT: '4s',
     })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).amount).toBe(4444)

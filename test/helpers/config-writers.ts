@@ -20,17 +20,22 @@ import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
 
 const PROFILES = fileURLToPath(new URL('../../src/lib/config/profiles.ts', import.meta.url))
+const CLOCK = fileURLToPath(new URL('../../src/contract/clock.ts', import.meta.url))
 
-/** The child's program: `node writer.mjs DIR save PREFIX COUNT KEY BASE_URL` or `DIR use NAME COUNT`. */
+/**
+ * The child's program: `node writer.mjs DIR save PREFIX COUNT KEY BASE_URL` or `DIR use NAME COUNT`.
+ * On the machine's clock, as a `svc` process's run is.
+ */
 const ENTRY = `
 import {saveProfile, useProfile} from ${JSON.stringify(PROFILES)}
+import {systemClock as clock} from ${JSON.stringify(CLOCK)}
 const [dir, op, name, count, key, baseUrl] = process.argv.slice(2)
 const n = Number(count)
 if (op === 'save') {
   // All at once: the writers of one process meet on the lock as those of different processes do.
-  await Promise.all(Array.from({length: n}, (_, i) => saveProfile(dir, name + i, {api_key: key, base_url: baseUrl}, {makeCurrent: 'always'})))
+  await Promise.all(Array.from({length: n}, (_, i) => saveProfile(dir, name + i, {api_key: key, base_url: baseUrl}, {makeCurrent: 'always', clock})))
 } else if (op === 'use') {
-  for (let i = 0; i < n; i++) await useProfile(dir, name)
+  for (let i = 0; i < n; i++) await useProfile(dir, name, clock)
 } else throw new Error('unknown op ' + op)
 `
 

@@ -59,6 +59,11 @@ export interface FaultRule {
   times?: number
   /** Use the fault on every n-th matching request only, forwarding the others untouched (default 1: each). */
   every?: number
+  /**
+   * Called once a request this rule's fault is used on has come, before anything is forwarded or
+   * answered: a test moves its clock there (the request left at one time, the service acts later).
+   */
+  onArrived?: () => void | Promise<void>
 }
 
 export interface FaultProxy {
@@ -102,7 +107,7 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
     })
 
   /** The fault for this request, if a rule matches and it is its turn. */
-  const faultFor = (method: string | undefined, path: string): Fault | undefined => {
+  const faultFor = (method: string | undefined, path: string): LiveRule | undefined => {
     const index = waiting.findIndex((r) => (!r.method || r.method === method) && (!r.path || r.path.test(path)))
     if (index === -1) return undefined
     const rule = waiting[index]!
@@ -111,7 +116,7 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
     rule.times = (rule.times ?? 1) - 1
     if (rule.times <= 0) waiting.splice(index, 1)
     injected++
-    return rule.fault
+    return rule
   }
 
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -120,8 +125,10 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
     const body = Buffer.concat(chunks)
     const path = (req.url ?? '/').split('?')[0]
     seen.push(`${req.method} ${path}`)
-    const fault = faultFor(req.method, path)
+    const rule = faultFor(req.method, path)
+    const fault = rule?.fault
     try {
+      await rule?.onArrived?.()
       if (fault?.kind === 'reset-before-forward') return req.socket.destroy()
       if (fault?.kind === 'status') {
         res.writeHead(fault.status, {'content-type': fault.contentType ?? 'application/json', ...fault.headers})
