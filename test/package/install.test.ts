@@ -11,14 +11,14 @@
  * Where the CPU goes: `npm pack` (~8 s, half of it gzip), then npm unpacks the tarball's ~7,200
  * files three times (to read its manifest, its bundled tree, then into the prefix). On a disk each
  * file created costs system time (on the 2-core development machine ~20 s of it for the install);
- * so the work directory (tarball, npm's cache and temporary files, the prefix, HOME) is on a
- * memory-backed file system when the machine has one (`/dev/shm`), which cuts the install to
- * ~9 s; npm's file work on one libuv thread instead of four (UV_THREADPOOL_SIZE=1, for the install
+ * so the work directory (tarball, npm's cache and temporary files, the prefix, HOME) is in the
+ * suite's temporary directory, on a memory-backed file system when the machine has one
+ * (vitest.config.ts), which cuts the install to ~9 s; npm's file work on one libuv thread instead of four (UV_THREADPOOL_SIZE=1, for the install
  * alone) saves ~2 s more of system time, the threads' wake-ups, and no wall time on two cores. The
  * commands and what npm installs are the same wherever the directory is and whatever the threads.
  */
 import {spawn} from 'node:child_process'
-import {accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statfsSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -27,21 +27,6 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string
-
-/**
- * A memory-backed directory when there is one with room for the install (Linux's /dev/shm, which a
- * container may keep at 64 MB), else the usual temporary one.
- */
-function scratch(): string {
-  try {
-    accessSync('/dev/shm', constants.W_OK)
-    const {bavail, bsize} = statfsSync('/dev/shm')
-    if (bavail * bsize >= 1024 ** 3) return '/dev/shm'
-  } catch {
-    // No /dev/shm: the temporary directory.
-  }
-  return tmpdir()
-}
 
 let work: string
 let prefix: string
@@ -76,7 +61,7 @@ function run(file: string, args: string[], options: {cwd?: string; timeoutMs?: n
 
 beforeAll(async () => {
   expect(existsSync(join(root, 'dist/commands')), 'npm run build first').toBe(true)
-  work = mkdtempSync(join(scratch(), 'svc-package-'))
+  work = mkdtempSync(join(tmpdir(), 'svc-package-'))
   prefix = join(work, 'prefix')
   for (const dir of ['prefix', 'home', 'config', 'empty-cache']) mkdirSync(join(work, dir))
   env = {
