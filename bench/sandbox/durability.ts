@@ -1,7 +1,8 @@
 /**
  * The long durability run (docs/reliability.md, "The sandbox as a server"): create payments in a
  * loop against `--data` on SQLite, SIGKILL the sandbox at random moments, restart it on the same
- * file, until at least `--target` creates were acknowledged; then look every one of them up.
+ * file, until at least `--target` creates were acknowledged; then find every one of them among the
+ * payments the restarted sandbox lists.
  * The same check, bounded, runs in CI: test/sandbox/durability.test.ts.
  *
  *   node --import tsx bench/sandbox/durability.ts [--target 20000] [--rounds 10] [--max-run-ms 10000] [--workers 16]

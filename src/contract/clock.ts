@@ -8,6 +8,12 @@ export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number
   /**
+   * Milliseconds from an arbitrary origin that never go back (as `performance.now()`): what a
+   * duration is measured with, so that a change of the wall time (`now`) mid-way does not stretch
+   * or shrink it. A test's clock moves it with `now` when it is pinned, set or advanced.
+   */
+  monotonic(): number
+  /**
    * Call `callback` once, `ms` from now; the handle clears it. `kind` says what the timer is for:
    * a `wait` (the default: the code has nothing to do until it fires) or a `deadline` (it bounds
    * work that usually ends first, and is cleared then). The machine's clock treats both alike; a
@@ -19,9 +25,10 @@ export interface Clock {
 
 export type TimerKind = 'wait' | 'deadline'
 
-/** The machine's clock: Date.now and Node's timers. */
+/** The machine's clock: Date.now, performance.now and Node's timers. */
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimer: (callback, ms) => setTimeout(callback, ms),
   clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 }

@@ -277,7 +277,7 @@ export class EventBus {
       })
     }
     const body = JSON.stringify(event)
-    const started = performance.now()
+    const started = this.clock.machine.monotonic()
     try {
       const headers = signPayload(this.signingSecrets(endpoint), event.id, body, Math.floor(this.clock.machine.now() / 1000))
       const send = () =>
@@ -301,7 +301,7 @@ export class EventBus {
       const err = error as Error & {cause?: {code?: string}}
       attempt.error = err.name === 'TimeoutError' ? `timeout after ${DELIVERY_TIMEOUT_MS} ms` : err.cause?.code ?? err.message
     }
-    attempt.duration_ms = Math.round(performance.now() - started)
+    attempt.duration_ms = Math.round(this.clock.machine.monotonic() - started)
     const retryIndex = delivery.attempts.length // 0 after the first attempt
     this.deliveries(environment).update(deliveryId, (d) => {
       d.attempts.push(attempt)

@@ -229,9 +229,24 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     }
   }
 
+  /** A start that fails once the store is open: everything started so far stopped, a damaged or full file explained. */
+  const abandon = async (error: unknown): Promise<never> => {
+    scheduler.stop()
+    events.shutdown()
+    await Promise.all(releases.map((release) => release()))
+    await Promise.resolve(store.close()).catch(() => {})
+    throw resolved.dataFile ? explainDataFileError(resolved.dataFile, error) : error
+  }
+
   // Every collection and task kind is defined by now: finish an import, resume the saved queue.
-  store.ready()
-  scheduler.reload()
+  // The first reads of the file's tables: a page damaged past its header is found here (a kill in
+  // the middle of a checkpoint whose WAL was then lost leaves pages of two moments).
+  try {
+    store.ready()
+    scheduler.reload()
+  } catch (error) {
+    return abandon(error)
+  }
   store.onReload(() => scheduler.reload())
 
   const sandboxKey = keys.mint('SANDBOX')
@@ -249,11 +264,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   try {
     await firstCommit
   } catch (error) {
-    scheduler.stop()
-    events.shutdown()
-    await Promise.all(releases.map((release) => release()))
-    await Promise.resolve(store.close()).catch(() => {})
-    throw resolved.dataFile ? explainDataFileError(resolved.dataFile, error) : error
+    return abandon(error)
   }
 
   const server: Server = createServer(

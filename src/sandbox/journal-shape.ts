@@ -11,7 +11,9 @@ import type {ApiKeyRecord} from './auth.js'
 /** What the HTTP layer knows of one answered request (handed to `record`, not kept). */
 export interface Capture {
   at: number
+  /** When it came, on the machine clock's monotonic time (`monotonic`), to measure `durationMs`. */
   started: number
+  monotonic: () => number
   method: string
   url: string
   ip: string

@@ -113,7 +113,7 @@ function answered(cap: Capture, status: number, headers: Record<string, string |
   cap.status = status
   cap.responseHeaders = headers
   cap.responseBody = body
-  cap.durationMs = performance.now() - cap.started
+  cap.durationMs = cap.monotonic() - cap.started
   cap.sink?.record(cap)
 }
 
@@ -331,7 +331,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
         ? {
             // Every field the capture gets is here from the start: one shape for all of them.
             at: machine.now(),
-            started: performance.now(),
+            started: machine.monotonic(),
+            monotonic: () => machine.monotonic(),
             method: req.method ?? 'GET',
             url,
             ip: req.socket.remoteAddress ?? '',

@@ -3,14 +3,19 @@
  * is under a lock, so no concurrent `svc login` or `profiles use` loses another's update; a config
  * that cannot be read, parsed or understood is an error naming the file and what is wrong (exit 2),
  * and the file is left exactly as it was (those runs in-process: the processes at once are what the
- * first tests are about, the bad shapes are the command's answers).
+ * first tests are about, the bad shapes are the command's answers). The processes at once are a few
+ * whole `svc` processes and, for the numbers, plain node processes that run the same write
+ * (test/helpers/config-writers.ts: saveProfile and useProfile, lock and durable write included):
+ * without the lock, both tests lose profiles in every run (tried by taking the lock out of
+ * updateConfig, and out of useProfile alone).
  */
 import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {describe, expect} from 'vitest'
+import {afterAll, beforeAll, describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
+import {configWriters, type ConfigWriters} from '../helpers/config-writers.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {it, type CommandFixtures, type TempConfigDir} from '../helpers/fixtures.js'
 
@@ -26,13 +31,32 @@ const login = ({sandbox, temp}: CommandFixtures, profile: string) =>
   })
 
 describe('concurrent writers lose nothing', () => {
-  it('100 concurrent `svc login --profile pN` into one config dir: all 100 profiles saved', {timeout: 300_000}, async ({sandbox, temp}) => {
+  // The writers beside the `svc` processes: login's and `profiles use`'s own write (saveProfile,
+  // useProfile: lock and durable write included) in plain node processes, ~30 ms of CPU each to
+  // start where a whole `svc` process takes ~100 ms (test/helpers/config-writers.ts).
+  let writers: ConfigWriters
+  beforeAll(async () => {
+    writers = await configWriters()
+  })
+  afterAll(() => writers?.cleanup())
+
+  it('100 concurrent writers into one config dir (10 `svc login --profile pN` processes, 90 logins\' writes in 6 more): all 100 profiles saved', {timeout: 300_000}, async ({sandbox, temp}) => {
     const N = 100
-    const results = await Promise.all(Array.from({length: N}, (_, i) => login({sandbox, temp}, `p${i}`)))
+    const LOGINS = 10
+    const PER_WRITER = 15
+    // All started at once: the whole processes, and the plain ones, each with 15 writers at once.
+    const results = await Promise.all([
+      ...Array.from({length: LOGINS}, (_, i) => login({sandbox, temp}, `p${i}`)),
+      ...Array.from({length: (N - LOGINS) / PER_WRITER}, (_, w) => writers.save(temp.dir, `p${LOGINS + w * PER_WRITER}_`, PER_WRITER, sandbox.sb.keys.sandbox, sandbox.sb.url)),
+    ])
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0)
     const profiles = Object.keys(saved(temp).profiles)
+    const expected = [
+      ...Array.from({length: LOGINS}, (_, i) => `p${i}`),
+      ...Array.from({length: N - LOGINS}, (_, i) => `p${LOGINS + Math.floor(i / PER_WRITER) * PER_WRITER}_${i % PER_WRITER}`),
+    ]
     expect(profiles.length).toBe(N)
-    expect(profiles.sort()).toEqual(Array.from({length: N}, (_, i) => `p${i}`).sort())
+    expect(profiles.sort()).toEqual(expected.sort())
     expect(statSync(configFile(temp)).mode & 0o777).toBe(0o600)
     // No lock left behind.
     expect(() => statSync(`${configFile(temp)}.lock`)).toThrow()
@@ -44,11 +68,19 @@ describe('concurrent writers lose nothing', () => {
       const r = await runInProcess(['login', '--api-key-stdin', '--profile', name, '--base-url', sandbox.sb.url], {configDir: temp.dir, input: sandbox.sb.keys.sandbox, env: {SVC_RATE_LIMIT: '0'}})
       expect(r.exitCode, r.stderr).toBe(0)
     }
+    // Each time, login's write of c against `profiles use b`'s write: whole `svc` processes the
+    // first times, then the same two writes in plain node processes (`profiles use b` ten times in
+    // a row, so that one of them lands near c's whatever the start-up times).
     for (let trial = 0; trial < 20; trial++) {
-      const [c, use] = await Promise.all([login({sandbox, temp}, `c${trial}`), runCli(['profiles', 'use', 'b'], {configDir: temp.dir})])
+      const whole = trial < 4
+      const [c, use] = await Promise.all(
+        whole
+          ? [login({sandbox, temp}, `c${trial}`), runCli(['profiles', 'use', 'b'], {configDir: temp.dir})]
+          : [writers.save(temp.dir, `c${trial}_`, 1, sandbox.sb.keys.sandbox, sandbox.sb.url), writers.use(temp.dir, 'b', 10)],
+      )
       expect(c.exitCode, c.stderr).toBe(0)
       expect(use.exitCode, use.stderr).toBe(0)
-      expect(Object.keys(saved(temp).profiles), `trial ${trial}`).toContain(`c${trial}`)
+      expect(Object.keys(saved(temp).profiles), `trial ${trial}`).toContain(whole ? `c${trial}` : `c${trial}_0`)
     }
   })
 })

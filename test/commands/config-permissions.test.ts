@@ -27,14 +27,18 @@ const warnings = (stderr: string) => stderr.split('\n').filter((line) => /readab
 describe('config lock with a future time', () => {
   // The wait is the run's clock (pinned): the test moves it, and sees the run still waiting just
   // before the lock's stale time (10 s) and through just after it.
-  it('`profiles use` goes through after the normal stale wait, not the 120 s give-up', async ({temp}) => {
+  // Every command that writes the config waits on the same lock, on its run's clock.
+  it.for([
+    {name: 'profiles use', command: ['profiles', 'use', 'b'], saved: (config: any) => expect(config.current).toBe('b')},
+    {name: 'config set', command: ['config', 'set', 'invoice.prefix', 'SHOP'], saved: (config: any) => expect(config.profiles.a.settings).toEqual({'invoice.prefix': 'SHOP'})},
+  ])('`$name` goes through after the normal stale wait, not the 120 s give-up', async ({command, saved}, {temp}) => {
     const lock = join(temp.dir, 'config.json.lock')
     mkdirSync(lock)
     const future = new Date(Date.now() + 3_600_000)
     utimesSync(lock, future, future)
     const clock = testClock(Date.now())
     let done = false
-    const run = runInProcess(['profiles', 'use', 'b'], {configDir: temp.dir, clock}).finally(() => (done = true))
+    const run = runInProcess(command, {configDir: temp.dir, clock}).finally(() => (done = true))
     await vi.waitFor(() => expect(clock.waiting('wait')).toHaveLength(1), {timeout: 10_000})
     clock.advance(9_000)
     await vi.waitFor(() => expect(clock.waiting('wait')).toHaveLength(1), {timeout: 10_000})
@@ -52,7 +56,7 @@ describe('config lock with a future time', () => {
     )
     const result = await run
     expect(result.exitCode, result.stderr).toBe(0)
-    expect(JSON.parse(readFileSync(join(temp.dir, 'config.json'), 'utf8')).current).toBe('b')
+    saved(JSON.parse(readFileSync(join(temp.dir, 'config.json'), 'utf8')))
   })
 })
 

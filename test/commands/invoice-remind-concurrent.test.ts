@@ -10,26 +10,74 @@ import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
+import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox, type TempConfigDir} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 import type {TestSandbox} from '../helpers/sandbox.js'
 
 const DAY = 86_400_000
 
-// The file's sandbox (payments settle at once) whose sends each take 40 ms, so that runs started
-// together really overlap (`sb`, set once for the file); a config dir per test holding a profile
-// `shop` on it. The runs are child processes: processes at once, and one killed, are what is tested.
-const it = withSandbox({settleAfterMs: 0}).extend<{sb: TestSandbox; temp: TempConfigDir}>({
-  sb: [
-    async ({sandbox}, use) => {
-      await sandbox.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 40})
-      await use(sandbox)
+/**
+ * Where the runs' sends wait for each other: open, a send's answer passes at once; shut, it is
+ * held (the service has acted: the invoice is claimed in the journal, not yet confirmed) until the
+ * gate opens. `whenHeld` hears how many are held since it shut: the test opens it once every run
+ * has one held, so that the runs surely overlap, however slowly each one starts.
+ */
+function sendGate() {
+  let isOpen = true
+  let held = 0
+  let release = () => {}
+  let opened: Promise<void> = Promise.resolve()
+  let whenHeld: (held: number) => void = () => {}
+  return {
+    /** The fault proxy's `until` for a send. */
+    async until(): Promise<void> {
+      if (isOpen) return
+      held++
+      const wait = opened
+      whenHeld(held)
+      await wait
     },
-    {scope: 'file'},
-  ],
-  temp: async ({sb, temp}, use) => {
+    shut(onHeld: (held: number) => void): void {
+      if (!isOpen) return
+      isOpen = false
+      held = 0
+      whenHeld = onHeld
+      opened = new Promise((resolve) => (release = resolve))
+    },
+    open(): void {
+      if (isOpen) return
+      isOpen = true
+      release()
+    },
+  }
+}
+type Gate = ReturnType<typeof sendGate>
+
+// The file's sandbox (payments settle at once), and per test a gate on the sends, the fault proxy
+// that holds them there, and a config dir holding a profile `shop` on the sandbox through that
+// proxy. The runs are child processes: processes at once, and one killed, are what is tested.
+const it = withSandbox({settleAfterMs: 0}).extend<{sb: TestSandbox; gate: Gate; proxy: FaultProxy; temp: TempConfigDir}>({
+  sb: [async ({sandbox}, use) => use(sandbox), {scope: 'file'}],
+  // eslint-disable-next-line no-empty-pattern
+  gate: async ({}, use) => {
+    const gate = sendGate()
+    await use(gate)
+    gate.open()
+  },
+  proxy: async ({sb, gate}, use) => {
+    const proxy = await startFaultProxy(sb.sb.url, [
+      {method: 'POST', path: /^\/v1\/invoices\/[^/]+\/send$/, fault: {kind: 'delay-after-forward', until: () => gate.until()}, times: Infinity},
+    ])
+    try {
+      await use(proxy)
+    } finally {
+      await proxy.close()
+    }
+  },
+  temp: async ({sb, proxy, temp}, use) => {
     mkdirSync(temp.dir, {recursive: true, mode: 0o700})
-    const config = {current: 'shop', profiles: {shop: {api_key: sb.sb.keys.sandbox, base_url: sb.sb.url}}}
+    const config = {current: 'shop', profiles: {shop: {api_key: sb.sb.keys.sandbox, base_url: proxy.url}}}
     writeFileSync(join(temp.dir, 'config.json'), JSON.stringify(config), {mode: 0o600})
     await use(temp)
   },
@@ -76,11 +124,14 @@ function checkOnce(ids: string[], before: Map<string, number>, after: Map<string
 
 describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
   for (const runs of [2, 10]) {
-    it(`${runs} runs started together on 40 due invoices: 40 reminders in the outbox, each run accounts for every invoice`, async ({sb, temp}) => {
+    it(`${runs} runs started together on 40 due invoices: 40 reminders in the outbox, each run accounts for every invoice`, async ({sb, temp, gate}) => {
       const customer = `Concurrent ${runs} ${Date.now()}`
       const ids = await dueInvoices(sb, customer, 40)
       const before = await sends(sb)
-      const results: CliResult[] = await Promise.all(Array.from({length: runs}, () => remind(temp, customer)))
+      // The sends wait until every run has one at the service; then all go on at once. A run that
+      // ends first opens the gate too (the others would otherwise wait for it for ever).
+      gate.shut((held) => held === runs && gate.open())
+      const results: CliResult[] = await Promise.all(Array.from({length: runs}, () => remind(temp, customer).finally(() => gate.open())))
       const after = await sends(sb)
       checkOnce(ids, before, after)
       const reports = results.map((r) => {
@@ -97,70 +148,67 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     })
   }
 
-  it('the run that meets another one names the invoices that run is reminding', async ({sb, temp}) => {
+  it('the run that meets another one names the invoices that run is reminding', async ({sb, temp, gate}) => {
     const customer = `Named ${Date.now()}`
     const ids = await dueInvoices(sb, customer, 40)
     const before = await sends(sb)
-    // Sends of 150 ms (6 s for the 40), and the second run starts once the first has sent one:
-    // it meets the first mid-way even on a busy machine. Once it has named one invoice the first
-    // is reminding (what is tested), the sends go at full speed again for both.
-    await sb.admin('DELETE', '/faults')
-    await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 150})
-    try {
-      const run = (onLine: (text: string) => void) =>
-        runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
-          configDir: temp.dir,
-          env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
-          timeoutMs: 170_000,
-          // The per-invoice lines are on stdout (as in a dry run).
-          onSpawn: (child) => child.stdout!.on('data', (d: Buffer) => onLine(d.toString())),
-        })
-      let second: Promise<CliResult> | undefined
-      let met: Promise<unknown> | undefined
-      const first = run((text) => {
-        if (!second && /^sent /m.test(text))
-          second = run((own) => {
-            if (!met && /being reminded by another run/.test(own)) met = sb.admin('DELETE', '/faults')
-          })
+    const run = () =>
+      runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
+        configDir: temp.dir,
+        env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
+        timeoutMs: 170_000,
       })
-      const a = await first
-      expect(second).toBeDefined()
-      const b = await second!
-      await met
-      checkOnce(ids, before, await sends(sb))
-      for (const r of [a, b]) expect(r.exitCode, r.stderr).toBe(0)
-      const lines = `${a.stdout}\n${b.stdout}`.split('\n')
-      const named = lines.filter((line) => /being reminded by another run \(PID \d+\)/.test(line))
-      const skipped = lines.filter((line) => /^skipped .*already reminded today/.test(line))
-      const sent = lines.filter((line) => /^sent /.test(line))
-      expect(sent).toHaveLength(40)
-      // Each run accounts for the 40: what it did not send, it names as skipped (sent by then) or being reminded.
-      expect(named.length + skipped.length).toBe(40)
-      expect(named.length).toBeGreaterThan(0)
-      expect(b.stderr).toMatch(/being reminded by another run at the same time \(PID \d+\): not sent twice/)
-    } finally {
-      await sb.admin('DELETE', '/faults')
-      await sb.admin('POST', '/faults', {route: 'POST /v1/invoices/{invoiceId}/send', latency_ms: 40})
-    }
+    // The first run's first send is held at the service: its invoice stays claimed by that run while
+    // the second run starts and plans, so the second meets the first mid-way however slowly it
+    // starts. Once the second run's own first send is held too, the sends go on for both.
+    let second: Promise<CliResult> | undefined
+    gate.shut((held) => {
+      if (held === 1) second = run().finally(() => gate.open())
+      if (held === 2) gate.open()
+    })
+    const a = await run().finally(() => gate.open())
+    expect(second).toBeDefined()
+    const b = await second!
+    checkOnce(ids, before, await sends(sb))
+    for (const r of [a, b]) expect(r.exitCode, r.stderr).toBe(0)
+    const lines = `${a.stdout}\n${b.stdout}`.split('\n')
+    const named = lines.filter((line) => /being reminded by another run \(PID \d+\)/.test(line))
+    const skipped = lines.filter((line) => /^skipped .*already reminded today/.test(line))
+    const sent = lines.filter((line) => /^sent /.test(line))
+    expect(sent).toHaveLength(40)
+    // Each run accounts for the 40: what it did not send, it names as skipped (sent by then) or being reminded.
+    expect(named.length + skipped.length).toBe(40)
+    expect(named.length).toBeGreaterThan(0)
+    expect(b.stderr).toMatch(/being reminded by another run at the same time \(PID \d+\): not sent twice/)
   })
 
-  it('one of three runs killed with SIGKILL mid-way: no invoice is reminded twice, the unconfirmed one is named by the next run', async ({sb, temp}) => {
+  it('one of three runs killed with SIGKILL mid-way: no invoice is reminded twice, the unconfirmed one is named by the next run', async ({sb, temp, gate}) => {
     const customer = `Killed ${Date.now()}`
     const ids = await dueInvoices(sb, customer, 40)
     const before = await sends(sb)
     let killedOne = false
+    // The three start together: the sends wait until each run has one at the service. Once the
+    // victim has confirmed its first, the sends are held again until each of the three has one
+    // held: the victim then waits for the answer to a send it has claimed (the journal's lock
+    // released), and is killed there, mid-way, as the others are; they go on once it is dead.
+    gate.shut((held) => held === 3 && gate.open())
     const victim = runCli(['invoice', 'remind', '--due-within', '3d', '--customer', customer, '--yes'], {
       configDir: temp.dir,
       env: {SVC_RATE_LIMIT: '0'},
       timeoutMs: 170_000,
       onSpawn: (child) => {
-        // Killed right after its first confirmed send: it may hold a claim it never confirms.
+        child.once('exit', () => gate.open())
+        let confirmed = false
         child.stdout!.on('data', (d: Buffer) => {
-          if (!killedOne && /^sent /m.test(d.toString())) killedOne = child.kill('SIGKILL')
+          if (confirmed || !/^sent /m.test(d.toString())) return
+          confirmed = true
+          gate.shut((held) => {
+            if (held === 3) killedOne = child.kill('SIGKILL')
+          })
         })
       },
     })
-    const [killed, ...others] = await Promise.all([victim, remind(temp, customer), remind(temp, customer)])
+    const [killed, ...others] = await Promise.all([victim, remind(temp, customer), remind(temp, customer)].map((run) => run.finally(() => gate.open())))
     expect(killedOne).toBe(true)
     expect(killed.signal).toBe('SIGKILL')
     // The next run, in-process (the processes at once, and the one killed, were above).
@@ -168,7 +216,9 @@ describe('svc invoice remind, several runs at once', {timeout: 240_000}, () => {
     const after = await sends(sb)
     for (const id of ids) expect(after.get(id) ?? 0, id).toBeLessThanOrEqual((before.get(id) ?? 0) + 1)
     const report = JSON.parse(rerun.stdout)
-    // Whatever the killed run had claimed and not confirmed is named as unknown, never sent again.
+    // What the killed run had claimed and not confirmed (the send it died waiting for) is named as
+    // unknown, never sent again.
+    expect(report.unknown).toHaveLength(1)
     for (const u of report.unknown) expect(after.get(u.id) ?? 0).toBeLessThanOrEqual((before.get(u.id) ?? 0) + 1)
     expect([...idsOf(report.sent), ...idsOf(report.skipped), ...idsOf(report.unknown)].sort()).toEqual([...ids].sort())
     for (const r of others) expect([0, 1]).toContain(r.exitCode)

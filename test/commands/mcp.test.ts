@@ -1,17 +1,26 @@
 /**
- * `svc mcp` as an MCP client sees it: the built CLI (`bin/run.cjs mcp`, `npm test` builds first)
- * started as a child, talked to with the SDK's own Client over stdio, against the local sandbox
- * over real HTTP. What is asserted is what the assistant gets (tools, results, tool errors) and
- * what the service then holds.
+ * `svc mcp` as an MCP client sees it: the SDK's own Client talking to the command over its stdin
+ * and stdout, against the local sandbox over real HTTP. What is asserted is what the assistant gets
+ * (tools, results, tool errors) and what the service then holds. The command runs in-process
+ * (`runInProcess` with a stdin stream the client writes to, its stdout read as it comes: the same
+ * newline-delimited JSON-RPC the SDK's stdio transport carries), except in the first test, where
+ * it is the built CLI (`bin/run.cjs mcp`, `npm test` builds first) started as a child over stdio,
+ * stdout the protocol and nothing else; the protocol under bad input is
+ * test/commands/mcp-protocol.test.ts.
  */
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import {ReadBuffer, serializeMessage} from '@modelcontextprotocol/sdk/shared/stdio.js'
+import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
+import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js'
+import {PassThrough} from 'node:stream'
 import {afterEach, describe, expect, onTestFinished, vi} from 'vitest'
 
-import {testClock} from '../helpers/clock.js'
+import {skippingClock, testClock, type TestClock} from '../helpers/clock.js'
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {test} from '../helpers/fixtures.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
+import {runInProcess} from '../helpers/in-process.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let proxy: FaultProxy | undefined
@@ -42,10 +51,57 @@ const READ_TOOLS = [
   'sandbox_test_numbers',
 ]
 
-type StartMcp = (args?: string[], env?: Record<string, string>) => Promise<McpSession>
+/** In-process by default, on the run's clock when given; 'child': the built CLI. */
+type StartMcp = (args?: string[], env?: Record<string, string>, how?: 'child' | {clock: TestClock}) => Promise<McpSession>
+
+/**
+ * `svc mcp` run in-process with this test's config dir, and the SDK's client connected to it: the
+ * client's messages written to the command's stdin, one JSON line each, and the lines it writes
+ * on stdout read back with the SDK's own reader, as its stdio transport does with a child.
+ */
+async function startMcpInProcess(configDir: string, args: string[], env: Record<string, string>, clock?: TestClock): Promise<McpSession> {
+  const toServer = new PassThrough()
+  const lines = new ReadBuffer()
+  let stderr = ''
+  const errors: Error[] = []
+  const transport: Transport = {
+    start: async () => {},
+    send: async (message) => void toServer.write(serializeMessage(message)),
+    close: async () => {
+      // stdin's end is the end of the session: the command answers what is in flight and returns.
+      toServer.end()
+      await run
+      transport.onclose?.()
+    },
+  }
+  const run = runInProcess(['mcp', ...args], {
+    configDir,
+    env,
+    clock,
+    stdin: toServer,
+    onOutput(stream, text) {
+      if (stream === 'stderr') return void (stderr += text)
+      lines.append(Buffer.from(text))
+      for (let message: JSONRPCMessage | null; (message = readMessage()) !== null; ) transport.onmessage?.(message)
+    },
+  })
+  const readMessage = () => {
+    try {
+      return lines.readMessage()
+    } catch (error) {
+      // Not a protocol message (e.g. a stray log line on stdout): as the stdio transport reports it.
+      transport.onerror?.(error as Error)
+      return readMessage()
+    }
+  }
+  const client = new Client({name: 'svc-test', version: '1.0.0'})
+  client.onerror = (error) => errors.push(error)
+  await client.connect(transport)
+  return {client, stderr: () => stderr, errors, close: () => client.close()}
+}
 
 /** `svc mcp` started as a child with this test's config dir and the SDK's client connected to it. */
-async function startMcp(configDir: string, args: string[], env: Record<string, string>): Promise<McpSession> {
+async function startMcpChild(configDir: string, args: string[], env: Record<string, string>): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
@@ -70,8 +126,8 @@ const it = test.extend<{startMcp: StartMcp}>({
   startMcp: async ({sandbox, temp}, use) => {
     const sessions: McpSession[] = []
     try {
-      await use(async (args = [], env = sandbox.env()) => {
-        const session = await startMcp(temp.dir, args, env)
+      await use(async (args = [], env = sandbox.env(), how) => {
+        const session = how === 'child' ? await startMcpChild(temp.dir, args, env) : await startMcpInProcess(temp.dir, args, env, how?.clock)
         sessions.push(session)
         return session
       })
@@ -105,7 +161,7 @@ const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
 describe('svc mcp: the tools an assistant sees', () => {
   it('lists the fourteen tools, each with a closed JSON Schema and truthful annotations; logs on stderr only', async ({startMcp, sandbox}) => {
-    const session = await startMcp()
+    const session = await startMcp([], sandbox.env(), 'child')
     const {tools} = await session.client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([...WRITE_TOOLS, ...READ_TOOLS].sort())
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]))
@@ -193,7 +249,9 @@ describe('svc mcp: payments', () => {
   it('a wait that times out says the payment is still PENDING (call again), not an error', async ({startMcp}) => {
     const slow = await startTestSandbox({settleAfterMs: 60_000})
     try {
-      const session = await startMcp([], slow.env())
+      // The run's clock skips its waits: the one second of the wait passes at once (the sandbox's
+      // payment stays PENDING for a minute of real time).
+      const session = await startMcp([], slow.env(), {clock: skippingClock()})
       const created = await call(session, 'payments_create', {amount: 700, phone: phone(2002)})
       const waited = await call(session, 'payments_wait', {id: created.structuredContent.payment.id, interval: '250ms', timeout: '1s'})
       expect(waited.isError).toBeFalsy()
@@ -227,7 +285,11 @@ describe('svc mcp: payments', () => {
       await new Promise((resolve) => setTimeout(resolve, 1000))
       expect(atCancel).toBeGreaterThan(0)
       expect(polls()).toBe(atCancel)
+      // The cancelled call is not waited for at the end of the session (it gets no answer): the
+      // server stops as soon as its input ends.
       await session.close()
+      expect(session.stderr()).not.toMatch(/in flight/)
+      expect(session.stderr()).toMatch(/the client closed the connection; stopping/)
     } finally {
       await counting.close()
       await slow.close()
@@ -297,16 +359,23 @@ describe('svc mcp: payments', () => {
     expect(session.stderr()).toMatch(/tool payments_create: invalid_input/)
   })
 
-  it('a connection reset after the service acted: found in the list, reported as recovered, never sent twice', async ({startMcp, sandbox}) => {
+  it('a connection reset after the service acted: the payment made within the second the request left is listed, never claimed, never sent twice', async ({startMcp}) => {
+    // The service's clock is read to the second (its Date header): a payment made within the second
+    // the request left may be an earlier, identical one, so it is not called the one just made.
+    // The sandbox and the run stand still at the same time, so the payment falls in that second.
+    const clock = testClock('2026-11-28T10:00:00.000Z')
+    const sandbox = await startTestSandbox({clock})
+    onTestFinished(() => sandbox.close())
     proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
-    const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url})
+    const session = await startMcp([], {...sandbox.env(), SVC_BASE_URL: proxy.url}, {clock})
     const result = await call(session, 'payments_create', {amount: 2222, phone: phone(4001)})
-    expect(result.isError).toBeFalsy()
-    expect(result.structuredContent.recovered).toBe(true)
-    expect(result.content[0]!.text).toMatch(/^The answer to the payment request was lost; found payment "svcpay_test_\w+" .* It was not created again\.$/)
     const onServer = (await payments(sandbox)).filter((p) => p.phone_number === phone(4001))
     expect(onServer).toHaveLength(1)
-    expect(result.structuredContent.payment.id).toBe(onServer[0].id)
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent.error.code).toBe('outcome_unknown')
+    expect(result.content[0]!.text).toContain(onServer[0].id)
+    expect(result.content[0]!.text).toMatch(/cannot tell whether this request made it/)
+    expect(result.content[0]!.text).toMatch(/Do not call payments_create again/)
     expect(proxy.seen.filter((s) => s === 'POST /v1/payments')).toHaveLength(1)
   })
 

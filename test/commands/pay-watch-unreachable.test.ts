@@ -45,11 +45,13 @@ describe('pay watch against a service it cannot reach', () => {
   it('a service that goes away mid-watch: the spinner says since when and that it retries, then exit 7', async ({temp}) => {
     const {id, env, stop} = await pendingThenStopped(temp)
     // A process on a terminal runs on the machine's time: --timeout is real, 5 s, what a loaded
-    // machine needs between the watch's start and the retry it shows.
-    const session = runInPty(['pay', 'watch', id, '--interval', '250ms', '--timeout', '5s'], {configDir: temp.dir, env})
+    // machine needs between the watch's start and the retry it shows. Once the retry is on the
+    // screen, the rest of the 5 s passes 12 times faster (the child's own time).
+    const session = runInPty(['pay', 'watch', id, '--interval', '250ms', '--timeout', '5s'], {configDir: temp.dir, env, warp: 12})
     await session.waitFor(/PENDING/)
     await stop()
     await session.waitFor(/could not be reached since \d{2}:\d{2}:\d{2}.*retrying/)
+    await session.warp()
     const {exitCode} = await session.exit
     expect(exitCode).toBe(7)
     expect(stripAnsi(session.output())).toMatch(/status unknown: the service could not be reached/)

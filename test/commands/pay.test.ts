@@ -1,6 +1,7 @@
 import {afterEach, describe, expect} from 'vitest'
 
 import {ANSI, type CliResult} from '../helpers/cli.js'
+import {skippingClock, testClock} from '../helpers/clock.js'
 import {startFaultProxy, type FaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import type {TestSandbox} from '../helpers/sandbox.js'
@@ -10,11 +11,22 @@ type Run = (args: string[], env?: Record<string, string>) => Promise<CliResult>
 
 // The file's sandbox (payments settle after 300 ms), a config dir per test, and the command class
 // run in-process against them (same arguments, same result): nothing here is about the process.
-const it = withSandbox({settleAfterMs: 300}).extend<{inProcess: Run}>({
+// The sandbox and the runs share one clock, flowing with real time: a test moves both on at once.
+const clock = testClock()
+const it = withSandbox({settleAfterMs: 300, clock}).extend<{inProcess: Run}>({
   inProcess: async ({sandbox, temp}, use) => {
-    await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env}))
+    await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env, clock}))
   },
 })
+
+/**
+ * After a lost answer `pay create` takes a payment for its own only when the service made it
+ * after the latest moment the request can have left by the service's clock, which it reads to the
+ * second (src/lib/payments/flows.ts): here the request reaches the service 2 s after it left (the
+ * proxy moves the clock when it comes). test/hardening/pay-create-ambiguous.test.ts has a payment
+ * made within that second.
+ */
+const arrivesLate = {onArrived: () => void clock.advance(2000)}
 
 let proxy: FaultProxy | undefined
 afterEach(async () => {
@@ -26,6 +38,16 @@ async function paymentsFor(sandbox: TestSandbox, phone: string): Promise<any[]> 
   const list = await sandbox.get('/v1/payments?limit=100')
   return list.data.filter((p: any) => p.phone_number === phone)
 }
+
+// The watches: a sandbox of their own and the runs on one clock that jumps through the runs' waits
+// (a watch's interval, its --timeout), firing the settlements (300 ms of sandbox time) on the way:
+// a watch takes no real time.
+const watchClock = skippingClock()
+const itWatch = withSandbox({settleAfterMs: 300, clock: watchClock}).extend<{inProcess: Run}>({
+  inProcess: async ({sandbox, temp}, use) => {
+    await use((args, env = sandbox.env()) => runInProcess(args, {configDir: temp.dir, env, clock: watchClock}))
+  },
+})
 
 describe('svc pay create', () => {
   it('creates a PENDING payment: details on stdout, next steps on stderr', async ({inProcess}) => {
@@ -48,7 +70,7 @@ describe('svc pay create', () => {
     expect(payment.internal_transaction_id).toBeTruthy()
   })
 
-  it('--watch: an always-SUCCESS number exits 0, an always-FAILED one exits 1 with its failure_code', async ({inProcess}) => {
+  itWatch('--watch: an always-SUCCESS number exits 0, an always-FAILED one exits 1 with its failure_code', async ({inProcess}) => {
     const ok = await inProcess(['pay', 'create', '--amount', '5000', '--phone', '670000002', '--watch', '--interval', '250ms'])
     expect(ok.exitCode).toBe(0)
     expect(ok.stdout).toMatch(/STATUS\s+SUCCESS/)
@@ -58,13 +80,13 @@ describe('svc pay create', () => {
     expect(failed.stderr).toMatch(/failed \(CUSTOMER_DECLINED\): The customer declined the request on their phone/)
   })
 
-  it('--watch --json: one JSON document, the final payment, and the exit code of its outcome', async ({inProcess}) => {
+  itWatch('--watch --json: one JSON document, the final payment, and the exit code of its outcome', async ({inProcess}) => {
     const failed = await inProcess(['pay', 'create', '--amount', '700', '--phone', '237650000099', '--watch', '--interval', '250ms', '--json'])
     expect(failed.exitCode).toBe(1)
     expect(JSON.parse(failed.stdout)).toMatchObject({status: 'FAILED', failure_code: 'CUSTOMER_DECLINED', amount: 700})
   })
 
-  it('infers ORANGE for the spec test number 237650000001 and warns when the operator contradicts it', async ({inProcess}) => {
+  itWatch('infers ORANGE for the spec test number 237650000001 and warns when the operator contradicts it', async ({inProcess}) => {
     const inferred = await inProcess(['pay', 'create', '--amount', '100', '--phone', '650000001', '--watch', '--interval', '250ms', '--json'])
     expect(inferred.exitCode).toBe(0)
     expect(JSON.parse(inferred.stdout).status).toBe('SUCCESS')
@@ -101,7 +123,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   const phone = (n: number) => `23767${String(n).padStart(7, '0')}`
 
   it('connection reset after the service acted: finds the payment in the list, warns, exit 0', async ({sandbox, inProcess}) => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'reset-after-forward'}, ...arrivesLate}])
     const r = await inProcess(['pay', 'create', '--amount', '2222', '--phone', phone(1001), '--json'], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toMatch(/lost.*found payment/i)
@@ -122,7 +144,7 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('503 after the service acted: not retried, found in the list', async ({sandbox, inProcess}) => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}}])
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'status-after-forward', status: 503, body: '<html>Service Unavailable</html>', contentType: 'text/html'}, ...arrivesLate}])
     const r = await inProcess(['pay', 'create', '--amount', '3333', '--phone', phone(1002)], {...sandbox.env(), SVC_BASE_URL: proxy.url})
     expect(r.exitCode).toBe(0)
     expect(await paymentsFor(sandbox, phone(1002))).toHaveLength(1)
@@ -130,11 +152,13 @@ describe('svc pay create when the answer is lost: never a second payment', () =>
   })
 
   it('timeout after the service acted (SVC_TIMEOUT): found in the list', async ({sandbox, inProcess}) => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 3000}}])
+    // The answer is held until the client gives up: the clock is moved past its deadline.
+    const held = {kind: 'delay-after-forward', onHeld: () => void clock.advance(5000)} as const
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: held, ...arrivesLate}])
     const r = await inProcess(['pay', 'create', '--amount', '4444', '--phone', phone(1003), '--json'], {
       ...sandbox.env(),
       SVC_BASE_URL: proxy.url,
-      SVC_TIMEOUT: '1s',
+      SVC_TIMEOUT: '4s',
     })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).amount).toBe(4444)
@@ -169,7 +193,7 @@ describe('svc pay status, list, watch', () => {
     expect(other.exitCode).toBe(3)
   })
 
-  it('list: table with amounts as "12 500 XAF", --status filter, --limit, --all following every page', async ({sandbox, inProcess}) => {
+  itWatch('list: table with amounts as "12 500 XAF", --status filter, --limit, --all following every page', async ({sandbox, inProcess}) => {
     await inProcess(['pay', 'create', '--amount', '12500', '--phone', '670000099', '--watch', '--interval', '250ms'])
     const table = await inProcess(['pay', 'list', '--limit', '5'])
     expect(table.exitCode).toBe(0)
@@ -187,7 +211,7 @@ describe('svc pay status, list, watch', () => {
     expect(page[0].id).toBe(all[1].id)
   })
 
-  it('watch: a live payment nobody approves times out with exit 8; approved, it exits 0', async ({sandbox, inProcess}) => {
+  itWatch('watch: a live payment nobody approves times out with exit 8; approved, it exits 0', async ({sandbox, inProcess}) => {
     const live = JSON.parse((await inProcess(['pay', 'create', '--amount', '900', '--phone', '670000001', '--yes', '--json'], sandbox.env('live'))).stdout)
     const timedOut = await inProcess(['pay', 'watch', live.id, '--interval', '250ms', '--timeout', '1s'], sandbox.env('live'))
     expect(timedOut.exitCode).toBe(8)

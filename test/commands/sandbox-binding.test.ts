@@ -33,7 +33,7 @@ function setUp() {
     rmSync(dataDir, {recursive: true, force: true})
   })
   const serve = async (args: string[] = []) => {
-    const served = await startServe(temp.dir, ['--settle-after', '300ms', '--rate-limit', '0', ...args])
+    const served = await startServe(temp.dir, ['--settle-after', '0', '--rate-limit', '0', ...args])
     cleanups.push(() => served.kill('SIGKILL'))
     return served
   }
@@ -134,7 +134,8 @@ function listen(configDir: string, args: string[], app: Receiver) {
   const out = {err: ''}
   const run: Promise<CliResult> = runCli([...args, 'webhooks', 'listen', '--forward-to', app.url], {
     configDir,
-    env: {SVC_RATE_LIMIT: '0'},
+    // Its requests' deadlines long enough to stay seconds of real time while its time is warped.
+    env: {SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '120s'},
     timeoutMs: 150_000,
     warp: WARP,
     onSpawn(spawned) {
@@ -158,6 +159,19 @@ async function listenFor(l: ReturnType<typeof listen>, ms: number): Promise<void
   const from = listenNow()
   await waitFor(() => listenNow() - from >= ms, 30_000, `${ms} ms of listen's time`)
   await warpTime(l.child(), () => l.out.err, WARP, false)
+}
+
+/**
+ * Until listen says its sandbox is back (after `mark` in its stderr), listen's time runs WARP times
+ * faster: its attempts to reconnect, one a second of its time, come as soon as the sandbox is up.
+ */
+async function backUnder(l: ReturnType<typeof listen>, mark: number, what: string): Promise<void> {
+  await warpTime(l.child(), () => l.out.err, WARP)
+  try {
+    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, what)
+  } finally {
+    await warpTime(l.child(), () => l.out.err, WARP, false)
+  }
 }
 
 /** An app and `svc --profile local webhooks listen` forwarding to it, ready. */
@@ -200,7 +214,7 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     expect(l.out.err.slice(mark).match(/waiting for the sandbox at/gi)).toHaveLength(1)
 
     a = await serve(['--port', String(port)])
-    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back on its sandbox')
+    await backUnder(l, mark, 'listen back on its sandbox')
     const own = await payOn(a, 3003)
     await waitFor(() => forwardedFor(app, own).length > 0, 20_000, 'its own payment after the restart')
     expect(forwardedFor(app, other)).toEqual([])
@@ -227,7 +241,7 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
       await a.stop()
       await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to notice')
       a = await serve(args)
-      await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back')
+      await backUnder(l, mark, 'listen back')
     }
     const after = await payOn(a, 3333)
     await waitFor(() => forwardedFor(app, after).length > 0, 20_000, 'a payment after the restarts forwarded')
@@ -252,7 +266,7 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     expect(reset.exitCode, reset.stderr).toBe(0)
     const newKey = JSON.parse(reset.stdout).keys.sandbox as string
     await waitFor(() => /no longer has this listener registered/.test(l.out.err.slice(mark)), 10_000, 'listen to learn its endpoint went')
-    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen registered again')
+    await backUnder(l, mark, 'listen registered again')
     const response = await fetch(`${a.info.base_url}/v1/payments`, {
       method: 'POST',
       headers: {'x-api-key': newKey, 'content-type': 'application/json'},
@@ -287,7 +301,7 @@ describe('webhooks listen follows its own sandbox', {timeout: 180_000}, () => {
     await waitFor(() => /waiting for the sandbox at/i.test(l.out.err.slice(mark)), 10_000, 'listen to notice')
     a = await serve(['--port', String(port)])
     dropCurrent()
-    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back')
+    await backUnder(l, mark, 'listen back')
     const second = await payOn(a, 2500)
     await waitFor(() => forwardedFor(app, second).length > 0, 20_000, 'a payment after the restart forwarded')
   })
@@ -323,7 +337,7 @@ describe('webhooks listen is bound to the sandbox it started on', {timeout: 180_
 
     // Its own sandbox back, at its own address: back there, named, and its payment forwarded.
     a = await serve(args)
-    await waitFor(() => /back/.test(l.out.err.slice(mark)), 20_000, 'listen back on its sandbox')
+    await backUnder(l, mark, 'listen back on its sandbox')
     expect(l.out.err.slice(mark)).toContain(`The sandbox at ${a.info.base_url} is back`)
     expect(l.out.err).not.toContain(c.info.base_url)
     const own = await payOn(a, 3003)

@@ -6,6 +6,7 @@
  */
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
+import {skippingClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {startReceiver, waitFor, type Receiver} from '../helpers/receiver.js'
@@ -26,9 +27,11 @@ const json = async (args: string[]) => {
 const eventsFor = (paymentId: string) => receiver.received.filter((d) => (d.event.data as {id?: string})?.id === paymentId)
 const paymentCount = async () => (await h.get('/v1/payments?limit=1')).total as number
 
+// The sandbox's time and the runs' on one clock that jumps through the runs' waits (a watch's
+// interval and --timeout), firing the settlements on the way: a watch takes no real time.
 beforeAll(async () => {
   receiver = await startReceiver({path: '/hooks'})
-  h = await startTestSandbox({settleAfterMs: 200, webhookEndpoints: [{url: receiver.url}], log: (line) => void logs.push(line)})
+  h = await startTestSandbox({settleAfterMs: 200, clock: skippingClock(), webhookEndpoints: [{url: receiver.url}], log: (line) => void logs.push(line)})
 })
 
 afterEach(async () => {

@@ -1,9 +1,11 @@
 /**
- * Tables that fit (docs/conventions.md, "Tables"), as a person sees them: every table command run in a real
- * pseudo-terminal of 80 and of 120 columns (stdout a TTY, stderr set aside), against a seeded
- * local sandbox. No line is wider than the terminal, no rule between rows, ids and amounts are
- * whole; piped (in-process, as is the set-up), nothing is cut unless COLUMNS is set; --wide shows
- * every value.
+ * Tables that fit (docs/conventions.md, "Tables"), as a person sees them: every table command run
+ * in a terminal of 80 and of 120 columns (stdout a TTY of that width, stderr set aside), against a
+ * seeded local sandbox. No line is wider than the terminal, no rule between rows, ids and amounts
+ * are whole; piped, nothing is cut unless COLUMNS is set; --wide shows every value. What a terminal
+ * shows is the command's, not the process's: the runs are in-process with terminal streams
+ * (`runInProcess(args, {terminal})`), as is the set-up; a real pseudo-terminal around the built CLI
+ * checks that the width is read from the terminal itself (`--wide` and COLUMNS below).
  */
 import {spawn} from '@lydell/node-pty'
 import {mkdirSync, writeFileSync} from 'node:fs'
@@ -59,6 +61,12 @@ function inTerminal(args: string[], cols: number, extra: Record<string, string> 
       }, 100)
     })
   })
+}
+
+/** stdout of the command run in-process on a terminal `cols` wide (stderr set aside, as above). */
+async function onScreen(args: string[], cols: number, extra: Record<string, string> = {}): Promise<{screen: string; exitCode: number}> {
+  const r = await runInProcess(args, {configDir: temp.dir, env: {TERM: 'xterm-256color', ...env(), ...extra}, terminal: {columns: cols}})
+  return {screen: stripAnsi(r.stdout).replaceAll('\r', ''), exitCode: r.exitCode ?? -1}
 }
 
 /**
@@ -122,7 +130,7 @@ const COMMANDS: Array<{args: string[]; whole: () => string[]}> = [
 describe.each([80, 120])('in a terminal %i columns wide', (cols) => {
   for (const {args, whole} of COMMANDS) {
     it(`svc ${args.join(' ')} fits`, async () => {
-      const {screen, exitCode} = await inTerminal(args, cols)
+      const {screen, exitCode} = await onScreen(args, cols)
       expect(exitCode, screen).toBe(0)
       expect(widest(screen), screen).toBeLessThanOrEqual(cols)
       expect(screen).not.toMatch(/[┌├└│─]/)
@@ -131,7 +139,7 @@ describe.each([80, 120])('in a terminal %i columns wide', (cols) => {
   }
 
   it('svc sandbox walkthrough fits, its ids whole', async () => {
-    const {screen, exitCode} = await inTerminal(['sandbox', 'walkthrough'], cols, {SVC_PROFILE: '', SVC_API_KEY: '', SVC_BASE_URL: ''})
+    const {screen, exitCode} = await onScreen(['sandbox', 'walkthrough'], cols, {SVC_PROFILE: '', SVC_API_KEY: '', SVC_BASE_URL: ''})
     expect(exitCode, screen).toBe(0)
     expect(widest(screen), screen).toBeLessThanOrEqual(cols)
     expect(screen).toMatch(/svcpay_test_\w{24}/)
@@ -170,7 +178,7 @@ describe.each([80, 120])('svc fixtures run, in a terminal %i columns wide', (col
   it('fits, its ids whole', async () => {
     // The file's steps make the same invoices each run (idempotency keys from the file): from empty data.
     await h.admin('POST', '/reset', {all: false})
-    const {screen, exitCode} = await inTerminal(['fixtures', 'run', 'examples/fixtures/shop-week.json'], cols)
+    const {screen, exitCode} = await onScreen(['fixtures', 'run', 'examples/fixtures/shop-week.json'], cols)
     expect(exitCode, screen).toBe(0)
     expect(widest(screen), screen).toBeLessThanOrEqual(cols)
     expect(screen).toMatch(/inv_test_\w{24}/)

@@ -1,14 +1,21 @@
 import {describe, expect} from 'vitest'
 
 import {ANSI} from '../helpers/cli.js'
+import {skippingClock} from '../helpers/clock.js'
 import {startFaultProxy, type FaultRule} from '../helpers/fault-proxy.js'
-import {it} from '../helpers/fixtures.js'
+import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 
 // The walkthrough in-process: its steps, report and exit code are what is tested, not the process.
+// Its waits (for a settlement, an event, the checkout's payment) on a clock that jumps through
+// them, which the sandboxes' time runs on too (its own, started in the run, and the file's): the
+// settlements fire on the way, and a tour takes the time of its requests.
+const clock = skippingClock()
+const it = withSandbox({clock})
+
 describe('svc sandbox walkthrough', () => {
   it('with no profile: starts its own sandbox, every step behaves, exit 0 (CI mode, no ANSI, no prompt)', async ({sandbox, temp}) => {
-    const r = await runInProcess(['sandbox', 'walkthrough', '--settle-after', '250ms'], {configDir: temp.dir, env: {CI: 'true'}})
+    const r = await runInProcess(['sandbox', 'walkthrough', '--settle-after', '250ms'], {configDir: temp.dir, env: {CI: 'true'}, clock})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/no key, no network/)
     expect(r.stdout).toMatch(/Always-SUCCESS number settles\s+SUCCESS\s+SUCCESS\s+✓/)
@@ -25,7 +32,7 @@ describe('svc sandbox walkthrough', () => {
   })
 
   it('--json: one document with ok and every step', async ({temp}) => {
-    const r = await runInProcess(['sandbox', 'walkthrough', '--json', '--settle-after', '250ms'], {configDir: temp.dir})
+    const r = await runInProcess(['sandbox', 'walkthrough', '--json', '--settle-after', '250ms'], {configDir: temp.dir, clock})
     expect(r.exitCode, r.stderr).toBe(0)
     const report = JSON.parse(r.stdout)
     expect(report.ok).toBe(true)
@@ -35,7 +42,7 @@ describe('svc sandbox walkthrough', () => {
 
   it("with a sandbox key: uses that sandbox (not its own), and the payments land there", async ({sandbox, temp}) => {
     const before = (await sandbox.get('/v1/payments?limit=1')).total
-    const r = await runInProcess(['sandbox', 'walkthrough', '--json'], {configDir: temp.dir, env: sandbox.env()})
+    const r = await runInProcess(['sandbox', 'walkthrough', '--json'], {configDir: temp.dir, env: sandbox.env(), clock})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout).base_url).toBe(sandbox.sb.url)
     // Two payments of its own, and the customer's on the checkout page.
@@ -50,7 +57,7 @@ describe('svc sandbox walkthrough', () => {
     const rules: FaultRule[] = Array.from({length: 40}, () => ({method: 'GET', path: /\/status$/, fault: {kind: 'status', status: 200, body: lie('svcpay_test_x')}}))
     const proxy = await startFaultProxy(sandbox.sb.url, rules)
     try {
-      const r = await runInProcess(['sandbox', 'walkthrough'], {configDir: temp.dir, env: {...sandbox.env(), SVC_BASE_URL: proxy.url}})
+      const r = await runInProcess(['sandbox', 'walkthrough'], {configDir: temp.dir, env: {...sandbox.env(), SVC_BASE_URL: proxy.url}, clock})
       expect(r.exitCode).toBe(1)
       expect(r.stdout).toMatch(/Always-FAILED number settles\s+FAILED \(failure_code\)\s+SUCCESS\s+✗/)
       expect(r.stderr).toMatch(/did not behave/)

@@ -10,7 +10,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
-import {runCli, type CliResult} from '../helpers/cli.js'
+import {runCli, warpTime, type CliResult} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {markRunningSandbox, startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -20,8 +20,9 @@ let sandbox: TestSandbox
 let temp: ReturnType<typeof tempConfigDir>
 const cleanups: Array<() => Promise<unknown> | void> = []
 
+// Payments settle at once: nothing here needs one PENDING.
 beforeAll(async () => {
-  sandbox = await startTestSandbox({settleAfterMs: 200})
+  sandbox = await startTestSandbox({settleAfterMs: 0})
 })
 afterAll(() => sandbox.close())
 beforeEach(() => {
@@ -66,7 +67,16 @@ interface Running {
   result: Promise<CliResult>
   /** Ctrl-C, then the finished run. */
   interrupt(): Promise<CliResult>
+  /**
+   * `ms` of the listener's own time, run WARP times faster (test/helpers/child-time-warp.mjs): its
+   * timers (retries, polls) fire as they would in that time, while its requests keep real time.
+   * For the waits that are the test: nothing more comes in that time.
+   */
+  quietFor(ms: number): Promise<void>
 }
+
+/** How much faster the listener's time runs while a test waits for what must not come. */
+const WARP = 12
 
 /** `svc webhooks listen …` in the background; resolves once it says it is ready. */
 async function listen(args: string[], input?: string): Promise<Running> {
@@ -78,6 +88,7 @@ async function listen(args: string[], input?: string): Promise<Running> {
     env: {SVC_RATE_LIMIT: '0'},
     input,
     timeoutMs: 45_000,
+    warp: WARP,
     onSpawn(spawned) {
       child = spawned
       spawned.stdout!.on('data', (d: string) => (out += d))
@@ -94,6 +105,12 @@ async function listen(args: string[], input?: string): Promise<Running> {
     async interrupt() {
       child.kill('SIGINT')
       return result
+    },
+    async quietFor(ms) {
+      const listenNow = await warpTime(child, () => err, WARP)
+      const from = listenNow()
+      await waitFor(() => listenNow() - from >= ms, 30_000, `${ms} ms of the listener's time`)
+      await warpTime(child, () => err, WARP, false)
     },
   }
   cleanups.push(async () => {
@@ -205,8 +222,9 @@ describe('svc webhooks listen against the local sandbox', () => {
     expect(lines.find((l) => l.kind === 'forward' && !l.ok)).toMatchObject({status: null, attempt: 1})
     await local.restart()
     await waitFor(() => ids.every((id) => eventsFor(local, id).length > 0), 15_000, 'every event after the app came back')
-    // Deliberate: no second delivery of any of them comes in the next 300 ms (not repeated).
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Deliberate: no second delivery of any of them comes in the next 3 s of the listener's time
+    // (its retries' first steps several times over): not repeated.
+    await run.quietFor(3_000)
     for (const id of ids) expect(eventsFor(local, id)).toHaveLength(1)
     expect(local.unverified).toBe(0)
 
@@ -306,8 +324,9 @@ describe('svc webhooks listen polling the payments list', () => {
     await settle()
     const second = await listen(args)
     await waitFor(() => eventsFor(local, p2).length > 0 && eventsFor(local, p3).length > 0, 10_000, 'p2 and p3')
-    // Deliberate: nothing more arrives in the next 800 ms (no event repeated or invented).
-    await new Promise((resolve) => setTimeout(resolve, 800))
+    // Deliberate: nothing more arrives in the next 3 s of the listener's time (12 of its polls):
+    // no event repeated or invented.
+    await second.quietFor(3_000)
     expect((await second.interrupt()).exitCode).toBe(130)
 
     expect(eventsFor(local, before)).toHaveLength(0)

@@ -95,7 +95,11 @@ describe('the description, taken at its word by a schema-based fuzzer', () => {
     const check = judge(doc)
     const ops = operations(doc).filter((op: Operation) => op.operationId !== 'getOpenApi')
     const known = {cover_image_url: fc.constant(uploaded.fileUrl)}
-    const arbitrary = fc.constantFrom(...ops).chain((op) => requests(doc, op, (name) => (op.operationId === 'cancelInvoice' ? ids.cancelInvoiceId : ids[name]) ?? 'missing', known))
+    // Each operation's requests built once (its patterns' regular expressions made into generators
+    // once), not again for every request drawn: the same draws (compared whole for this seed), for
+    // ~1 s less CPU.
+    const byOp = new Map(ops.map((op) => [op, requests(doc, op, (name) => (op.operationId === 'cancelInvoice' ? ids.cancelInvoiceId : ids[name]) ?? 'missing', known)]))
+    const arbitrary = fc.constantFrom(...ops).chain((op) => byOp.get(op)!)
     const sample = fc.sample(arbitrary, {numRuns: COUNT, seed: SEED})
     const disagreements: string[] = []
     const tally = {allowed: 0, forbidden: 0}

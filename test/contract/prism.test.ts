@@ -11,7 +11,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import type {CliResult} from '../helpers/cli.js'
 import {runInProcess} from '../helpers/in-process.js'
@@ -75,20 +75,36 @@ const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResul
     env: {SVC_API_KEY: sandbox.sb.keys.sandbox, SVC_BASE_URL: prismUrl, SVC_RATE_LIMIT: '0', SVC_TIMEOUT: '10s', ...env},
   })
 
-/** Prism logs asynchronously, with no line that says it is done: wait until its log has been quiet for a moment. */
-async function settled(): Promise<void> {
-  let length = -1
-  for (let i = 0; i < 30 && length !== log.length; i++) {
-    length = log.length
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+let marks = 0
+
+/**
+ * Prism logs asynchronously, with no line that says it is done. So after a command, a request of
+ * our own (a mark) goes through prism: its lines come after everything prism logged before it
+ * answered the mark (the command's requests, their violations, written before each answer), and
+ * once the mark's answer is logged, all of that has arrived. Returns where the mark's lines start.
+ */
+async function mark(): Promise<number> {
+  const name = `svc_test_mark_${++marks}`
+  const response = await fetch(`${prismUrl}/v1/openapi.json?${name}=1`, {headers: {'x-api-key': sandbox.sb.keys.sandbox}})
+  await response.arrayBuffer()
+  const forwarding = new RegExp(`Forwarding "get" request to \\S+/v1/openapi\\.json\\?${name}=1`)
+  await vi.waitFor(
+    () => {
+      const at = log.search(forwarding)
+      expect(at, `prism logged the mark ${name}`).toBeGreaterThan(-1)
+      expect(log.slice(at)).toMatch(/Received forward response/)
+    },
+    {timeout: 20_000, interval: 10},
+  )
+  const received = log.lastIndexOf('Request received', log.search(forwarding))
+  return log.lastIndexOf('\n', received) + 1
 }
 
 async function expectExit(args: string[], code: number, env?: Record<string, string>): Promise<CliResult> {
   const before = log.length
   const r = await cli(args, env)
-  await settled()
-  const seen = log.slice(before)
+  const end = await mark()
+  const seen = log.slice(before, end)
   expect(r.exitCode, `svc ${args.join(' ')}\n${r.stdout.slice(0, 800)}\n${r.stderr}\nprism:\n${seen}`).toBe(code)
   expect(violations(seen), `svc ${args.join(' ')}: prism found violations`).toEqual([])
   expect(seen, `svc ${args.join(' ')} went through prism`).toMatch(/Request received/)
@@ -142,9 +158,10 @@ describe('the CLI against prism proxy --errors (requests and responses validated
   it('control: a request the document forbids is caught by prism (so the checks above can fail)', async () => {
     const before = log.length
     const r = await cli(['api', 'POST', '/v1/payments', '-F', 'amount=0', '-f', 'phone_number=237670000001', '-f', 'operator=MTN'])
-    await settled()
+    const end = await mark()
+  const seen = log.slice(before, end)
     expect(r.exitCode).not.toBe(0)
-    expect(violations(log.slice(before)).length).toBeGreaterThan(0)
+    expect(violations(seen).length).toBeGreaterThan(0)
     // Nothing reached the sandbox.
     const payments = await sandbox.get('/v1/payments?limit=100')
     expect(payments.data.filter((p: any) => p.amount === 0)).toEqual([])

@@ -10,12 +10,16 @@
 // `[time-warp] 1x at MS`.
 // SIGURG: nothing else in the child listens to it, and by default it does nothing (SIGUSR2 would
 // be seen twice: conf's writer, through when-exit, raises it again once it has run its own exit hooks).
+// With SVC_TEST_TIME_WARP_FROM_START=1 (preloaded through NODE_OPTIONS into a tree of processes,
+// e.g. npm and the CLI it runs), each process runs fast from its first moment, and the variables
+// stay in the environment for the processes it starts.
 const rate = Number(process.env.SVC_TEST_TIME_WARP)
-delete process.env.SVC_TEST_TIME_WARP
+const fromStart = process.env.SVC_TEST_TIME_WARP_FROM_START === '1'
+if (!fromStart) delete process.env.SVC_TEST_TIME_WARP
 if (rate > 1) {
   const real = {setTimeout, clearTimeout, setInterval, clearInterval, now: Date.now}
   // The pace, and the real and the child's time when it was last set.
-  let pace = 1
+  let pace = fromStart ? rate : 1
   let since = {real: real.now(), child: real.now()}
   const now = () => since.child + (real.now() - since.real) * pace
   const live = new Map()

@@ -5,7 +5,10 @@
  *
  * It flows with real time (plus an offset) until `set` pins it; `advance(ms)` moves it on, firing
  * the timers that fall due on the way, each at its own time (a request deadline, a retry's wait, the
- * sandbox's scheduler); `flow()` lets it run again from where it stands. While pinned, timers fire
+ * sandbox's scheduler); `flow()` lets it run again from where it stands. Its real time is the
+ * machine's monotonic time (`performance.now()`, in whole milliseconds): a step of the machine's
+ * wall clock never moves it back, so the sandbox and the runs sharing it see one time that only
+ * goes forward unless the test sets it back. `monotonic()` moves with it, and never back. While pinned, timers fire
  * only when the clock is moved; while it flows, also as real time reaches them.
  *
  * `skippingClock(start)` is pinned, and moves itself: whenever a CLI run waits on it (pacing under
@@ -31,7 +34,10 @@ interface Timer {
 }
 
 export class TestClock implements Clock {
-  private offsetMs = 0
+  /** Flowing, now() is performance.now() plus this (at first, the machine's wall time). */
+  private offsetMs = Date.now() - performance.now()
+  /** What `monotonic()` adds to `now()`: grows when `set` moves time back, so it never goes back. */
+  private monotonicShiftMs = 0
   private pinnedAt: number | undefined
   private readonly timers = new Map<number, Timer>()
   private nextId = 1
@@ -46,7 +52,15 @@ export class TestClock implements Clock {
   }
 
   now(): number {
-    return this.pinnedAt ?? Date.now() + this.offsetMs
+    return this.pinnedAt ?? Math.floor(performance.now() + this.offsetMs)
+  }
+
+  /**
+   * A monotonic reading that moves with `now()`: it stands still while the clock is pinned, moves
+   * by what `advance` and a forward `set` move it, and by nothing when `set` moves time back.
+   */
+  monotonic(): number {
+    return this.now() + this.monotonicShiftMs
   }
 
   /** Whether time stands still (set, not flowing). */
@@ -69,6 +83,7 @@ export class TestClock implements Clock {
   forRuns(): Clock {
     return {
       now: () => this.now(),
+      monotonic: () => this.monotonic(),
       setTimer: (callback, ms, kind = 'wait') => this.add(callback, ms, kind, true),
       clearTimer: (handle) => this.clearTimer(handle),
     }
@@ -81,6 +96,7 @@ export class TestClock implements Clock {
   set(at: number | string | Date): this {
     const target = toMs(at)
     if (target > this.now()) return this.advance(target - this.now(), {pin: true})
+    this.monotonicShiftMs += this.now() - target
     this.pin(target)
     return this
   }
@@ -111,7 +127,7 @@ export class TestClock implements Clock {
   /** Let time flow again, from where it stands. */
   flow(): this {
     if (this.pinnedAt === undefined) return this
-    this.offsetMs = this.pinnedAt - Date.now()
+    this.offsetMs = this.pinnedAt - performance.now()
     this.pinnedAt = undefined
     for (const [id, timer] of this.timers) this.arm(id, timer)
     return this
@@ -129,7 +145,7 @@ export class TestClock implements Clock {
 
   /** What a child process is started with (test/helpers/child-clock.mjs). */
   forChild(): string {
-    return JSON.stringify(this.pinned ? {pinnedAt: this.pinnedAt} : {offsetMs: this.offsetMs})
+    return JSON.stringify(this.pinned ? {pinnedAt: this.pinnedAt} : {offsetMs: this.now() - Date.now()})
   }
 
   private add(callback: () => void, ms: number, kind: TimerKind, run: boolean): number {

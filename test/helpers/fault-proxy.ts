@@ -21,10 +21,12 @@ export type Fault =
   | {kind: 'status-after-forward'; status: number; body?: string; contentType?: string}
   /**
    * Forward, then hold the answer this long (a client deadline fires first); without `ms`, until
-   * the client gives up (closes the connection). `onHeld` is called once the answer is held: a
-   * test moves the client's clock to its deadline there instead of waiting it out.
+   * the client gives up (closes the connection); with `until`, until the promise it returns then
+   * settles (an event of the test: the other runs have started), and then pass it on. `onHeld` is
+   * called once the answer is held: a test moves the client's clock to its deadline there instead
+   * of waiting it out.
    */
-  | {kind: 'delay-after-forward'; ms?: number; onHeld?: () => void}
+  | {kind: 'delay-after-forward'; ms?: number; until?: () => Promise<unknown>; onHeld?: () => void}
   /** Forward and send only the first `bytes` of the answer's body, then reset. */
   | {kind: 'truncate'; bytes: number}
   /** Forward, then answer the server's status and headers with only the first `bytes` of its body, framed as complete. */
@@ -59,6 +61,11 @@ export interface FaultRule {
   times?: number
   /** Use the fault on every n-th matching request only, forwarding the others untouched (default 1: each). */
   every?: number
+  /**
+   * Called once a request this rule's fault is used on has come, before anything is forwarded or
+   * answered: a test moves its clock there (the request left at one time, the service acts later).
+   */
+  onArrived?: () => void | Promise<void>
 }
 
 export interface FaultProxy {
@@ -102,7 +109,7 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
     })
 
   /** The fault for this request, if a rule matches and it is its turn. */
-  const faultFor = (method: string | undefined, path: string): Fault | undefined => {
+  const faultFor = (method: string | undefined, path: string): LiveRule | undefined => {
     const index = waiting.findIndex((r) => (!r.method || r.method === method) && (!r.path || r.path.test(path)))
     if (index === -1) return undefined
     const rule = waiting[index]!
@@ -111,7 +118,7 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
     rule.times = (rule.times ?? 1) - 1
     if (rule.times <= 0) waiting.splice(index, 1)
     injected++
-    return rule.fault
+    return rule
   }
 
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -120,8 +127,10 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
     const body = Buffer.concat(chunks)
     const path = (req.url ?? '/').split('?')[0]
     seen.push(`${req.method} ${path}`)
-    const fault = faultFor(req.method, path)
+    const rule = faultFor(req.method, path)
+    const fault = rule?.fault
     try {
+      await rule?.onArrived?.()
       if (fault?.kind === 'reset-before-forward') return req.socket.destroy()
       if (fault?.kind === 'status') {
         res.writeHead(fault.status, {'content-type': fault.contentType ?? 'application/json', ...fault.headers})
@@ -137,8 +146,9 @@ export async function startFaultProxy(target: string, rules: FaultRule[]): Promi
       }
       if (fault?.kind === 'delay-after-forward') {
         fault.onHeld?.()
-        if (fault.ms === undefined) return await closed(res)
-        await new Promise((r) => setTimeout(r, fault.ms))
+        if (fault.until) await fault.until().catch(() => undefined)
+        else if (fault.ms === undefined) return await closed(res)
+        else await new Promise((r) => setTimeout(r, fault.ms))
       }
       const headers = {...answer.headers}
       delete headers['transfer-encoding']

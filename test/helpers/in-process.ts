@@ -4,7 +4,8 @@
  * stderr captured, as @oclif/test's `captureOutput` does (its `runCommand` loads the
  * commands outside vite, from dist/; the class run with the project's config works). Same arguments and result as `runCli`,
  * so a test moves between the two by changing one name; a test that needs a real process (signals,
- * start-up, the built bundle, a TTY, a second process) keeps `runCli`; stdin is `options.input`.
+ * start-up, the built bundle, a TTY, a second process) keeps `runCli`; stdin is `options.input`
+ * (or a stream the test writes to as the run goes, `options.stdin`: `svc mcp`'s protocol).
  *
  * Each run gets the same clean environment a child would (`baseEnv` plus the test's), English as
  * the starting language, and streams of its own that are not terminals, all handed to the command
@@ -15,6 +16,7 @@
  * test clock, test/helpers/clock.ts) is the run's clock: the test sets and moves its time.
  */
 import {existsSync} from 'node:fs'
+import {clearLine, clearScreenDown, cursorTo, moveCursor} from 'node:readline'
 import {Readable, Writable} from 'node:stream'
 import {fileURLToPath} from 'node:url'
 
@@ -81,6 +83,13 @@ function split(all: string[]): {id: string; file: string; argv: string[]} {
 /** In-process only: the run's streams are a terminal this many columns wide (stdin, stdout and stderr). */
 export interface InProcessOptions extends CliOptions {
   terminal?: {columns: number}
+  /**
+   * In-process only: the run's stdin is this stream (what the test writes to it, as it writes it,
+   * until it ends it), instead of `input`: a command that talks over stdin, such as `svc mcp`.
+   */
+  stdin?: Readable
+  /** In-process only: each write of the run to stdout or stderr, as it comes. */
+  onOutput?(stream: 'stdout' | 'stderr', text: string): void
 }
 
 /**
@@ -126,13 +135,34 @@ async function runOnce(args: string[], options: InProcessOptions): Promise<InPro
   // one (`terminal`: a person at a terminal, as runInPty's child has, without a process); stdin
   // holds the test's input (`options.input`), then ends.
   const terminal = options.terminal
-  const tty = terminal ? {isTTY: true as const, columns: terminal.columns, rows: 40} : {isTTY: false as const}
+  // A terminal's streams also move the cursor and clear lines (tty.WriteStream's methods, which a
+  // spinner such as ora's calls): the same escape sequences, written to the stream.
+  const tty = terminal
+    ? {
+        isTTY: true as const,
+        columns: terminal.columns,
+        rows: 40,
+        cursorTo(this: Writable, x: number, y?: number | (() => void), callback?: () => void) {
+          return typeof y === 'function' ? cursorTo(this, x, undefined, y) : cursorTo(this, x, y, callback)
+        },
+        moveCursor(this: Writable, dx: number, dy: number, callback?: () => void) {
+          return moveCursor(this, dx, dy, callback)
+        },
+        clearLine(this: Writable, dir: -1 | 0 | 1, callback?: () => void) {
+          return clearLine(this, dir, callback)
+        },
+        clearScreenDown(this: Writable, callback?: () => void) {
+          return clearScreenDown(this, callback)
+        },
+      }
+    : {isTTY: false as const}
   const streams = {
-    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: tty.isTTY}),
+    stdin: Object.assign(options.stdin ?? Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: tty.isTTY}),
     stdout: Object.assign(
       capture((text) => {
         stdout += text
         screen += text
+        options.onOutput?.('stdout', text)
       }),
       tty,
     ),
@@ -140,6 +170,7 @@ async function runOnce(args: string[], options: InProcessOptions): Promise<InPro
       capture((text) => {
         stderr += text
         screen += text
+        options.onOutput?.('stderr', text)
       }),
       tty,
     ),

@@ -1,6 +1,7 @@
 // Says on stderr when --jq's filter starts on the CLI's main thread (node:vm's
-// Script.runInThisContext, src/lib/io/jq-main.ts) and when a worker thread is made, so that a test
-// can signal a filter mid-run on the main thread and tell which path ran. Preload with
+// Script.runInThisContext, src/lib/io/jq-main.ts), when a worker thread is made, and when a job is
+// handed to it (src/lib/io/jq-run.ts posts it once the worker has loaded jq), so that a test can
+// signal a filter mid-run on either thread and tell which path ran. Preload with
 // `node --require ./test/helpers/jq-trace.cjs` (or NODE_OPTIONS); it changes nothing else.
 'use strict'
 const {writeSync} = require('node:fs')
@@ -26,5 +27,10 @@ threads.Worker = class extends Worker {
   constructor(...args) {
     say('worker')
     super(...args)
+  }
+
+  postMessage(message, ...rest) {
+    if (typeof message?.expression === 'string') say('worker job')
+    return super.postMessage(message, ...rest)
   }
 }

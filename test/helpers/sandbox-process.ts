@@ -1,6 +1,7 @@
 /**
- * The sandbox as a child process (test/helpers/sandbox-child.ts): for the tests that ask whether
- * anything a client sends can stop it. `exited` tells whether (and how) it died.
+ * The sandbox as a child process (test/helpers/sandbox-child.mjs, the built library started by
+ * plain node): for the tests that ask whether anything a client sends can stop it. `exited` tells
+ * whether (and how) it died.
  */
 import {spawn} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
@@ -18,7 +19,7 @@ export interface SandboxProcess {
 }
 
 export async function startSandboxProcess(options: Record<string, unknown> = {}): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./sandbox-child.ts', import.meta.url)), JSON.stringify(options)], {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./sandbox-child.mjs', import.meta.url)), JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''

@@ -3,14 +3,18 @@
  * Accept-Language, its own switch, the business's language as fallback), and the PDF and
  * email/WhatsApp texts in the business's language (dashboard setting, GET/PUT /_admin/business).
  */
-import type {Browser} from 'playwright-core'
+import type {Browser, Page} from 'playwright-core'
 import {describe, expect} from 'vitest'
 
+import {POLL_MS} from '../../src/sandbox/invoices/checkout.js'
 import {fileBrowser, pdfText} from '../helpers/documents.js'
 import {withHarness, type Harness} from './helpers.js'
 import {getInvoice, pay, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
-const it = withHarness({settleAfterMs: 300, businessName: 'Boulangerie Awa'}).extend<{english: void; browser: Browser}>({
+// Payments settle only when the test moves the sandbox clock (a minute after creation); a page
+// follows them on its own clock (Playwright's), which the test moves too.
+const SETTLE_MS = 60_000
+const it = withHarness({settleAfterMs: SETTLE_MS, businessName: 'Boulangerie Awa'}).extend<{english: void; browser: Browser}>({
   // Every test leaves the business speaking English, whatever it set.
   english: [
     async ({h}, use) => {
@@ -119,12 +123,25 @@ describe('checkout page language, over HTTP', () => {
   })
 })
 
+/** A tab whose timers (the page's poll of the payment) run on a clock the test moves. */
+async function newTab(browser: Browser, locale: string) {
+  const context = await browser.newContext({locale, viewport: {width: 375, height: 740}})
+  const tab = await context.newPage()
+  await tab.clock.install()
+  return {context, tab}
+}
+
+/** The payment the page waits for settles (sandbox time), then the page polls it (its time). */
+async function settleAndPoll(h: Harness, tab: Page): Promise<void> {
+  await h.sb.clock.advance(SETTLE_MS)
+  await tab.clock.runFor(POLL_MS)
+}
+
 describe('checkout in headless Chromium, in French', () => {
   it('a French browser (Accept-Language fr) pays in French and sees the invoice paid', async ({h, browser}) => {
     const invoice = await publishInvoice(h)
-    const context = await browser.newContext({locale: 'fr-FR', viewport: {width: 375, height: 740}})
+    const {context, tab} = await newTab(browser, 'fr-FR')
     try {
-      const tab = await context.newPage()
       await tab.goto(invoice.checkout_url)
       expect(await tab.locator('html').getAttribute('lang')).toBe('fr')
       await tab.getByLabel('Opérateur').selectOption('MTN')
@@ -132,6 +149,7 @@ describe('checkout in headless Chromium, in French', () => {
       await expect(tab.getByLabel('Montant à payer (FCFA)').inputValue()).resolves.toBe('4000')
       await tab.getByRole('button', {name: 'Payer maintenant'}).click()
       await tab.getByText(/En attente de votre validation de 4 000 FCFA/).waitFor({timeout: 10_000})
+      await settleAndPoll(h, tab)
       await tab.getByText('Cette facture est payée', {exact: false}).waitFor({timeout: 10_000})
       expect(await tab.getByText('Paiement de 4 000 FCFA reçu. Merci.').isVisible()).toBe(true)
       expect(await tab.locator('#invoice-status').textContent()).toMatch(/\(le \d{2}\/\d{2}\/\d{4}\)/)
@@ -142,9 +160,8 @@ describe('checkout in headless Chromium, in French', () => {
 
   it('an English browser switches to French with the page’s link, and stays French through a failed payment', async ({h, browser}) => {
     const invoice = await publishInvoice(h)
-    const context = await browser.newContext({locale: 'en-US', viewport: {width: 375, height: 740}})
+    const {context, tab} = await newTab(browser, 'en-US')
     try {
-      const tab = await context.newPage()
       await tab.goto(invoice.checkout_url)
       expect(await tab.locator('html').getAttribute('lang')).toBe('en')
       await tab.getByRole('link', {name: 'Français'}).click()
@@ -154,6 +171,8 @@ describe('checkout in headless Chromium, in French', () => {
       await tab.getByLabel('Opérateur').selectOption('ORANGE')
       await tab.getByLabel('Numéro Mobile Money').fill('650000099')
       await tab.getByRole('button', {name: 'Payer maintenant'}).click()
+      await tab.getByText(/En attente de votre validation de 4 000 FCFA/).waitFor({timeout: 10_000})
+      await settleAndPoll(h, tab)
       const alert = tab.getByRole('alert')
       await alert.waitFor({timeout: 10_000})
       expect(await alert.textContent()).toContain('Le paiement a échoué : le paiement a été refusé sur le téléphone.')

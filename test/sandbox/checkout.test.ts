@@ -1,16 +1,17 @@
 import {describe, expect} from 'vitest'
-import type {Browser} from 'playwright-core'
+import type {Browser, Page} from 'playwright-core'
+import {POLL_MS} from '../../src/sandbox/invoices/checkout.js'
 import {fileBrowser} from '../helpers/documents.js'
 import {withHarness, type Harness} from './helpers.js'
 import {createInvoice, getInvoice, invoiceIn, publishInvoice, submitCheckout} from './invoices-helpers.js'
 
-// Payments settle on the real timer a moment after creation, as the page follows them. One
-// Chromium for the file, launched by the first test that asks for it.
-const it = withHarness({settleAfterMs: 300, businessName: 'Awa Bakery Ltd'}).extend<{browser: Browser}>({
+// Payments settle only when the test moves the sandbox clock (a minute after creation), and a
+// page follows them on its own clock, which the test moves too (Playwright's): the page's poll
+// comes when the test says. One Chromium for the file, launched by the first test that asks for it.
+const SETTLE_MS = 60_000
+const it = withHarness({settleAfterMs: SETTLE_MS, businessName: 'Awa Bakery Ltd'}).extend<{browser: Browser}>({
   browser: [fileBrowser, {scope: 'file'}],
 })
-// Settlement only when the test moves the sandbox clock.
-const itSlow = withHarness({settleAfterMs: 60_000})
 
 describe('hosted checkout', () => {
   const page = async (url: string) => {
@@ -91,9 +92,9 @@ describe('hosted checkout', () => {
       expect((await getInvoice(h, invoice.id)).body.amount_paid).toBe(0)
     })
 
-    itSlow('a paid form creates a real sandbox payment of the payments domain, one at a time', async ({h: slow}) => {
+    it('a paid form creates a real sandbox payment of the payments domain, one at a time', async ({h}) => {
       // Settlement only when the test moves the sandbox clock, so the first payment is surely pending.
-      await payOneAtATime(slow)
+      await payOneAtATime(h)
     })
 
     async function payOneAtATime(h: Harness): Promise<void> {
@@ -108,7 +109,7 @@ describe('hosted checkout', () => {
       const second = await submitCheckout(h, invoice, {phone: '670000001', operator: 'MTN', amount: 1000})
       expect(second.status).toBe(409)
       expect(second.text).toMatch(/already waiting for approval/)
-      await h.sb.clock.advance(60_000)
+      await h.sb.clock.advance(SETTLE_MS)
       expect((await h.api('GET', `/v1/payments/${paymentId}/status`)).body.status).toBe('SUCCESS')
       const status = await fetch(`${h.sb.payUrl}/i/${invoice.id}/payments/${paymentId}?type=sandbox`).then((r) => r.json())
       expect(status).toEqual({payment_id: paymentId, status: 'SUCCESS', invoice_status: 'UNPAID', amount_paid: 1000, amount_due: 3000})
@@ -121,10 +122,18 @@ describe('hosted checkout', () => {
     async function open(browser: Browser, url: string) {
       const context = await browser.newContext({viewport: {width: 375, height: 740}})
       const tab = await context.newPage()
+      // The page's timers (its poll of the payment) on a clock the test moves.
+      await tab.clock.install()
       const requests: string[] = []
       tab.on('request', (request) => requests.push(request.url()))
       const response = await tab.goto(url)
       return {tab, context, response, requests}
+    }
+
+    /** The payment the page waits for settles (sandbox time), then the page polls it (its time). */
+    async function settleAndPoll(h: Harness, tab: Page): Promise<void> {
+      await h.sb.clock.advance(SETTLE_MS)
+      await tab.clock.runFor(POLL_MS)
     }
 
     it('pay with an always-SUCCESS number: the page follows the payment and shows PAID', async ({h, browser}) => {
@@ -137,6 +146,7 @@ describe('hosted checkout', () => {
         await expect(tab.getByLabel('Amount to pay (XAF)').inputValue()).resolves.toBe('4000')
         await tab.getByRole('button', {name: 'Pay now'}).click()
         await tab.getByText(/Waiting for you to approve 4 000 XAF/).waitFor({timeout: 10_000})
+        await settleAndPoll(h, tab)
         await tab.getByText('This invoice is paid', {exact: false}).waitFor({timeout: 10_000})
         await expect(tab.getByText('Payment of 4 000 XAF received').isVisible()).resolves.toBe(true)
         expect(await tab.locator('form').count()).toBe(0)
@@ -156,6 +166,8 @@ describe('hosted checkout', () => {
         await tab.getByLabel('Operator').selectOption('ORANGE')
         await tab.getByLabel('Mobile money number').fill('650000099')
         await tab.getByRole('button', {name: 'Pay now'}).click()
+        await tab.getByText(/Waiting for you to approve 4 000 XAF/).waitFor({timeout: 10_000})
+        await settleAndPoll(h, tab)
         const alert = tab.getByRole('alert')
         await alert.waitFor({timeout: 10_000})
         expect(await alert.textContent()).toMatch(/The payment failed: the payment was declined on the phone/)

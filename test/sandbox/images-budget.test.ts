@@ -24,7 +24,11 @@ function largestCover(): Buffer {
     for (let column = 0; column < 2480; column++) {
       let x = (((column / 3) | 0) * 73856093) ^ (((y / 3) | 0) * 19349663)
       x = (x * 1103515245 + 12345) & 0x7fffffff
-      png.data.set([x & 0xff, (x >> 8) & 0xff, (x >> 16) & 0xff, 255], (y * 2480 + column) * 4)
+      const at = (y * 2480 + column) * 4
+      png.data[at] = x & 0xff
+      png.data[at + 1] = (x >> 8) & 0xff
+      png.data[at + 2] = (x >> 16) & 0xff
+      png.data[at + 3] = 255
     }
   }
   return PNG.sync.write(png, {deflateLevel: 9})

@@ -4,10 +4,11 @@
  * the `Inspector:` link it prints, watch a request appear live, answer a LIVE payment on the
  * customer's handset with the PIN and see `payment.success` reach `svc webhooks listen`, read an
  * outbox email, revoke a key, a hostile customer name shown as text, an accessibility pass
- * (axe-core), 360 px wide, French. Screenshots go to docs/images/inspector-*.png.
+ * (axe-core), 360 px wide, French. Screenshots go to docs/images/inspector-*.png with
+ * SVC_UPDATE_DOC_IMAGES=1.
  */
 import {spawn, type ChildProcess} from 'node:child_process'
-import {mkdirSync, readFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {fileURLToPath} from 'node:url'
 import type {Browser, BrowserContext, Page} from 'playwright-core'
@@ -64,8 +65,15 @@ async function api(method: string, path: string, body?: unknown, key = served.sa
   return {status: response.status, body: (await response.json()) as any}
 }
 
+/**
+ * A screenshot of the page as it stands: written to docs/images/inspector-NAME.png when
+ * SVC_UPDATE_DOC_IMAGES=1 (how the docs' pictures are renewed), else only taken (a run of the
+ * suite leaves the tree as it was).
+ */
 async function shot(name: string): Promise<void> {
-  await page.screenshot({path: `${IMAGES}inspector-${name}.png`, fullPage: true})
+  const png = await page.screenshot({fullPage: true})
+  expect(png.subarray(1, 4).toString('latin1'), name).toBe('PNG')
+  if (process.env.SVC_UPDATE_DOC_IMAGES === '1') writeFileSync(`${IMAGES}inspector-${name}.png`, png)
 }
 
 beforeAll(async () => {

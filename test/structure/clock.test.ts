@@ -1,7 +1,9 @@
 /**
  * One clock: time is read only through the injected clock (docs/architecture.md, "Time"). Outside
  * the two clock files, the sources never read the machine's time themselves: no `Date.now`, no
- * argument-less `new Date()`, no `AbortSignal.timeout` (a deadline on the machine's timers). The
+ * argument-less `new Date()`, no `performance.now()` (the machine's monotonic time: a duration is
+ * measured with the clock's `monotonic()`, which a test's clock moves too), no
+ * `AbortSignal.timeout` (a deadline on the machine's timers). The
  * CLI's code reads `ctx.clock` (src/contract/clock.ts, `Clock`); the sandbox's, its
  * `SandboxClock` (src/sandbox/clock.ts), itself built on a `Clock`, so a test that hands both the
  * same clock sets and moves the time of both.
@@ -33,6 +35,10 @@ describe('one clock', () => {
   it('reads the time only through the clock', () => {
     expect(offenders(/\bDate\.now\b/)).toEqual([])
     expect(offenders(/\bnew\s+Date\(\s*\)/)).toEqual([])
+  })
+
+  it('measures durations on the clock, not on the machine\'s monotonic time', () => {
+    expect(offenders(/\bperformance\.now\b/)).toEqual([])
   })
 
   it('sets deadlines on the clock, not on the machine\'s timers', () => {

@@ -14,6 +14,6 @@ export default class ConfigSet extends SvcCommand<typeof ConfigSet> {
   async run(): Promise<void> {
     const {configSet} = await import('../../lib/config/settings-cli.js')
     const {namedProfile} = await import('../../lib/config/resolve.js')
-    await configSet({configDir: this.ctx.configDir, named: namedProfile(this.ctx.flags, this.ctx.env), io: this.ctx.io}, this.args.key, this.args.value)
+    await configSet({configDir: this.ctx.configDir, named: namedProfile(this.ctx.flags, this.ctx.env), io: this.ctx.io, clock: this.ctx.clock}, this.args.key, this.args.value)
   }
 }

@@ -53,7 +53,7 @@ export function showProfile(dir: string, name?: string): ProfileView {
 }
 
 /** `clock` (here and below): the run's, for the wait on the config lock (updateConfig). */
-export async function useProfile(dir: string, name: string, clock?: Clock): Promise<void> {
+export async function useProfile(dir: string, name: string, clock: Clock): Promise<void> {
   await updateConfig(
     dir,
     (data) => {
@@ -64,7 +64,7 @@ export async function useProfile(dir: string, name: string, clock?: Clock): Prom
   )
 }
 
-export async function removeProfile(dir: string, name: string, clock?: Clock): Promise<void> {
+export async function removeProfile(dir: string, name: string, clock: Clock): Promise<void> {
   await updateConfig(
     dir,
     (data) => {
@@ -77,7 +77,7 @@ export async function removeProfile(dir: string, name: string, clock?: Clock): P
 }
 
 /** Forget the key of a profile; its other settings (base URL, language, secrets) stay. */
-export async function logoutProfile(dir: string, name: string, clock?: Clock): Promise<void> {
+export async function logoutProfile(dir: string, name: string, clock: Clock): Promise<void> {
   await updateConfig(
     dir,
     (data) => {
@@ -114,7 +114,7 @@ export async function saveProfile(
   dir: string,
   name: string,
   record: ProfileRecord,
-  options: {makeCurrent: 'always' | 'if-none' | 'never'; clock?: Clock} = {makeCurrent: 'always'},
+  options: {makeCurrent: 'always' | 'if-none' | 'never'; clock: Clock},
 ): Promise<ProfileView> {
   const data = await updateConfig(
     dir,

@@ -2,6 +2,7 @@
  * `svc config set KEY VALUE` and `svc config get [KEY]`: the settings of config/settings.ts, on the
  * profile in use (`--profile`, `SVC_PROFILE`, the current one) or, with none, for every profile.
  */
+import type {Clock} from '../../contract/clock.js'
 import type {IO} from '../io/terminal.js'
 import {InputError} from '../errors.js'
 import {t} from '../i18n/index.js'
@@ -13,10 +14,12 @@ export interface SettingsRun {
   configDir: string
   named?: string
   io: IO
+  /** The run's: the wait on the config lock (updateConfig) is on it. */
+  clock: Clock
 }
 
 /** The profile whose settings change: the one named (which must exist), else the current one, else none. */
-function profileInUse(ctx: SettingsRun, config: ConfigData): string | undefined {
+function profileInUse(ctx: Omit<SettingsRun, 'clock'>, config: ConfigData): string | undefined {
   const named = ctx.named
   if (named !== undefined && !config.profiles[named]) throw new InputError(t('core.profile.notFound', {name: named}), {field: 'profile', code: 'profile_not_found'})
   const name = named ?? config.current
@@ -33,13 +36,13 @@ export async function configSet(ctx: SettingsRun, key: string, value: string): P
       const record = data.profiles[profile]!
       record.settings = {...record.settings, [setting]: stored}
     } else data.settings = {...data.settings, [setting]: stored}
-  })
+  }, ctx.clock)
   await ctx.io.result({key: setting, value: stored, profile: profile ?? null}, () =>
     ctx.io.err(profile ? t('core.config.setProfile', {key: setting, value: stored, profile}) : t('core.config.setShared', {key: setting, value: stored})),
   )
 }
 
-export async function configGet(ctx: SettingsRun, key: string | undefined): Promise<void> {
+export async function configGet(ctx: Omit<SettingsRun, 'clock'>, key: string | undefined): Promise<void> {
   const keys = key === undefined ? (Object.keys(SETTINGS) as SettingKey[]) : [checkSettingKey(key)]
   const config = readConfig(ctx.configDir)
   const profile = profileInUse(ctx, config)

@@ -102,7 +102,7 @@ function checkShape(path: string, parsed: unknown): ConfigData {
  * `profiles use`) never write over each other's change. `change` sees the file as it is now.
  * `clock` (the run's) paces and measures the wait for another holder of the lock.
  */
-export async function updateConfig(dir: string, change: (data: ConfigData) => void, clock?: Clock): Promise<ConfigData> {
+export async function updateConfig(dir: string, change: (data: ConfigData) => void, clock: Clock): Promise<ConfigData> {
   ensureConfigDir(dir)
   const {withFileLock} = await import('./lock.js')
   const {writeFileDurably} = await import('../io/durable-file.js')

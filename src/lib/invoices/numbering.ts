@@ -18,6 +18,7 @@ import {createHash} from 'node:crypto'
 import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import type {Clock} from '../../contract/clock.js'
 import {withFileLock} from '../config/lock.js'
 import {CONFIG_FILE, ensureConfigDir} from '../config/store.js'
 import {readSetting} from '../config/settings.js'
@@ -94,7 +95,8 @@ function save(path: string, data: CounterFile): void {
  * The next number of the series, reserved for `key` (or the one `key` already has), on disk
  * before it is returned.
  */
-export async function reserveNumber(configDir: string, who: NumberOwner, format: NumberFormat, year: number, key: string, at: Date): Promise<string> {
+export async function reserveNumber(configDir: string, who: NumberOwner, format: NumberFormat, year: number, key: string, clock: Clock): Promise<string> {
+  const at = new Date(clock.now())
   ensureConfigDir(configDir)
   const path = counterPath(configDir, who)
   mkdirSync(join(path, '..'), {recursive: true, mode: 0o700})
@@ -111,7 +113,7 @@ export async function reserveNumber(configDir: string, who: NumberOwner, format:
     for (const old of keys.slice(0, Math.max(0, keys.length - KEEP_KEYS))) delete data.keys[old]
     save(path, data)
     return number
-  })
+  }, {clock})
 }
 
 /** The number the next reservation would give (a dry run shows it and reserves nothing). */
@@ -137,7 +139,7 @@ export async function numberForInvoice(
   if (!format.enabled) return undefined
   const year = options.year ?? (await serviceYear(ctx))
   const who = {profileName: credentials.profileName, baseUrl: credentials.baseUrl, apiKey: credentials.apiKey}
-  return options.reserve ? reserveNumber(ctx.configDir, who, format, year, key, new Date(ctx.clock.now())) : peekNumber(ctx.configDir, who, format, year)
+  return options.reserve ? reserveNumber(ctx.configDir, who, format, year, key, ctx.clock) : peekNumber(ctx.configDir, who, format, year)
 }
 
 /**

@@ -25,6 +25,7 @@ import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {Script} from 'node:vm'
 
+import type {Clock} from '../../contract/clock.js'
 import {JQ_MEMORY_MB, JQ_OUTPUT_MB, type JqJob} from './jq-worker.js'
 
 export type JqOutcome = {out: string} | {error: 'jq'; stderr: string} | {error: 'memory'} | {error: 'output'} | {error: 'time'} | {error: 'crashed'; message: string}
@@ -97,10 +98,11 @@ export function mainThreadUsable(): boolean {
 }
 
 /**
- * Runs `job` on this thread for at most `sliceMs`; undefined when this thread's jq is given up
- * (or failed to load): the job is then the worker's.
+ * Runs `job` on this thread for at most `sliceMs` (node:vm's own timeout, on the machine's time);
+ * undefined when this thread's jq is given up (or failed to load): the job is then the worker's.
+ * A slice cut short says how long it ran, measured on `clock` (the run's).
  */
-export async function runOnMainThread(job: JqJob, sliceMs: number): Promise<MainThreadOutcome | undefined> {
+export async function runOnMainThread(job: JqJob, sliceMs: number, clock: Clock): Promise<MainThreadOutcome | undefined> {
   if (givenUp) return undefined
   let jq: JqWeb
   try {
@@ -110,7 +112,7 @@ export async function runOnMainThread(job: JqJob, sliceMs: number): Promise<Main
     return undefined
   }
   if (givenUp) return undefined
-  const outcome = runBounded(jq, job, sliceMs)
+  const outcome = runBounded(jq, job, sliceMs, clock)
   // jq ended normally (with or without a jq error): its state is sound. Anything else was stopped
   // part-way (a limit, Ctrl-C) or crashed.
   if (!('out' in outcome) && outcome.error !== 'jq') giveUp()
@@ -132,7 +134,7 @@ function giveUp(): void {
   }
 }
 
-function runBounded(jq: JqWeb, job: JqJob, sliceMs: number): MainThreadOutcome {
+function runBounded(jq: JqWeb, job: JqJob, sliceMs: number, clock: Clock): MainThreadOutcome {
   const wasm = (globalThis as unknown as {WebAssembly: Wasm}).WebAssembly
   const memoryBytes = JQ_MEMORY_MB * 1024 * 1024
   const maxElements = JQ_OUTPUT_MB * 1024 * 1024
@@ -166,7 +168,7 @@ function runBounded(jq: JqWeb, job: JqJob, sliceMs: number): MainThreadOutcome {
   // says what happened in its own words. console.warn (jq's `debug` and `stderr`) stays.
   const quiet = globalThis as {[QUIET]?: boolean}
   quiet[QUIET] = true
-  const started = performance.now()
+  const started = clock.monotonic()
   try {
     script ??= new Script(`globalThis[Symbol.for('svc.jq.mainThreadJob')]()`)
     script.runInThisContext({timeout: sliceMs, breakOnSigint: true})
@@ -175,7 +177,7 @@ function runBounded(jq: JqWeb, job: JqJob, sliceMs: number): MainThreadOutcome {
   } catch (error) {
     const code = (error as {code?: unknown})?.code
     if (outputDropped) return {error: 'output'}
-    if (code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return {error: 'slice', ms: performance.now() - started}
+    if (code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return {error: 'slice', ms: clock.monotonic() - started}
     if (code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') return {error: 'interrupted'}
     if (memoryRefused || error instanceof RangeError) return {error: 'memory'}
     const stderr = (error as {stderr?: unknown})?.stderr

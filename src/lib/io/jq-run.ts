@@ -87,7 +87,7 @@ export class JqRunner {
   private async runNow(job: JqJob, compiling: boolean, clock: Clock): Promise<JqOutcome> {
     const {timeoutMs, mainThreadMs} = this.limits
     const sliceMs = Math.min(compiling && mainThreadMs > 0 ? Math.max(mainThreadMs, JQ_MAIN_THREAD_MAX_MS) : mainThreadMs, timeoutMs)
-    const onMain = sliceMs > 0 ? await runOnMainThread(job, sliceMs) : undefined
+    const onMain = sliceMs > 0 ? await runOnMainThread(job, sliceMs, clock) : undefined
     if (onMain === undefined) return this.runInWorker(job, timeoutMs, clock)
     if (!('error' in onMain)) return onMain
     switch (onMain.error) {

@@ -8,11 +8,13 @@
  *   its end of line, and the session goes on: the SDK's ReadBuffer throws past 10 MB and its
  *   transport closes the session, which a client sees as its own connection closing;
  * - at stdin EOF, requests still being handled are given up to DRAIN_MS to answer, and their
- *   answers are written before the session closes (the SDK's leaves that to the process).
+ *   answers are written before the session closes (the SDK's leaves that to the process); a
+ *   request the client cancelled (`notifications/cancelled`) is not waited for: it gets no answer.
  * - wrong params of a known method are answered -32602 with the request's id (checkParams; the
  *   SDK's Server answers -32603, an internal error); unknown methods get the SDK's -32601. Messages are checked with the SDK's JSONRPCMessageSchema, handed in (the SDK loads
  * lazily, server.ts).
  */
+import {AsyncLocalStorage} from 'node:async_hooks'
 import type {Readable, Writable} from 'node:stream'
 
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -91,9 +93,12 @@ export class LineTransport implements Transport {
     this.onclose?.()
   }
 
-  private readonly onStdinError = (error: Error) => this.onerror?.(error)
+  // stdin's listeners run in the context the transport was made in (the command's run, with its
+  // language), not in that of whoever writes to the stream: a stream other than the process's
+  // stdin (the command run in-process, or by an embedding program) calls them from the writer's.
+  private readonly onStdinError = AsyncLocalStorage.bind((error: Error) => this.onerror?.(error))
 
-  private readonly onData = (chunk: Buffer | string) => {
+  private readonly onData = AsyncLocalStorage.bind((chunk: Buffer | string) => {
     let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     while (data.length > 0) {
       const newline = data.indexOf(0x0a)
@@ -116,7 +121,7 @@ export class LineTransport implements Transport {
       this.skipping = false
       if (line !== undefined) this.handleLine(line.replace(/\r$/, ''))
     }
-  }
+  })
 
   private handleLine(line: string): void {
     if (line.trim() === '') return
@@ -143,9 +148,14 @@ export class LineTransport implements Transport {
       this.inFlight.add(message.id)
     }
     this.onmessage?.(message)
+    // A call the client cancelled gets no answer (the protocol says so): not one to wait for.
+    if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message && message.id !== undefined)) {
+      const requestId = (message.params as {requestId?: Id} | undefined)?.requestId
+      if (requestId !== undefined && this.inFlight.delete(requestId)) this.settle()
+    }
   }
 
-  private readonly onEnd = () => {
+  private readonly onEnd = AsyncLocalStorage.bind(() => {
     if (this.ended) return
     this.ended = true
     if (this.inFlight.size > 0) {
@@ -156,7 +166,7 @@ export class LineTransport implements Transport {
       }, DRAIN_MS)
     }
     this.settle()
-  }
+  })
 
   /** At EOF, once every request in flight has its answer written: the session is over. */
   private settle(): void {

@@ -10,6 +10,8 @@
  * stdout is the protocol: nothing else is written there (the context's stdout is pointed at
  * stderr, so a stray write cannot corrupt it); what a person might read goes to stderr.
  */
+import type {Readable, Writable} from 'node:stream'
+
 import {createContext, type Context} from '../context.js'
 import {ExitCode, SvcError} from '../errors.js'
 import {getLocale, t} from '../i18n/index.js'
@@ -42,11 +44,13 @@ export function offeredTools(options: Pick<McpOptions, 'readOnly'>): readonly To
 export async function serveMcp(command: Context, options: McpOptions): Promise<void> {
   // The command's context with stdout pointed at stderr: stdout belongs to the protocol.
   // In the run's language as it stands (English under --json), not re-read from the flags.
+  // The command's streams (the process's, or those a program running the command hands it).
+  const {stdin, stdout, stderr} = command.io.streams
   const ctx = createContext({
     flags: command.flags,
     version: command.version,
     env: command.env,
-    streams: {stdin: process.stdin, stdout: process.stderr, stderr: process.stderr},
+    streams: {stdin, stdout: stderr, stderr},
     locale: getLocale(),
     clock: command.clock,
   })
@@ -118,7 +122,7 @@ export async function serveMcp(command: Context, options: McpOptions): Promise<v
     if (!parsed || parsed.success) return undefined
     return (parsed.error?.issues ?? []).map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`).join('; ')
   }
-  const transport = new LineTransport(process.stdin, process.stdout, (value) => types.JSONRPCMessageSchema.safeParse(value), checkParams, {
+  const transport = new LineTransport(stdin as Readable, stdout as Writable, (value) => types.JSONRPCMessageSchema.safeParse(value), checkParams, {
     tooLarge: (bytes) => ctx.io.err(t('mcp.log.tooLarge', {max: MAX_MESSAGE_BYTES, bytes})),
     draining: (count) => ctx.io.err(t('mcp.log.draining', {count})),
     drainTimedOut: (ids) => ctx.io.err(t('mcp.log.drainTimedOut', {count: ids.length, seconds: DRAIN_MS / 1000})),

@@ -31,31 +31,28 @@ function outcomeUnknown(error: unknown): boolean {
 }
 
 /**
- * When the request left: this machine's time, and a monotonic reading to measure what followed.
- * Nothing is asked of the service before the POST (one request when all goes well); after a lost
- * answer, only a payment made at or after this moment can be ours, and anything made before it
- * might be an earlier, identical collection (see sentInServiceTime).
+ * When the request left, on the run's clock's monotonic time: what followed is measured from it.
+ * Nothing is asked of the service before the POST (one request when all goes well).
  */
 export interface Sent {
-  wallMs: number
   monoMs: number
 }
 
 /**
- * The moment the request left, in the service's time, or undefined when it cannot be told. The
- * lookup's answer bounds it: the service wrote its `Date` (whole seconds) no earlier than the
- * lookup left and no later than it came back, so the request left, in the service's time, between
- * `Date - (answered - sent)` and `Date + 1 s - (lookup sent - sent)`. This machine's time of sending
- * is taken when it falls within those bounds (the local sandbox shares the machine's clock; a
- * service and a machine kept on time agree within milliseconds); outside them the two clocks
- * disagree (a skewed machine, a sandbox clock moved with `svc sandbox clock advance`) and no
- * payment is claimed as ours.
+ * When the request left, in the service's time, as far as it can be told: its `Date` header (whole
+ * seconds) on the lookup's answer was written no earlier than the lookup left and no later than
+ * its answer came, so the request left between `Date - (answered - sent)` and
+ * `Date + 1 s - (lookup sent - sent)`. A window a second wide and more, whatever this machine's
+ * clock says: undefined without a `Date`.
  */
-function sentInServiceTime(sent: Sent, serviceDate: number, lookupSentMono: number, answeredMono: number): number | undefined {
+export interface SentWindow {
+  earliest: number
+  latest: number
+}
+
+function sentWindow(sent: Sent, serviceDate: number, lookupSentMono: number, answeredMono: number): SentWindow | undefined {
   if (!Number.isFinite(serviceDate)) return undefined
-  const earliest = serviceDate - (answeredMono - sent.monoMs)
-  const latest = serviceDate + DATE_RESOLUTION_MS - (lookupSentMono - sent.monoMs)
-  return sent.wallMs >= earliest && sent.wallMs <= latest ? sent.wallMs : undefined
+  return {earliest: serviceDate - (answeredMono - sent.monoMs), latest: serviceDate + DATE_RESOLUTION_MS - (lookupSentMono - sent.monoMs)}
 }
 
 export async function createPayment(
@@ -64,12 +61,12 @@ export async function createPayment(
   options: {listShape?: () => Promise<ListShape>} = {},
 ): Promise<CreateResult> {
   // Read as the request leaves, after any wait for the rate limit (never retried: one send).
-  let sent: Sent = {wallMs: client.clock.now(), monoMs: performance.now()}
+  let sent: Sent = {monoMs: client.clock.monotonic()}
   try {
     const response = await client.request<Payment>({
       method: 'POST',
       path: '/v1/payments',
-      onSend: () => void (sent = {wallMs: client.clock.now(), monoMs: performance.now()}),
+      onSend: () => void (sent = {monoMs: client.clock.monotonic()}),
       body: {amount: input.amount, phone_number: input.phone, operator: input.operator, payment_method: 'mobile_money'},
     })
     return {payment: response.data, recovered: false}
@@ -79,15 +76,13 @@ export async function createPayment(
     const listShape = await options.listShape?.().catch(() => undefined)
     const found = await findNewPayments(client, input, sent, listShape).catch(() => undefined)
     const candidates = found?.candidates
-    // Exactly one payment made since we sent, by a clock that agrees with ours: ours.
-    if (found?.comparable && candidates?.length === 1) return {payment: candidates[0]!, recovered: true}
+    if (found?.ours) return {payment: found.ours, recovered: true}
     const check = t('pay.create.unknownHint', {amount: input.amount, phone: input.phone})
     if (!candidates?.length) {
       throw new SvcError(t('pay.create.unknown', {reason}), {exitCode: ExitCode.UNAVAILABLE, code: 'outcome_unknown', hint: check, cause: error})
     }
     const listed = candidates.map((p) => t('pay.create.candidate', {id: p.id, status: statusLabel(p.status), created: formatDateTime(p.created_at, getLocale())})).join('\n')
-    const message = found?.comparable ? 'pay.create.ambiguous' : 'pay.create.clocksApart'
-    throw new SvcError(t(message, {reason, count: candidates.length, candidates: listed}), {
+    throw new SvcError(t(candidates.length === 1 ? 'pay.create.maybeEarlier' : 'pay.create.ambiguous', {reason, count: candidates.length, candidates: listed}), {
       exitCode: ExitCode.UNAVAILABLE,
       code: 'outcome_unknown',
       hint: t('pay.create.ambiguousHint', {id: candidates[0]!.id, amount: input.amount, phone: input.phone}),
@@ -97,31 +92,32 @@ export async function createPayment(
 }
 
 /**
- * After a lost answer: the payments of this amount and number that may be ours (newest first).
- * `comparable`: the service's clock agrees with this machine's (sentInServiceTime), and the
- * candidates are those made since the request left; otherwise every one of this amount and number
- * in the newest page, none of which is claimed.
+ * After a lost answer: the payments of this amount and number that may be ours (newest first):
+ * those made at or after the earliest moment the request can have left, by the service's clock
+ * (every one of the newest page without a `Date`). `ours`: the only one, when it was made after the
+ * latest moment the request can have left; one made within the window may be an earlier,
+ * identical payment (another terminal, a script run twice, a service clock a little ahead of this
+ * machine's), and an earlier payment is never presented as the one just made.
  */
 export async function findNewPayments(
   client: ApiClient,
   input: PaymentInput,
   sent: Sent,
   listShape?: ListShape,
-): Promise<{candidates: Payment[]; comparable: boolean}> {
+): Promise<{candidates: Payment[]; ours?: Payment}> {
   const {extractList} = await import('../api/index.js')
-  const lookupSent = performance.now()
+  const lookupSent = client.clock.monotonic()
   const response = await client.request<unknown>({method: 'GET', path: '/v1/payments', query: {limit: 100, offset: 0}})
-  const since = sentInServiceTime(sent, Date.parse(headerValue(response.headers, 'date') ?? ''), lookupSent, performance.now())
+  const window = sentWindow(sent, Date.parse(headerValue(response.headers, 'date') ?? ''), lookupSent, client.clock.monotonic())
   const {items} = extractList<Payment>(response.data, listShape)
+  const createdAt = (p: Payment) => Date.parse(p.created_at)
   const candidates = items
     .filter((p) => p.amount === input.amount && p.phone_number === input.phone)
-    .filter((p) => {
-      if (since === undefined) return true
-      const created = Date.parse(p.created_at)
-      return Number.isFinite(created) && created >= since
-    })
-    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
-  return {candidates, comparable: since !== undefined}
+    .filter((p) => window === undefined || !(createdAt(p) < window.earliest))
+    .sort((a, b) => createdAt(b) - createdAt(a))
+  const only = candidates.length === 1 ? candidates[0]! : undefined
+  const ours = only && window && createdAt(only) > window.latest ? only : undefined
+  return {candidates, ours}
 }
 
 export async function getPayment(client: ApiClient, id: string): Promise<Payment> {

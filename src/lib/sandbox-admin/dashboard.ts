@@ -267,7 +267,7 @@ export async function reset(ctx: Context, flags: {all: boolean}): Promise<void> 
     const entry = requireRunningSandbox(ctx).entry
     const owned = entry ? readConfig(ctx.configDir).profiles[entry.profile] : undefined
     if (entry && owned?.base_url === entry.base_url) {
-      await saveProfile(ctx.configDir, entry.profile, {...owned, api_key: body.keys.sandbox}, {makeCurrent: 'if-none'})
+      await saveProfile(ctx.configDir, entry.profile, {...owned, api_key: body.keys.sandbox}, {makeCurrent: 'if-none', clock: ctx.clock})
       profileUpdated = true
       profileName = entry.profile
     }

@@ -67,7 +67,7 @@ export async function holdDataFile(given: string, clock: Clock): Promise<DataFil
         rmSync(temporary, {force: true})
         throw error
       }
-    })
+    }, {clock})
   } catch (error) {
     if (CANNOT_WRITE.has((error as NodeJS.ErrnoException).code ?? '')) return {file, release() {}}
     throw error

@@ -152,10 +152,10 @@ async function serveHolding(
     const data = before.local_sandbox.data_file ? t('local.serve.tookProfileData', {file: before.local_sandbox.data_file}) : t('local.serve.tookProfileMemory')
     ctx.io.err(t('local.serve.tookProfile', {profile, url: before.base_url, data}))
   }
-  await saveProfile(ctx.configDir, profile, {api_key: sandbox.keys.sandbox, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file}}, {makeCurrent: 'if-none'})
+  await saveProfile(ctx.configDir, profile, {api_key: sandbox.keys.sandbox, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file}}, {makeCurrent: 'if-none', clock: ctx.clock})
   // The LIVE key beside it (the customer's phone rings for LIVE payments), never made current:
   // a LIVE profile is chosen by name only.
-  await saveProfile(ctx.configDir, liveProfile, {api_key: sandbox.keys.live, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file, profile}}, {makeCurrent: 'never'})
+  await saveProfile(ctx.configDir, liveProfile, {api_key: sandbox.keys.live, base_url: sandbox.url, local_sandbox: {data_file: entry.data_file, profile}}, {makeCurrent: 'never', clock: ctx.clock})
   if (!asked && profile !== LOCAL_PROFILE && localOwner) {
     ctx.io.err(t('local.serve.ownProfile', {profile, url: localOwner.base_url, pid: localOwner.pid}))
   }

@@ -97,7 +97,7 @@ async function stopOne(ctx: Context, entry: SandboxEntry): Promise<Stopped> {
       profiles.push(name)
       if (data.current === name) delete data.current
     }
-  })
+  }, ctx.clock)
   rmSync(detachedLogPath(ctx.configDir, entry.pid), {force: true})
   return {url: entry.base_url, pid: entry.pid, profiles}
 }

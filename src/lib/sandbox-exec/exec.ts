@@ -127,7 +127,7 @@ interface Hooks {
 }
 
 async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[], hooks: Hooks): Promise<number> {
-  const started = performance.now()
+  const started = ctx.clock.monotonic()
   const {settings: serve, routing, journalFile, files} = await checkFlags(ctx, flags, command)
   const say = (key: Parameters<typeof t>[0], vars?: Record<string, string | number>) => ctx.io.err(t(key, vars))
   const stops: Array<() => Promise<void> | void> = []
@@ -161,7 +161,7 @@ async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[
     const settings: SandboxSettings = sandboxSettings(sandbox, generateSecret())
     if (files.length > 0) settings.SVC_FIXTURES_FILE = join(work, 'fixtures.json')
     const env = environmentWith(ctx.env, settings)
-    say('exec.sandbox', {url: sandbox.url, ms: Math.round(performance.now() - started)})
+    say('exec.sandbox', {url: sandbox.url, ms: Math.round(ctx.clock.monotonic() - started)})
     hooks.check()
 
     if (files.length > 0) {
@@ -183,7 +183,7 @@ async function runExec(ctx: Context, flags: ExecFlags, command: readonly string[
       hooks.check()
     }
 
-    say('exec.running', {command: command.join(' '), ms: Math.round(performance.now() - started)})
+    say('exec.running', {command: command.join(' '), ms: Math.round(ctx.clock.monotonic() - started)})
     const code = await runCommand(ctx, command, env, hooks)
     if (code !== 0 && flags['journal-on-failure'] !== undefined) await printJournal(ctx, admin, journalFile)
     say('exec.exited', {code})
@@ -227,10 +227,10 @@ async function seed(ctx: Context, env: NodeJS.ProcessEnv, files: string[], out: 
   const answers: Record<string, unknown> = {}
   for (const one of prepared) {
     hooks.check()
-    const started = performance.now()
+    const started = ctx.clock.monotonic()
     const got = await runPreparedFixtures(inner, one)
     Object.assign(answers, Object.fromEntries(got))
-    ctx.io.err(t('exec.seeded', {file: one.path, count: got.size, ms: Math.round(performance.now() - started)}))
+    ctx.io.err(t('exec.seeded', {file: one.path, count: got.size, ms: Math.round(ctx.clock.monotonic() - started)}))
   }
   writeFileSync(out, `${JSON.stringify(answers, null, 2)}\n`, {mode: 0o600})
 }

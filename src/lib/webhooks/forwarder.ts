@@ -77,7 +77,7 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
 
   async function send(url: string, webhookId: string, body: string): Promise<ForwardOutcome> {
     const at = new Date(clock.now())
-    const started = performance.now()
+    const started = clock.monotonic()
     const target = parse(url)
     const headers: Record<string, string> = {
       ...extra,
@@ -100,9 +100,9 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
       // Read the answer whole so the connection goes back to the pool.
       await response.body.dump()
       const status = response.statusCode
-      return {url, ok: status >= 200 && status < 300, status, latencyMs: performance.now() - started, at}
+      return {url, ok: status >= 200 && status < 300, status, latencyMs: clock.monotonic() - started, at}
     } catch (error) {
-      return {url, ok: false, error: describeNetworkError(error, timeoutMs), latencyMs: performance.now() - started, at}
+      return {url, ok: false, error: describeNetworkError(error, timeoutMs), latencyMs: clock.monotonic() - started, at}
     }
   }
 

@@ -89,7 +89,7 @@ export function webhookScope(ctx: Context): WebhookScope {
     if (profileName) {
       await updateConfig(ctx.configDir, (data) => {
         data.profiles[profileName] = {...data.profiles[profileName], [field]: value}
-      })
+      }, ctx.clock)
       return
     }
     ensureDir()

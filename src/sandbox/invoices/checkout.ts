@@ -32,7 +32,7 @@ import type {Invoice} from './schemas.js'
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 const HTML = 'text/html; charset=utf-8'
 /** How often the page asks for the payment's status, ms. */
-const POLL_MS = 1000
+export const POLL_MS = 1000
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)

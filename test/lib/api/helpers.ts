@@ -137,6 +137,7 @@ export function fakeClock(start = Date.parse('2026-03-01T10:00:00Z')) {
   let nextDeadline = 1
   return {
     now: () => current,
+    monotonic: () => current,
     setTimer: (callback: () => void, ms: number, kind?: TimerKind) => {
       if (kind === 'deadline') {
         deadlines.set(nextDeadline, {at: current + ms, callback})

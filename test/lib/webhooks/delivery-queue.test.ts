@@ -21,6 +21,7 @@ function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
   let next = 1
   const clock: Clock & {advance(ms: number): void; waiting(): number[]} = {
     now: () => now,
+    monotonic: () => now,
     setTimer(callback, ms) {
       const id = next++
       timers.set(id, {at: now + ms, callback})

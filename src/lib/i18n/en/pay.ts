@@ -18,11 +18,11 @@ export const pay = {
   'pay.create.created': 'Payment {id} created: PENDING until the customer approves on their phone.',
   'pay.create.unknown': 'The payment request was sent but its outcome is unknown ({reason}), and no matching payment was found in the list.',
   'pay.create.unknownHint': 'Do not simply retry (that would prompt the customer again). Check with `svc pay list` for {amount} XAF to {phone} in a minute.',
-  'pay.create.recovered': 'The answer to the payment request was lost; found payment {id} in the list (same amount and number, made after this request was sent). Not created again.',
+  'pay.create.recovered': 'The answer to the payment request was lost; found payment {id} in the list (same amount and number, made after this request was sent by the service\'s clock). Not created again.',
   'pay.create.ambiguous':
     'The payment request was sent but its answer was lost ({reason}), and which payment it made cannot be told apart: {count} payments of this amount and number could be it:\n{candidates}',
-  'pay.create.clocksApart':
-    'The payment request was sent but its answer was lost ({reason}), and this machine\'s clock and the service\'s disagree by more than a second, so an earlier identical payment cannot be told from the one this request may have made: {count} {count|payment|payments} of this amount and number:\n{candidates}',
+  'pay.create.maybeEarlier':
+    'The payment request was sent but its answer was lost ({reason}), and one payment of this amount and number was made around that moment: the service\'s clock, read to the second, cannot tell whether this request made it or it was made just before (an earlier, identical payment). It is not taken as this one:\n{candidates}',
   'pay.create.candidate': '  {id}  {status}  created {created}',
   'pay.create.ambiguousHint':
     'Do not simply retry (that would prompt the customer again). Check each one, e.g. `svc pay status {id}`, or `svc pay list` for {amount} XAF to {phone}.',

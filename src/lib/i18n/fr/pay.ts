@@ -23,11 +23,11 @@ export const pay: {[K in keyof typeof en]: string} = {
   'pay.create.unknownHint':
     'Ne relancez pas simplement la commande (le client recevrait une nouvelle demande). Vérifiez dans une minute avec `svc pay list` s’il existe un paiement de {amount} FCFA du {phone}.',
   'pay.create.recovered':
-    'La réponse à la demande de paiement s’est perdue ; le paiement {id} a été retrouvé dans la liste (même montant, même numéro, créé après l’envoi de cette demande). Il n’a pas été créé une seconde fois.',
+    'La réponse à la demande de paiement s’est perdue ; le paiement {id} a été retrouvé dans la liste (même montant, même numéro, créé après l’envoi de cette demande selon l’horloge du service). Il n’a pas été créé une seconde fois.',
   'pay.create.ambiguous':
     'La demande de paiement a été envoyée mais sa réponse s’est perdue ({reason}), et le paiement qu’elle a créé ne peut pas être distingué : {count} paiements de ce montant et de ce numéro peuvent l’être :\n{candidates}',
-  'pay.create.clocksApart':
-    'La demande de paiement a été envoyée mais sa réponse s’est perdue ({reason}), et l’horloge de cette machine et celle du service diffèrent de plus d’une seconde : un paiement identique antérieur ne peut pas être distingué de celui que cette demande a peut-être créé. {count} {count|paiement|paiements} de ce montant et de ce numéro :\n{candidates}',
+  'pay.create.maybeEarlier':
+    'La demande de paiement a été envoyée mais sa réponse s’est perdue ({reason}), et un paiement de ce montant et de ce numéro a été créé à ce moment-là : l’horloge du service, lue à la seconde près, ne permet pas de dire si cette demande l’a créé ou s’il a été créé juste avant (un paiement identique antérieur). Il n’est pas pris pour celui-ci :\n{candidates}',
   'pay.create.candidate': '  {id}  {status}  créé le {created}',
   'pay.create.ambiguousHint':
     'Ne relancez pas simplement la commande (le client recevrait une nouvelle demande). Vérifiez chacun, par exemple `svc pay status {id}`, ou `svc pay list` pour {amount} FCFA du {phone}.',
