@@ -4,10 +4,11 @@
  * call unpacks). Version, help, sandbox numbers, --jq, and a round trip: `svc sandbox serve`, then
  * `pay create`, `invoice create --publish`, `invoice pdf` and the checkout page, all through the
  * binary. Builds the binary when it is missing or stale (test/helpers/binary.ts).
- * An unpack writes ~5,000 files (the file system's work: from 0.2 s to nearly 5 s of system CPU on
- * the shared 2-core machine, with what else writes to its disk): three here, each the case under
- * test (the first call, the call after one killed mid-unpack, a copy with another build's seal);
- * the tests that change files in the copy share one, which each leaves whole again.
+ * An unpack writes ~5,000 files (the file system's work: ~0.2 s of CPU in memory, where the suite
+ * puts its temporary files when it can (vitest.config.ts), up to ~5 s on the shared machine's
+ * disk): three here, each the case under test (the first call, the call after one killed
+ * mid-unpack, a copy with another build's seal); the tests that change files in the copy share
+ * one, which each leaves whole again.
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
