@@ -23,11 +23,11 @@ const readHeaders = headers(0)
 function create(n: number): Capture {
   const body = Buffer.from(JSON.stringify({amount: 1000 + (n % 900), phone_number: '237670000001', operator: 'MTN', description: `Order ${n}`}))
   const answer = JSON.stringify({id: `svcpay_test_${n.toString(36).padStart(24, '0')}`, amount: 1000 + (n % 900), currency: 'XAF', status: 'PENDING', phone_number: '237670000001', operator: 'MTN', description: `Order ${n}`, created_at: '2026-11-28T09:00:00.000Z', updated_at: '2026-11-28T09:00:00.000Z', environment: 'SANDBOX'})
-  return {at: Date.now(), started: 0, monotonic: () => 0, method: 'POST', url: '/v1/payments', ip: '127.0.0.1', rawHeaders: headers(n), key: undefined, requestBody: body, status: 201, responseHeaders: {...answerHeaders}, responseBody: answer, durationMs: 0.5}
+  return {at: Date.now(), started: 0, clock: {monotonic: () => 0}, method: 'POST', url: '/v1/payments', ip: '127.0.0.1', rawHeaders: headers(n), key: undefined, requestBody: body, status: 201, responseHeaders: {...answerHeaders}, responseBody: answer, durationMs: 0.5}
 }
 
 function read(): Capture {
-  return {at: Date.now(), started: 0, monotonic: () => 0, method: 'GET', url: '/v1/payments/svcpay_test_0AbCdEfGhIjKlMnOpQrStUv/status', ip: '127.0.0.1', rawHeaders: [...readHeaders], key: undefined, requestBody: undefined, status: 200, responseHeaders: {...answerHeaders}, responseBody: status.slice(0), durationMs: 0.2}
+  return {at: Date.now(), started: 0, clock: {monotonic: () => 0}, method: 'GET', url: '/v1/payments/svcpay_test_0AbCdEfGhIjKlMnOpQrStUv/status', ip: '127.0.0.1', rawHeaders: [...readHeaders], key: undefined, requestBody: undefined, status: 200, responseHeaders: {...answerHeaders}, responseBody: status.slice(0), durationMs: 0.2}
 }
 
 function measure(make: (n: number) => Capture): number {

@@ -6,14 +6,20 @@
  */
 import type {JournalEntry, JournalOrigin} from '../contract/sandbox-inspector.js'
 import {JOURNAL_BODY_LIMIT} from '../contract/sandbox-inspector.js'
+import type {Clock} from '../contract/clock.js'
 import type {ApiKeyRecord} from './auth.js'
 
 /** What the HTTP layer knows of one answered request (handed to `record`, not kept). */
 export interface Capture {
   at: number
-  /** When it came, on the machine clock's monotonic time (`monotonic`), to measure `durationMs`. */
+  /** When it came, on the machine clock's monotonic time (`clock`), to measure `durationMs`. */
   started: number
-  monotonic: () => number
+  /**
+   * The machine clock itself, not a function made per request: a closure made in the request
+   * handler keeps that call's whole scope alive (its body included) for as long as the capture
+   * waits to be journalled.
+   */
+  clock: Pick<Clock, 'monotonic'>
   method: string
   url: string
   ip: string

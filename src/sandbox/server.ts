@@ -113,7 +113,7 @@ function answered(cap: Capture, status: number, headers: Record<string, string |
   cap.status = status
   cap.responseHeaders = headers
   cap.responseBody = body
-  cap.durationMs = cap.monotonic() - cap.started
+  cap.durationMs = cap.clock.monotonic() - cap.started
   cap.sink?.record(cap)
 }
 
@@ -332,7 +332,7 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
             // Every field the capture gets is here from the start: one shape for all of them.
             at: machine.now(),
             started: machine.monotonic(),
-            monotonic: () => machine.monotonic(),
+            clock: machine,
             method: req.method ?? 'GET',
             url,
             ip: req.socket.remoteAddress ?? '',

@@ -18,7 +18,7 @@ import {MemoryStore} from '../../src/sandbox/store.js'
 const capture = (n: number, body = ''): Capture => ({
   at: Date.now(),
   started: 0,
-  monotonic: () => 0,
+  clock: {monotonic: () => 0},
   method: 'POST',
   url: `/v1/payments?n=${n}`,
   ip: '127.0.0.1',
@@ -260,7 +260,7 @@ describe('the request journal, sharing what repeats', () => {
     return {
       at: Date.now(),
       started: 0,
-      monotonic: () => 0,
+      clock: {monotonic: () => 0},
       method: 'GET',
       url: `/v1/payments/p${n % 3}/status`,
       ip: '127.0.0.1',
