@@ -44,7 +44,7 @@ import {registerScenarioRoutes} from './scenarios-admin.js'
 import {createRequestHandler} from './server.js'
 import {openStore} from './open-store.js'
 import {explainDataFileError} from './storage-errors.js'
-import {SETTLED, type StoreNotice} from './store.js'
+import {SETTLED, type Store, type StoreNotice} from './store.js'
 import type {Environment, JsonValue} from './types.js'
 
 export type {ClockState} from './clock.js'
@@ -140,6 +140,21 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   registerSandboxFrench()
   const resolved = resolveOptions(options)
   const store = await openStore(resolved.dataFile)
+  try {
+    return await startOnStore(store, resolved, options)
+  } catch (error) {
+    // The file's tables are first read as the start builds on them (each domain's collections as it
+    // registers, the settings, the saved queue): a page damaged past the header (a kill in the
+    // middle of a checkpoint whose WAL was then lost leaves pages of two moments) is met there. The
+    // store closed (again, when the start's own clean-up closed it), the file named.
+    await Promise.resolve()
+      .then(() => store.close())
+      .catch(() => {})
+    throw resolved.dataFile ? explainDataFileError(resolved.dataFile, error) : error
+  }
+}
+
+async function startOnStore(store: Store, resolved: ResolvedOptions, options: StartOptions): Promise<Sandbox> {
   const clock = new SandboxClock(0, options.clock ?? systemClock)
   store.persist('clock_offset_ms', () => clock.offsetMs, (value) => {
     if (typeof value === 'number') clock.restoreOffset(value)
@@ -238,9 +253,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     throw resolved.dataFile ? explainDataFileError(resolved.dataFile, error) : error
   }
 
-  // Every collection and task kind is defined by now: finish an import, resume the saved queue.
-  // The first reads of the file's tables: a page damaged past its header is found here (a kill in
-  // the middle of a checkpoint whose WAL was then lost leaves pages of two moments).
+  // Every collection and task kind is defined by now: finish an import, resume the saved queue
+  // (a damaged page met here: the timers and workers started so far stopped too).
   try {
     store.ready()
     scheduler.reload()

@@ -72,8 +72,10 @@ describe('a page damaged past the file header', () => {
   // test/sandbox/commit-record-crash.test.ts): a file whose header and length are sound, some of
   // whose pages are of two moments. Found while the sandbox starts: refused as damaged, naming the
   // file, never SQLite's bare error.
-  it('the scheduled tasks\' table unreadable: the start is refused as damaged, naming the file', async () => {
-    const file = join(dir, 'torn.sqlite')
+  // Each table the start reads: the documents (read as each domain registers: the keys' index
+  // first), the settings, the extras, the scheduled tasks (read once every domain is in place).
+  it.each(['documents', 'settings', 'extras', 'tasks'])('the %s table unreadable: the start is refused as damaged, naming the file', async (table) => {
+    const file = join(dir, `torn-${table}.sqlite`)
     const first = await startSandbox({port: 0, rateLimit: 0, seed: 1, dataFile: file, settleAfterMs: 60_000})
     await fetch(`${first.url}/v1/payments`, {
       method: 'POST',
@@ -83,7 +85,7 @@ describe('a page damaged past the file header', () => {
     await first.close()
     const {default: Database} = await import('better-sqlite3')
     const db = new Database(file, {readonly: true})
-    const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'tasks'").pluck().get() as number
+    const root = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').pluck().get(table) as number
     const pageSize = db.pragma('page_size', {simple: true}) as number
     db.close()
     const fd = openSync(file, 'r+')
