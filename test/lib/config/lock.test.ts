@@ -2,13 +2,14 @@ import {mkdirSync, mkdtempSync, rmSync, statSync, utimesSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterAll, afterEach, describe, expect, it} from 'vitest'
 
 import {withFileLock} from '../../../src/lib/config/lock.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'))
 const file = join(dir, 'config.json')
 afterEach(() => rmSync(`${file}.lock`, {recursive: true, force: true}))
+afterAll(() => rmSync(dir, {recursive: true, force: true}))
 
 describe('withFileLock', () => {
   it('runs one holder at a time, in this process too', async () => {
