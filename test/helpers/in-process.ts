@@ -156,24 +156,22 @@ async function runOnce(args: string[], options: InProcessOptions): Promise<InPro
         },
       }
     : {isTTY: false as const}
+  // What a stream receives: its own text, the screen (both in the order written), the test's listener.
+  function output(name: 'stdout' | 'stderr') {
+    return Object.assign(
+      capture((text) => {
+        if (name === 'stdout') stdout += text
+        else stderr += text
+        screen += text
+        options.onOutput?.(name, text)
+      }),
+      tty,
+    )
+  }
   const streams = {
     stdin: Object.assign(options.stdin ?? Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {isTTY: tty.isTTY}),
-    stdout: Object.assign(
-      capture((text) => {
-        stdout += text
-        screen += text
-        options.onOutput?.('stdout', text)
-      }),
-      tty,
-    ),
-    stderr: Object.assign(
-      capture((text) => {
-        stderr += text
-        screen += text
-        options.onOutput?.('stderr', text)
-      }),
-      tty,
-    ),
+    stdout: output('stdout'),
+    stderr: output('stderr'),
   }
   // A person at a terminal: no CI variable (runInPty's children have none either).
   if (terminal) delete env.CI

@@ -11,7 +11,7 @@
  * empty; with it written after the answers, only 0 to 3 of 20 copies started short without a word
  * (a kill must land between an answer and the record's write, just after a checkpoint): fewer
  * rounds would mostly miss that one. What makes a round cheaper instead: the sandbox started by
- * plain node from the build (test/sandbox/data-server.mjs), clients on node:http (half fetch's
+ * plain node from the build (test/helpers/sandbox-child.mjs), clients on node:http (half fetch's
  * CPU: the same 8 requests in flight, and more creates per round), the copy started in-process.
  */
 import {closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync} from 'node:fs'

@@ -15,7 +15,7 @@ import {Agent, request} from 'node:http'
 import {createInterface} from 'node:readline'
 import {fileURLToPath} from 'node:url'
 
-const serverScript = fileURLToPath(new URL('./data-server.mjs', import.meta.url))
+const serverScript = fileURLToPath(new URL('../helpers/sandbox-child.mjs', import.meta.url))
 
 interface Running {
   child: ChildProcess
@@ -24,7 +24,7 @@ interface Running {
 }
 
 async function start(dataFile: string): Promise<Running> {
-  const child = spawn(process.execPath, [serverScript, dataFile], {stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [serverScript, JSON.stringify({seed: 1, settleAfterMs: 60_000, dataFile})], {stdio: ['ignore', 'pipe', 'pipe']})
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const line = await new Promise<string>((resolve, reject) => {

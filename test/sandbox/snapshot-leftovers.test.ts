@@ -19,7 +19,7 @@ import {startServe} from '../helpers/sandbox.js'
 const dir = mkdtempSync(join(tmpdir(), 'svc-snapshots-'))
 afterAll(() => rmSync(dir, {recursive: true, force: true}))
 
-const SERVER = fileURLToPath(new URL('./data-server.mjs', import.meta.url))
+const SERVER = fileURLToPath(new URL('../helpers/sandbox-child.mjs', import.meta.url))
 
 /** A data file with `count` payments, written straight through the store (seconds, not minutes over HTTP). */
 async function seeded(file: string, count: number): Promise<void> {
@@ -67,7 +67,7 @@ interface Server {
 }
 
 function startServer(file: string): Promise<Server> {
-  const child = spawn(process.execPath, [SERVER, file], {stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [SERVER, JSON.stringify({seed: 1, settleAfterMs: 60_000, dataFile: file})], {stdio: ['ignore', 'pipe', 'pipe']})
   let out = ''
   let err = ''
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
