@@ -4,7 +4,8 @@
  * with openapi-fetch under `tsc --strict` (examples/openapi-client: collect, poll, list with
  * filters and pages, an invoice from draft to cancelled, a 400 and a 404, and a webhook handler
  * typed from the `webhooks` section), then run it against the sandbox. Tools pinned in
- * package.json, run offline from node_modules.
+ * package.json, run offline from node_modules; openapi-typescript and the compiler through their
+ * APIs in this process (what their CLIs call), the program in a process of its own.
  */
 import {copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
