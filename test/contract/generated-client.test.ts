@@ -40,7 +40,7 @@ async function generate(url: string): Promise<string> {
  */
 function compile(tsconfig: string): {errors: string; emitted: boolean} {
   const config = readTsconfig(tsconfig)
-  const program = createProgram(config.fileNames, config.options)
+  const program = createProgram(config.fileNames, config.options, {}, true)
   const diagnostics = [...ts.getPreEmitDiagnostics(program)]
   const emit = program.emit()
   diagnostics.push(...emit.diagnostics)

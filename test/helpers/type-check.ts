@@ -1,9 +1,9 @@
 /**
  * The TypeScript compiler in the test's own process (its API: the checks `tsc` makes, without a
- * Node start-up and a load of typescript.js per check). The files read from disk (the lib files,
- * @types/node, src/) are parsed once per worker and shared between the programs of the tests that
- * run in it (vitest's fast project shares modules between files), keyed by what their parse and
- * binding depend on; files given in memory (a probe) are parsed fresh each time.
+ * Node start-up and a load of typescript.js per check). The declaration files read from disk (the
+ * lib files, @types/node) can be parsed once per worker and shared between the programs of the
+ * tests that run in it (vitest's fast project shares modules between files), keyed by what their
+ * parse depends on; files given in memory (a probe) and a program's own sources are parsed for it.
  */
 import {dirname, relative} from 'node:path'
 
@@ -11,28 +11,28 @@ import ts from 'typescript'
 
 const parsed = new Map<string, ts.SourceFile>()
 
-/** The options TypeScript itself keys a shared parsed file by (its language service's document registry), besides its text. */
-const AFFECTING = ['target', 'module', 'jsx', 'importHelpers', 'alwaysStrict', 'noFallthroughCasesInSwitch', 'moduleResolution', 'jsxImportSource', 'allowUnusedLabels', 'allowUnreachableCode', 'moduleDetection']
-
 /**
- * What a parsed file depends on besides its text: the language version and module format it was
- * parsed for, and for a file that is not a declaration the options above. A declaration file (no
- * statements, a module by its own syntax alone under every `moduleDetection`) is the same under
- * all of them, so the Node programs and the page script's share their lib files.
+ * What a parsed declaration file depends on besides its text: the language version and module
+ * format it was parsed for. A declaration file has no statements and is a module by its own syntax
+ * alone (under every `moduleDetection`), so no other option changes how it parses and binds; only
+ * declaration files are shared (a program's own sources are parsed for it).
  */
-function cacheKey(fileName: string, language: ts.ScriptTarget | ts.CreateSourceFileOptions, options: ts.CompilerOptions): string {
+function cacheKey(fileName: string, language: ts.ScriptTarget | ts.CreateSourceFileOptions): string {
   const {languageVersion, impliedNodeFormat} = typeof language === 'object' ? language : {languageVersion: language, impliedNodeFormat: undefined}
-  const settings = fileName.endsWith('.d.ts') ? '' : JSON.stringify(AFFECTING.map((name) => options[name]))
-  return `${fileName}\0${languageVersion}\0${impliedNodeFormat}\0${settings}`
+  return `${fileName}\0${languageVersion}\0${impliedNodeFormat}`
 }
 
-/** A compiler host over `options` that reads `memory` (absolute path → text) before the disk, and parses each disk file once. */
-function hostFor(options: ts.CompilerOptions, memory: Record<string, string>): ts.CompilerHost {
+/**
+ * A compiler host over `options` that reads `memory` (absolute path → text) before the disk; with
+ * `share`, each declaration file of the disk is parsed once per worker.
+ */
+function hostFor(options: ts.CompilerOptions, memory: Record<string, string>, share: boolean): ts.CompilerHost {
   const host = ts.createCompilerHost(options)
   const {getSourceFile, fileExists, readFile} = host
   host.getSourceFile = (name, language, onError, fresh) => {
     if (name in memory) return ts.createSourceFile(name, memory[name]!, language)
-    const key = cacheKey(name, language, options)
+    if (!share || !name.endsWith('.d.ts')) return getSourceFile.call(host, name, language, onError, fresh)
+    const key = cacheKey(name, language)
     let source = fresh ? undefined : parsed.get(key)
     if (!source) {
       source = getSourceFile.call(host, name, language, onError, fresh)
@@ -45,9 +45,14 @@ function hostFor(options: ts.CompilerOptions, memory: Record<string, string>): t
   return host
 }
 
-/** The program of `roots` under `options`, with `memory`'s files (absolute path → text) as if on disk. */
-export function createProgram(roots: readonly string[], options: ts.CompilerOptions, memory: Record<string, string> = {}): ts.Program {
-  return ts.createProgram(roots, options, hostFor(options, memory))
+/**
+ * The program of `roots` under `options`, with `memory`'s files (absolute path → text) as if on
+ * disk. `share`: its declaration files (the lib files, @types/node) parsed once per worker for all
+ * the programs that share them (the Node programs of the contract checks; the page script's DOM
+ * program has none to share and keeps nothing).
+ */
+export function createProgram(roots: readonly string[], options: ts.CompilerOptions, memory: Record<string, string> = {}, share = false): ts.Program {
+  return ts.createProgram(roots, options, hostFor(options, memory, share))
 }
 
 /** A tsconfig.json's root files and options, as `tsc -p` reads them (its errors thrown). */

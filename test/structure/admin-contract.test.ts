@@ -43,7 +43,7 @@ describe('the sandbox serves exactly the routes of the admin contract', () => {
 function typeErrorsOf(probes: Record<string, string>): Record<string, TypeError[]> {
   const config = ts.parseJsonConfigFileContent(JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')), ts.sys, ROOT)
   const files = Object.fromEntries(Object.entries(probes).map(([name, text]) => [join(ROOT, `test/structure/${name}.ts`), text]))
-  const program = createProgram(Object.keys(files), config.options, files)
+  const program = createProgram(Object.keys(files), config.options, files, true)
   return Object.fromEntries(Object.keys(probes).map((name) => [name, typeErrors(program, ROOT, program.getSourceFile(join(ROOT, `test/structure/${name}.ts`))!)]))
 }
 
