@@ -267,24 +267,40 @@ describe('svc mcp: payments', () => {
     const slow = await startTestSandbox({settleAfterMs: 60_000})
     const counting = await startFaultProxy(slow.sb.url, [])
     try {
-      const session = await startMcp([], {...slow.env(), SVC_BASE_URL: counting.url})
+      // The run's clock stands still: the wait reads the status once, then waits for an interval
+      // that passes only when the test moves the clock (no read can come on its own).
+      const clock = testClock(Date.now())
+      const session = await startMcp([], {...slow.env(), SVC_BASE_URL: counting.url}, {clock})
       const created = await call(session, 'payments_create', {amount: 700, phone: phone(2003)})
+      const id = created.structuredContent.payment.id
       const abort = new AbortController()
-      const waiting = session.client.callTool({name: 'payments_wait', arguments: {id: created.structuredContent.payment.id, interval: '250ms', timeout: '30s'}}, undefined, {
+      const waiting = session.client.callTool({name: 'payments_wait', arguments: {id, interval: '250ms', timeout: '30s'}}, undefined, {
         signal: abort.signal,
       })
       const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
-      // Cancelled once it is polling (a status read reached the service), not after a fixed time.
-      await vi.waitFor(() => expect(polls()).toBeGreaterThan(0), {timeout: 30_000, interval: 50})
+      const intervals = () => clock.waiting('wait').filter((ms) => ms === 250).length
+      // Cancelled once it is polling (a status read reached the service) and waits for its next
+      // read, not after a fixed time.
+      await vi.waitFor(
+        () => {
+          expect(polls()).toBe(1)
+          expect(intervals()).toBe(1)
+        },
+        {timeout: 30_000, interval: 20},
+      )
+      const waitsSet = clock.timersSet('wait')
       abort.abort()
       await expect(waiting).rejects.toThrow()
-      // Deliberate: a read already under way when the cancel came may still land; then, over the
-      // next second (four intervals), no further read may come.
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      const atCancel = polls()
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-      expect(atCancel).toBeGreaterThan(0)
-      expect(polls()).toBe(atCancel)
+      // The cancel reaches the watch: it drops the wait for its next read.
+      await vi.waitFor(() => expect(intervals()).toBe(0), {timeout: 10_000, interval: 20})
+      // Over the next second (four intervals) no further read comes, nor another wait for one;
+      // a call that reads the service through the same server, answered, comes after any read the
+      // cancelled wait could still have started.
+      clock.advance(1000)
+      expect((await call(session, 'payments_list', {limit: 1})).isError).toBeFalsy()
+      expect(counting.seen.at(-1)).toBe('GET /v1/payments')
+      expect(polls()).toBe(1)
+      expect(clock.timersSet('wait')).toBe(waitsSet)
       // The cancelled call is not waited for at the end of the session (it gets no answer): the
       // server stops as soon as its input ends.
       await session.close()
