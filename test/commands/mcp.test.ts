@@ -206,10 +206,11 @@ describe('svc mcp: payments', () => {
     // A sandbox of its own whose time the test holds: the payment stays PENDING until the wait has
     // told its progress once, then settles (on a busy machine, 200 ms of real time could pass
     // before the first poll, which would then find it settled and tell nothing while it waits).
+    // The run on the same clock: its interval passes when the test moves it too.
     const clock = testClock()
     const sandbox = await startTestSandbox({clock})
     onTestFinished(() => sandbox.close())
-    const session = await startMcp([], sandbox.env())
+    const session = await startMcp([], sandbox.env(), {clock})
     const created = await call(session, 'payments_create', {amount: '5 000', phone: '+237 6 70 00 00 01'})
     expect(created.isError).toBeFalsy()
     const payment = created.structuredContent.payment
@@ -225,7 +226,8 @@ describe('svc mcp: payments', () => {
       onprogress: (p) => progress.push(p.message ?? ''),
     }) as Promise<ToolResult>
     await vi.waitFor(() => expect(progress).toContain(`Payment ${payment.id}: PENDING…`), {timeout: 20_000})
-    clock.advance(200)
+    // Its 200 ms pass, then the wait's interval: the next read finds it settled.
+    clock.advance(250)
     const waited = await waiting
     expect(waited.isError).toBeFalsy()
     expect(waited.structuredContent).toMatchObject({final: true, payment: {id: payment.id, status: 'SUCCESS'}})
@@ -237,7 +239,12 @@ describe('svc mcp: payments', () => {
   })
 
   it('a failing test number settles FAILED with its failure code (a result, not a tool error)', async ({startMcp}) => {
-    const session = await startMcp()
+    // A sandbox of its own and the run on a clock that jumps through the run's waits (its
+    // interval), firing the settlement on the way: the wait takes no real time.
+    const clock = skippingClock()
+    const sandbox = await startTestSandbox({clock})
+    onTestFinished(() => sandbox.close())
+    const session = await startMcp([], sandbox.env(), {clock})
     const created = await call(session, 'payments_create', {amount: 1200, phone: '670000099'})
     const id = created.structuredContent.payment.id
     const waited = await call(session, 'payments_wait', {id, interval: '250ms'})
