@@ -206,8 +206,9 @@ describe('svc mcp: payments', () => {
     // A sandbox of its own whose time the test holds: the payment stays PENDING until the wait has
     // told its progress once, then settles (on a busy machine, 200 ms of real time could pass
     // before the first poll, which would then find it settled and tell nothing while it waits).
-    // The run on the same clock: its interval passes when the test moves it too.
-    const clock = testClock()
+    // The clock stands still (a flowing one would settle it after 200 ms of real time, whatever
+    // the wait had told), and the run shares it: its interval passes when the test moves it too.
+    const clock = testClock(Date.now())
     const sandbox = await startTestSandbox({clock})
     onTestFinished(() => sandbox.close())
     const session = await startMcp([], sandbox.env(), {clock})
