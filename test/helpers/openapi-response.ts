@@ -13,16 +13,34 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
 type Json = Record<string, any>
 
 const resolvedCache = new Map<string, Json>()
+/**
+ * One Ajv and its compiled validators per resolved document, shared by every instance on it (a file
+ * that starts a sandbox per test, and the files of a worker, compile each schema once, not once per
+ * sandbox: compiling is most of what checking costs).
+ */
+const validatorsOf = new WeakMap<Json, {ajv: Ajv2020; compiled: Map<object, ValidateFunction>}>()
+function validatorsFor(document: Json): {ajv: Ajv2020; compiled: Map<object, ValidateFunction>} {
+  let validators = validatorsOf.get(document)
+  if (!validators) {
+    const ajv = new Ajv2020({strict: false, allErrors: true})
+    addFormats(ajv)
+    validators = {ajv, compiled: new Map()}
+    validatorsOf.set(document, validators)
+  }
+  return validators
+}
 
 export class OpenApiResponses {
   /** How many responses were checked (a test can assert it is not zero). */
   checked = 0
-  private readonly ajv = new Ajv2020({strict: false, allErrors: true})
-  private readonly compiled = new Map<object, ValidateFunction>()
+  private readonly ajv: Ajv2020
+  private readonly compiled: Map<object, ValidateFunction>
   private readonly operations: Array<{method: string; regex: RegExp; template: string; op: Json}> = []
 
   private constructor(readonly document: Json) {
-    addFormats(this.ajv)
+    const validators = validatorsFor(document)
+    this.ajv = validators.ajv
+    this.compiled = validators.compiled
     for (const [template, item] of Object.entries<Json>(document.paths ?? {})) {
       const regex = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`)
       for (const [method, op] of Object.entries<Json>(item)) this.operations.push({method: method.toUpperCase(), regex, template, op})
