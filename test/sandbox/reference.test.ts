@@ -89,7 +89,7 @@ describe('the API reference page', {timeout: 90_000}, () => {
     expect(requested.filter((url) => !url.startsWith(base) && !url.startsWith('data:'))).toEqual([])
     await page.evaluate(AXE_SOURCE)
     const violations = await page.evaluate<Violation[]>(
-      'axe.run(document).then((r) => r.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({target: n.target.map(String)}))})))',
+      'axe.run(document, {resultTypes: ["violations"]}).then((r) => r.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({target: n.target.map(String)}))})))',
     )
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     expect(serious.map((v) => `${v.id} ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
