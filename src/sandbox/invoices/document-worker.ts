@@ -60,11 +60,11 @@ function sourceWorker(file: string): string {
       platform: 'node',
       target: 'node20',
       packages: 'external',
-      define: {'import.meta.dirname': JSON.stringify(dirname(file))},
       write: false,
       logLevel: 'silent',
     })
-    fromSources = `(function (require) {\n${built.outputFiles[0].text}\n})(require('node:module').createRequire(${JSON.stringify(file)}))`
+    // As a CommonJS module of that directory: its require (node_modules) and __dirname (the fonts).
+    fromSources = `(function (require, __dirname) {\n${built.outputFiles[0].text}\n})(require('node:module').createRequire(${JSON.stringify(file)}), ${JSON.stringify(dirname(file))})`
   }
   return fromSources
 }
