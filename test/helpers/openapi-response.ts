@@ -14,21 +14,14 @@ type Json = Record<string, any>
 
 const resolvedCache = new Map<string, Json>()
 /**
- * One Ajv and its compiled validators per resolved document, shared by every instance on it (a file
- * that starts a sandbox per test, and the files of a worker, compile each schema once, not once per
- * sandbox: compiling is most of what checking costs).
+ * The OpenAPI 3.1 validator compiles its meta-schema the first time it validates (about 0.2 s of
+ * CPU): one per worker, and its calls one at a time (`resolveRefs` reads the document the last
+ * `validate` took).
  */
-const validatorsOf = new WeakMap<Json, {ajv: Ajv2020; compiled: Map<object, ValidateFunction>}>()
-function validatorsFor(document: Json): {ajv: Ajv2020; compiled: Map<object, ValidateFunction>} {
-  let validators = validatorsOf.get(document)
-  if (!validators) {
-    const ajv = new Ajv2020({strict: false, allErrors: true})
-    addFormats(ajv)
-    validators = {ajv, compiled: new Map()}
-    validatorsOf.set(document, validators)
-  }
-  return validators
-}
+let documents: Validator | undefined
+let documentQueue: Promise<unknown> = Promise.resolve()
+/** The response validators compiled for a resolved document, shared by every checker of it. */
+const compiledFor = new WeakMap<Json, {ajv: Ajv2020; compiled: Map<object, ValidateFunction>}>()
 
 export class OpenApiResponses {
   /** How many responses were checked (a test can assert it is not zero). */
@@ -38,9 +31,14 @@ export class OpenApiResponses {
   private readonly operations: Array<{method: string; regex: RegExp; template: string; op: Json}> = []
 
   private constructor(readonly document: Json) {
-    const validators = validatorsFor(document)
-    this.ajv = validators.ajv
-    this.compiled = validators.compiled
+    let shared = compiledFor.get(document)
+    if (!shared) {
+      shared = {ajv: new Ajv2020({strict: false, allErrors: true}), compiled: new Map()}
+      addFormats(shared.ajv)
+      compiledFor.set(document, shared)
+    }
+    this.ajv = shared.ajv
+    this.compiled = shared.compiled
     for (const [template, item] of Object.entries<Json>(document.paths ?? {})) {
       const regex = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`)
       for (const [method, op] of Object.entries<Json>(item)) this.operations.push({method: method.toUpperCase(), regex, template, op})
@@ -56,10 +54,14 @@ export class OpenApiResponses {
     const cacheKey = JSON.stringify({...raw, servers: undefined})
     let resolved = resolvedCache.get(cacheKey)
     if (!resolved) {
-      const validator = new Validator()
-      const result = await validator.validate(raw)
-      if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
-      resolved = validator.resolveRefs() as Json
+      const validating = documentQueue.then(async () => {
+        documents ??= new Validator()
+        const result = await documents.validate(raw)
+        if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
+        return documents.resolveRefs() as Json
+      })
+      documentQueue = validating.catch(() => undefined)
+      resolved = await validating
       resolvedCache.set(cacheKey, resolved)
     }
     return new OpenApiResponses(resolved)
