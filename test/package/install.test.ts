@@ -8,7 +8,9 @@
  * fetched or compiled at install time, needed only by `sandbox serve --data`) is left out here:
  * `--omit=optional`.
  *
- * Where the CPU goes: `npm pack` (~8 s, half of it gzip), then npm unpacks the tarball's ~7,200
+ * Where the CPU goes: `npm pack` (~8 s, half of it gzip at level 9; at level 1, which a preload
+ * sets for the pack alone (test/helpers/gzip-fastest.cjs), ~5 s: the tarball holds the same files
+ * and installs the same way, its bytes only compressed less), then npm unpacks the tarball's ~7,200
  * files three times (to read its manifest, its bundled tree, then into the prefix). On a disk each
  * file created costs system time (on the 2-core development machine ~20 s of it for the install);
  * so the work directory (tarball, npm's cache and temporary files, the prefix, HOME) is in the
@@ -26,6 +28,7 @@ import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
+const GZIP_FASTEST = fileURLToPath(new URL('../helpers/gzip-fastest.cjs', import.meta.url))
 const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string
 
 let work: string
@@ -74,7 +77,8 @@ beforeAll(async () => {
     npm_config_update_notifier: 'false',
   }
   // dist/ is already built (npm test builds first): no prepare script here.
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], {cwd: root, timeoutMs: 240_000})
+  // Compressed at gzip's fastest level (test/helpers/gzip-fastest.cjs): the same files in it.
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], {cwd: root, timeoutMs: 240_000, env: {NODE_OPTIONS: `--require ${JSON.stringify(GZIP_FASTEST)}`}})
   expect(packed.code, packed.stderr).toBe(0)
 }, 250_000)
 
