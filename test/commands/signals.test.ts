@@ -45,8 +45,9 @@ function onTerminal(args: string[], env: Record<string, string>, name: string): 
   const pidFile = join(dir, `${name}.pid`)
   // The inner sh execs the CLI, so the pid it writes is the CLI's own: SIGTERM goes to it alone.
   // The outer shell outlives a ^C (a trap, which its children do not inherit) to report, and
-  // stays a moment after its last line: node-pty can drop what a process wrote just before exiting.
-  const script = `trap : INT TERM; sh -c "echo \\$\\$ > '${pidFile}'; exec ${quoted}"; echo "EXIT=$?"; stty -a; echo STTY-DONE; sleep 0.3`
+  // stays after its last line until the test has read it (a line the test types once it sees
+  // STTY-DONE): node-pty can drop what a process wrote just before exiting.
+  const script = `trap : INT TERM; sh -c "echo \\$\\$ > '${pidFile}'; exec ${quoted}"; echo "EXIT=$?"; stty -a; echo STTY-DONE; read seen`
   const fullEnv = {...baseEnv(join(dir, `config-${name}`)), TERM: 'xterm-256color', ...env}
   delete (fullEnv as Record<string, string | undefined>).CI
   const pty = spawn('/bin/sh', ['-c', script], {cols: 120, rows: 40, env: fullEnv, name: 'xterm-256color'})
@@ -63,15 +64,19 @@ function onTerminal(args: string[], env: Record<string, string>, name: string): 
         await new Promise((r) => setTimeout(r, 50))
       }
     },
-    // node-pty can report the exit before the last output has been read: wait for the script's
-    // last line (STTY-DONE), at most 10 s (a busy machine).
-    done: exited.then(async () => {
-      const deadline = Date.now() + 10_000
-      while (!output.includes('STTY-DONE') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+    // The script's last line (STTY-DONE) read, the shell is let go (the line it waits for); a
+    // shell that ended without it (node-pty may report the exit before the last output has been
+    // read) is given at most 10 s more for it (a busy machine).
+    done: (async () => {
+      let ended: number | undefined
+      void exited.then(() => (ended = Date.now()))
+      while (!output.includes('STTY-DONE') && (ended === undefined || Date.now() < ended + 10_000)) await new Promise((r) => setTimeout(r, 25))
+      if (ended === undefined) pty.write('\n')
+      await exited
       const text = stripAnsi(output)
       const exit = Number(/EXIT=(\d+)/.exec(text)?.[1] ?? -1)
       return {exit, stty: text.slice(text.indexOf('EXIT=')), screen: text}
-    }),
+    })(),
   }
 }
 
