@@ -10,7 +10,7 @@
  */
 import {spawn} from 'node:child_process'
 import {deserializeMessage} from '@modelcontextprotocol/sdk/shared/stdio.js'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest'
 
 import {BIN, baseEnv} from '../helpers/cli.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
@@ -119,7 +119,11 @@ describe('svc mcp: malformed JSON-RPC lines each get their answer; the session g
 
 describe('svc mcp: stdin EOF while a call is in flight', () => {
   it('payments_create behind a slow answer: its answer is written before the process exits', async () => {
-    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', ms: 1500}}])
+    // The payment's answer held until svc mcp says it saw the client's input end with the call in
+    // flight (an event, not a time): the end certainly came first.
+    const draining = /the client closed its input; waiting for 1 call in flight/
+    const seenEnd = () => vi.waitFor(() => expect(mcp.stderr()).toMatch(draining), {timeout: 30_000, interval: 10})
+    proxy = await startFaultProxy(sandbox.sb.url, [{method: 'POST', path: /^\/v1\/payments$/, fault: {kind: 'delay-after-forward', until: seenEnd}}])
     const mcp = rawMcp({...sandbox.env(), SVC_BASE_URL: proxy.url})
     mcp.write(`${INIT}\n${INITIALIZED}\n`)
     await mcp.waitFor(1)
@@ -128,6 +132,7 @@ describe('svc mcp: stdin EOF while a call is in flight', () => {
     // The client goes away while the payment's answer is held back by the proxy.
     mcp.end()
     expect(await mcp.exited).toBe(0)
+    expect(mcp.stderr()).toMatch(draining)
     const answer = mcp.answers().find((a) => a.id === 9)
     expect(answer, mcp.stderr()).toBeDefined()
     expect(answer.result.isError).toBeFalsy()
