@@ -14,15 +14,28 @@ type Json = Record<string, any>
 
 const resolvedCache = new Map<string, Json>()
 
+/**
+ * What a test process compiles once and every checker shares (the fast project's files share their
+ * worker's modules): compiling is most of a sandbox test file's CPU, and each sandbox's document
+ * differs from the last only by its URL. The OpenAPI validator compiles the OpenAPI 3.1 schema once
+ * per instance: one instance, used by one load at a time (it keeps the document it validated for
+ * `resolveRefs`). A response schema is compiled once per distinct schema (its JSON text), whichever
+ * document it came from.
+ */
+const documentValidator = new Validator()
+let validating: Promise<unknown> = Promise.resolve()
+const ajv = new Ajv2020({strict: false, allErrors: true})
+addFormats(ajv)
+const compiledByText = new Map<string, ValidateFunction>()
+
 export class OpenApiResponses {
   /** How many responses were checked (a test can assert it is not zero). */
   checked = 0
-  private readonly ajv = new Ajv2020({strict: false, allErrors: true})
+  private readonly ajv = ajv
   private readonly compiled = new Map<object, ValidateFunction>()
   private readonly operations: Array<{method: string; regex: RegExp; template: string; op: Json}> = []
 
   private constructor(readonly document: Json) {
-    addFormats(this.ajv)
     for (const [template, item] of Object.entries<Json>(document.paths ?? {})) {
       const regex = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`)
       for (const [method, op] of Object.entries<Json>(item)) this.operations.push({method: method.toUpperCase(), regex, template, op})
@@ -38,10 +51,13 @@ export class OpenApiResponses {
     const cacheKey = JSON.stringify({...raw, servers: undefined})
     let resolved = resolvedCache.get(cacheKey)
     if (!resolved) {
-      const validator = new Validator()
-      const result = await validator.validate(raw)
-      if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
-      resolved = validator.resolveRefs() as Json
+      const run = validating.then(async () => {
+        const result = await documentValidator.validate(raw)
+        if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
+        return documentValidator.resolveRefs() as Json
+      })
+      validating = run.catch(() => undefined)
+      resolved = await run
       resolvedCache.set(cacheKey, resolved)
     }
     return new OpenApiResponses(resolved)
@@ -92,7 +108,18 @@ export class OpenApiResponses {
   private validator(schema: object): ValidateFunction {
     let validate = this.compiled.get(schema)
     if (!validate) {
-      validate = this.ajv.compile(schema)
+      // A schema whose resolved refs loop (a recursive type) has no JSON text: compiled for itself.
+      let text: string | undefined
+      try {
+        text = JSON.stringify(schema)
+      } catch {
+        text = undefined
+      }
+      validate = text === undefined ? undefined : compiledByText.get(text)
+      if (!validate) {
+        validate = this.ajv.compile(schema)
+        if (text !== undefined) compiledByText.set(text, validate)
+      }
       this.compiled.set(schema, validate)
     }
     return validate
