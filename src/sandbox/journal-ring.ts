@@ -25,49 +25,49 @@ const FIRST_ROWS = 64
 
 export class Ring {
   // One row per slot (slot = seq % size); seq 0: an empty slot.
-  private seqs: Float64Array
-  private ats: Float64Array
-  private durations: Float64Array
-  private statuses: Uint16Array
-  private flags: Uint8Array
+  private seqs = new Float64Array(0)
+  private ats = new Float64Array(0)
+  private durations = new Float64Array(0)
+  private statuses = new Uint16Array(0)
+  private flags = new Uint8Array(0)
   /** Who made each request (ORIGINS' index). */
-  private origins: Uint8Array
+  private origins = new Uint8Array(0)
   /** The request headers whose origin was read last, and that origin (a client sends the same headers again). */
   private originRaw: readonly string[] = []
   private originCode = 0
-  private requestBytes: Float64Array
-  private responseBytes: Float64Array
+  private requestBytes = new Float64Array(0)
+  private responseBytes = new Float64Array(0)
   /**
    * The first byte of `heads` the entry needs (its own, or one it shares with the entries before:
    * see Last), and where its request's and its answer's headers are, and their lengths.
    */
-  private headAt: Float64Array
-  private requestHeadAt: Float64Array
-  private requestHeadLength: Int32Array
-  private responseHeadAt: Float64Array
-  private responseHeadLength: Int32Array
+  private headAt = new Float64Array(0)
+  private requestHeadAt = new Float64Array(0)
+  private requestHeadLength = new Int32Array(0)
+  private responseHeadAt = new Float64Array(0)
+  private responseHeadLength = new Int32Array(0)
   /** The same in `bodies` for its bodies (lengths -1: no text kept). */
-  private bodyAt: Float64Array
-  private requestBodyAt: Float64Array
-  private requestBodyLength: Int32Array
-  private responseBodyAt: Float64Array
-  private responseBodyLength: Int32Array
-  private methods: Array<string | undefined>
+  private bodyAt = new Float64Array(0)
+  private requestBodyAt = new Float64Array(0)
+  private requestBodyLength = new Int32Array(0)
+  private responseBodyAt = new Float64Array(0)
+  private responseBodyLength = new Int32Array(0)
+  private methods: Array<string | undefined> = []
   /** Each entry's URL as bytes (latin-1, as the parser made it), URL_SLOT a slot; a longer one in `longUrls`. */
-  private urlBytes: Buffer
-  private urlLengths: Int32Array
+  private urlBytes = Buffer.alloc(0)
+  private urlLengths = new Int32Array(0)
   private readonly longUrls = new Map<number, string>()
   private longUrlBytes = 0
   /** The URL row() was given last, and that URL masked (maskedUrl); whether row() cut it. */
   private lastUrl = ''
   private lastMasked = ''
   private urlCut = 0
-  private ips: Array<string | undefined>
+  private ips: Array<string | undefined> = []
   /** The last client address seen: the same text is kept as one string, not one per request. */
   private lastIp = ''
-  private keys: Array<KeyView | undefined>
+  private keys: Array<KeyView | undefined> = []
   /** Rows made so far (grow): `size` once the ring has filled. */
-  private capacity: number
+  private capacity = 0
   private readonly heads = new Arena(HEADER_BUDGET)
   private readonly bodies = new Arena(JOURNAL_BODY_BUDGET)
   private seq = 0
@@ -106,36 +106,14 @@ export class Ring {
     private readonly redactor = new Redactor(),
   ) {
     // Rows are made as the ring fills (a sandbox that serves a few requests never needs 10,000).
-    const capacity = (this.capacity = Math.min(size, FIRST_ROWS))
-    this.seqs = new Float64Array(capacity)
-    this.ats = new Float64Array(capacity)
-    this.durations = new Float64Array(capacity)
-    this.statuses = new Uint16Array(capacity)
-    this.flags = new Uint8Array(capacity)
-    this.origins = new Uint8Array(capacity)
-    this.requestBytes = new Float64Array(capacity)
-    this.responseBytes = new Float64Array(capacity)
-    this.headAt = new Float64Array(capacity)
-    this.requestHeadAt = new Float64Array(capacity)
-    this.requestHeadLength = new Int32Array(capacity)
-    this.responseHeadAt = new Float64Array(capacity)
-    this.responseHeadLength = new Int32Array(capacity)
-    this.bodyAt = new Float64Array(capacity)
-    this.requestBodyAt = new Float64Array(capacity)
-    this.requestBodyLength = new Int32Array(capacity)
-    this.responseBodyAt = new Float64Array(capacity)
-    this.responseBodyLength = new Int32Array(capacity)
-    this.methods = new Array(capacity)
-    this.urlBytes = Buffer.alloc(capacity * URL_SLOT)
-    this.urlLengths = new Int32Array(capacity)
-    this.ips = new Array(capacity)
-    this.keys = new Array(capacity)
+    this.grow(Math.min(size, FIRST_ROWS) - 1)
   }
 
   /**
-   * Room for `slot`: every row array made larger (four times, at most `size`), what it holds
-   * copied. Slots are filled in order until the ring wraps (slot = seq % size), so a slot past
-   * the rows made so far is always a new one; one never written reads as an empty slot.
+   * Room for `slot` (the first rows, at the start): every row array made larger (four times, at
+   * most `size`), what it holds copied. Slots are filled in order until the ring wraps (slot =
+   * seq % size), so a slot past the rows made so far is always a new one; one never written reads
+   * as an empty slot.
    */
   private grow(slot: number): void {
     const capacity = Math.min(this.size, Math.max(slot + 1, this.capacity * 4))
