@@ -9,7 +9,7 @@
  */
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {systemClock, type Clock} from '../contract/clock.js'
+import {sleep, systemClock, type Clock} from '../contract/clock.js'
 import {t} from './i18n/index.js'
 import type {Allowlist, ApiKeyRecord, KeyRing} from './auth.js'
 import {MAX_JSON_BODY_BYTES} from '../contract/limits.js'
@@ -228,7 +228,8 @@ export function createRequestHandler(deps: HttpDependencies): (req: IncomingMess
     const fault = route.auth === 'admin' ? undefined : deps.faults?.apiFault(method, path, route.path)
     if (fault) {
       log(t('sandbox.fault.api', {id: fault.id, what: [fault.latency_ms ? `${fault.latency_ms} ms` : '', fault.error ?? ''].filter(Boolean).join(' + '), method, path}))
-      if (fault.latency_ms) await new Promise((resolve) => setTimeout(resolve, fault.latency_ms))
+      // The machine's clock: a test holding it moves the answer on instead of waiting for it.
+      if (fault.latency_ms) await sleep(machine, fault.latency_ms)
       if (fault.error === 'reset') throw new InjectedReset()
       if (fault.error === 'html') {
         await drain(req, headers)

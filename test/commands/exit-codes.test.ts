@@ -8,18 +8,22 @@
 import {describe, expect} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
+import {skippingClock} from '../helpers/clock.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 
 type Run = (args: string[], env?: Record<string, string | undefined>) => ReturnType<typeof runCli>
 
-// The file's sandbox (payments settle after 100 ms) and a config dir per test (test/helpers/fixtures.ts):
-// `inProcess` for the exit codes of the commands (values of the run), `cli` (a child process) for an
+// The file's sandbox (payments settle after 100 ms of its time) and a config dir per test
+// (test/helpers/fixtures.ts): `inProcess` for the exit codes of the commands (values of the run), on
+// a clock the sandbox shares that jumps through the runs' waits (a watch's interval, its --timeout),
+// firing the settlements on the way: a watch takes no real time; `cli` (a child process) for an
 // unknown command, which only the binary answers.
-const it = withSandbox({settleAfterMs: 100}).extend<{cli: Run; inProcess: Run}>({
+const clock = skippingClock()
+const it = withSandbox({settleAfterMs: 100, clock}).extend<{cli: Run; inProcess: Run}>({
   cli: async ({sandbox, temp}, use) => use((args, env = {}) => runCli(args, {configDir: temp.dir, env: {...sandbox.env(), ...env}})),
-  inProcess: async ({sandbox, temp}, use) => use((args, env = {}) => runInProcess(args, {configDir: temp.dir, env: {...sandbox.env(), ...env}})),
+  inProcess: async ({sandbox, temp}, use) => use((args, env = {}) => runInProcess(args, {configDir: temp.dir, env: {...sandbox.env(), ...env}, clock})),
 })
 
 describe('exit codes of the README', () => {

@@ -11,6 +11,7 @@ import {FAILURE_CODES} from '../../src/contract/payments.js'
 import {en} from '../../src/lib/i18n/en/index.js'
 import {fr} from '../../src/lib/i18n/fr/index.js'
 import type {CliOptions, CliResult} from '../helpers/cli.js'
+import {skippingClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
@@ -19,8 +20,9 @@ import {inTerminal} from '../helpers/script-terminal.js'
 type Run = (args: string[], extra?: Partial<CliOptions>) => Promise<CliResult>
 
 // The file's sandbox (payments settle at once) with 670112233 scripted to fail INSUFFICIENT_FUNDS
-// (by `svc sandbox numbers set`, once per file), a config dir per test, and the CLI in-process on them.
-const it = withSandbox({settleAfterMs: 0}).extend<{scripted: void; run: Run}>({
+// (by `svc sandbox numbers set`, once per file), a config dir per test, and the CLI in-process on them,
+// on a clock the sandbox shares that jumps through the runs' waits (the walkthrough's settlements).
+const it = withSandbox({settleAfterMs: 0, clock: skippingClock()}).extend<{scripted: void; run: Run}>({
   scripted: [
     async ({sandbox}, use) => {
       const temp = tempConfigDir()

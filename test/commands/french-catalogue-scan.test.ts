@@ -9,8 +9,14 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
-import {it} from '../helpers/fixtures.js'
+import {skippingClock} from '../helpers/clock.js'
+import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
+
+// The file's sandbox and the runs on one clock that jumps through the runs' waits (a watch's
+// interval, the walkthrough's settlements), firing the sandbox's settlements on the way: a watch
+// takes no real time.
+const it = withSandbox({clock: skippingClock()})
 
 const DAY = 86_400_000
 const STATUS = /\b(PENDING|SUCCESS|FAILED|UNSPECIFIED|DRAFT|UNPAID|PAST_DUE|PAID|CANCELLED)\b/g
@@ -40,7 +46,7 @@ describe('French human output', {timeout: 180_000}, () => {
   })
 
   it('holds no status word, ISO date or wrong plural across the main commands', async ({sandbox: sb, temp}) => {
-    // The commands in-process, on the file's sandbox (payments settle after 200 ms) and this test's config dir.
+    // The commands in-process, on the file's sandbox (payments settle after 200 ms of its time) and this test's config dir.
     const fr = async (args: string[], extra: Record<string, string | undefined> = {}): Promise<string> => {
       const r = await sb.cli(temp.dir, 'sandbox', runInProcess)([...args, '--lang', 'fr'], {env: extra})
       seen.push({args, text: `${r.stdout}\n${r.stderr}`})

@@ -6,10 +6,15 @@
  */
 import {describe, expect} from 'vitest'
 
+import {skippingClock} from '../helpers/clock.js'
 import {withSandbox} from '../helpers/fixtures.js'
-import {runInProcess} from '../helpers/in-process.js'
+import {runInProcess as run, type InProcessOptions} from '../helpers/in-process.js'
 
-const it = withSandbox({settleAfterMs: 300})
+// The sandbox and the runs on one clock that jumps through the runs' waits (a watch's interval,
+// its --timeout), firing the settlements (300 ms of sandbox time) on the way: a watch takes no real time.
+const clock = skippingClock()
+const it = withSandbox({settleAfterMs: 300, clock})
+const runInProcess = (args: string[], options: InProcessOptions) => run(args, {...options, clock})
 
 /** The `svc …` command in a hint (`Run `svc …` again`, `Resume with: svc …`), as the words a POSIX shell makes of it with `env`. */
 function pasted(text: string, env: Record<string, string>): string[] {

@@ -206,10 +206,12 @@ describe('svc mcp: payments', () => {
     // A sandbox of its own whose time the test holds: the payment stays PENDING until the wait has
     // told its progress once, then settles (on a busy machine, 200 ms of real time could pass
     // before the first poll, which would then find it settled and tell nothing while it waits).
-    const clock = testClock()
+    // The clock stands still (a flowing one would settle it after 200 ms of real time, whatever
+    // the wait had told), and the run shares it: its interval passes when the test moves it too.
+    const clock = testClock(Date.now())
     const sandbox = await startTestSandbox({clock})
     onTestFinished(() => sandbox.close())
-    const session = await startMcp([], sandbox.env())
+    const session = await startMcp([], sandbox.env(), {clock})
     const created = await call(session, 'payments_create', {amount: '5 000', phone: '+237 6 70 00 00 01'})
     expect(created.isError).toBeFalsy()
     const payment = created.structuredContent.payment
@@ -225,7 +227,8 @@ describe('svc mcp: payments', () => {
       onprogress: (p) => progress.push(p.message ?? ''),
     }) as Promise<ToolResult>
     await vi.waitFor(() => expect(progress).toContain(`Payment ${payment.id}: PENDING…`), {timeout: 20_000})
-    clock.advance(200)
+    // Its 200 ms pass, then the wait's interval: the next read finds it settled.
+    clock.advance(250)
     const waited = await waiting
     expect(waited.isError).toBeFalsy()
     expect(waited.structuredContent).toMatchObject({final: true, payment: {id: payment.id, status: 'SUCCESS'}})
@@ -237,7 +240,12 @@ describe('svc mcp: payments', () => {
   })
 
   it('a failing test number settles FAILED with its failure code (a result, not a tool error)', async ({startMcp}) => {
-    const session = await startMcp()
+    // A sandbox of its own and the run on a clock that jumps through the run's waits (its
+    // interval), firing the settlement on the way: the wait takes no real time.
+    const clock = skippingClock()
+    const sandbox = await startTestSandbox({clock})
+    onTestFinished(() => sandbox.close())
+    const session = await startMcp([], sandbox.env(), {clock})
     const created = await call(session, 'payments_create', {amount: 1200, phone: '670000099'})
     const id = created.structuredContent.payment.id
     const waited = await call(session, 'payments_wait', {id, interval: '250ms'})
@@ -267,24 +275,40 @@ describe('svc mcp: payments', () => {
     const slow = await startTestSandbox({settleAfterMs: 60_000})
     const counting = await startFaultProxy(slow.sb.url, [])
     try {
-      const session = await startMcp([], {...slow.env(), SVC_BASE_URL: counting.url})
+      // The run's clock stands still: the wait reads the status once, then waits for an interval
+      // that passes only when the test moves the clock (no read can come on its own).
+      const clock = testClock(Date.now())
+      const session = await startMcp([], {...slow.env(), SVC_BASE_URL: counting.url}, {clock})
       const created = await call(session, 'payments_create', {amount: 700, phone: phone(2003)})
+      const id = created.structuredContent.payment.id
       const abort = new AbortController()
-      const waiting = session.client.callTool({name: 'payments_wait', arguments: {id: created.structuredContent.payment.id, interval: '250ms', timeout: '30s'}}, undefined, {
+      const waiting = session.client.callTool({name: 'payments_wait', arguments: {id, interval: '250ms', timeout: '30s'}}, undefined, {
         signal: abort.signal,
       })
       const polls = () => counting.seen.filter((line) => line.endsWith('/status')).length
-      // Cancelled once it is polling (a status read reached the service), not after a fixed time.
-      await vi.waitFor(() => expect(polls()).toBeGreaterThan(0), {timeout: 30_000, interval: 50})
+      const intervals = () => clock.waiting('wait').filter((ms) => ms === 250).length
+      // Cancelled once it is polling (a status read reached the service) and waits for its next
+      // read, not after a fixed time.
+      await vi.waitFor(
+        () => {
+          expect(polls()).toBe(1)
+          expect(intervals()).toBe(1)
+        },
+        {timeout: 30_000, interval: 20},
+      )
+      const waitsSet = clock.timersSet('wait')
       abort.abort()
       await expect(waiting).rejects.toThrow()
-      // Deliberate: a read already under way when the cancel came may still land; then, over the
-      // next second (four intervals), no further read may come.
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      const atCancel = polls()
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-      expect(atCancel).toBeGreaterThan(0)
-      expect(polls()).toBe(atCancel)
+      // The cancel reaches the watch: it drops the wait for its next read.
+      await vi.waitFor(() => expect(intervals()).toBe(0), {timeout: 10_000, interval: 20})
+      // Over the next second (four intervals) no further read comes, nor another wait for one;
+      // a call that reads the service through the same server, answered, comes after any read the
+      // cancelled wait could still have started.
+      clock.advance(1000)
+      expect((await call(session, 'payments_list', {limit: 1})).isError).toBeFalsy()
+      expect(counting.seen.at(-1)).toBe('GET /v1/payments')
+      expect(polls()).toBe(1)
+      expect(clock.timersSet('wait')).toBe(waitsSet)
       // The cancelled call is not waited for at the end of the session (it gets no answer): the
       // server stops as soon as its input ends.
       await session.close()

@@ -19,8 +19,10 @@ const json = async (args: string[], env: Record<string, string> = {}) => {
   return JSON.parse(r.stdout)
 }
 
+// Payments settle at once: nothing here needs one PENDING (a live one waits for its customer), and
+// a watch then ends at its first read instead of waiting an interval of real time.
 beforeAll(async () => {
-  served = await startServe(temp.dir, ['--settle-after', '200ms'])
+  served = await startServe(temp.dir, ['--settle-after', '0'])
   info = served.info
 })
 

@@ -4,7 +4,7 @@
  * state: the CI-container path) and observed as a user would (the CLI's output and exit codes, the
  * server's state, the webhooks a receiver gets, the sandbox's log).
  */
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import {skippingClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
@@ -29,9 +29,10 @@ const paymentCount = async () => (await h.get('/v1/payments?limit=1')).total as 
 
 // The sandbox's time and the runs' on one clock that jumps through the runs' waits (a watch's
 // interval and --timeout), firing the settlements on the way: a watch takes no real time.
+const clock = skippingClock()
 beforeAll(async () => {
   receiver = await startReceiver({path: '/hooks'})
-  h = await startTestSandbox({settleAfterMs: 200, clock: skippingClock(), webhookEndpoints: [{url: receiver.url}], log: (line) => void logs.push(line)})
+  h = await startTestSandbox({settleAfterMs: 200, clock, webhookEndpoints: [{url: receiver.url}], log: (line) => void logs.push(line)})
 })
 
 afterEach(async () => {
@@ -218,10 +219,17 @@ describe('faults on the API', () => {
     expect(limited.headers.get('retry-after')).toBe('1')
     await json(['sandbox', 'faults', 'clear'])
 
+    // The answer waits 400 ms of the sandbox's (machine) clock, which the test moves: it is still
+    // held 1 ms before, and comes once the 400 ms have passed.
     await json(['sandbox', 'faults', 'set', '--latency', '400ms'])
-    const started = Date.now()
-    expect((await get()).status).toBe(200)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390)
+    let answered = false
+    const delayed = get().then((response) => ((answered = true), response))
+    await vi.waitFor(() => expect(clock.waiting('wait')).toContain(400), {timeout: 10_000, interval: 10})
+    clock.advance(399)
+    expect(clock.waiting('wait')).toContain(1)
+    expect(answered).toBe(false)
+    clock.advance(1)
+    expect((await delayed).status).toBe(200)
     // The admin surface is never faulted: this clear got through.
     expect((await json(['sandbox', 'faults', 'clear'])).data).toHaveLength(1)
   })

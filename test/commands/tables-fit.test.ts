@@ -15,6 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {displayWidth} from '../../src/lib/io/table.js'
 import {EventLog} from '../../src/lib/webhooks/event-log.js'
 import {BIN, baseEnv} from '../helpers/cli.js'
+import {skippingClock, type TestClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {stripAnsi} from '../helpers/pty.js'
@@ -63,9 +64,9 @@ function inTerminal(args: string[], cols: number, extra: Record<string, string> 
   })
 }
 
-/** stdout of the command run in-process on a terminal `cols` wide (stderr set aside, as above). */
-async function onScreen(args: string[], cols: number, extra: Record<string, string> = {}): Promise<{screen: string; exitCode: number}> {
-  const r = await runInProcess(args, {configDir: temp.dir, env: {TERM: 'xterm-256color', ...env(), ...extra}, terminal: {columns: cols}})
+/** stdout of the command run in-process on a terminal `cols` wide (stderr set aside, as above), on `clock` when given. */
+async function onScreen(args: string[], cols: number, extra: Record<string, string> = {}, clock?: TestClock): Promise<{screen: string; exitCode: number}> {
+  const r = await runInProcess(args, {configDir: temp.dir, env: {TERM: 'xterm-256color', ...env(), ...extra}, terminal: {columns: cols}, clock})
   return {screen: stripAnsi(r.stdout).replaceAll('\r', ''), exitCode: r.exitCode ?? -1}
 }
 
@@ -139,7 +140,8 @@ describe.each([80, 120])('in a terminal %i columns wide', (cols) => {
   }
 
   it('svc sandbox walkthrough fits, its ids whole', async () => {
-    const {screen, exitCode} = await onScreen(['sandbox', 'walkthrough'], cols, {SVC_PROFILE: '', SVC_API_KEY: '', SVC_BASE_URL: ''})
+    // Its own sandbox, on a clock that jumps through the run's waits (the settlements): no real wait.
+    const {screen, exitCode} = await onScreen(['sandbox', 'walkthrough'], cols, {SVC_PROFILE: '', SVC_API_KEY: '', SVC_BASE_URL: ''}, skippingClock())
     expect(exitCode, screen).toBe(0)
     expect(widest(screen), screen).toBeLessThanOrEqual(cols)
     expect(screen).toMatch(/svcpay_test_\w{24}/)

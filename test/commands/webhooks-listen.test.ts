@@ -73,6 +73,11 @@ interface Running {
    * For the waits that are the test: nothing more comes in that time.
    */
   quietFor(ms: number): Promise<void>
+  /**
+   * `wait` (for what the listener does on its own timers: its next poll, a retry's backoff) with
+   * the listener's time run WARP times faster until it settles, then at real pace again.
+   */
+  warped<T>(wait: () => Promise<T>): Promise<T>
 }
 
 /** How much faster the listener's time runs while a test waits for what must not come. */
@@ -111,6 +116,14 @@ async function listen(args: string[], input?: string): Promise<Running> {
       const from = listenNow()
       await waitFor(() => listenNow() - from >= ms, 30_000, `${ms} ms of the listener's time`)
       await warpTime(child, () => err, WARP, false)
+    },
+    async warped(wait) {
+      await warpTime(child, () => err, WARP)
+      try {
+        return await wait()
+      } finally {
+        if (!exited) await warpTime(child, () => err, WARP, false)
+      }
     },
   }
   cleanups.push(async () => {
@@ -221,7 +234,8 @@ describe('svc webhooks listen against the local sandbox', () => {
     const lines = run.stdout().trim().split('\n').map((l) => JSON.parse(l))
     expect(lines.find((l) => l.kind === 'forward' && !l.ok)).toMatchObject({status: null, attempt: 1})
     await local.restart()
-    await waitFor(() => ids.every((id) => eventsFor(local, id).length > 0), 15_000, 'every event after the app came back')
+    // The listener finds the app back at its next retry (its backoff's time, run faster).
+    await run.warped(() => waitFor(() => ids.every((id) => eventsFor(local, id).length > 0), 15_000, 'every event after the app came back'))
     // Deliberate: no second delivery of any of them comes in the next 3 s of the listener's time
     // (its retries' first steps several times over): not repeated.
     await run.quietFor(3_000)
@@ -313,9 +327,12 @@ describe('svc webhooks listen polling the payments list', () => {
     await waitFor(() => readdirSync(scopeDir).some((f) => /^poll-.*\.json$/.test(f)), 10_000, 'the poll position')
     const p1 = await pay(slow, '237670000002', 'MTN')
     await settle()
-    await waitFor(() => eventsFor(local, p1).length > 0, 10_000, 'p1')
+    // Each seen at the listener's next poll (its interval's time, run faster).
+    await first.warped(() => waitFor(() => eventsFor(local, p1).length > 0, 10_000, 'p1'))
     const p2 = await pay(slow, '237670000099', 'MTN')
-    await waitFor(() => JSON.parse(readFileSync(join(scopeDir, readdirSync(scopeDir).find((f) => f.startsWith('poll-'))!), 'utf8')).watching[p2], 10_000, 'p2 watched')
+    await first.warped(() =>
+      waitFor(() => JSON.parse(readFileSync(join(scopeDir, readdirSync(scopeDir).find((f) => f.startsWith('poll-'))!), 'utf8')).watching[p2], 10_000, 'p2 watched'),
+    )
     expect((await first.interrupt()).exitCode).toBe(130)
 
     // While stopped: p2 settles, p3 is created and settles.

@@ -8,12 +8,16 @@ import {join} from 'node:path'
 import {describe, expect} from 'vitest'
 
 import {generateSecret, signPayload} from '../../src/contract/signature.js'
-import {test} from '../helpers/fixtures.js'
+import {skippingClock} from '../helpers/clock.js'
+import {withSandbox} from '../helpers/fixtures.js'
 import {startReceiver, waitFor} from '../helpers/receiver.js'
 import {runInProcess} from '../helpers/in-process.js'
 
-// The file's sandbox, and this test's config dir, made (the payloads are written in it).
-const it = test.extend<{dir: string}>({
+// The file's sandbox (payments settle after 200 ms of its time, on a clock the trigger's runs share,
+// which jumps through their waits: a watch takes no real time), and this test's config dir, made
+// (the payloads are written in it).
+const clock = skippingClock()
+const it = withSandbox({clock}).extend<{dir: string}>({
   dir: async ({temp}, use) => {
     mkdirSync(temp.dir, {recursive: true, mode: 0o700})
     await use(temp.dir)
@@ -99,16 +103,18 @@ describe('svc webhooks trigger', () => {
     const endpoint = await sandbox.admin('POST', '/webhook-endpoints', {url: `${probe.url}/`, environment: 'SANDBOX'})
     const app = await startReceiver({secret: endpoint.secret, port: probe.port})
     try {
-      const r = await runInProcess(['webhooks', 'trigger', 'payment.failed', '--operator', 'ORANGE'], {configDir: dir, env: sandbox.env()})
+      const r = await runInProcess(['webhooks', 'trigger', 'payment.failed', '--operator', 'ORANGE'], {configDir: dir, env: sandbox.env(), clock})
       expect(r.exitCode).toBe(0)
       expect(r.stdout).toMatch(/STATUS\s+PENDING/)
       expect(r.stdout).toMatch(/PHONE\s+237650000099/)
       expect(r.stderr).toMatch(/payment\.failed event follows when it settles/)
       const id = /ID\s+(svcpay_test_\w+)/.exec(r.stdout)![1]
+      // It settles when its 200 ms have passed on the sandbox's clock.
+      clock.advance(200)
       await waitFor(() => app.received.some((d) => (d.event.data as {id: string}).id === id), 10_000, 'the event')
       expect(app.received.find((d) => (d.event.data as {id: string}).id === id)!.event.type).toBe('payment.failed')
 
-      const watched = await runInProcess(['webhooks', 'trigger', 'payment.success', '--watch', '--json'], {configDir: dir, env: sandbox.env()})
+      const watched = await runInProcess(['webhooks', 'trigger', 'payment.success', '--watch', '--json'], {configDir: dir, env: sandbox.env(), clock})
       expect(watched.exitCode).toBe(0)
       const payment = JSON.parse(watched.stdout)
       expect(payment).toMatchObject({status: 'SUCCESS', phone_number: '237670000001'})

@@ -9,12 +9,16 @@ import {join} from 'node:path'
 
 import {describe, expect} from 'vitest'
 
+import {skippingClock} from '../helpers/clock.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {allInvoices, it, type TestSandbox} from './fixtures.js'
 
+// The runs' clock jumps through their waits (the retry's backoff): a retried request is sent at
+// once; its deadline (SVC_TIMEOUT) keeps its real length.
+const clock = skippingClock()
 const env = (sb: TestSandbox, baseUrl: string) => ({SVC_BASE_URL: baseUrl, SVC_API_KEY: sb.sb.keys.sandbox, SVC_TIMEOUT: '1s', SVC_MAX_RETRIES: '1', SVC_RATE_LIMIT: '0'})
 /** This test's CLI: in its own config dir, against `baseUrl` (the proxy, or the sandbox itself). */
-const runner = (sb: TestSandbox, dir: string) => (args: string[], baseUrl: string) => runInProcess(args, {configDir: join(dir, 'config'), env: env(sb, baseUrl)})
+const runner = (sb: TestSandbox, dir: string) => (args: string[], baseUrl: string) => runInProcess(args, {configDir: join(dir, 'config'), env: env(sb, baseUrl), clock})
 
 /** The `svc …` command a hint gives, split as a POSIX shell would (single quotes and \' only). */
 function commandIn(text: string): string[] {
@@ -72,6 +76,7 @@ describe('exit 7 from a write: the key and the exact command for a safe retry', 
     const r = await runInProcess(['invoice', 'create', '--customer-name', 'Awa', '--due-date', '2099-12-31', '--item', 'Bread:500:3', '--api-key', sb.sb.keys.sandbox], {
       configDir: join(dir, 'config'),
       env: {...env(sb, proxy.url), SVC_API_KEY: undefined},
+      clock,
     })
     expect(r.exitCode).toBe(7)
     expect(r.stderr).not.toContain(sb.sb.keys.sandbox)

@@ -9,13 +9,14 @@
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {describe, expect} from 'vitest'
+import {describe, expect, onTestFinished} from 'vitest'
 
 import {runCli, type CliResult} from '../helpers/cli.js'
+import {skippingClock} from '../helpers/clock.js'
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {generateSecret} from '../../src/contract/signature.js'
-import {it, makeInvoice, type TestSandbox} from './fixtures.js'
+import {freshSandbox, it, makeInvoice, type TestSandbox} from './fixtures.js'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
@@ -25,6 +26,10 @@ let canary: string
 let revoked: string
 const endpointSecret = generateSecret()
 const outputs: Array<{args: string[]; result: CliResult}> = []
+// The sandbox and the in-process runs on one clock that jumps through the runs' waits (a watch's
+// interval, a retry's backoff, the trigger's wait for its event), firing the sandbox's settlements
+// on the way: no real wait.
+const clock = skippingClock()
 
 /** The test's sandbox and directory (fixtures), the canary keys minted in it, and the logo to upload. */
 async function setUp(fresh: TestSandbox, tmp: string): Promise<void> {
@@ -50,6 +55,7 @@ async function run(args: string[], options: {env?: Record<string, string | undef
     configDir: configDir(),
     env: {SVC_API_KEY: canary, SVC_BASE_URL: sb.sb.url, SVC_RATE_LIMIT: '0', ...options.env},
     input: options.input,
+    clock: options.spawn ? undefined : clock,
   })
   outputs.push({args, result})
   if (options.code !== undefined) expect(result.exitCode, `svc ${args.join(' ')}\n${result.stderr}`).toBe(options.code)
@@ -65,7 +71,9 @@ function filesUnder(root: string): string[] {
 }
 
 describe('secrets never appear whole', () => {
-  it('a canary key through every command family, with --verbose, --json and error paths', async ({sb: fresh, dir: tmp}) => {
+  it('a canary key through every command family, with --verbose, --json and error paths', async ({dir: tmp}) => {
+    const fresh = await freshSandbox(clock)
+    onTestFinished(() => fresh.close())
     await setUp(fresh, tmp)
     const v = '--verbose'
     const created = JSON.parse((await run(['pay', 'create', '--amount', '2500', '--phone', '670000001', '--json', v], {code: 0})).stdout)

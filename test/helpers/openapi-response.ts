@@ -13,16 +13,38 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
 type Json = Record<string, any>
 
 const resolvedCache = new Map<string, Json>()
+/**
+ * The OpenAPI 3.1 validator compiles its meta-schema the first time it validates (about 0.2 s of
+ * CPU): one per worker, and its calls one at a time (`resolveRefs` reads the document the last
+ * `validate` took).
+ */
+let documents: Validator | undefined
+let documentQueue: Promise<unknown> = Promise.resolve()
+/** The response validators compiled for a resolved document, shared by every checker of it. */
+const compiledFor = new WeakMap<Json, {ajv: Ajv2020; compiled: Map<object, ValidateFunction>}>()
+/**
+ * The same by the schema's JSON text, whichever document it came from: each sandbox's document
+ * differs from the others by its URL (its examples hold it), so it is resolved anew, but its
+ * response schemas are the same, and compiling them is most of a sandbox test file's CPU.
+ */
+const compiledByText = new Map<string, ValidateFunction>()
 
 export class OpenApiResponses {
   /** How many responses were checked (a test can assert it is not zero). */
   checked = 0
-  private readonly ajv = new Ajv2020({strict: false, allErrors: true})
-  private readonly compiled = new Map<object, ValidateFunction>()
+  private readonly ajv: Ajv2020
+  private readonly compiled: Map<object, ValidateFunction>
   private readonly operations: Array<{method: string; regex: RegExp; template: string; op: Json}> = []
 
   private constructor(readonly document: Json) {
-    addFormats(this.ajv)
+    let shared = compiledFor.get(document)
+    if (!shared) {
+      shared = {ajv: new Ajv2020({strict: false, allErrors: true}), compiled: new Map()}
+      addFormats(shared.ajv)
+      compiledFor.set(document, shared)
+    }
+    this.ajv = shared.ajv
+    this.compiled = shared.compiled
     for (const [template, item] of Object.entries<Json>(document.paths ?? {})) {
       const regex = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`)
       for (const [method, op] of Object.entries<Json>(item)) this.operations.push({method: method.toUpperCase(), regex, template, op})
@@ -38,10 +60,14 @@ export class OpenApiResponses {
     const cacheKey = JSON.stringify({...raw, servers: undefined})
     let resolved = resolvedCache.get(cacheKey)
     if (!resolved) {
-      const validator = new Validator()
-      const result = await validator.validate(raw)
-      if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
-      resolved = validator.resolveRefs() as Json
+      const validating = documentQueue.then(async () => {
+        documents ??= new Validator()
+        const result = await documents.validate(raw)
+        if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
+        return documents.resolveRefs() as Json
+      })
+      documentQueue = validating.catch(() => undefined)
+      resolved = await validating
       resolvedCache.set(cacheKey, resolved)
     }
     return new OpenApiResponses(resolved)
@@ -92,7 +118,18 @@ export class OpenApiResponses {
   private validator(schema: object): ValidateFunction {
     let validate = this.compiled.get(schema)
     if (!validate) {
-      validate = this.ajv.compile(schema)
+      // A schema whose resolved refs loop (a recursive type) has no JSON text: compiled for itself.
+      let text: string | undefined
+      try {
+        text = JSON.stringify(schema)
+      } catch {
+        text = undefined
+      }
+      validate = text === undefined ? undefined : compiledByText.get(text)
+      if (!validate) {
+        validate = this.ajv.compile(schema)
+        if (text !== undefined) compiledByText.set(text, validate)
+      }
       this.compiled.set(schema, validate)
     }
     return validate

@@ -6,7 +6,7 @@
  * memory read from /proc).
  */
 import {readFileSync} from 'node:fs'
-import {deflateSync} from 'node:zlib'
+import {constants, deflateSync} from 'node:zlib'
 import {PNG} from 'pngjs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -74,9 +74,12 @@ describe('the pixel budget', () => {
     expect(MAX_IMAGE_PIXELS).toBe(2480 * 3508)
   })
 
+  // The zeros deflated run-length (Z_RLE): the same image data, a stream of the same size (~1/1000
+  // of the data) as the default strategy's, made with a fifth of its CPU.
+  const zeros = (bytes: number) => deflateSync(Buffer.alloc(bytes), {strategy: constants.Z_RLE})
   it.each([
-    ['10000 × 10000 of zeros, within the side limit', craftedPng(10_000, 10_000, deflateSync(Buffer.alloc(10_000 * 40_001)))],
-    ['2481 × 3508, one column over', craftedPng(2481, 3508, deflateSync(Buffer.alloc(3508 * (2481 * 4 + 1))))],
+    ['10000 × 10000 of zeros, within the side limit', craftedPng(10_000, 10_000, zeros(10_000 * 40_001))],
+    ['2481 × 3508, one column over', craftedPng(2481, 3508, zeros(3508 * (2481 * 4 + 1)))],
     // Its data is not even zlib: the header alone refuses it (nothing was decoded).
     ['3000 × 3000 whose data is garbage', craftedPng(3000, 3000, Buffer.from('not zlib at all'))],
   ])('%s: 400 naming the limit, from the header', async (_label, bytes) => {

@@ -14,6 +14,7 @@ import type {AdminClient} from '../../src/lib/sandbox-admin/admin.js'
 import {addAdminRoute} from '../../src/sandbox/admin/route.js'
 import type {Router} from '../../src/sandbox/router.js'
 import {startTestSandbox} from '../helpers/sandbox.js'
+import {createProgram, typeErrors, type TypeError} from '../helpers/type-check.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -35,24 +36,15 @@ describe('the sandbox serves exactly the routes of the admin contract', () => {
 })
 
 /**
- * Type errors of a probe file compiled with the repository's tsconfig (the compiler API, in memory):
- * the same check `tsc --noEmit` makes, on a route that is not in the contract.
+ * Type errors of probe files compiled together with the repository's tsconfig (the compiler API, in
+ * memory, one program): the same check `tsc --noEmit` makes, on a route that is not in the contract.
+ * Each probe is a module of its own (one cannot change another's types); its errors are its own.
  */
-function typeErrors(probe: string): Array<{line: number; message: string}> {
+function typeErrorsOf(probes: Record<string, string>): Record<string, TypeError[]> {
   const config = ts.parseJsonConfigFileContent(JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')), ts.sys, ROOT)
-  const file = join(ROOT, 'test/structure/admin-contract-probe.ts')
-  const host = ts.createCompilerHost(config.options)
-  const getSourceFile = host.getSourceFile.bind(host)
-  host.getSourceFile = (name, language, ...rest) =>
-    name === file ? ts.createSourceFile(name, probe, language) : getSourceFile(name, language, ...rest)
-  const fileExists = host.fileExists.bind(host)
-  host.fileExists = (name) => name === file || fileExists(name)
-  const program = ts.createProgram([file], config.options, host)
-  const source = program.getSourceFile(file)!
-  return ts.getPreEmitDiagnostics(program, source).map((d) => ({
-    line: source.getLineAndCharacterOfPosition(d.start ?? 0).line,
-    message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-  }))
+  const files = Object.fromEntries(Object.entries(probes).map(([name, text]) => [join(ROOT, `test/structure/${name}.ts`), text]))
+  const program = createProgram(Object.keys(files), config.options, files, true)
+  return Object.fromEntries(Object.keys(probes).map((name) => [name, typeErrors(program, ROOT, program.getSourceFile(join(ROOT, `test/structure/${name}.ts`))!)]))
 }
 
 const PROBE_HEAD = `
@@ -66,25 +58,23 @@ export async function probe() {
 
 describe('a route or a request that is not the contract\'s fails the type check', () => {
   it('on both sides (the compiler, on a probe file)', () => {
-    const errors = typeErrors(
-      `${PROBE_HEAD}
+    const {'admin-contract-control': errors, 'admin-contract-mismatch': mismatched} = typeErrorsOf({
+      'admin-contract-control': `${PROBE_HEAD}
   const keys = await admin.call('GET /_admin/keys', {query: {environment: 'SANDBOX'}})
   keys.data.map((key) => key.id)
   addAdminRoute(router, 'GET /_admin/clock', {handler: () => ({status: 200, body: {now: '', now_ms: 0, offset_ms: 0, pending_tasks: 0}})})
 }`,
-    )
-    // The control: the same calls along the contract compile.
-    expect(errors).toEqual([])
-
-    const mismatched = typeErrors(
-      `${PROBE_HEAD}
+      'admin-contract-mismatch': `${PROBE_HEAD}
   await admin.call('GET /_admin/key')
   await admin.call('POST /_admin/keys', {body: {env: 'SANDBOX'}})
   await admin.call('POST /_admin/keys/{keyId}/revoke')
   addAdminRoute(router, 'GET /_admin/clocks', {handler: () => ({status: 200})})
   addAdminRoute(router, 'GET /_admin/clock', {handler: () => ({status: 200, body: {now: 1}})})
 }`,
-    )
+    })
+    // The control: the same calls along the contract compile.
+    expect(errors).toEqual([])
+
     // One error on each of the five lines (0-based: the probe's head takes lines 0 to 7).
     expect(mismatched.map((error) => error.line)).toEqual([8, 9, 10, 11, 12])
     expect(mismatched[1].message).toMatch(/'env' does not exist/)

@@ -12,6 +12,7 @@ import {fileURLToPath} from 'node:url'
 import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
 import {ADMIN_ROUTES} from '../../src/contract/sandbox-admin-routes.js'
+import {createProgram, readTsconfig, typeErrors, type TypeError} from '../helpers/type-check.js'
 import {importsOf} from './import-graph.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -21,23 +22,11 @@ const sources = readdirSync(ASSETS)
   .map((name) => relative(ROOT, join(ASSETS, name)))
 
 /** Type errors of the page script, with `probe` as one more file of it (the compiler API, in memory). */
-function typeErrors(probe?: string): Array<{file: string; line: number; message: string}> {
-  const read = ts.readConfigFile(join(ASSETS, 'tsconfig.json'), ts.sys.readFile)
-  const config = ts.parseJsonConfigFileContent(read.config, ts.sys, ASSETS)
+function pageTypeErrors(probe: string): TypeError[] {
+  const config = readTsconfig(join(ASSETS, 'tsconfig.json'))
   const probeFile = join(ASSETS, 'route-probe.ts')
-  const host = ts.createCompilerHost(config.options)
-  if (probe !== undefined) {
-    const getSourceFile = host.getSourceFile.bind(host)
-    host.getSourceFile = (name, language, ...rest) => (name === probeFile ? ts.createSourceFile(name, probe, language) : getSourceFile(name, language, ...rest))
-    const fileExists = host.fileExists.bind(host)
-    host.fileExists = (name) => name === probeFile || fileExists(name)
-  }
-  const program = ts.createProgram(probe === undefined ? config.fileNames : [...config.fileNames, probeFile], config.options, host)
-  return ts.getPreEmitDiagnostics(program).map((d) => ({
-    file: d.file ? relative(ROOT, d.file.fileName) : '',
-    line: d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line : -1,
-    message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-  }))
+  const program = createProgram([...config.fileNames, probeFile], config.options, {[probeFile]: probe})
+  return typeErrors(program, ROOT)
 }
 
 /**
@@ -79,7 +68,7 @@ describe('the inspector’s page script calls only routes the admin contract nam
   it('compiles with its DOM tsconfig, and a route outside the contract does not', () => {
     // One program, the page script and a probe written here (a module: it cannot change the types
     // of another file): the page script compiles clean, each bad call of the probe does not.
-    const all = typeErrors(`import {adminUrl, api} from './admin.js'
+    const all = pageTypeErrors(`import {adminUrl, api} from './admin.js'
 export async function probe() {
   await api('GET /_admin/requests', {query: {limit: 5}})
   await api('GET /_admin/request')

@@ -90,7 +90,8 @@ export function createPollSource(options: PollSourceOptions): PollSource {
   const clock = options.clock ?? systemClock
   const now = () => new Date(clock.now())
   let state: PollState | undefined
-  let timer: NodeJS.Timeout | undefined
+  /** The next read: a timer on the clock (a test moves it instead of waiting). */
+  let timer: unknown
   let running: Promise<unknown> | undefined
   let stopped = true
 
@@ -205,7 +206,7 @@ export function createPollSource(options: PollSourceOptions): PollSource {
       .catch((error: unknown) => options.onError?.(error))
       .finally(() => {
         running = undefined
-        if (!stopped) timer = setTimeout(loop, intervalMs)
+        if (!stopped) timer = clock.setTimer(loop, intervalMs)
       })
   }
 
@@ -218,7 +219,7 @@ export function createPollSource(options: PollSourceOptions): PollSource {
     },
     async stop() {
       stopped = true
-      if (timer) clearTimeout(timer)
+      if (timer !== undefined) clock.clearTimer(timer)
       timer = undefined
       await running
     },

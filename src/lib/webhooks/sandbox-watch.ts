@@ -105,7 +105,8 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
   const closed: Gap[] = []
   let stopped = false
   let line: WatchLine | undefined
-  let timer: NodeJS.Timeout | undefined
+  /** The next reconnect attempt: a timer on the clock (a test moves it instead of waiting). */
+  let timer: unknown
   let running: Promise<void> = Promise.resolve()
   // Attempts in a row that a sandbox answered with a refusal (the next one waits longer).
   let refused = 0
@@ -189,14 +190,15 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
 
   function schedule(): void {
     if (stopped) return
-    timer = setTimeout(() => {
+    timer = clock.setTimer(() => {
+      timer = undefined
       running = reconnect()
         .catch(() => false)
         .then((back) => {
           if (!back) schedule()
         })
     }, interval * Math.min(2 ** refused, 30))
-    timer.unref?.()
+    ;(timer as {unref?: () => void}).unref?.()
   }
 
   follow(await link.watch(endpointId))
@@ -211,7 +213,7 @@ export async function watchSandbox(options: SandboxWatchOptions): Promise<Sandbo
     gaps: () => ({closed: [...closed], open: lost}),
     async stop() {
       stopped = true
-      if (timer) clearTimeout(timer)
+      if (timer !== undefined) clock.clearTimer(timer)
       line?.close()
       await running
     },

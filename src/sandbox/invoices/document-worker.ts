@@ -10,10 +10,9 @@
  * that asks for it warm (`svc sandbox serve`: the first PDF would otherwise wait for its boot);
  * restarted on the next job after a failure; ended when the last sandbox closes.
  */
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {dirname, join, resolve} from 'node:path'
-import {pathToFileURL} from 'node:url'
+import {dirname, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
 import {t} from '../i18n/index.js'
 import type {DocumentJob, DocumentJobResults} from './document-jobs.js'
@@ -30,8 +29,7 @@ interface Pending {
 /**
  * Where the worker's entry is: dist/sandbox/render-worker.js in a build (next to the sandbox's
  * library entry, or one level up from the CLI's chunks), render-worker.ts next to this file when
- * running from the sources (tests, benchmarks), which is then bundled here (bundledFromSource) or,
- * failing that, loaded by the worker through tsx.
+ * running from the sources (tests, benchmarks), which is then bundled (sourceWorker).
  */
 function workerEntry(): {file: string; fromSource: boolean} {
   // The build defines import.meta.dirname as __dirname (scripts/build.mjs): its output is CommonJS.
@@ -40,60 +38,41 @@ function workerEntry(): {file: string; fromSource: boolean} {
   return {file: join(here, 'render-worker.ts'), fromSource: true}
 }
 
-function startWorker(): Worker {
-  const {file, fromSource} = workerEntry()
-  if (!fromSource) return new Worker(file)
-  const code = bundledFromSource(file)
-  if (code !== undefined) return new Worker(code, {eval: true})
-  const tsx = createRequire(file).resolve('tsx/esm/api')
-  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}) })`
-  return new Worker(boot, {eval: true})
-}
-
-let bundled: {file: string; code: string | undefined} | undefined
-/** `import.meta`, spelt in parts: the build refuses the words in its CommonJS output (scripts/build.mjs). */
-const IMPORT_META = ['import', 'meta'].join('.')
+/** The worker's script bundled from the sources, once per process (sourceWorker). */
+let fromSources: string | undefined
 
 /**
- * render-worker.ts and the modules of svc it imports as one CommonJS script, bundled once per
- * process with esbuild as the build bundles them (npm packages left to `require`, resolved from
- * the sources' folder): each worker started from the sources evaluates it, rather than loading
- * every module through a TypeScript loader (tsx), ~0.3 s of CPU less per worker (0.14 s against
- * 0.43 s), which a test's sandbox pays for each PDF or image it is the first to ask for.
- * import.meta.dirname is the entry's folder: only when every module of the bundle that reads
- * import.meta is in that folder (pdf-fonts.ts, for its fonts); otherwise, or without esbuild,
- * undefined (the worker loads the sources through tsx).
+ * The worker's entry in the sources as the build makes it (scripts/build.mjs): our TypeScript in
+ * one CommonJS script, the packages required from node_modules (pdfkit's CommonJS entry, as a
+ * build loads it), bundled by esbuild (a development dependency: the installed package never
+ * comes here). Bundled once per process, it boots a worker in a fraction of what loading the
+ * sources through tsx in each new worker costs (~0.25 s of CPU instead of ~0.5 s): a test run
+ * starts many.
  */
-function bundledFromSource(file: string): string | undefined {
-  if (bundled?.file === file) return bundled.code
-  let code: string | undefined
-  try {
-    const here = dirname(file)
-    const esbuild = createRequire(file)('esbuild') as {
-      buildSync(options: object): {outputFiles: Array<{text: string}>; metafile: {inputs: Record<string, unknown>}}
-    }
-    const result = esbuild.buildSync({
+function sourceWorker(file: string): string {
+  if (fromSources === undefined) {
+    const require = createRequire(file)
+    const {buildSync} = require('esbuild') as typeof import('esbuild')
+    const built = buildSync({
       entryPoints: [file],
-      absWorkingDir: here,
       bundle: true,
-      platform: 'node',
       format: 'cjs',
+      platform: 'node',
       target: 'node20',
       packages: 'external',
       write: false,
-      metafile: true,
       logLevel: 'silent',
-      define: {[`${IMPORT_META}.dirname`]: JSON.stringify(here)},
     })
-    const elsewhere = Object.keys(result.metafile.inputs)
-      .map((input) => resolve(here, input))
-      .some((path) => dirname(path) !== here && readFileSync(path, 'utf8').includes(IMPORT_META))
-    if (!elsewhere) code = `(function (require) {\n${result.outputFiles[0]!.text}\n})(require('node:module').createRequire(${JSON.stringify(file)}))`
-  } catch {
-    code = undefined
+    // As a CommonJS module of that directory: its require (node_modules) and __dirname (the fonts).
+    fromSources = `(function (require, __dirname) {\n${built.outputFiles[0].text}\n})(require('node:module').createRequire(${JSON.stringify(file)}), ${JSON.stringify(dirname(file))})`
   }
-  bundled = {file, code}
-  return code
+  return fromSources
+}
+
+function startWorker(): Worker {
+  const {file, fromSource} = workerEntry()
+  if (!fromSource) return new Worker(file)
+  return new Worker(sourceWorker(file), {eval: true})
 }
 
 export class DocumentWorker {

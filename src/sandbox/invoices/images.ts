@@ -100,7 +100,8 @@ export const COVER_BOX = {width: 2146, height: 500}
 /**
  * A cover made small enough for the PDF (COVER_BOX), once per cover file (invoices.ts keeps it):
  * decoded, averaged down (each output pixel the mean of the source pixels it covers), encoded
- * again as PNG (JPEG for a JPEG). An image already within the box is returned as it is.
+ * again as PNG (JPEG for a JPEG; RGB without alpha when every pixel is opaque). An image already
+ * within the box is returned as it is.
  */
 export function downscaleCover(bytes: Uint8Array, type: ImageType): Uint8Array {
   if (type !== 'image/png' && type !== 'image/jpeg') return bytes
@@ -143,5 +144,14 @@ export function downscaleCover(bytes: Uint8Array, type: ImageType): Uint8Array {
   if (type === 'image/jpeg') return new Uint8Array(jpeg.encode({data: out, width: w, height: h}, 85).data)
   const png = new PNG({width: w, height: h})
   out.copy(png.data)
-  return new Uint8Array(PNG.sync.write(png))
+  // An opaque cover (most photos) is written without its alpha channel: pdfkit then embeds the
+  // PNG's compressed data as it is, where an alpha channel makes it decode, split and compress the
+  // image again for every PDF (~50 ms of CPU each for a cover of the box's size).
+  return new Uint8Array(PNG.sync.write(png, opaque(out) ? {colorType: 2} : {}))
+}
+
+/** Whether every pixel of RGBA `data` is fully opaque. */
+function opaque(data: Buffer): boolean {
+  for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return false
+  return true
 }

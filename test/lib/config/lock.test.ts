@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, describe, expect, it} from 'vitest'
 
 import {withFileLock} from '../../../src/lib/config/lock.js'
+import {skippingClock} from '../../helpers/clock.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'))
 const file = join(dir, 'config.json')
@@ -44,10 +45,14 @@ describe('withFileLock', () => {
 
   it('waits for a live holder, and gives up with a clear error (naming the lock) after waitMs', async () => {
     mkdirSync(`${file}.lock`)
-    await expect(withFileLock(file, () => 'never', {staleMs: 60_000, waitMs: 200})).rejects.toMatchObject({
+    // Its waits on a clock that jumps through them: the 200 ms pass on the clock, not in real time.
+    const clock = skippingClock()
+    const started = clock.now()
+    await expect(withFileLock(file, () => 'never', {staleMs: 60_000, waitMs: 200, clock: clock.forRuns()})).rejects.toMatchObject({
       code: 'config_locked',
       message: expect.stringContaining(`${file}.lock`),
     })
+    expect(clock.now() - started).toBeGreaterThan(200)
   })
 })
 
@@ -56,9 +61,11 @@ describe('withFileLock: a lock time in the future', () => {
     mkdirSync(`${file}.lock`)
     const future = new Date(Date.now() + 3_600_000)
     utimesSync(`${file}.lock`, future, future)
-    const started = Date.now()
-    expect(await withFileLock(file, () => 'taken', {staleMs: 300, waitMs: 10_000})).toBe('taken')
+    // The wait on a clock that jumps through it: staleMs passes on the clock, not in real time.
+    const clock = skippingClock()
+    const started = clock.now()
+    expect(await withFileLock(file, () => 'taken', {staleMs: 300, waitMs: 10_000, clock: clock.forRuns()})).toBe('taken')
     // Taken after the normal wait (staleMs), not at once: a holder's own refresh is never a future time here.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+    expect(clock.now() - started).toBeGreaterThan(300)
   })
 })

@@ -11,7 +11,7 @@ import {PassThrough} from 'node:stream'
 import {fileURLToPath} from 'node:url'
 
 import {Config} from '@oclif/core'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi} from 'vitest'
 
 import {SvcCommand} from '../../../src/lib/command.js'
 import {createContext} from '../../../src/lib/context.js'
@@ -105,13 +105,16 @@ async function probe(argv: string[], body: typeof work): Promise<{stdout: string
   return {stdout: streams.stdout.text(), stderr: streams.stderr.text(), exitCode}
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the base command: one exit path', () => {
   it('an error while a spinner runs: the spinner is stopped, the message printed once, through the context', async () => {
+    // The spinner's frames (ora draws them on a setInterval) on fake timers the test moves.
+    vi.useFakeTimers({toFake: ['setInterval', 'clearInterval']})
+    onTestFinished(() => void vi.useRealTimers())
     const result = await probe([], async (command) => {
       await command.context.io.spinner('Sending the payment')
       // Running: drawn again by its timer (a frame after the first), not just started.
+      vi.advanceTimersByTime(80)
       await vi.waitFor(() => expect(streams.stderr.text().split('Sending the payment').length).toBeGreaterThan(2), {timeout: 10_000, interval: 20})
       throw new InputError('Amount must be a whole number of XAF.', {field: 'amount'})
     })
@@ -123,8 +126,10 @@ describe('the base command: one exit path', () => {
     const message = 'Error: Amount must be a whole number of XAF.\n'
     expect(result.stderr.split(message)).toHaveLength(2)
     expect(result.stderr.endsWith(message)).toBe(true)
-    // The wait is the test: no frame drawn after the message, over several of the spinner's 80 ms frames.
-    await sleep(300)
+    // No frame drawn after the message over several of the spinner's 80 ms frames (the timers
+    // moved, then the writes they would make given a turn to arrive).
+    vi.advanceTimersByTime(400)
+    await new Promise((resolve) => setImmediate(resolve))
     expect(streams.stderr.text()).toBe(result.stderr)
   })
 

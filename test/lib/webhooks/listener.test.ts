@@ -15,6 +15,7 @@ import {
   signPayload,
   startListener,
 } from '../../../src/lib/webhooks/index.js'
+import {testClock} from '../../helpers/clock.js'
 import {type Receiver, makeEvent, startReceiver, waitFor} from '../../helpers/receiver.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
@@ -301,17 +302,19 @@ describe('startListener: retries', () => {
     const localSecret = generateSecret()
     const local = await app(localSecret)
     await local.stop()
-    const target = await startListener({localSecret, routes: parseForwardTo([local.url]), backoff: () => 50})
+    // The retries on a clock that stands still until the test moves it.
+    const clock = testClock(Date.now())
+    const target = await startListener({localSecret, routes: parseForwardTo([local.url]), backoff: () => 50, clock})
     target.ingest(makeEvent(1))
     target.ingest(makeEvent(2, 'payment.failed'))
-    await waitFor(() => target.stats.failedAttempts >= 2)
+    await waitFor(() => target.stats.failedAttempts >= 2 && clock.waiting('wait').filter((ms) => ms === 50).length === 2)
     const {pending} = await target.close({graceMs: 100})
     expect(pending.map((p) => p.eventId).sort()).toEqual(['evt_test_000001', 'evt_test_000002'])
     expect(pending[0].attempts).toBeGreaterThanOrEqual(1)
     expect(pending[0].url).toBe(local.url + '/')
     const attemptsAtClose = target.stats.attempts
-    // The wait is the test: no attempt after close, over three of the 50 ms backoffs.
-    await new Promise((resolve) => setTimeout(resolve, 150))
+    // No attempt after close, over three of the 50 ms backoffs (an attempt counts as it starts).
+    clock.advance(150)
     expect(target.stats.attempts).toBe(attemptsAtClose)
     expect(() => target.ingest(makeEvent(3))).toThrow()
   })
