@@ -5,8 +5,9 @@
  * the events of the gap from the sandbox's event list, and every payment's settlement reaches the app
  * (0 missing). Ctrl-C does not claim every event arrived while it was disconnected.
  * Payments settle at once (`--settle-after 0`): no real time waited for a settlement, and the one
- * made just after a restart has its event before listen can register again (in memory, listen
- * then forwards it from the sandbox's event list: "1 event it created since … forwarded").
+ * made just after a restart has its event at once, most often before listen registers again (in
+ * memory, listen then forwards it from the sandbox's event list: "1 event it created since …
+ * forwarded"; settled 300 ms later, it came after listen was back and never took that path).
  */
 import type {ChildProcess} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
