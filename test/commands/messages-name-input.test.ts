@@ -3,7 +3,7 @@
  * names, the accepted range, one maximum for amounts, `5.000` read as the thousands it probably
  * is, units suited to the flag, a mistyped id as no such object, a key of a restarted in-memory
  * sandbox, and the nearest flag for a mistyped one. The commands in-process against a local
- * sandbox; the flag typo also under a pseudo-terminal at 80 and 120 columns, the restarted sandbox
+ * sandbox; the flag typo also on a terminal at 80 and 120 columns (in-process), the restarted sandbox
  * as `sandbox serve` does it (its code, in this process: serveInProcess), started twice.
  */
 import {describe, expect} from 'vitest'
@@ -13,7 +13,6 @@ import type {CliResult} from '../helpers/cli.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {inTerminal} from '../helpers/script-terminal.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import {serveInProcess} from '../helpers/sandbox.js'
 
@@ -95,8 +94,8 @@ describe('what the person typed, named as typed', {timeout: 60_000}, () => {
     const fr = await run(['invoice', 'list', '--due-befor', '31/12/2026', '--lang', 'fr'])
     expect(fr.stderr).toMatch(/Option --due-befor inconnue : vouliez-vous dire --due-before \?/)
     for (const cols of [80, 120]) {
-      const {screen} = await inTerminal(['pay', 'list', '--profle', 'x'], cols, {configDir: temp.dir})
-      expect(screen).toMatch(/did you mean --profile\?/)
+      const onTerminal = await runInProcess(['pay', 'list', '--profle', 'x'], {configDir: temp.dir, env: {TERM: 'xterm-256color'}, terminal: {columns: cols}})
+      expect(stripAnsi(onTerminal.screen!)).toMatch(/did you mean --profile\?/)
     }
   })
 })
