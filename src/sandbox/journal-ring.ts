@@ -9,7 +9,9 @@
  * makes the oldest entries lose their bodies first. The entry clients read (JournalEntry) is made
  * when it is read, streamed or written to disk. What a request has in common with the one answered
  * before it (its headers, its answer's headers and text: a client's same headers, a status polled)
- * is not written again: the entry points at the bytes already there (Last).
+ * is not written again: the entry points at the bytes already there (Last). The row arrays are
+ * made small and made larger as the ring fills (grow): a sandbox started for a few requests (a
+ * test's) does not make and clear 10,000 rows it never uses.
  */
 import {JOURNAL_BODY_LIMIT, type JournalEntry} from '../contract/sandbox-inspector.js'
 import {Arena, countHeaders, objectHeaderText, ORIGIN_CODE, ORIGINS, originOf, parseHeaderText, rawHeaderText, sameHeaders, sameRaw, type HeaderText} from './journal-arena.js'
@@ -18,49 +20,54 @@ import {type Capture, HEADER_BUDGET, HEADER_LIMIT, JOURNAL_BODY_BUDGET, JOURNAL_
 
 export {JOURNAL_BODY_BUDGET, JOURNAL_URL_BUDGET, type Capture, type Line, type Stored} from './journal-shape.js'
 
+/** Rows a ring makes at first; it makes more as it fills, up to its size (Ring.grow). */
+const FIRST_ROWS = 64
+
 export class Ring {
   // One row per slot (slot = seq % size); seq 0: an empty slot.
-  private readonly seqs: Float64Array
-  private readonly ats: Float64Array
-  private readonly durations: Float64Array
-  private readonly statuses: Uint16Array
-  private readonly flags: Uint8Array
+  private seqs = new Float64Array(0)
+  private ats = new Float64Array(0)
+  private durations = new Float64Array(0)
+  private statuses = new Uint16Array(0)
+  private flags = new Uint8Array(0)
   /** Who made each request (ORIGINS' index). */
-  private readonly origins: Uint8Array
+  private origins = new Uint8Array(0)
   /** The request headers whose origin was read last, and that origin (a client sends the same headers again). */
   private originRaw: readonly string[] = []
   private originCode = 0
-  private readonly requestBytes: Float64Array
-  private readonly responseBytes: Float64Array
+  private requestBytes = new Float64Array(0)
+  private responseBytes = new Float64Array(0)
   /**
    * The first byte of `heads` the entry needs (its own, or one it shares with the entries before:
    * see Last), and where its request's and its answer's headers are, and their lengths.
    */
-  private readonly headAt: Float64Array
-  private readonly requestHeadAt: Float64Array
-  private readonly requestHeadLength: Int32Array
-  private readonly responseHeadAt: Float64Array
-  private readonly responseHeadLength: Int32Array
+  private headAt = new Float64Array(0)
+  private requestHeadAt = new Float64Array(0)
+  private requestHeadLength = new Int32Array(0)
+  private responseHeadAt = new Float64Array(0)
+  private responseHeadLength = new Int32Array(0)
   /** The same in `bodies` for its bodies (lengths -1: no text kept). */
-  private readonly bodyAt: Float64Array
-  private readonly requestBodyAt: Float64Array
-  private readonly requestBodyLength: Int32Array
-  private readonly responseBodyAt: Float64Array
-  private readonly responseBodyLength: Int32Array
-  private readonly methods: Array<string | undefined>
+  private bodyAt = new Float64Array(0)
+  private requestBodyAt = new Float64Array(0)
+  private requestBodyLength = new Int32Array(0)
+  private responseBodyAt = new Float64Array(0)
+  private responseBodyLength = new Int32Array(0)
+  private methods: Array<string | undefined> = []
   /** Each entry's URL as bytes (latin-1, as the parser made it), URL_SLOT a slot; a longer one in `longUrls`. */
-  private readonly urlBytes: Buffer
-  private readonly urlLengths: Int32Array
+  private urlBytes = Buffer.alloc(0)
+  private urlLengths = new Int32Array(0)
   private readonly longUrls = new Map<number, string>()
   private longUrlBytes = 0
   /** The URL row() was given last, and that URL masked (maskedUrl); whether row() cut it. */
   private lastUrl = ''
   private lastMasked = ''
   private urlCut = 0
-  private readonly ips: Array<string | undefined>
+  private ips: Array<string | undefined> = []
   /** The last client address seen: the same text is kept as one string, not one per request. */
   private lastIp = ''
-  private readonly keys: Array<KeyView | undefined>
+  private keys: Array<KeyView | undefined> = []
+  /** Rows made so far (grow): `size` once the ring has filled. */
+  private capacity = 0
   private readonly heads = new Arena(HEADER_BUDGET)
   private readonly bodies = new Arena(JOURNAL_BODY_BUDGET)
   private seq = 0
@@ -98,29 +105,49 @@ export class Ring {
     /** Masks every secret in what is stored (journal-redact.ts). */
     private readonly redactor = new Redactor(),
   ) {
-    this.seqs = new Float64Array(size)
-    this.ats = new Float64Array(size)
-    this.durations = new Float64Array(size)
-    this.statuses = new Uint16Array(size)
-    this.flags = new Uint8Array(size)
-    this.origins = new Uint8Array(size)
-    this.requestBytes = new Float64Array(size)
-    this.responseBytes = new Float64Array(size)
-    this.headAt = new Float64Array(size)
-    this.requestHeadAt = new Float64Array(size)
-    this.requestHeadLength = new Int32Array(size)
-    this.responseHeadAt = new Float64Array(size)
-    this.responseHeadLength = new Int32Array(size)
-    this.bodyAt = new Float64Array(size)
-    this.requestBodyAt = new Float64Array(size)
-    this.requestBodyLength = new Int32Array(size)
-    this.responseBodyAt = new Float64Array(size)
-    this.responseBodyLength = new Int32Array(size)
-    this.methods = new Array(size)
-    this.urlBytes = Buffer.alloc(size * URL_SLOT)
-    this.urlLengths = new Int32Array(size)
-    this.ips = new Array(size)
-    this.keys = new Array(size)
+    // Rows are made as the ring fills (a sandbox that serves a few requests never needs 10,000).
+    this.grow(Math.min(size, FIRST_ROWS) - 1)
+  }
+
+  /**
+   * Room for `slot` (the first rows, at the start): every row array made larger (four times, at
+   * most `size`), what it holds copied. Slots are filled in order until the ring wraps (slot =
+   * seq % size), so a slot past the rows made so far is always a new one; one never written reads
+   * as an empty slot.
+   */
+  private grow(slot: number): void {
+    const capacity = Math.min(this.size, Math.max(slot + 1, this.capacity * 4))
+    const larger = <T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(rows: T): T => {
+      const made = new (rows.constructor as new (length: number) => T)(capacity)
+      made.set(rows)
+      return made
+    }
+    this.seqs = larger(this.seqs)
+    this.ats = larger(this.ats)
+    this.durations = larger(this.durations)
+    this.statuses = larger(this.statuses)
+    this.flags = larger(this.flags)
+    this.origins = larger(this.origins)
+    this.requestBytes = larger(this.requestBytes)
+    this.responseBytes = larger(this.responseBytes)
+    this.headAt = larger(this.headAt)
+    this.requestHeadAt = larger(this.requestHeadAt)
+    this.requestHeadLength = larger(this.requestHeadLength)
+    this.responseHeadAt = larger(this.responseHeadAt)
+    this.responseHeadLength = larger(this.responseHeadLength)
+    this.bodyAt = larger(this.bodyAt)
+    this.requestBodyAt = larger(this.requestBodyAt)
+    this.requestBodyLength = larger(this.requestBodyLength)
+    this.responseBodyAt = larger(this.responseBodyAt)
+    this.responseBodyLength = larger(this.responseBodyLength)
+    this.urlLengths = larger(this.urlLengths)
+    const urlBytes = Buffer.alloc(capacity * URL_SLOT)
+    this.urlBytes.copy(urlBytes)
+    this.urlBytes = urlBytes
+    this.methods.length = capacity
+    this.ips.length = capacity
+    this.keys.length = capacity
+    this.capacity = capacity
   }
 
   /** The newest seq written. */
@@ -262,6 +289,7 @@ export class Ring {
   /** A new row for `seq`: its slot, its line filled in; URL_CUT when its URL was cut. */
   private row(seq: number, at: number, method: string, url: string, ip: string, key: KeyView | undefined, status: number, durationMs: number, fromParser: boolean): number {
     const slot = seq % this.size
+    if (slot >= this.capacity) this.grow(slot)
     this.seqs[slot] = seq
     this.ats[slot] = at
     this.methods[slot] = method

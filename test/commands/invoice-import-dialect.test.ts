@@ -11,7 +11,7 @@ import {execFileSync, spawnSync} from 'node:child_process'
 import {mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, vi} from 'vitest'
+import {afterAll, describe, expect, vi} from 'vitest'
 
 import {startFaultProxy} from '../helpers/fault-proxy.js'
 import {withSandbox} from '../helpers/fixtures.js'
@@ -45,13 +45,23 @@ const FRENCH = cp1252(
 const SOFFICE = ['soffice', 'libreoffice'].find((bin) => spawnSync(bin, ['--version'], {stdio: 'ignore', timeout: 60_000}).status === 0)
 
 /**
+ * One LibreOffice user profile for the file's conversions: made by the first (it costs a call
+ * ~0.1 s more of CPU), used as it is by the others.
+ */
+let loProfile: string | undefined
+const loUserInstallation = () => `-env:UserInstallation=file://${(loProfile ??= mkdtempSync(join(tmpdir(), 'svc-lo-profile-')))}`
+afterAll(() => {
+  if (loProfile) rmSync(loProfile, {recursive: true, force: true})
+})
+
+/**
  * The results file as LibreOffice Calc opens it with a French spreadsheet's defaults (`;`, and
  * Windows-1252 unless a UTF-8 BOM says otherwise), converted to UTF-8 CSV to read its cells.
  */
 function openedByLibreOffice(file: string, charset: 'windows-1252' | 'utf-8', work: string): string[][] {
   const out = join(work, `lo-${Date.now()}`)
   // 59 = ';', 34 = '"', charset 1 = Windows-1252, 76 = UTF-8; export: ',' '"' UTF-8.
-  execFileSync(SOFFICE!, ['--headless', `-env:UserInstallation=file://${join(work, 'lo-profile')}`, `--infilter=CSV:59,34,${charset === 'utf-8' ? 76 : 1}`, '--convert-to', 'csv:Text - txt - csv (StarCalc):44,34,76', '--outdir', out, file], {
+  execFileSync(SOFFICE!, ['--headless', loUserInstallation(), `--infilter=CSV:59,34,${charset === 'utf-8' ? 76 : 1}`, '--convert-to', 'csv:Text - txt - csv (StarCalc):44,34,76', '--outdir', out, file], {
     stdio: 'ignore',
     timeout: 120_000,
   })
@@ -178,7 +188,7 @@ describe('--csv for the reader\'s spreadsheet', () => {
     if (SOFFICE) {
       writeFileSync(join(work, 'list.csv'), plain.stdout)
       const out = join(work, 'lo-list')
-      execFileSync(SOFFICE, ['--headless', `-env:UserInstallation=file://${join(work, 'lo-profile')}`, '--infilter=CSV:44,34,76', '--convert-to', 'csv:Text - txt - csv (StarCalc):59,34,76', '--outdir', out, join(work, 'list.csv')], {stdio: 'ignore', timeout: 120_000})
+      execFileSync(SOFFICE, ['--headless', loUserInstallation(), '--infilter=CSV:44,34,76', '--convert-to', 'csv:Text - txt - csv (StarCalc):59,34,76', '--outdir', out, join(work, 'list.csv')], {stdio: 'ignore', timeout: 120_000})
       const read = readFileSync(join(out, 'list.csv'), 'utf8')
       expect(read).toContain(';+237690000001;')
     }

@@ -53,20 +53,20 @@ describe('--jq past its limits: exit 1 naming the limit', () => {
   }
 
   it('the same clock moved by less than the limit: the filter goes on', async () => {
-    // A limit of half a second (SVC_JQ_TIMEOUT takes fractions), so that the real time that must
-    // pass beyond it is short: the filter spins in its worker all the while.
+    // A limit of a tenth of a second (SVC_JQ_TIMEOUT takes fractions), so that the real time that
+    // must pass beyond it is short: the filter spins in its worker all the while (its CPU).
     const clock = testClock('2026-03-10T08:00:00Z')
     let settled = false
-    const run = runInProcess([...ARGS, '--jq', 'until(false; .)'], {configDir: temp.dir, env: {...LIMITS, SVC_JQ_TIMEOUT: '0.5'}, clock}).finally(() => (settled = true))
-    await vi.waitFor(() => expect(clock.timersSet('deadline') >= 2 && clock.waiting('deadline').includes(500)).toBe(true), {timeout: 60_000, interval: 20})
-    clock.advance(400)
+    const run = runInProcess([...ARGS, '--jq', 'until(false; .)'], {configDir: temp.dir, env: {...LIMITS, SVC_JQ_TIMEOUT: '0.1'}, clock}).finally(() => (settled = true))
+    await vi.waitFor(() => expect(clock.timersSet('deadline') >= 2 && clock.waiting('deadline').includes(100)).toBe(true), {timeout: 60_000, interval: 20})
+    clock.advance(80)
     // Deliberate: real time passes too, twice the limit: the limit is the clock's, not the machine's.
-    await new Promise((resolve) => setTimeout(resolve, 1000))
+    await new Promise((resolve) => setTimeout(resolve, 200))
     expect(settled).toBe(false)
-    clock.advance(100)
+    clock.advance(20)
     const r = await run
     expect(r.exitCode, r.stderr).toBe(1)
-    expect(r.stderr).toMatch(/time limit \(0\.5 s; SVC_JQ_TIMEOUT\)/)
+    expect(r.stderr).toMatch(/time limit \(0\.1 s; SVC_JQ_TIMEOUT\)/)
   }, 90_000)
 
   // In-process: SVC_JQ_TIMEOUT is read from the command's environment, not the process's.

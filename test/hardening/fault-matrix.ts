@@ -1,6 +1,8 @@
 /**
  * The fault matrix: every fault of FAULTS against every command family of FAMILIES, through the
- * fault proxy (test/helpers/fault-proxy.ts) in front of a fresh in-process sandbox per case (so counts are exact). Each case
+ * fault proxy (test/helpers/fault-proxy.ts) in front of an in-process sandbox: one per family, shared by its cases, or
+ * a fresh one per case when the case's clock is the sandbox's too (see `shared`). Counts stay exact: a
+ * case counts only what bears its own name (`Run.tag`) or its own fixture. Each case
  * asserts the exit code of README.md ("Exit codes"), a message fit for a person, and the sandbox's state after
  * (nothing created twice; a write that was lost is either found or reported as unknown).
  *
@@ -88,13 +90,15 @@ export interface Run {
   sb: TestSandbox
   dir: string
   fixture: any
+  /** This case's own mark (its fault's number): what it creates bears it, so a shared sandbox's counts stay its own. */
+  tag: string
 }
 
 export interface Family {
   name: string
   kind: Kind
   target: {method: string; path: RegExp}
-  setup?: (sb: TestSandbox, dir: string) => Promise<any>
+  setup?: (sb: TestSandbox, dir: string, tag: string) => Promise<any>
   /** An identical payment was made a moment before (within the second the request leaves in). */
   priorIdentical?: true
   args: (run: Run) => string[]
@@ -202,9 +206,9 @@ export const FAMILIES: Family[] = [
     name: 'invoice create',
     kind: 'idempotent-write',
     target: {method: 'POST', path: /^\/v1\/invoices$/},
-    args: () => ['invoice', 'create', '--customer-name', 'Awa Bakery', '--due-date', '2099-12-31', '--item', 'Bread:500:3'],
-    async check({sb}, fault, r) {
-      const invoices = (await allInvoices(sb)).filter((i) => i.customer_name === 'Awa Bakery')
+    args: ({tag}) => ['invoice', 'create', '--customer-name', `Awa Bakery ${tag}`, '--due-date', '2099-12-31', '--item', 'Bread:500:3'],
+    async check({sb, tag}, fault, r) {
+      const invoices = (await allInvoices(sb)).filter((i) => i.customer_name === `Awa Bakery ${tag}`)
       await oneOrNone(invoices, 'invoice', r.exitCode, fault.reached, fault.effect)
     },
   },
@@ -262,16 +266,17 @@ export const FAMILIES: Family[] = [
     name: 'invoice import',
     kind: 'import',
     target: {method: 'POST', path: /^\/v1\/invoices$/},
-    async setup(_sb, dir) {
+    async setup(_sb, dir, tag) {
       const file = join(dir, 'rows.csv')
-      writeFileSync(file, 'customer_name,due_date,items\r\nRow One,2099-12-31,Bread:500:3\r\nRow Two,2099-12-31,Cake:2500:1\r\n')
+      writeFileSync(file, `customer_name,due_date,items\r\nRow One ${tag},2099-12-31,Bread:500:3\r\nRow Two ${tag},2099-12-31,Cake:2500:1\r\n`)
       return {file}
     },
     args: ({fixture}) => ['invoice', 'import', fixture.file, '--concurrency', '1'],
-    async check({sb, fixture, dir}, fault, r) {
-      const rows = async () => (await allInvoices(sb)).filter((i) => /^Row (One|Two)$/.test(i.customer_name))
+    async check({sb, fixture, dir, tag}, fault, r) {
+      const names = [`Row One ${tag}`, `Row Two ${tag}`]
+      const rows = async () => (await allInvoices(sb)).filter((i) => names.includes(i.customer_name))
       const first = await rows()
-      for (const name of ['Row One', 'Row Two']) expect(first.filter((i) => i.customer_name === name).length, name).toBeLessThanOrEqual(1)
+      for (const name of names) expect(first.filter((i) => i.customer_name === name).length, name).toBeLessThanOrEqual(1)
       expect(existsSync(`${fixture.file}.results.csv`) || existsSync(fixture.file.replace(/\.csv$/, '.results.csv')), 'a results file').toBe(true)
       if (r.exitCode !== 0) expect(r.stderr).toMatch(/results|again|re-?run|resume/i)
       // Nothing lost, nothing twice: the same file again, without faults, ends with each row once.
@@ -281,7 +286,7 @@ export const FAMILIES: Family[] = [
       })
       expect(again.exitCode, again.stderr).toBe(0)
       const second = await rows()
-      expect(second.map((i) => i.customer_name).sort()).toEqual(['Row One', 'Row Two'])
+      expect(second.map((i) => i.customer_name).sort()).toEqual(names)
       if (fault.reached) expect(second.length).toBe(2)
     },
   },
@@ -351,21 +356,28 @@ function shared(kind: Kind): boolean {
   return kind === 'watch' || kind === 'payment-create'
 }
 
-export async function runCase(family: Family, fault: FaultCase): Promise<{result: CliResult; expected: number}> {
+/**
+ * One case. `familySandbox`: the family's sandbox, shared by its cases (one whose clock is not the
+ * case's); without it, or when the case's clock is the sandbox's, a fresh sandbox of its own,
+ * closed after it.
+ */
+export async function runCase(family: Family, fault: FaultCase, familySandbox?: () => Promise<TestSandbox>): Promise<{result: CliResult; expected: number}> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fault-'))
   const creating = family.kind === 'payment-create'
   const clock = creating ? testClock('2026-11-28T10:00:00.300Z') : skippingClock()
-  const sb = await freshSandbox(shared(family.kind) ? clock : undefined)
+  const own = shared(family.kind) || !familySandbox
+  const sb = own ? await freshSandbox(shared(family.kind) ? clock : undefined) : await familySandbox()
+  const tag = String(FAULTS.indexOf(fault) + 1)
   const timeoutMs = creating ? PAYMENT_TIMEOUT_MS : TIMEOUT_MS
   let proxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined
   try {
-    const fixture = await family.setup?.(sb, dir)
+    const fixture = await family.setup?.(sb, dir, tag)
     const held = fault.effect === 'timeout' ? {onHeld: () => clock.advance(timeoutMs, {deadlines: true})} : {}
     const arrival = creating ? {onArrived: () => void clock.advance(ARRIVAL_LAG_MS)} : {}
     const rules: FaultRule[] = fault.fault ? [{...family.target, fault: {...fault.fault, ...held}, times: fault.times ?? ALL, ...arrival}] : []
     proxy = fault.refused ? undefined : await startFaultProxy(sb.sb.url, rules)
     const baseUrl = proxy ? proxy.url : await refusedUrl()
-    const run: Run = {sb, dir, fixture}
+    const run: Run = {sb, dir, fixture, tag}
     const isLogin = family.name === 'login'
     const result = await runInProcess(family.args(run), {
       configDir: join(dir, 'config'),
@@ -392,7 +404,7 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
     return {result, expected}
   } finally {
     await proxy?.close()
-    await sb.close()
+    if (own) await sb.close()
     rmSync(dir, {recursive: true, force: true})
   }
 }
@@ -400,11 +412,13 @@ export async function runCase(family: Family, fault: FaultCase): Promise<{result
 /**
  * One describe per family, every fault concurrently (they wait on timers more than on the CPU): the
  * CLI runs in-process (what is checked is the exit code, the messages and the sandbox's state, not
- * the process), each run with its own streams, environment and language, so runs may overlap. The
- * file holds the document worker for its whole run: each case's sandbox is
- * fresh, and without a holder the worker would end with each case's sandbox and boot again (seconds
- * of CPU through tsx) for the next PDF or image, which is what made the matrix miss its deadlines
- * on a busy machine.
+ * the process), each run with its own streams, environment and language, so runs may overlap. A
+ * family's cases share one sandbox, started by the first and closed after the last, unless their
+ * clock is the sandbox's (each then starts its own: a sandbox's start, its OpenAPI document and
+ * its journal cost more CPU than most runs do). The file holds the document worker for its whole
+ * run: without a holder the worker would end with each sandbox and boot again (seconds of CPU
+ * through tsx) for the next PDF or image, which is what made the matrix miss its deadlines on a
+ * busy machine.
  */
 export function faultSuite(names: string[]): void {
   let held: ReturnType<typeof acquireDocumentWorker> | undefined
@@ -416,9 +430,13 @@ export function faultSuite(names: string[]): void {
   })
   for (const family of FAMILIES.filter((f) => names.includes(f.name))) {
     describe.concurrent(`${family.name} under faults`, () => {
+      let sandbox: Promise<TestSandbox> | undefined
+      afterAll(async () => {
+        await (await sandbox)?.close()
+      })
       for (const fault of FAULTS) {
         it(`${fault.id} → exit ${expectedExit(family, fault)}`, async () => {
-          await runCase(family, fault)
+          await runCase(family, fault, () => (sandbox ??= freshSandbox()))
         })
       }
     })

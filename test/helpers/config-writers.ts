@@ -23,20 +23,27 @@ const PROFILES = fileURLToPath(new URL('../../src/lib/config/profiles.ts', impor
 const CLOCK = fileURLToPath(new URL('../../src/contract/clock.ts', import.meta.url))
 
 /**
- * The child's program: `node writer.mjs DIR save PREFIX COUNT KEY BASE_URL` or `DIR use NAME COUNT`.
- * On the machine's clock, as a `svc` process's run is.
+ * The child's program: `node writer.cjs DIR save PREFIX COUNT KEY BASE_URL` or `DIR use NAME COUNT`.
+ * On the machine's clock, as a `svc` process's run is. CommonJS, as the build's output is: Node
+ * starts it ~6 ms of CPU sooner than an ES module (no ESM loader), a tenth of such a process.
  */
 const ENTRY = `
 import {saveProfile, useProfile} from ${JSON.stringify(PROFILES)}
 import {systemClock as clock} from ${JSON.stringify(CLOCK)}
 const [dir, op, name, count, key, baseUrl] = process.argv.slice(2)
 const n = Number(count)
-if (op === 'save') {
-  // All at once: the writers of one process meet on the lock as those of different processes do.
-  await Promise.all(Array.from({length: n}, (_, i) => saveProfile(dir, name + i, {api_key: key, base_url: baseUrl}, {makeCurrent: 'always', clock})))
-} else if (op === 'use') {
-  for (let i = 0; i < n; i++) await useProfile(dir, name, clock)
-} else throw new Error('unknown op ' + op)
+async function main() {
+  if (op === 'save') {
+    // All at once: the writers of one process meet on the lock as those of different processes do.
+    await Promise.all(Array.from({length: n}, (_, i) => saveProfile(dir, name + i, {api_key: key, base_url: baseUrl}, {makeCurrent: 'always', clock})))
+  } else if (op === 'use') {
+    for (let i = 0; i < n; i++) await useProfile(dir, name, clock)
+  } else throw new Error('unknown op ' + op)
+}
+main().catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})
 `
 
 export interface WriterResult {
@@ -54,8 +61,8 @@ export interface ConfigWriters {
 
 export async function configWriters(): Promise<ConfigWriters> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-config-writers-'))
-  const program = join(dir, 'writer.mjs')
-  await build({stdin: {contents: ENTRY, loader: 'ts', resolveDir: dir, sourcefile: 'writer.ts'}, bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: program, logLevel: 'silent'})
+  const program = join(dir, 'writer.cjs')
+  await build({stdin: {contents: ENTRY, loader: 'ts', resolveDir: dir, sourcefile: 'writer.ts'}, bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: program, logLevel: 'silent'})
   const run = (args: string[]) =>
     new Promise<WriterResult>((resolve, reject) => {
       const child = spawn(process.execPath, [program, ...args], {stdio: ['ignore', 'ignore', 'pipe'], env: {PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8'}})

@@ -15,6 +15,7 @@ import {request} from 'node:http'
 import fc from 'fast-check'
 import type {RouteDefinition} from '../../src/sandbox/router.js'
 import type {Schema} from '../../src/sandbox/schema.js'
+import {anyCodePoint} from './any-code-point.js'
 import {craftedPng, realJpeg, realPng, webp} from './images.js'
 
 /** What the fuzzer knows of a running sandbox: keys, and objects it created to reach past 404s. */
@@ -67,7 +68,7 @@ const hostileNumber = fc.oneof(
 ).map((text) => new RawNumber(text))
 
 const hostileString = fc.oneof(
-  fc.string({unit: 'binary', maxLength: 40}),
+  fc.string({unit: anyCodePoint, maxLength: 40}),
   fc.string({unit: 'grapheme', maxLength: 40}),
   fc.constantFrom('\u0000', '\u001b[31mred', '\u0085', '\u202e', '\ud800', '\ufeff', 'a\r\nb', '\t', '', ' ', '../../etc/passwd', '%00', '<script>', '${x}', '{}'),
   fc.integer({min: 199, max: 2100}).map((n) => 'x'.repeat(n)),

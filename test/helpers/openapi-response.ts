@@ -22,6 +22,12 @@ let documents: Validator | undefined
 let documentQueue: Promise<unknown> = Promise.resolve()
 /** The response validators compiled for a resolved document, shared by every checker of it. */
 const compiledFor = new WeakMap<Json, {ajv: Ajv2020; compiled: Map<object, ValidateFunction>}>()
+/**
+ * The same by the schema's JSON text, whichever document it came from: each sandbox's document
+ * differs from the others by its URL (its examples hold it), so it is resolved anew, but its
+ * response schemas are the same, and compiling them is most of a sandbox test file's CPU.
+ */
+const compiledByText = new Map<string, ValidateFunction>()
 
 /**
  * `raw` validated as an OpenAPI document by the worker's one validator (its meta-schema compiled
@@ -126,7 +132,18 @@ export class OpenApiResponses {
   private validator(schema: object): ValidateFunction {
     let validate = this.compiled.get(schema)
     if (!validate) {
-      validate = this.ajv.compile(schema)
+      // A schema whose resolved refs loop (a recursive type) has no JSON text: compiled for itself.
+      let text: string | undefined
+      try {
+        text = JSON.stringify(schema)
+      } catch {
+        text = undefined
+      }
+      validate = text === undefined ? undefined : compiledByText.get(text)
+      if (!validate) {
+        validate = this.ajv.compile(schema)
+        if (text !== undefined) compiledByText.set(text, validate)
+      }
       this.compiled.set(schema, validate)
     }
     return validate

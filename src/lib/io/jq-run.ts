@@ -13,10 +13,9 @@
  * main thread never blocks, so Ctrl-C and SIGTERM are answered mid-filter; on the main thread
  * Ctrl-C stops the filter at once and SIGTERM is answered at the slice's end.
  */
-import {existsSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
-import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
 import {systemClock, type Clock} from '../../contract/clock.js'
 import {JQ_MAIN_THREAD_MAX_MS, runOnMainThread, type JqOutcome} from './jq-main.js'
@@ -33,7 +32,7 @@ export interface JqLimits {
 /**
  * Where the worker's entry is: dist/jq-worker.js in a build (one level up from the chunk this
  * file is bundled into), jq-worker.ts next to this file when running from the sources (tests),
- * which the worker then loads through tsx.
+ * which is then compiled here (workerFromSource).
  */
 function workerEntry(): {file: string; fromSource: boolean} {
   // The build defines import.meta.dirname as __dirname (scripts/build.mjs): its output is CommonJS.
@@ -45,9 +44,24 @@ function workerEntry(): {file: string; fromSource: boolean} {
 function startWorker(): StartedJqWorker {
   const {file, fromSource} = workerEntry()
   if (!fromSource) return startJqWorker(file)
-  const tsx = createRequire(file).resolve('tsx/esm/api')
-  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}) })`
-  return followJqWorker(new Worker(boot, {...jqWorkerOptions(file), eval: true}))
+  return followJqWorker(new Worker(workerFromSource(file), {...jqWorkerOptions(file), eval: true}))
+}
+
+let compiledWorker: {file: string; code: string} | undefined
+
+/**
+ * jq-worker.ts as JavaScript, for a worker started from the sources (tests): the file imports no
+ * module of svc (only node: built-ins), so it is compiled once per process with esbuild, as the
+ * build compiles it, and every worker evaluates that code. A TypeScript loader in each worker (tsx)
+ * cost ~0.15 s of CPU per worker, and a test of the limits starts one per filter that meets one.
+ */
+function workerFromSource(file: string): string {
+  if (compiledWorker?.file !== file) {
+    const esbuild = createRequire(file)('esbuild') as {transformSync(code: string, options: object): {code: string}}
+    const {code} = esbuild.transformSync(readFileSync(file, 'utf8'), {loader: 'ts', format: 'cjs', target: 'node20', sourcefile: file})
+    compiledWorker = {file, code}
+  }
+  return compiledWorker.code
 }
 
 type Running = StartedJqWorker
