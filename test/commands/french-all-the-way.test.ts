@@ -13,7 +13,6 @@ import type {CliResult} from '../helpers/cli.js'
 import {withSandbox} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
-import {inTerminal} from '../helpers/script-terminal.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const DAY = 86_400_000
@@ -112,8 +111,10 @@ describe('statuses and plurals in the reader’s language', {timeout: 60_000}, (
 
   it('sandbox numbers in French at 80 and 120 columns: RÉUSSI / ÉCHOUÉ, no SUCCESS or FAILED', async ({temp}) => {
     for (const cols of [80, 120]) {
-      const {screen, exitCode} = await inTerminal(['sandbox', 'numbers', '--lang', 'fr'], cols, {configDir: temp.dir})
-      expect(exitCode, screen).toBe(0)
+      // What a terminal of that width receives (in-process: test/helpers/in-process.ts, `terminal`).
+      const r = await runInProcess(['sandbox', 'numbers', '--lang', 'fr'], {configDir: temp.dir, env: {TERM: 'xterm-256color'}, terminal: {columns: cols}})
+      const screen = stripAnsi(r.screen!)
+      expect(r.exitCode, screen).toBe(0)
       expect(screen).toMatch(/237670000001[\s│|]+670000001[\s│|]+RÉUSSI/)
       expect(screen).toMatch(/237670000099[\s│|]+670000099[\s│|]+ÉCHOUÉ/)
       expect(screen).not.toMatch(/\b(SUCCESS|FAILED)\b/)

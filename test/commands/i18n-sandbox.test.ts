@@ -8,16 +8,16 @@ import {describe, expect} from 'vitest'
 import {pdfFileText} from '../helpers/documents.js'
 import {test} from '../helpers/fixtures.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {startServe} from '../helpers/sandbox.js'
+import {serveInProcess} from '../helpers/sandbox.js'
 
 type Run = (args: string[], env?: Record<string, string>) => ReturnType<typeof runInProcess>
 
-// A config dir (test/helpers/fixtures.ts) with `svc sandbox serve` running on it (a child process:
+// A config dir (test/helpers/fixtures.ts) with `svc sandbox serve` running on it (in this process:
 // the commands find it as they find a developer's, through the state it leaves in the config dir),
 // stopped after the test; `cli`: the commands in-process against it.
 const it = test.extend<{cli: Run}>({
   cli: async ({temp}, use) => {
-    const served = await startServe(temp.dir)
+    const served = await serveInProcess(temp.dir)
     try {
       await use((args, env = {}) => runInProcess(args, {configDir: temp.dir, env}))
     } finally {

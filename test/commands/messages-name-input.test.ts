@@ -3,8 +3,8 @@
  * names, the accepted range, one maximum for amounts, `5.000` read as the thousands it probably
  * is, units suited to the flag, a mistyped id as no such object, a key of a restarted in-memory
  * sandbox, and the nearest flag for a mistyped one. The commands in-process against a local
- * sandbox; the flag typo also under a pseudo-terminal at 80 and 120 columns, the restarted sandbox
- * as `sandbox serve` processes.
+ * sandbox; the flag typo also on a terminal at 80 and 120 columns (in-process), the restarted sandbox
+ * as `sandbox serve` does it (its code, in this process: serveInProcess), started twice.
  */
 import {describe, expect} from 'vitest'
 
@@ -13,9 +13,8 @@ import type {CliResult} from '../helpers/cli.js'
 import {runInPty, stripAnsi} from '../helpers/pty.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {inTerminal} from '../helpers/script-terminal.js'
 import {withSandbox} from '../helpers/fixtures.js'
-import {startServe} from '../helpers/sandbox.js'
+import {serveInProcess} from '../helpers/sandbox.js'
 
 // The file's sandbox (payments settle at once), a config dir per test, and the command run
 // in-process against them.
@@ -95,8 +94,8 @@ describe('what the person typed, named as typed', {timeout: 60_000}, () => {
     const fr = await run(['invoice', 'list', '--due-befor', '31/12/2026', '--lang', 'fr'])
     expect(fr.stderr).toMatch(/Option --due-befor inconnue : vouliez-vous dire --due-before \?/)
     for (const cols of [80, 120]) {
-      const {screen} = await inTerminal(['pay', 'list', '--profle', 'x'], cols, {configDir: temp.dir})
-      expect(screen).toMatch(/did you mean --profile\?/)
+      const onTerminal = await runInProcess(['pay', 'list', '--profle', 'x'], {configDir: temp.dir, env: {TERM: 'xterm-256color'}, terminal: {columns: cols}})
+      expect(stripAnsi(onTerminal.screen!)).toMatch(/did you mean --profile\?/)
     }
   })
 })
@@ -121,13 +120,13 @@ describe('prompts speak of the question', {timeout: 60_000}, () => {
 })
 
 describe('a key of a restarted in-memory sandbox', {timeout: 120_000}, () => {
-  it('says the sandbox restarted and its keys changed, and to rerun with the profile local', async ({sandbox}) => {
+  it('says the sandbox restarted and its keys changed, and to rerun with the profile local', async () => {
     const own = tempConfigDir()
     try {
-      const first = await startServe(own.dir)
+      const first = await serveInProcess(own.dir)
       const oldKey = first.info.sandbox_key as string
       await first.stop()
-      const second = await startServe(own.dir)
+      const second = await serveInProcess(own.dir)
       try {
         const r = await runInProcess(['pay', 'list', '--profile', 'local'], {configDir: own.dir, env: {SVC_API_KEY: oldKey}})
         expect(r.exitCode).toBe(3)

@@ -13,7 +13,7 @@ import {testClock} from '../helpers/clock.js'
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {startTestSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {runInPty, stripAnsi} from '../helpers/pty.js'
+import {stripAnsi} from '../helpers/pty.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const SETTLE_MS = 10 * 60 * 1000
@@ -176,9 +176,14 @@ describe('svc report collections', () => {
     expect(lines[2]).toBe('')
     expect(r.stdout).not.toMatch(/[▁▂▃▄▅▆▇█]/)
     // On a terminal, the sparkline of what came in per day.
-    const pty = runInPty(['report', 'collections', '--since', first, '--until', addDays(first, 3)], {configDir: temp.dir, cols: 120, env: {...sandbox.env(), TZ: 'UTC', NO_COLOR: '1'}})
-    expect((await pty.exit).exitCode).toBe(0)
-    const screen = stripAnsi(pty.output()).replace(/\r/g, '').split('\n')
+    const onTerminal = await runInProcess(['report', 'collections', '--since', first, '--until', addDays(first, 3)], {
+      configDir: temp.dir,
+      env: {TERM: 'xterm-256color', ...sandbox.env(), TZ: 'UTC', NO_COLOR: '1'},
+      terminal: {columns: 120},
+      clock,
+    })
+    expect(onTerminal.exitCode).toBe(0)
+    const screen = stripAnsi(onTerminal.screen!).split('\n')
     const at = screen.findIndex((line) => /^Collected per day \(SUCCESS; highest [\d ]+ XAF\):$/.test(line))
     expect(at, screen.join('\n')).toBeGreaterThan(0)
     expect(screen[at + 1]).toMatch(new RegExp(`^${first} [▁▂▃▄▅▆▇█]{4} ${range[3]}$`))

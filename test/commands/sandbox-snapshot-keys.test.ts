@@ -11,7 +11,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {tempConfigDir} from '../helpers/config-dir.js'
 import {runInProcess} from '../helpers/in-process.js'
-import {startServe, type ServedSandbox} from '../helpers/sandbox.js'
+import {serveInProcess, type InProcessServe} from '../helpers/sandbox.js'
 
 const cleanups: Array<() => Promise<unknown> | void> = []
 afterEach(async () => {
@@ -34,14 +34,18 @@ describe('keys outlive restores', {timeout: 120_000}, () => {
       return JSON.parse(r.stdout).id as string
     }
 
-    let served: ServedSandbox = await startServe(temp.dir, ['--data', file])
-    cleanups.push(() => served.kill('SIGKILL'))
+    // `serve --data` in this process (its own code: profile, registry entry, the file's hold), stopped
+    // and started again as a developer restarts it; the serve process itself is not the subject.
+    let served: InProcessServe | undefined = await serveInProcess(temp.dir, {data: file})
+    cleanups.push(() => served?.stop())
     const before = await pay(1500)
     const saved = await cli(['sandbox', 'snapshot', 'save', 'before'])
     expect(saved.exitCode, saved.stderr).toBe(0)
-    await served.stop()
+    const first = served
+    served = undefined
+    await first.stop()
 
-    served = await startServe(temp.dir, ['--data', file])
+    served = await serveInProcess(temp.dir, {data: file})
     const after = await pay(2500)
     const created = await cli(['sandbox', 'keys', 'create', '--env', 'sandbox', '--json'])
     expect(created.exitCode, created.stderr).toBe(0)

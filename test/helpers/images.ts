@@ -2,29 +2,18 @@
  * Images for upload tests: real ones (encoded by pngjs and jpeg-js, a lossless WebP header) and
  * crafted ones (a valid PNG signature and chunks around data that is not what they claim).
  */
-import {deflateSync} from 'node:zlib'
+import {crc32, deflateSync} from 'node:zlib'
 import jpeg from 'jpeg-js'
 import {PNG} from 'pngjs'
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-
-const CRC_TABLE = Array.from({length: 256}, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff
-  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8)
-  return (crc ^ 0xffffffff) >>> 0
-}
 
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4)
   length.writeUInt32BE(data.length)
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
   const crc = Buffer.alloc(4)
+  // zlib's CRC-32 is PNG's (ISO 3309): in C, where a loop here took ~50 ms for a 5 MB chunk.
   crc.writeUInt32BE(crc32(body))
   return Buffer.concat([length, body, crc])
 }

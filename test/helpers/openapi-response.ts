@@ -29,6 +29,20 @@ const compiledFor = new WeakMap<Json, {ajv: Ajv2020; compiled: Map<object, Valid
  */
 const compiledByText = new Map<string, ValidateFunction>()
 
+/**
+ * `raw` validated as an OpenAPI document by the worker's one validator (its meta-schema compiled
+ * once, not per caller): the validator's result and the version it read the document as.
+ */
+export async function validateOpenApiDocument(raw: Json): Promise<{valid: boolean; errors?: unknown; version: string}> {
+  const validating = documentQueue.then(async () => {
+    documents ??= new Validator()
+    const result = await documents.validate(raw)
+    return {...result, version: documents.version}
+  })
+  documentQueue = validating.catch(() => undefined)
+  return validating
+}
+
 export class OpenApiResponses {
   /** How many responses were checked (a test can assert it is not zero). */
   checked = 0

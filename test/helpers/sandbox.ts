@@ -7,15 +7,21 @@
  *   `options.clock` (a test clock, test/helpers/clock.ts), sandbox time runs on it, and the runs
  *   of `cli()` take it too: one time the test sets and moves for both.
  * - `startServe(configDir)`: `svc sandbox serve --json` as a real child process, as a developer
- *   runs it in another terminal: for the tests of `sandbox serve` itself and of the commands that
- *   find it through the state file it writes.
+ *   runs it in another terminal: for the tests of `sandbox serve` itself and of its process.
+ * - `serveInProcess(configDir)`: what serve does (the same code: its sandbox, profiles, registry
+ *   entry and --json document), in this process: for the tests of the commands that find a served
+ *   sandbox through the state it leaves in the config dir, where the serve process is not the
+ *   subject (its start costs a child's start-up). `stop()` closes it as Ctrl-C does.
  */
 import type {ChildProcess} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {Readable, Writable} from 'node:stream'
+
+import type {ServeFlags} from '../../src/lib/sandbox-admin/serve.js'
 
 import {startSandbox, type Sandbox, type StartOptions} from '../../src/sandbox/index.js'
-import {runCli, type CliOptions, type CliResult} from './cli.js'
+import {baseEnv, runCli, type CliOptions, type CliResult} from './cli.js'
 import {TestClock} from './clock.js'
 
 export type {Sandbox, StartOptions}
@@ -108,6 +114,39 @@ export async function startServe(configDir: string, args: string[] = [], env: Re
       return ended
     },
   }
+}
+
+export interface InProcessServe {
+  /** The JSON document serve prints with --json: base_url, sandbox_key, live_key, admin_url, … */
+  info: any
+  /** What serve wrote on stderr so far (its notices). */
+  stderr(): string
+  /** Closes it as Ctrl-C does: its registry entry removed, its profile kept. */
+  stop(): Promise<void>
+}
+
+/**
+ * `svc sandbox serve --port 0 --json` in this process (see above); `flags` as serve's (its
+ * defaults otherwise: payments settle after 2 s, 100 requests a minute).
+ */
+export async function serveInProcess(configDir: string, flags: Partial<ServeFlags> = {}): Promise<InProcessServe> {
+  const {createContext} = await import('../../src/lib/context.js')
+  const {serveSandbox} = await import('../../src/lib/sandbox-admin/serve.js')
+  const collect = () => {
+    let text = ''
+    const stream = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        text += chunk.toString()
+        done()
+      },
+    })
+    return {stream, text: () => text}
+  }
+  const out = collect()
+  const err = collect()
+  const ctx = createContext({flags: {json: true}, version: '0.0.0', env: baseEnv(configDir), streams: {stdin: Readable.from([]), stdout: out.stream, stderr: err.stream}})
+  const running = await serveSandbox(ctx, {port: 0, host: '127.0.0.1', 'settle-after': '2s', 'rate-limit': 100, ...flags})
+  return {info: JSON.parse(out.text()), stderr: err.text, stop: () => running.close()}
 }
 
 /** A payment on a served sandbox with its own key, over its public API (201 or it throws); its id. */
