@@ -20,45 +20,40 @@ const resolvedCache = new Map<string, Json>()
  */
 let documents: Validator | undefined
 let documentQueue: Promise<unknown> = Promise.resolve()
-/** The response validators compiled for a resolved document, shared by every checker of it. */
-const compiledFor = new WeakMap<Json, {ajv: Ajv2020; compiled: Map<object, ValidateFunction>}>()
+
+/** `use` with the worker's one OpenAPI validator, after every call queued before it. */
+function withDocumentValidator<T>(use: (validator: Validator) => Promise<T>): Promise<T> {
+  const turn = documentQueue.then(() => use((documents ??= new Validator())))
+  documentQueue = turn.catch(() => undefined)
+  return turn
+}
+
 /**
- * The same by the schema's JSON text, whichever document it came from: each sandbox's document
- * differs from the others by its URL (its examples hold it), so it is resolved anew, but its
- * response schemas are the same, and compiling them is most of a sandbox test file's CPU.
+ * The response validators, compiled once per worker by one Ajv: by the schema object (every checker
+ * of a resolved document meets the same objects), and by the schema's JSON text, whichever
+ * document it came from: each sandbox's document differs from the others by its URL (its examples
+ * hold it), so it is resolved anew, but its response schemas are the same, and compiling them is
+ * most of a sandbox test file's CPU.
  */
+const ajv = new Ajv2020({strict: false, allErrors: true})
+addFormats(ajv)
+const compiledBySchema = new WeakMap<object, ValidateFunction>()
 const compiledByText = new Map<string, ValidateFunction>()
 
 /**
  * `raw` validated as an OpenAPI document by the worker's one validator (its meta-schema compiled
  * once, not per caller): the validator's result and the version it read the document as.
  */
-export async function validateOpenApiDocument(raw: Json): Promise<{valid: boolean; errors?: unknown; version: string}> {
-  const validating = documentQueue.then(async () => {
-    documents ??= new Validator()
-    const result = await documents.validate(raw)
-    return {...result, version: documents.version}
-  })
-  documentQueue = validating.catch(() => undefined)
-  return validating
+export function validateOpenApiDocument(raw: Json): Promise<{valid: boolean; errors?: unknown; version: string}> {
+  return withDocumentValidator(async (validator) => ({...(await validator.validate(raw)), version: validator.version}))
 }
 
 export class OpenApiResponses {
   /** How many responses were checked (a test can assert it is not zero). */
   checked = 0
-  private readonly ajv: Ajv2020
-  private readonly compiled: Map<object, ValidateFunction>
   private readonly operations: Array<{method: string; regex: RegExp; template: string; op: Json}> = []
 
   private constructor(readonly document: Json) {
-    let shared = compiledFor.get(document)
-    if (!shared) {
-      shared = {ajv: new Ajv2020({strict: false, allErrors: true}), compiled: new Map()}
-      addFormats(shared.ajv)
-      compiledFor.set(document, shared)
-    }
-    this.ajv = shared.ajv
-    this.compiled = shared.compiled
     for (const [template, item] of Object.entries<Json>(document.paths ?? {})) {
       const regex = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`)
       for (const [method, op] of Object.entries<Json>(item)) this.operations.push({method: method.toUpperCase(), regex, template, op})
@@ -74,14 +69,11 @@ export class OpenApiResponses {
     const cacheKey = JSON.stringify({...raw, servers: undefined})
     let resolved = resolvedCache.get(cacheKey)
     if (!resolved) {
-      const validating = documentQueue.then(async () => {
-        documents ??= new Validator()
-        const result = await documents.validate(raw)
+      resolved = await withDocumentValidator(async (validator) => {
+        const result = await validator.validate(raw)
         if (!result.valid) throw new Error(`openapi.json is not a valid OpenAPI document: ${JSON.stringify(result.errors).slice(0, 2000)}`)
-        return documents.resolveRefs() as Json
+        return validator.resolveRefs() as Json
       })
-      documentQueue = validating.catch(() => undefined)
-      resolved = await validating
       resolvedCache.set(cacheKey, resolved)
     }
     return new OpenApiResponses(resolved)
@@ -107,7 +99,7 @@ export class OpenApiResponses {
     const validate = this.validator(schema)
     if (!validate(body))
       throw new Error(
-        `${method} ${operation.template} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+        `${method} ${operation.template} ${status}: body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
       )
     this.checked++
   }
@@ -125,12 +117,12 @@ export class OpenApiResponses {
       if (!this.validator(parameter.schema)(value)) throw new Error(`event ${type}: header ${parameter.name} "${value}" does not match the document`)
     }
     const validate = this.validator(operation.requestBody.content['application/json'].schema)
-    if (!validate(body)) throw new Error(`event ${type}: body does not match the document: ${this.ajv.errorsText(validate.errors)}`)
+    if (!validate(body)) throw new Error(`event ${type}: body does not match the document: ${ajv.errorsText(validate.errors)}`)
     this.checked++
   }
 
   private validator(schema: object): ValidateFunction {
-    let validate = this.compiled.get(schema)
+    let validate = compiledBySchema.get(schema)
     if (!validate) {
       // A schema whose resolved refs loop (a recursive type) has no JSON text: compiled for itself.
       let text: string | undefined
@@ -141,10 +133,10 @@ export class OpenApiResponses {
       }
       validate = text === undefined ? undefined : compiledByText.get(text)
       if (!validate) {
-        validate = this.ajv.compile(schema)
+        validate = ajv.compile(schema)
         if (text !== undefined) compiledByText.set(text, validate)
       }
-      this.compiled.set(schema, validate)
+      compiledBySchema.set(schema, validate)
     }
     return validate
   }

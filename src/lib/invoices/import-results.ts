@@ -78,6 +78,7 @@ export class ResultsWriter {
       await this.handle.appendFile(this.head())
     }
     if (this.handle) await this.handle.appendFile(bytes)
+    // A row that finishes after an interruption's `finish` rewrote the file: added after it.
     else await (await import('node:fs/promises')).appendFile(this.path, bytes)
   }
 
